@@ -1,0 +1,3 @@
+from chatapp.cli import main
+
+main()

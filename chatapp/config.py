@@ -1,0 +1,128 @@
+"""Settings: defaults, then the data dir's config.toml (or --config), then
+CHATAPP_* environment variables, then command-line flags — later wins."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+CONFIG_FILE_NAME = "config.toml"
+ENV_PREFIX = "CHATAPP_"
+
+
+class ConfigError(Exception):
+    """A config file or value the user must fix; the message says how."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path
+    config_file: Path | None = None
+    # The model: "offline" answers from the knowledge base with no network.
+    model: str = "offline"
+    api_base: str | None = None
+    # Team deployments point at a Chroma server; otherwise Chroma lives in the data dir.
+    chroma_url: str | None = None
+    # Load sample_kb on the first chat when the knowledge base is empty.
+    load_sample_kb: bool = True
+    correction_level: str = "standard"
+    budget_profile: str = "default"
+    # Files larger than this are skipped by ingest with a reason.
+    max_file_mb: float = 25.0
+    embedding_batch_size: int = 32
+    search_k: int = 5
+    system_prompt: str = ""
+    preferences: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def database_path(self) -> Path:
+        return self.data_dir / "chatapp.db"
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def keyword_index_dir(self) -> Path:
+        return self.data_dir / "bm25"
+
+    @property
+    def write_lock_path(self) -> Path:
+        return self.data_dir / "kb.lock"
+
+
+def default_data_dir() -> Path:
+    env = os.environ.get(ENV_PREFIX + "HOME")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("chatapp", appauthor=False))
+
+
+_SETTABLE = {f.name: f for f in fields(Settings) if f.name not in ("data_dir", "config_file")}
+
+
+def _coerce(name: str, value: Any, origin: str) -> Any:
+    """Turn a TOML or environment value into the field's type, or say what is wrong."""
+    current = getattr(Settings(data_dir=Path(".")), name)
+    kind = type(current) if current is not None else str
+    try:
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if kind is dict:
+            if not isinstance(value, dict):
+                raise ValueError(value)
+            return dict(value)
+        if kind in (int, float):
+            return kind(value)
+        return None if value in ("", None) else str(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{origin}: '{name}' should be a {kind.__name__}, got {value!r}") from None
+
+
+def load_settings(
+    data_dir: Path | str | None = None,
+    config_file: Path | str | None = None,
+    overrides: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    environ = dict(os.environ) if environ is None else environ
+    data_dir = Path(data_dir).expanduser() if data_dir else default_data_dir()
+    values: dict[str, Any] = {}
+
+    path = Path(config_file).expanduser() if config_file else data_dir / CONFIG_FILE_NAME
+    if config_file and not path.is_file():
+        raise ConfigError(f"config file not found: {path}")
+    if path.is_file():
+        try:
+            parsed = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+        for key, value in parsed.items():
+            if key not in _SETTABLE:
+                raise ConfigError(f"{path}: unknown setting '{key}' (known: {', '.join(sorted(_SETTABLE))})")
+            values[key] = _coerce(key, value, str(path))
+    else:
+        path = None
+
+    for name in _SETTABLE:
+        env_name = ENV_PREFIX + name.upper()
+        if env_name in environ and _SETTABLE[name].type not in ("dict[str, Any]",):
+            values[name] = _coerce(name, environ[env_name], env_name)
+
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            values[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
+
+    return replace(Settings(data_dir=data_dir, config_file=path), **values)

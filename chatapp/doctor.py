@@ -1,0 +1,101 @@
+"""`chatapp doctor`: what chatapp can use on this machine, checked for real."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import time
+
+
+def _check(name: str, status: str, detail: str) -> dict:
+    return {"name": name, "status": status, "detail": detail}
+
+
+def _version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def check_packages() -> list[dict]:
+    packages = ["textual", "rich", "typer", "litellm", "rapidfuzz", "spacy", "chromadb", "tiktoken",
+                "sqlite-utils", "dateparser", "bm25s", "onnxruntime", "tokenizers", "pypdf"]
+    missing = [p for p in packages if _version(p) is None]
+    found = ", ".join(f"{p} {_version(p)}" for p in packages if p not in missing)
+    if missing:
+        return [_check("packages", "fail", f"missing: {', '.join(missing)} — reinstall chatapp")]
+    return [_check("packages", "ok", found)]
+
+
+def check_spacy() -> dict:
+    from chatapp.nlp import load_pipeline
+
+    started = time.perf_counter()
+    nlp, description = load_pipeline()
+    ms = (time.perf_counter() - started) * 1000
+    status = "ok" if "blank" not in description else "warn"
+    return _check("spaCy pipeline", status, f"{description} (loaded in {ms:.0f} ms)")
+
+
+def check_embeddings(engine) -> dict:
+    from chatapp.knowledge.embeddings import MODEL_NAME, EmbeddingModelMissing, model_file
+
+    try:
+        started = time.perf_counter()
+        vector = engine.kb.embedder.embed(["doctor check"])
+        ms = (time.perf_counter() - started) * 1000
+        return _check("embeddings", "ok", f"{MODEL_NAME} from {model_file()} ({vector.shape[1]}-d, {ms:.0f} ms)")
+    except EmbeddingModelMissing as exc:
+        return _check("embeddings", "fail", str(exc))
+
+
+def check_tokens() -> dict:
+    try:
+        import tiktoken
+
+        tiktoken.get_encoding("cl100k_base")
+        return _check("token counts", "ok", f"tiktoken BPE files from {os.environ.get('TIKTOKEN_CACHE_DIR')}")
+    except Exception as exc:  # noqa: BLE001 - any failure here means counts will be estimates
+        return _check("token counts", "warn", f"tiktoken cannot load its BPE files offline: {exc}")
+
+
+def check_storage(engine) -> list[dict]:
+    settings = engine.settings
+    stats = engine.kb.stats()
+    checks = [
+        _check("data dir", "ok", str(settings.data_dir)),
+        _check("config", "ok", str(settings.config_file) if settings.config_file else "defaults (no config.toml)"),
+        _check("database", "ok", f"{settings.database_path} (schema v{engine.database.schema_version})"),
+        _check(
+            "knowledge base",
+            "ok" if stats["documents"] else "warn",
+            f"{stats['documents']} documents, {stats['chunks']} chunks, {stats['entities']} entities, "
+            f"{stats['facts']} facts" + ("" if stats["documents"] else " — run `chatapp ingest PATH`"),
+        ),
+    ]
+    where = settings.chroma_url or str(settings.chroma_dir)
+    try:
+        count = engine.kb.vector.count()
+        checks.append(_check("vector index", "ok", f"Chroma at {where}: {count} chunks"))
+    except Exception as exc:  # noqa: BLE001 - report whatever Chroma says
+        checks.append(_check("vector index", "fail", f"Chroma at {where}: {exc}"))
+    return checks
+
+
+def check_provider(engine) -> dict:
+    model = engine.settings.model
+    if model == "offline":
+        return _check("model", "ok", "offline responder (answers from the knowledge base; no network)")
+    return _check("model", "warn", f"{model}: provider checks arrive with the LLM turn")
+
+
+def run_checks(engine) -> list[dict]:
+    return [
+        *check_packages(),
+        check_spacy(),
+        check_embeddings(engine),
+        check_tokens(),
+        *check_storage(engine),
+        check_provider(engine),
+    ]

@@ -1,0 +1,66 @@
+"""ChatEngine: the Python facade over one data dir, for the CLI, the TUI,
+library users and benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from chatapp.config import Settings, load_settings
+from chatapp.knowledge.base import KnowledgeBase
+from chatapp.records import IngestReport, KnowledgeChunk
+from chatapp.storage import Database
+
+
+def sample_kb_path() -> Path | None:
+    """The bundled sample knowledge base: inside the installed package, or
+    beside it in a source checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "sample_kb", here.parent / "sample_kb"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+class ChatEngine:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.database = Database(settings.database_path)
+        self.kb = KnowledgeBase(settings, self.database)
+
+    @classmethod
+    def open(
+        cls,
+        data_dir: Path | str | None = None,
+        config_file: Path | str | None = None,
+        **overrides: Any,
+    ) -> "ChatEngine":
+        return cls(load_settings(data_dir, config_file, overrides))
+
+    # --- knowledge ------------------------------------------------------------
+
+    def ingest(self, *paths: Path | str, prune: bool = False, on_event=None) -> IngestReport:
+        return self.kb.ingest([Path(p) for p in paths], prune=prune, on_event=on_event)
+
+    def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[KnowledgeChunk]:
+        return self.kb.search(query, k=k, mode=mode)
+
+    def ensure_sample_kb(self, on_event=None) -> IngestReport | None:
+        """On the first chat start, load sample_kb into an empty knowledge base
+        (unless load_sample_kb is off). Returns the report when it loaded."""
+        if not self.settings.load_sample_kb or not self.kb.is_empty():
+            return None
+        path = sample_kb_path()
+        if path is None:
+            return None
+        return self.ingest(path, on_event=on_event)
+
+    def close(self) -> None:
+        self.database.close()
+
+    def __enter__(self) -> "ChatEngine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

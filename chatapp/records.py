@@ -1,0 +1,161 @@
+"""The records that flow between the stages of a turn.
+
+Field names follow the seed documents and design.md: they are the JSON that
+`--json` prints and that scripts rely on, so rename nothing lightly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+def to_jsonable(record: Any) -> Any:
+    """A record (or list/dict of them) as plain JSON-ready data."""
+    if hasattr(record, "__dataclass_fields__"):
+        return {k: to_jsonable(v) for k, v in asdict(record).items()}
+    if isinstance(record, (list, tuple)):
+        return [to_jsonable(v) for v in record]
+    if isinstance(record, dict):
+        return {str(k): to_jsonable(v) for k, v in record.items()}
+    return record
+
+
+# --- knowledge -------------------------------------------------------------
+
+
+@dataclass
+class Entity:
+    id: str
+    type: str
+    name: str
+    aliases: list[str] = field(default_factory=list)
+    description: str = ""
+    attributes: dict[str, Any] = field(default_factory=dict)
+    prior: float = 0.5
+    source: str = ""
+
+
+@dataclass
+class Fact:
+    id: str
+    subject: str
+    predicate: str
+    object: str
+    source: str = ""
+    confidence: float = 1.0
+
+
+@dataclass
+class KnowledgeChunk:
+    chunk_id: str
+    source: str
+    relevance: float
+    content: str
+    title: str = ""
+    document_id: str = ""
+    date: str | None = None
+    # How the hybrid search found it: {"dense": rank, "keyword": rank}, 1-based.
+    ranks: dict[str, int] = field(default_factory=dict)
+    # Cosine similarity of the query and chunk vectors, where the dense side scored it.
+    similarity: float | None = None
+
+
+@dataclass
+class FailedFile:
+    path: str
+    reason: str
+
+
+@dataclass
+class IngestReport:
+    files_seen: int = 0
+    files_ingested: int = 0
+    files_unchanged: int = 0
+    files_failed: list[FailedFile] = field(default_factory=list)
+    chunks_added: int = 0
+    chunks_removed: int = 0
+    files_skipped: list[FailedFile] = field(default_factory=list)
+    documents_pruned: int = 0
+    entities: int = 0
+    facts: int = 0
+    seconds: float = 0.0
+
+
+# --- preprocessing ----------------------------------------------------------
+
+
+@dataclass
+class CorrectionRecord:
+    tier: str  # "lexical" | "syntactic" | "semantic"
+    span: tuple[int, int]  # [start, end) in the ORIGINAL input
+    original: str
+    corrected: str
+    correction_type: str
+    confidence: float
+    alternatives: list[tuple[str, float]] = field(default_factory=list)
+    applied: bool = True
+
+
+@dataclass
+class CorrectionResult:
+    original_input: str
+    corrected_input: str
+    corrections: list[CorrectionRecord] = field(default_factory=list)
+    suggestions: list[CorrectionRecord] = field(default_factory=list)
+    confidence: float = 1.0
+    level: float = 0.5
+
+
+@dataclass
+class ResolvedEntity:
+    surface: str
+    span: tuple[int, int]
+    entity_id: str | None
+    canonical_name: str
+    entity_type: str
+    confidence: float
+    attributes: dict[str, Any] = field(default_factory=dict)
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+
+
+@dataclass
+class PromptSection:
+    name: str
+    tokens: int
+    budget: int
+    truncated: bool = False
+    text: str = ""
+
+
+@dataclass
+class AssembledPrompt:
+    sections: list[PromptSection]
+    token_count: int
+    budget_profile: str
+    warnings: list[str]
+    messages: list[dict[str, str]]
+    text: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# --- postprocessing ----------------------------------------------------------
+
+
+@dataclass
+class HallucinationFlag:
+    hallucination_type: str
+    span: tuple[int, int]
+    content: str
+    confidence: float
+    suggestion: str | None = None
+    evidence: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    latency_ms: float = 0.0
+    model: str = ""

@@ -1,0 +1,170 @@
+"""The SQLite file that holds sessions, turns, per-turn records and the
+knowledge registry. WAL lets readers work while one writer writes; the busy
+timeout makes a second process wait its turn instead of failing."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+
+BUSY_TIMEOUT_SECONDS = 60
+
+
+def _run_statements(db: sqlite_utils.Database, script: str) -> None:
+    # Not executescript(): it commits first, which would end our migration transaction.
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _m001_initial(db: sqlite_utils.Database) -> None:
+    _run_statements(
+        db,
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY, name TEXT UNIQUE, created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL, model TEXT, meta TEXT DEFAULT '{}'
+        );
+        CREATE TABLE turns (
+            id INTEGER PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id),
+            idx INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'complete',  -- complete | streaming | interrupted | failed
+            meta TEXT DEFAULT '{}'
+        );
+        CREATE INDEX turns_session ON turns(session_id, idx);
+        CREATE TABLE corrections (
+            id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id),
+            tier TEXT, span_start INTEGER, span_end INTEGER, original TEXT, corrected TEXT,
+            correction_type TEXT, confidence REAL, alternatives TEXT, applied INTEGER
+        );
+        CREATE TABLE resolved_entities (
+            id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id),
+            surface TEXT, span_start INTEGER, span_end INTEGER, entity_id TEXT,
+            canonical_name TEXT, entity_type TEXT, confidence REAL, attributes TEXT
+        );
+        CREATE TABLE rag_chunks (
+            id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id),
+            chunk_id TEXT, rank INTEGER, relevance REAL, source TEXT, title TEXT
+        );
+        CREATE TABLE prompts (
+            turn_id INTEGER PRIMARY KEY REFERENCES turns(id), budget_profile TEXT,
+            token_count INTEGER, warnings TEXT, messages TEXT, meta TEXT
+        );
+        CREATE TABLE prompt_sections (
+            id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id),
+            name TEXT, tokens INTEGER, budget INTEGER, truncated INTEGER
+        );
+        CREATE TABLE llm_calls (
+            id INTEGER PRIMARY KEY, turn_id INTEGER REFERENCES turns(id), model TEXT,
+            prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, latency_ms REAL,
+            first_byte_ms REAL, status TEXT, error TEXT, attempts INTEGER, created_at TEXT
+        );
+        CREATE TABLE postprocessing (
+            turn_id INTEGER PRIMARY KEY REFERENCES turns(id), original TEXT, delivered TEXT,
+            coherence TEXT, factual_validation TEXT, recommendation TEXT, confidence REAL
+        );
+        CREATE TABLE hallucination_flags (
+            id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id),
+            hallucination_type TEXT, span_start INTEGER, span_end INTEGER, content TEXT,
+            confidence REAL, suggestion TEXT, evidence TEXT
+        );
+
+        CREATE TABLE entities (
+            id TEXT PRIMARY KEY, type TEXT NOT NULL, name TEXT NOT NULL, description TEXT,
+            prior REAL DEFAULT 0.5, source TEXT, updated_at TEXT
+        );
+        CREATE TABLE entity_aliases (
+            entity_id TEXT NOT NULL REFERENCES entities(id), alias TEXT NOT NULL,
+            alias_norm TEXT NOT NULL, PRIMARY KEY (entity_id, alias)
+        );
+        CREATE INDEX entity_aliases_norm ON entity_aliases(alias_norm);
+        CREATE TABLE entity_attributes (
+            entity_id TEXT NOT NULL REFERENCES entities(id), key TEXT NOT NULL,
+            value TEXT, PRIMARY KEY (entity_id, key)
+        );
+        CREATE TABLE facts (
+            id TEXT PRIMARY KEY, subject TEXT NOT NULL, predicate TEXT NOT NULL,
+            object TEXT NOT NULL, source TEXT, confidence REAL DEFAULT 1.0
+        );
+        CREATE INDEX facts_subject ON facts(subject);
+        CREATE TABLE documents (
+            id TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, title TEXT, format TEXT,
+            content_hash TEXT NOT NULL, doc_date TEXT, indexed_at TEXT NOT NULL,
+            size INTEGER, metadata TEXT DEFAULT '{}'
+        );
+        CREATE TABLE chunks (
+            id TEXT PRIMARY KEY, document_id TEXT NOT NULL REFERENCES documents(id),
+            idx INTEGER NOT NULL, start INTEGER, end INTEGER, hash TEXT, tokens INTEGER
+        );
+        CREATE INDEX chunks_document ON chunks(document_id);
+        -- Data files (entities.jsonl, facts.jsonl) seen by ingest, for idempotence.
+        CREATE TABLE registry_files (
+            path TEXT PRIMARY KEY, content_hash TEXT NOT NULL, kind TEXT, loaded_at TEXT
+        );
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+        """
+    )
+
+
+# Append new migrations; never edit one that has shipped.
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_initial]
+
+
+class Database:
+    """One SQLite file; `transaction()` is the unit that survives a kill."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(
+            str(self.path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        self.conn = conn
+        self.db = sqlite_utils.Database(conn)
+        self._migrate()
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def _migrate(self) -> None:
+        if self.schema_version >= len(MIGRATIONS):
+            return
+        # BEGIN IMMEDIATE takes the write lock first, so two processes opening a
+        # new data dir at once cannot both run migration 1.
+        with self.transaction():
+            for number in range(self.schema_version, len(MIGRATIONS)):
+                MIGRATIONS[number](self.db)
+                self.conn.execute(f"PRAGMA user_version = {number + 1}")
+
+    @contextmanager
+    def transaction(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def query(self, sql: str, params: tuple | dict = ()) -> list[dict]:
+        return list(self.db.query(sql, params))
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def close(self) -> None:
+        self.conn.close()
