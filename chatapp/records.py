@@ -159,3 +159,88 @@ class Usage:
     cost: float = 0.0
     latency_ms: float = 0.0
     model: str = ""
+
+
+# --- preprocessing, continued -------------------------------------------------
+
+
+@dataclass
+class DialogueTurn:
+    role: str  # "user" | "assistant"
+    content: str
+    timestamp: str  # ISO 8601
+    entity_ids: list[str] = field(default_factory=list)
+    turn_id: int | None = None
+
+
+@dataclass
+class ContextInjection:
+    recent_turns: list[DialogueTurn] = field(default_factory=list)
+    summary: str = ""  # older turns, extractively summarised
+    entity_context: list[str] = field(default_factory=list)  # one line per entity
+    topic: dict[str, Any] = field(default_factory=dict)  # {"label": str, "keywords": [str]}
+    preferences: dict[str, Any] = field(default_factory=dict)
+    system_instructions: str = ""
+
+
+@dataclass
+class PreprocessedPrompt:
+    original_input: str
+    corrected_input: str
+    corrections: list[CorrectionRecord]
+    suggestions: list[CorrectionRecord]
+    correction_confidence: float
+    resolved_entities: list[ResolvedEntity]
+    context: ContextInjection
+    rag_chunks: list[KnowledgeChunk]
+    prompt: AssembledPrompt
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+# --- postprocessing, continued --------------------------------------------------
+
+
+@dataclass
+class Claim:
+    text: str
+    span: tuple[int, int]  # in the model's original answer
+    kind: str  # "sentence" | "email" | "phone" | "url" | "date" | "amount" | "number" | "name"
+    entity_id: str | None = None
+
+
+@dataclass
+class ClaimCheck:
+    claim: Claim
+    status: str  # "verified" | "contradicted" | "unverifiable"
+    confidence: float
+    evidence: list[str] = field(default_factory=list)
+    expected: str | None = None  # the known value where a claim contradicts it
+
+
+@dataclass
+class CoherenceResult:
+    score: float
+    question_type: str = ""
+    answer_type: str = ""
+    issues: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FactualValidationResult:
+    checks: list[ClaimCheck] = field(default_factory=list)
+    verified: int = 0
+    contradicted: int = 0
+    unverifiable: int = 0
+    score: float = 1.0
+
+
+@dataclass
+class PostprocessedResponse:
+    original: str
+    delivered: str
+    hallucination_flags: list[HallucinationFlag]
+    coherence: CoherenceResult
+    factual_validation: FactualValidationResult
+    recommendation: str  # Accept | AcceptWithFlags | CorrectAndDeliver | Regenerate | HumanReview
+    confidence: float
+    guidance: str = ""  # for Regenerate: what the next attempt must fix

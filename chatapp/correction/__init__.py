@@ -1,0 +1,1 @@
+"""Input correction in three tiers: lexical, syntactic, semantic."""

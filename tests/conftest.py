@@ -1,0 +1,46 @@
+"""Shared fixtures: real data dirs, a real knowledge base from sample_kb."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import chatapp  # noqa: F401 - offline environment for every test
+from chatapp.engine import ChatEngine, sample_kb_path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_KB = ROOT / "sample_kb"
+
+
+@pytest.fixture(scope="session")
+def sample_engine(tmp_path_factory) -> ChatEngine:
+    """One engine with all of sample_kb ingested, shared read-only by tests."""
+    engine = ChatEngine.open(tmp_path_factory.mktemp("sample-data"), load_sample_kb=False)
+    report = engine.ingest(sample_kb_path())
+    assert not report.files_failed, report.files_failed
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="session")
+def registry_engine(tmp_path_factory) -> ChatEngine:
+    """An engine with only sample_kb's entities and facts (no documents): fast."""
+    engine = ChatEngine.open(tmp_path_factory.mktemp("registry-data"), load_sample_kb=False)
+    engine.ingest(SAMPLE_KB / "entities.jsonl", SAMPLE_KB / "facts.jsonl")
+    yield engine
+    engine.close()
+
+
+def run_cli(*args: str, data_dir: Path | None = None, env: dict | None = None, timeout: float = 300,
+            input_text: str | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m chatapp ARGS` as a user would, in a separate process."""
+    full_env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false", **(env or {})}
+    command = [sys.executable, "-m", "chatapp", *args]
+    if data_dir is not None:
+        command += ["--data-dir", str(data_dir)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=full_env,
+                          input=input_text, cwd=ROOT)

@@ -1,0 +1,330 @@
+"""A small, real OpenAI-compatible HTTP server for tests.
+
+It speaks POST /v1/chat/completions (streamed as server-sent events, or as
+one JSON body when the request does not ask to stream), runs on 127.0.0.1 on
+a free port in a background thread, and answers each request with the next
+response from a script that the test queues up: text in N pieces, an HTTP
+error, a stream that breaks after a few pieces, or a slow first byte. Every
+request is recorded (path, headers, JSON body) so a test can assert on what
+the client actually sent.
+
+Fixtures (import them into tests/conftest.py):
+    openai_server    a running OpenAITestServer, stopped after the test
+    closed_port_url  an api_base on 127.0.0.1 where nothing listens
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+
+@dataclass
+class Scripted:
+    """One scripted answer. Build it with the class methods below."""
+
+    text: str = "OK"
+    pieces: int = 1
+    piece_delay: float = 0.0
+    first_byte_delay: float = 0.0
+    status: int = 200
+    retry_after: str | None = None
+    error_message: str = ""
+    # For a stream that breaks: how many pieces go out before it does, and how
+    # it breaks: "close" drops the connection mid-body, "error_event" sends an
+    # SSE error object the way OpenAI-compatible servers report mid-stream faults.
+    break_after: int | None = None
+    break_mode: str = "close"
+    break_code: int = 500
+    finish_reason: str = "stop"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+    @classmethod
+    def reply(cls, text: str, pieces: int = 1, piece_delay: float = 0.0, first_byte_delay: float = 0.0,
+              prompt_tokens: int | None = None, completion_tokens: int | None = None,
+              finish_reason: str = "stop") -> "Scripted":
+        return cls(text=text, pieces=pieces, piece_delay=piece_delay, first_byte_delay=first_byte_delay,
+                   prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                   finish_reason=finish_reason)
+
+    @classmethod
+    def error(cls, status: int, message: str = "", retry_after: float | str | None = None) -> "Scripted":
+        return cls(status=status, error_message=message or f"scripted error {status}",
+                   retry_after=None if retry_after is None else str(retry_after))
+
+    @classmethod
+    def broken_stream(cls, text: str, pieces: int, break_after: int, mode: str = "close",
+                      code: int = 500, message: str = "upstream model crashed",
+                      piece_delay: float = 0.0) -> "Scripted":
+        if mode not in ("close", "error_event"):
+            raise ValueError("mode is 'close' or 'error_event'")
+        return cls(text=text, pieces=pieces, break_after=break_after, break_mode=mode, break_code=code,
+                   error_message=message, piece_delay=piece_delay)
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] = field(default_factory=dict)
+    received_at: float = 0.0
+
+
+def split_into_pieces(text: str, pieces: int) -> list[str]:
+    """`text` cut into `pieces` consecutive parts of near-equal length (none empty)."""
+    pieces = max(1, min(pieces, len(text) or 1))
+    size, extra = divmod(len(text), pieces)
+    parts, start = [], 0
+    for index in range(pieces):
+        end = start + size + (1 if index < extra else 0)
+        parts.append(text[start:end])
+        start = end
+    return parts
+
+
+_STATUS_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "invalid_api_key",
+    403: "permission_denied",
+    404: "model_not_found",
+    429: "rate_limit_exceeded",
+}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive and chunked bodies, like real servers
+    server: "_Server"
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass  # keep test output clean
+
+    # --- helpers -------------------------------------------------------------
+
+    def _send_json(self, status: int, payload: dict, headers: dict[str, str] | None = None) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _write_chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def _write_event(self, payload: dict | str) -> None:
+        data = payload if isinstance(payload, str) else json.dumps(payload)
+        self._write_chunk(f"data: {data}\n\n".encode())
+
+    def _drop_connection(self) -> None:
+        """Close the socket mid-body: the client sees a truncated chunked response."""
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    # --- routes --------------------------------------------------------------
+
+    def do_GET(self):  # noqa: N802 - http.server's naming
+        if self.path.rstrip("/").endswith("/models"):
+            self._send_json(200, {"object": "list", "data": [{"id": "test-model", "object": "model"}]})
+        else:
+            self._send_json(404, {"error": {"message": "not found", "type": "not_found"}})
+
+    def do_POST(self):  # noqa: N802
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            body = {"_raw": raw.decode("utf-8", "replace")}
+        self.server.owner._record(RecordedRequest(
+            method="POST", path=self.path, headers={k.lower(): v for k, v in self.headers.items()},
+            body=body, received_at=time.monotonic(),
+        ))
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            return
+        script = self.server.owner._next_script()
+        if script.first_byte_delay and self.server.owner._stopping.wait(script.first_byte_delay):
+            self._drop_connection()
+            return
+        if script.status != 200:
+            self._answer_error(script)
+        elif body.get("stream"):
+            self._answer_stream(script, body)
+        else:
+            self._answer_whole(script, body)
+
+    def _answer_error(self, script: Scripted) -> None:
+        headers = {"Retry-After": script.retry_after} if script.retry_after is not None else {}
+        error = {"message": script.error_message, "type": _STATUS_ERROR_TYPES.get(script.status, "server_error"),
+                 "code": script.status}
+        self._send_json(script.status, {"error": error}, headers)
+
+    def _usage(self, script: Scripted, body: dict, parts: list[str]) -> dict:
+        prompt = script.prompt_tokens
+        if prompt is None:
+            prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+        completion = script.completion_tokens if script.completion_tokens is not None else len(parts)
+        return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+    def _answer_whole(self, script: Scripted, body: dict) -> None:
+        parts = split_into_pieces(script.text, script.pieces)
+        self._send_json(200, {
+            "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
+            "model": body.get("model", "test-model"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": script.text},
+                         "finish_reason": script.finish_reason}],
+            "usage": self._usage(script, body, parts),
+        })
+
+    def _answer_stream(self, script: Scripted, body: dict) -> None:
+        model = body.get("model", "test-model")
+        created = int(time.time())
+
+        def chunk(delta: dict, finish_reason: str | None = None) -> dict:
+            return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": created, "model": model,
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        parts = split_into_pieces(script.text, script.pieces)
+        try:
+            self._write_event(chunk({"role": "assistant", "content": ""}))
+            for index, part in enumerate(parts):
+                if script.break_after is not None and index == script.break_after:
+                    self._break_stream(script)
+                    return
+                if index and script.piece_delay and self.server.owner._stopping.wait(script.piece_delay):
+                    self._drop_connection()
+                    return
+                self._write_event(chunk({"content": part}))
+            if script.break_after is not None:  # asked to break after the last piece
+                self._break_stream(script)
+                return
+            self._write_event(chunk({}, script.finish_reason))
+            if (body.get("stream_options") or {}).get("include_usage"):
+                usage_chunk = chunk({})
+                usage_chunk["choices"] = []
+                usage_chunk["usage"] = self._usage(script, body, parts)
+                self._write_event(usage_chunk)
+            self._write_event("[DONE]")
+            self._write_chunk(b"")  # the zero-length chunk that ends the body
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client went away (cancelled); nothing to do
+
+    def _break_stream(self, script: Scripted) -> None:
+        if script.break_mode == "error_event":
+            self._write_event({"error": {"message": script.error_message, "type": "server_error",
+                                         "code": script.break_code}})
+            self._write_chunk(b"")
+        else:
+            self._drop_connection()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    owner: "OpenAITestServer"
+
+
+class OpenAITestServer:
+    """Start with `with OpenAITestServer() as server:` or start()/stop().
+
+    `server.script(Scripted.error(429, retry_after=0), Scripted.reply("Hi", pieces=3))`
+    queues answers, one per request; when the queue is empty every request gets
+    `default` (the text "OK"). `server.requests` lists what arrived.
+    """
+
+    def __init__(self, default: Scripted | None = None):
+        self.default = default or Scripted.reply("OK")
+        self.requests: list[RecordedRequest] = []
+        self._queue: deque[Scripted] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "server not started"
+        return self._httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        """The api_base to give a client: http://127.0.0.1:PORT/v1"""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def script(self, *responses: Scripted) -> "OpenAITestServer":
+        with self._lock:
+            self._queue.extend(responses)
+        return self
+
+    def chat_requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+    def _next_script(self) -> Scripted:
+        with self._lock:
+            return self._queue.popleft() if self._queue else self.default
+
+    def start(self) -> "OpenAITestServer":
+        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self._httpd.owner = self
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="openai-test-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # wakes handlers that are sleeping through a scripted delay
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> "OpenAITestServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def free_closed_port() -> int:
+    """A port on 127.0.0.1 that was free a moment ago and has nothing listening."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def openai_server():
+    with OpenAITestServer() as server:
+        yield server
+
+
+@pytest.fixture
+def closed_port_url() -> str:
+    return f"http://127.0.0.1:{free_closed_port()}/v1"

@@ -1,0 +1,226 @@
+"""The knowledge base as a user meets it: ingest, re-ingest, edits, prune,
+broken files, search, and two processes writing one data dir."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from chatapp.engine import ChatEngine
+from tests.conftest import ROOT, SAMPLE_KB, run_cli
+
+
+def _chroma_ids(engine: ChatEngine) -> set[str]:
+    return set(engine.kb.vector.collection.get(include=[])["ids"])
+
+
+def _sqlite_ids(engine: ChatEngine) -> set[str]:
+    return {r["id"] for r in engine.database.query("SELECT id FROM chunks")}
+
+
+def test_sample_kb_ingest_loads_documents_entities_and_facts(sample_engine):
+    stats = sample_engine.kb.stats()
+    assert stats["documents"] >= 25
+    assert stats["chunks"] >= stats["documents"]
+    assert stats["entities"] >= 25 and stats["facts"] >= 40
+    john = sample_engine.kb.registry.find_by_alias("John Smith")[0]
+    assert john.attributes["email"] == "john.smith@company.com"
+    assert john.attributes["department"] == "Engineering"
+    assert sample_engine.kb.registry.facts_about("person:john-smith")
+    # Every chunk SQLite lists is in Chroma and the other way round.
+    assert _sqlite_ids(sample_engine) == _chroma_ids(sample_engine)
+
+
+def test_email_metadata_and_date_are_kept(sample_engine):
+    rows = sample_engine.database.query(
+        "SELECT title, doc_date, metadata FROM documents WHERE path LIKE '%q4-budget-review.eml'"
+    )
+    assert rows, "the Q4 budget email was not ingested"
+    doc = rows[0]
+    meta = json.loads(doc["metadata"])
+    assert doc["title"] == "Q4 Budget Review Meeting"
+    assert doc["doc_date"].startswith("2026-11-26")
+    assert "john.smith@company.com" in meta["from"]
+    assert "Q4_Budget_Review.xlsx" in meta["attachments"]
+
+
+def test_search_finds_the_budget_email(sample_engine):
+    results = sample_engine.search("email from John about the Q4 budget")  # default k=5
+    assert any(r.source.endswith("2026-11-26-q4-budget-review.eml") for r in results)
+    top = results[0]
+    assert top.chunk_id and top.title and top.date and 0 < top.relevance <= 1 and top.content
+
+
+def test_second_run_changes_nothing(sample_engine):
+    report = sample_engine.ingest(SAMPLE_KB)
+    assert report.files_ingested == 0
+    assert report.files_unchanged == report.files_seen > 25
+    assert report.chunks_added == report.chunks_removed == 0
+
+
+@pytest.fixture()
+def small_kb(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "notes").mkdir(parents=True)
+    shutil.copy(SAMPLE_KB / "notes" / "2026-10-20-atlas-kickoff.md", docs / "notes")
+    shutil.copy(SAMPLE_KB / "emails" / "2026-11-26-q4-budget-review.eml", docs)
+    (docs / ".hidden").mkdir()
+    (docs / ".hidden" / "secret.txt").write_text("hidden files are never indexed")
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    engine.ingest(docs)
+    yield engine, docs
+    engine.close()
+
+
+def test_hidden_files_are_skipped(small_kb):
+    engine, _ = small_kb
+    assert not engine.database.query("SELECT * FROM documents WHERE path LIKE '%secret.txt'")
+    assert engine.kb.stats()["documents"] == 2
+
+
+def test_edited_file_replaces_its_chunks(small_kb):
+    engine, docs = small_kb
+    note = docs / "notes" / "2026-10-20-atlas-kickoff.md"
+    before = _sqlite_ids(engine)
+    note.write_text("# Atlas kickoff (revised)\n\nThe zebra migration plan replaces everything said before.\n")
+    report = engine.ingest(docs)
+    assert report.files_ingested == 1 and report.files_unchanged == 1
+    assert report.chunks_added >= 1 and report.chunks_removed >= 1
+    after = _sqlite_ids(engine)
+    assert after != before and after == _chroma_ids(engine)
+    hits = engine.search("zebra migration plan", k=1, mode="keyword")
+    assert hits and hits[0].source.endswith("2026-10-20-atlas-kickoff.md") and "zebra" in hits[0].content
+
+
+def test_prune_removes_documents_whose_files_are_gone(small_kb):
+    engine, docs = small_kb
+    (docs / "notes" / "2026-10-20-atlas-kickoff.md").unlink()
+    kept = engine.ingest(docs)  # without --prune nothing is removed
+    assert kept.documents_pruned == 0 and engine.kb.stats()["documents"] == 2
+    report = engine.ingest(docs, prune=True)
+    assert report.documents_pruned == 1 and report.chunks_removed >= 1
+    assert engine.kb.stats()["documents"] == 1
+    assert _sqlite_ids(engine) == _chroma_ids(engine)
+    assert all("atlas-kickoff" not in r.source for r in engine.search("Atlas kickoff", k=5))
+
+
+def _write_broken_files(folder):
+    folder.mkdir()
+    (folder / "binary.txt").write_bytes(b"\x00\x01\x02\xffbinary\x00" * 50)
+    (folder / "latin1.txt").write_bytes("caf\xe9 cr\xe8me".encode("latin-1"))
+    (folder / "empty.md").write_text("")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj <<>> garbage without xref")
+    (folder / "bad.json").write_text("{not json")
+    (folder / "good.md").write_text("# Parking\n\nVisitor parking is on level 2 of the north garage.\n")
+
+
+def test_broken_files_are_reported_and_nothing_else_is_lost(tmp_path):
+    _write_broken_files(tmp_path / "mixed")
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    report = engine.ingest(tmp_path / "mixed")
+    failed = {f.path.rsplit("/", 1)[-1]: f.reason for f in report.files_failed}
+    assert set(failed) == {"binary.txt", "latin1.txt", "empty.md", "broken.pdf", "bad.json"}
+    assert "binary" in failed["binary.txt"]
+    assert "UTF-8" in failed["latin1.txt"]
+    assert "empty" in failed["empty.md"]
+    assert "PDF" in failed["broken.pdf"]
+    assert report.files_ingested == 1
+    assert engine.search("where do visitors park", k=1)[0].source.endswith("good.md")
+
+
+def test_cli_ingest_json_summary_and_exit_code(tmp_path):
+    _write_broken_files(tmp_path / "mixed")
+    result = run_cli("ingest", str(tmp_path / "mixed"), "--json", data_dir=tmp_path / "data")
+    assert result.returncode == 1, result.stderr  # something failed, and the exit code says so
+    summary = json.loads(result.stdout)
+    for key in ("files_seen", "files_ingested", "files_unchanged", "files_failed", "chunks_added",
+                "chunks_removed", "entities", "facts", "seconds"):
+        assert key in summary
+    assert summary["files_seen"] == 6 and summary["files_ingested"] == 1
+    assert {"path", "reason"} <= set(summary["files_failed"][0])
+    assert "Traceback" not in result.stderr
+
+    clean = run_cli("ingest", str(SAMPLE_KB / "entities.jsonl"), "--json", data_dir=tmp_path / "data")
+    assert clean.returncode == 0 and json.loads(clean.stdout)["entities"] >= 25
+
+
+def test_cli_kb_search_and_stats(sample_engine):
+    data_dir = str(sample_engine.settings.data_dir)
+    result = run_cli("kb", "search", "email from John about the Q4 budget", "--json",
+                     "--data-dir", data_dir)
+    assert result.returncode == 0, result.stderr
+    results = json.loads(result.stdout)["results"]
+    assert any(r["source"].endswith("2026-11-26-q4-budget-review.eml") for r in results)
+    assert {"chunk_id", "source", "title", "date", "relevance", "content"} <= set(results[0])
+
+    stats = json.loads(run_cli("kb", "stats", "--json", "--data-dir", data_dir).stdout)
+    assert stats["documents"] >= 25 and stats["index_bytes"] > 0
+
+
+def test_missing_path_and_bad_config_get_one_clear_line(tmp_path):
+    result = run_cli("ingest", str(tmp_path / "nope"), data_dir=tmp_path / "data")
+    assert result.returncode == 1 and "no such file" in result.stdout + result.stderr
+    (tmp_path / "bad.toml").write_text("model = [")
+    bad = run_cli("kb", "stats", "--config", str(tmp_path / "bad.toml"), data_dir=tmp_path / "data")
+    assert bad.returncode == 2 and "not valid TOML" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_two_processes_ingesting_one_data_dir(tmp_path):
+    data_dir = tmp_path / "data"
+    command = [sys.executable, "-m", "chatapp", "ingest", str(SAMPLE_KB), "--json", "--data-dir", str(data_dir)]
+    env = {"CHATAPP_LOAD_SAMPLE_KB": "false", "PATH": "/usr/bin:/bin"}
+    import os
+
+    env = {**os.environ, **env}
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    second = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    outputs = [p.communicate(timeout=600) for p in (first, second)]
+    for process, (out, err) in zip((first, second), outputs):
+        assert process.returncode == 0, err
+        assert "locked" not in err.lower()
+    reports = [json.loads(out) for out, _ in outputs]
+    # One process did the work; the other found everything already there.
+    assert sorted(r["files_ingested"] for r in reports)[0] == 0
+    engine = ChatEngine.open(data_dir, load_sample_kb=False)
+    assert engine.database.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert _sqlite_ids(engine) == _chroma_ids(engine)
+    assert engine.kb.stats()["documents"] >= 25
+
+
+def test_killed_ingest_is_finished_by_the_next_run(tmp_path):
+    import os
+    import signal
+
+    data_dir = tmp_path / "data"
+    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "chatapp", "ingest", str(SAMPLE_KB), "--data-dir", str(data_dir)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT,
+    )
+    # Kill it once some documents are committed but (most likely) not all.
+    db_path = data_dir / "chatapp.db"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            count = sqlite3.connect(db_path, timeout=5).execute("SELECT count(*) FROM documents").fetchone()[0]
+        except sqlite3.Error:
+            count = 0
+        if count >= 3 or process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+    engine = ChatEngine.open(data_dir, load_sample_kb=False)
+    report = engine.ingest(SAMPLE_KB)
+    assert not report.files_failed
+    assert engine.kb.stats()["documents"] >= 25
+    assert _sqlite_ids(engine) == _chroma_ids(engine)
+    assert any(r.source.endswith("q4-budget-review.eml") for r in engine.search("Q4 budget review meeting", k=5))
+    engine.close()
