@@ -92,7 +92,7 @@ def root(
         raise typer.Exit()
     ctx.obj = {"data_dir": data_dir, "config": config}
     if ctx.invoked_subcommand is None:
-        chat(data_dir=data_dir, config=config)
+        chat(ctx=None, session=None, data_dir=data_dir, config=config)
 
 
 def _inherit(ctx: typer.Context, data_dir: Path | None, config: Path | None):
@@ -105,6 +105,7 @@ def _inherit(ctx: typer.Context, data_dir: Path | None, config: Path | None):
 @user_errors
 def chat(
     ctx: typer.Context = None,
+    session: Annotated[Optional[str], typer.Option("--session", help="Resume (or start) the session with this name.")] = None,
     data_dir: DataDirOption = None,
     config: ConfigOption = None,
 ):
@@ -112,7 +113,7 @@ def chat(
     data_dir, config = _inherit(ctx, data_dir, config)
     from chatapp.tui.app import run_tui
 
-    run_tui(open_engine(data_dir, config))
+    run_tui(open_engine(data_dir, config), session_name=session)
 
 
 # --- ingest -------------------------------------------------------------------
@@ -251,4 +252,6 @@ def doctor(
 
 
 def main() -> None:
+    import chatapp.cli_turns  # noqa: F401 - registers ask, preprocess, check, sessions, export
+
     app()

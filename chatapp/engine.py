@@ -28,6 +28,7 @@ class ChatEngine:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.database = Database(settings.database_path)
         self.kb = KnowledgeBase(settings, self.database)
+        self._turns = None
 
     @classmethod
     def open(
@@ -55,6 +56,43 @@ class ChatEngine:
         if path is None:
             return None
         return self.ingest(path, on_event=on_event)
+
+    # --- turns ----------------------------------------------------------------
+
+    @property
+    def turns(self):
+        if self._turns is None:
+            from chatapp.turn import TurnRunner
+
+            self._turns = TurnRunner(self)
+        return self._turns
+
+    @property
+    def sessions(self):
+        return self.turns.sessions
+
+    def live_correct(self, text: str, level=None):
+        """Tiers 1–2 of correction, for the diff shown while typing."""
+        return self.turns.live_correct(text, level)
+
+    def preprocess(self, text: str, session: str | None = None, level=None, profile: str | None = None, now=None):
+        """The PreprocessedPrompt for `text`; records are stored when it belongs to a session."""
+        found = self.sessions.open_or_create(session) if session else None
+        result = self.turns.preprocess(text, session=found, level=level, profile=profile, now=now)
+        if found is not None:
+            turn_id = self.sessions.add_turn(found, "user", text, meta={"corrected": result.corrected_input,
+                                                                        "preprocess_only": True})
+            self.sessions.save_preprocessing(turn_id, result.corrections, result.suggestions,
+                                             result.resolved_entities, result.rag_chunks, result.prompt)
+        return result
+
+    def postprocess(self, response: str, question: str = "", evidence=(), now=None):
+        """Check an answer from any source against the knowledge base and `evidence` texts."""
+        return self.turns.postprocess(response, question=question, evidence=evidence, now=now)
+
+    def ask(self, text: str, session: str | None = None, **options):
+        """One whole turn: preprocess, model (streamed), postprocess, dialogue update."""
+        return self.turns.ask(text, session_name=session, **options)
 
     def close(self) -> None:
         self.database.close()

@@ -129,6 +129,19 @@ def test_headings_never_end_a_chunk(tmp_path):
     assert sum(c.start in heading_starts for c in chunks) > 10
 
 
+def test_a_heading_is_placed_with_its_text_even_when_that_text_is_large(tmp_path):
+    # A small section, then a heading whose paragraph cannot share a chunk with
+    # both: the heading must move with its paragraph, not close the chunk.
+    repeats = 1
+    while count_tokens(" ".join(["The budget grew."] * repeats)) < 140:
+        repeats += 1
+    paragraph = " ".join(["The budget grew."] * repeats)  # fits max_tokens alone, not with the intro
+    doc = parse(tmp_path, "notes.md", f"# Notes\n\nA short intro.\n\n## Findings\n\n{paragraph}\n")
+    chunks = chunk_document(doc, count_tokens, target_tokens=100, max_tokens=150, overlap_tokens=0)
+    check_invariants(doc, chunks, 150, 0)
+    assert [c.text.split("\n")[0] for c in chunks] == ["# Notes", "## Findings"]
+
+
 def test_a_heading_joins_a_small_chunk_but_opens_a_new_one_after_a_third(tmp_path):
     short, long_ = "A short note.", " ".join(["Enough text to fill a third of a chunk."] * 12)
     small = parse(tmp_path, "small.md", f"# Title\n\n{short}\n\n## Next\n\nMore text here.\n")
@@ -145,11 +158,17 @@ def test_email_header_stays_with_the_first_body_text(tmp_path):
     msg["To"] = ", ".join(f"Person {n} <person{n}@company.com>" for n in range(12))
     msg["Subject"] = "Atlas status"
     msg["Date"] = "Thu, 19 Nov 2026 17:20:00 -0800"
-    # The first paragraph alone nearly fills a chunk: it must be split, not moved away.
-    msg.set_content(sentences(rng, 30) + "\n\n" + "\n\n".join(sentences(rng, 5) for _ in range(10)))
+    # The first paragraph fits a chunk alone but not with the header: it must
+    # be split so its start stays with the header, not moved to chunk two.
+    first_paragraph = ""
+    while count_tokens(first_paragraph) < 340:
+        first_paragraph = (first_paragraph + " " + sentences(rng, 1)).strip()
+    msg.set_content(first_paragraph + "\n\n" + "\n\n".join(sentences(rng, 5) for _ in range(10)))
     doc = parse(tmp_path, "status.eml", bytes(msg))
     header, first_body = doc.blocks[0], doc.blocks[1]
     assert header.kind == "header"
+    block_tokens = [count_tokens(doc.text[b.start : b.end]) for b in (header, first_body)]
+    assert block_tokens[1] <= 400 < sum(block_tokens)
     chunks = chunk_document(doc, count_tokens)
     check_invariants(doc, chunks, 400, 40)
     assert chunks[0].start == header.start and chunks[0].end > first_body.start
@@ -236,7 +255,7 @@ _block_text = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     blocks=st.lists(st.tuples(st.sampled_from(["heading", "paragraph", "list", "row"]), _block_text), max_size=25),
     sizes=st.sampled_from([(40, 60, 10), (100, 150, 20), (280, 400, 40)]),

@@ -204,6 +204,7 @@ class _Lines:
     """The lines of a text with their offsets, for parsers that keep text as written."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
         self.items: list[tuple[int, str]] = []
         offset = 0
         for line in text.split("\n"):
@@ -220,11 +221,15 @@ class _Lines:
         return i >= len(self.items) or not self.items[i][1].strip()
 
     def block(self, kind: str, first: int, last: int, level: int = 0) -> Block:
-        # Trim the span to the first and last visible character.
-        offset, line = self.items[first]
-        start = offset + len(line) - len(line.lstrip())
-        offset, line = self.items[last]
-        return Block(kind, start, offset + len(line.rstrip()), level)
+        start, (offset, line) = self.items[first][0], self.items[last]
+        end = offset + len(line)
+        # Trim to the first and last visible character (an unclosed code fence
+        # may run to a blank last line).
+        while start < end and self.text[start].isspace():
+            start += 1
+        while end > start and self.text[end - 1].isspace():
+            end -= 1
+        return Block(kind, start, end, level)
 
     def paragraph_end(self, i: int, stop=lambda line: False) -> int:
         while not self.blank(i + 1) and not stop(self[i + 1]):
@@ -272,7 +277,13 @@ _MD_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 
 def _md_inline(text: str) -> str:
     """Heading text without emphasis and link markup, for titles."""
-    return re.sub(r"[*_`]{1,3}", "", _MD_LINK.sub(r"\1", text)).strip()
+    # Underscores inside a word (snake_case) are not emphasis.
+    return re.sub(r"\*{1,3}|`+|(?<!\w)_{1,3}|_{1,3}(?!\w)", "", _MD_LINK.sub(r"\1", text)).strip()
+
+
+def _front_matter_end(lines: _Lines) -> int:
+    """The line closing a YAML front matter block that opens the file, or 0."""
+    return next((j for j in range(1, len(lines)) if lines[j].strip() in ("---", "...")), 0)
 
 
 def _md_is_table(lines: _Lines, i: int) -> bool:
@@ -297,12 +308,7 @@ def _parse_markdown(text: str, path: Path) -> ParsedDocument:
         line = lines[i]
         if lines.blank(i):
             i += 1
-        elif i == 0 and line.strip() == "---":  # YAML front matter
-            end = next((j for j in range(1, len(lines)) if lines[j].strip() in ("---", "...")), 0)
-            if not end:
-                blocks.append(lines.block("paragraph", i, lines.paragraph_end(i)))
-                i = lines.paragraph_end(i) + 1
-                continue
+        elif i == 0 and line.strip() == "---" and (end := _front_matter_end(lines)):
             for j in range(1, end):
                 if match := re.match(r"^title:\s*(.+)$", lines[j], re.IGNORECASE):
                     front_title = match.group(1).strip().strip("'\"")

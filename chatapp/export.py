@@ -1,0 +1,140 @@
+"""Session transcripts as Markdown, JSON or HTML: every turn with its
+corrections, resolved entities, sources, flags and recommendation.
+
+Nothing secret leaves: records hold no API keys, and anything shaped like a
+key or bearer token that found its way into text is masked on the way out.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from chatapp.sessions import Session, SessionStore
+
+SECRET_PATTERN = re.compile(
+    r"\b(?:sk|pk|rk|sess|key)-[A-Za-z0-9_\-]{12,}\b|\bBearer\s+[A-Za-z0-9._\-]{12,}|\bAKIA[0-9A-Z]{16}\b"
+    r"|\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bxox[abpr]-[A-Za-z0-9-]{10,}\b"
+)
+
+
+def mask_secrets(text: str) -> str:
+    return SECRET_PATTERN.sub("[secret removed]", text or "")
+
+
+def _scrub(value):
+    if isinstance(value, str):
+        return mask_secrets(value)
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v) for k, v in value.items() if k not in ("api_key", "pid")}
+    return value
+
+
+def session_transcript(store: SessionStore, session: Session) -> dict:
+    turns = []
+    for row in store.turns(session):
+        records = store.turn_records(row["id"])
+        turns.append({
+            "index": row["idx"], "role": row["role"], "status": row["status"], "created_at": row["created_at"],
+            "content": row["content"], "meta": row["meta"], **records,
+        })
+    return _scrub({
+        "session": {"id": session.id, "name": session.name, "created_at": session.created_at,
+                    "updated_at": session.updated_at, "model": session.model},
+        "usage": store.usage_totals(session),
+        "turns": turns,
+    })
+
+
+def to_json(transcript: dict) -> str:
+    return json.dumps(transcript, ensure_ascii=False, indent=2)
+
+
+def _status_note(turn: dict) -> str:
+    return {"interrupted": " _(interrupted — the answer stopped here)_", "failed": " _(failed)_"}.get(turn["status"], "")
+
+
+def to_markdown(transcript: dict) -> str:
+    session = transcript["session"]
+    lines = [f"# {session['name']}", "", f"Session `{session['id']}` · started {session['created_at']} · "
+             f"model {session['model'] or 'offline'}", ""]
+    for turn in transcript["turns"]:
+        if turn["role"] == "user":
+            lines += [f"## You · {turn['created_at']}", "", turn["content"], ""]
+            corrected = turn["meta"].get("corrected")
+            if corrected and corrected != turn["content"]:
+                lines += [f"Corrected to: {corrected}", ""]
+            for c in turn["corrections"]:
+                if c["applied"]:
+                    lines.append(f"- {c['tier']} {c['correction_type']}: “{c['original']}” → “{c['corrected']}” "
+                                 f"({c['confidence']:.2f})")
+            for e in turn["resolved_entities"]:
+                lines.append(f"- entity: {e['surface']} → {e['canonical_name']} ({e['entity_type']}, {e['confidence']:.2f})")
+            if turn["rag_chunks"]:
+                lines += ["", "Sources: " + "; ".join(f"{r['title'] or r['source']} ({r['source']})" for r in turn["rag_chunks"])]
+            lines.append("")
+        else:
+            lines += [f"## Assistant · {turn['created_at']}", "", turn["content"] + _status_note(turn), ""]
+            post = turn["postprocessing"]
+            for flag in turn["hallucination_flags"]:
+                suggestion = f" — suggestion: {flag['suggestion']}" if flag["suggestion"] else ""
+                lines.append(f"- flag {flag['hallucination_type']}: “{flag['content']}”{suggestion}")
+            if post:
+                if post["original"] != post["delivered"]:
+                    lines += ["", "Model's original answer:", "", "> " + post["original"].replace("\n", "\n> ")]
+                lines += ["", f"Recommendation: **{post['recommendation']}** (confidence {post['confidence']:.2f})"]
+            lines.append("")
+    usage = transcript["usage"]
+    lines += [f"---", f"{usage['calls']} model calls · {usage['prompt_tokens']} prompt + "
+              f"{usage['completion_tokens']} completion tokens · ${usage['cost']:.4f}", ""]
+    return "\n".join(lines)
+
+
+def to_html(transcript: dict) -> str:
+    esc = html.escape
+    session = transcript["session"]
+
+    def annotate(text: str) -> str:
+        text = esc(text)
+        text = text.replace("[corrected]", '<mark class="corrected">[corrected]</mark>')
+        return text.replace("[unverified]", '<mark class="unverified">[unverified]</mark>')
+
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{esc(session['name'])} — chatapp</title>",
+        "<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;line-height:1.5}"
+        ".turn{border-left:4px solid #ccc;padding:.5rem 1rem;margin:1rem 0}.user{border-color:#4a7}"
+        ".assistant{border-color:#47a}.meta{color:#666;font-size:.85em}mark.corrected{background:#cfc}"
+        "mark.unverified{background:#fe9}.flag{color:#a40}</style></head><body>",
+        f"<h1>{esc(session['name'])}</h1><p class='meta'>session {esc(session['id'])} · model "
+        f"{esc(session['model'] or 'offline')}</p>",
+    ]
+    for turn in transcript["turns"]:
+        role = turn["role"]
+        parts.append(f"<section class='turn {role}'><p class='meta'>{'You' if role == 'user' else 'Assistant'} · "
+                     f"{esc(turn['created_at'])} · {esc(turn['status'])}</p>")
+        parts.append(f"<p>{annotate(turn['content'])}</p>")
+        items = [f"{esc(c['correction_type'])}: “{esc(c['original'])}” → “{esc(c['corrected'])}”"
+                 for c in turn["corrections"] if c["applied"]]
+        items += [f"entity {esc(e['surface'])} → {esc(e['canonical_name'])}" for e in turn["resolved_entities"]]
+        items += [f"source: {esc(r['title'] or r['source'])} <span class='meta'>{esc(r['source'])}</span>"
+                  for r in turn["rag_chunks"]]
+        items += [f"<span class='flag'>{esc(f['hallucination_type'])}</span>: {esc(f['content'])}"
+                  + (f" — suggestion: {esc(f['suggestion'])}" if f["suggestion"] else "")
+                  for f in turn["hallucination_flags"]]
+        if turn["postprocessing"]:
+            post = turn["postprocessing"]
+            items.append(f"recommendation: <b>{esc(post['recommendation'])}</b> ({post['confidence']:.2f})")
+            if post["original"] != post["delivered"]:
+                items.append(f"model's original answer: {esc(post['original'])}")
+        if items:
+            parts.append("<ul class='meta'>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+        parts.append("</section>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+FORMATS = {"md": to_markdown, "json": to_json, "html": to_html}

@@ -1,0 +1,493 @@
+"""LLMClient: one streamed model call through litellm, with our own retries,
+timeouts, cancellation, token counts and cost.
+
+litellm's iterator runs in a worker thread that feeds a queue; the caller's
+thread drains the queue, calls `on_delta` and watches the clock and the
+cancel event. That way a server that stalls mid-read can never hold the
+caller past a timeout: the worker is simply abandoned (it is a daemon and
+ends when its socket read times out or the next chunk arrives).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import re
+import threading
+import time
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from chatapp.llm.offline import OfflineResponder
+
+OFFLINE_MODEL = "offline"
+# How often the caller's thread wakes to look at the cancel event.
+CANCEL_POLL_SECONDS = 0.05
+RETRYABLE_KINDS = frozenset({"rate_limit", "server", "connection"})
+
+
+@dataclass
+class LLMSettings:
+    model: str = OFFLINE_MODEL
+    api_base: str | None = None
+    api_key: str | None = None
+    first_byte_timeout: float = 30.0
+    total_timeout: float = 300.0
+    max_retries: int = 3
+    backoff_base: float = 0.5
+    backoff_max: float = 8.0
+    temperature: float | None = None
+    max_tokens: int | None = None
+
+    @property
+    def is_offline(self) -> bool:
+        return self.model.strip().lower() == OFFLINE_MODEL
+
+
+@dataclass
+class LLMResult:
+    text: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost: float
+    latency_ms: float
+    first_byte_ms: float | None
+    attempts: int
+    finish_reason: str | None
+
+
+class LLMError(Exception):
+    """A failed model call. `message` is one line that says what to do;
+    `partial_text` is what arrived before the failure."""
+
+    def __init__(self, kind: str, message: str, partial_text: str = "", attempts: int = 1,
+                 status: int | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.partial_text = partial_text
+        self.attempts = attempts
+        self.status = status
+
+
+# --- litellm, loaded lazily and kept quiet -------------------------------------------
+
+_litellm = None
+_litellm_lock = threading.Lock()
+
+
+def load_litellm():
+    """Import litellm once (slow: seconds), silencing its banners and debug logs."""
+    global _litellm
+    with _litellm_lock:
+        if _litellm is None:
+            import chatapp  # noqa: F401 - sets LITELLM_LOCAL_MODEL_COST_MAP before the import
+
+            import litellm
+
+            litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners
+            litellm.set_verbose = False
+            if hasattr(litellm, "telemetry"):
+                litellm.telemetry = False
+            for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
+            for name in ("httpx", "httpcore", "openai"):
+                logging.getLogger(name).setLevel(logging.WARNING)
+            _litellm = litellm
+    return _litellm
+
+
+def litellm_model_name(model: str, api_base: str | None) -> str:
+    """litellm routes by a provider prefix; a bare name sent to a custom
+    api_base means an OpenAI-compatible server."""
+    if not api_base:
+        return model
+    prefix = model.split("/", 1)[0] if "/" in model else ""
+    providers = {getattr(p, "value", p) for p in load_litellm().provider_list}
+    return model if prefix in providers else f"openai/{model}"
+
+
+# --- failures: what went wrong and what the user should do -----------------------------
+
+
+def _exception_chain(exc: BaseException) -> list[BaseException]:
+    """The exception and everything it wraps: litellm nests the real cause
+    (an httpx error, an SSE error body) under generic wrappers."""
+    seen, order, stack = set(), [], [exc]
+    while stack:
+        current = stack.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        order.append(current)
+        stack += [getattr(current, "original_exception", None), current.__cause__, current.__context__]
+    return order
+
+
+def _status_of(chain: list[BaseException]) -> int | None:
+    import openai
+
+    for exc in chain:
+        if isinstance(exc, openai.APIStatusError):
+            return exc.status_code
+    for exc in chain:  # an error event inside a stream carries its code in the body
+        body = getattr(exc, "body", None)
+        code = body.get("code") if isinstance(body, dict) else None
+        if isinstance(code, int) or (isinstance(code, str) and code.isdigit()):
+            return int(code)
+        if isinstance(body, dict) and body.get("type") == "server_error":
+            return 500
+    return None
+
+
+def _retry_after_seconds(chain: list[BaseException]) -> float | None:
+    for exc in chain:
+        headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(
+            exc, "litellm_response_headers", None)
+        if not headers:
+            continue
+        if headers.get("retry-after-ms"):
+            try:
+                return float(headers["retry-after-ms"]) / 1000
+            except ValueError:
+                pass
+        value = headers.get("retry-after")
+        if value:
+            try:
+                return max(0.0, float(value))
+            except ValueError:
+                try:
+                    return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+                except (TypeError, ValueError):
+                    return None
+    return None
+
+
+MISSING_KEY = re.compile(r"missing credentials|missing \w* ?api[ _]key|no (api )?key is set|api_key \w* ?must be set", re.I)
+
+
+def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None, str]:
+    """(kind, HTTP status, Retry-After seconds, provider's own message) for an exception from litellm.
+
+    litellm wraps causes in generic classes (a refused connection arrives as
+    InternalServerError 500), so the chain is read cause first."""
+    import httpx
+    import openai
+
+    chain = _exception_chain(exc)
+    bodies = [e for e in chain if isinstance(getattr(e, "body", None), dict) and e.body.get("message")]
+    detail = bodies[0].body["message"] if bodies else str(chain[-1]) or str(exc)
+    detail = " ".join(str(detail).split())[:200]
+    if any(isinstance(e, (httpx.TimeoutException, openai.APITimeoutError, TimeoutError)) for e in chain):
+        return "timeout", None, None, detail
+    if MISSING_KEY.search(" ".join(str(e) for e in chain)):
+        return "auth", None, None, detail
+    # An error object the server sent (also mid-stream, inside the SSE body) says what happened.
+    status = _status_of(bodies) if bodies else None
+    if status is None:
+        transport = (openai.APIConnectionError, httpx.TransportError, ConnectionError)
+        if any(isinstance(e, transport) and not type(e).__module__.startswith("litellm") for e in chain):
+            return "connection", None, None, detail
+        status = _status_of(chain)
+    if status is None:
+        text = " ".join(str(e) for e in chain).lower()
+        return ("bad_request" if "provider not provided" in text else "server"), None, None, detail
+    if status in (401, 403):
+        kind = "auth"
+    elif status == 404:
+        kind = "not_found"
+    elif status == 429:
+        kind = "rate_limit"
+    elif status == 408 or status >= 500:
+        kind = "server"
+    else:
+        kind = "bad_request"
+    return kind, status, _retry_after_seconds(chain), detail
+
+
+def _key_variable(litellm_model: str) -> str:
+    provider = litellm_model.split("/", 1)[0] if "/" in litellm_model else "openai"
+    return f"{provider.upper().replace('-', '_')}_API_KEY"
+
+
+def failure_message(kind: str, status: int | None, detail: str, settings: LLMSettings, litellm_model: str,
+                    attempts: int, partial_chars: int) -> str:
+    """One line: what happened, then what to do about it."""
+    model = settings.model
+    code = f" ({status})" if status else ""
+    tries = f" after {attempts} attempts" if attempts > 1 else ""
+    kept = f"; the partial answer ({partial_chars} characters) is kept" if partial_chars else ""
+    where = settings.api_base or "the provider"
+    if kind == "auth" and status == 403:
+        return f"the provider refused access to {model} (403): check that your API key may use this model"
+    if kind == "auth":
+        return (f"the provider rejected the API key{code}: set {_key_variable(litellm_model)} or --api-key"
+                if status else f"no API key for {model}: set {_key_variable(litellm_model)} or --api-key")
+    if kind == "rate_limit":
+        return f"{model} is rate-limited (429){tries}: wait a minute and try again, or use another --model"
+    if kind == "server" and partial_chars:
+        return f"the provider failed mid-answer{code}{kept}: ask again to retry"
+    if kind == "server":
+        return f"the provider had a server error{code}{tries}: try again shortly, or use another --model"
+    if kind == "connection":
+        return f"could not reach {where}{tries}: check that the server runs, the --api-base address and your network"
+    if kind == "interrupted":
+        return f"the connection dropped mid-answer{kept}: ask again to retry"
+    if kind == "not_found":
+        return f"the provider does not know the model '{model}'{code}: check --model and --api-base"
+    if kind == "timeout_first_byte":
+        return (f"no answer from {model} within {settings.first_byte_timeout:g}s: the server may be busy or "
+                "still loading the model; try again, or raise first_byte_timeout")
+    if kind == "timeout_total":
+        return (f"the answer from {model} took longer than {settings.total_timeout:g}s and was cut off{kept}: "
+                "raise total_timeout, or ask for a shorter answer")
+    return f"the provider rejected the request{code}: {detail or 'check the model name and parameters'}"
+
+
+# --- the client --------------------------------------------------------------------
+
+
+@dataclass
+class _Attempt:
+    text: str = ""
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    finish_reason: str | None = None
+    first_byte_at: float | None = None
+    failure: BaseException | None = None
+    stopped: str | None = None  # "cancelled" | "timeout_first_byte" | "timeout_total"
+
+
+def _read_stream(litellm, call: dict, events: queue.Queue, abandon: threading.Event) -> None:
+    """Worker thread: run litellm's stream and put ("delta"|"usage"|"finish"|"end"|"error", value) events."""
+    response = None
+    try:
+        response = litellm.completion(**call)
+        for chunk in response:
+            if abandon.is_set():
+                break
+            usage = getattr(chunk, "usage", None)
+            if usage is not None and getattr(usage, "completion_tokens", None) is not None:
+                events.put(("usage", (usage.prompt_tokens, usage.completion_tokens)))
+            for choice in getattr(chunk, "choices", None) or []:
+                content = getattr(getattr(choice, "delta", None), "content", None)
+                if content:
+                    events.put(("delta", content))
+                if getattr(choice, "finish_reason", None):
+                    events.put(("finish", choice.finish_reason))
+        events.put(("end", None))
+    except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, which classifies it
+        events.put(("error", exc))
+    finally:
+        close = getattr(getattr(response, "completion_stream", None), "close", None)
+        if abandon.is_set() and callable(close):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - best effort: frees the connection sooner
+                pass
+
+
+class LLMClient:
+    def __init__(self, settings: LLMSettings, offline_responder: "OfflineResponder | None" = None):
+        self.settings = settings
+        self.offline_responder = offline_responder
+
+    # --- public ----------------------------------------------------------------
+
+    def stream(self, messages: list[dict], on_delta: Callable[[str], None] | None = None,
+               cancel: threading.Event | None = None, context: dict | None = None) -> LLMResult:
+        """Run one call, calling `on_delta` with each piece of text as it arrives.
+
+        Returns the whole answer, or what arrived before `cancel` was set
+        (finish_reason "cancelled"). Raises LLMError. `context` is only read by
+        the offline responder (retrieved chunks, resolved entities, question).
+        """
+        if self.settings.is_offline:
+            return self._stream_offline(messages, on_delta, cancel, context)
+        return self._stream_remote(messages, on_delta, cancel)
+
+    # --- remote models ---------------------------------------------------------
+
+    def _call_arguments(self, litellm_model: str, messages: list[dict], timeout: float) -> dict[str, Any]:
+        s = self.settings
+        call: dict[str, Any] = {
+            "model": litellm_model, "messages": messages, "stream": True, "timeout": timeout,
+            "stream_options": {"include_usage": True}, "num_retries": 0, "max_retries": 0,
+            "drop_params": True,  # a provider that lacks a parameter should not fail the call
+        }
+        if s.api_base:
+            call["api_base"] = s.api_base
+        if s.api_key:
+            call["api_key"] = s.api_key
+        if s.temperature is not None:
+            call["temperature"] = s.temperature
+        if s.max_tokens is not None:
+            call["max_tokens"] = s.max_tokens
+        return call
+
+    def _backoff(self, attempt: int, retry_after: float | None) -> float:
+        s = self.settings
+        # Full jitter: spread retries of many clients over the whole window.
+        delay = random.uniform(0, min(s.backoff_max, s.backoff_base * 2 ** (attempt - 1)))
+        if retry_after is not None:
+            delay = max(delay, retry_after)
+        return min(delay, s.backoff_max)
+
+    def _stream_remote(self, messages, on_delta, cancel) -> LLMResult:
+        litellm = load_litellm()
+        s = self.settings
+        started = time.monotonic()
+        total_deadline = started + s.total_timeout
+        litellm_model = litellm_model_name(s.model, s.api_base)
+        attempt_number = 0
+        while True:
+            attempt_number += 1
+            attempt = self._run_attempt(litellm, litellm_model, messages, on_delta, cancel, total_deadline)
+            if attempt.stopped == "cancelled" or (attempt.failure is None and attempt.stopped is None):
+                return self._result(litellm, litellm_model, messages, attempt, started, attempt_number)
+            if attempt.stopped:
+                raise LLMError(attempt.stopped, failure_message(
+                    attempt.stopped, None, "", s, litellm_model, attempt_number, len(attempt.text)),
+                    partial_text=attempt.text, attempts=attempt_number)
+            kind, status, retry_after, detail = classify_failure(attempt.failure)
+            if kind == "timeout":
+                kind = "timeout_total" if attempt.text else "timeout_first_byte"
+            elif kind == "connection" and attempt.text:
+                kind = "interrupted"
+            delay = self._backoff(attempt_number, retry_after)
+            # Text already shown to the user cannot be taken back, so a failure
+            # mid-stream is final; so is anything a retry cannot fix.
+            final = (attempt.text or kind not in RETRYABLE_KINDS or attempt_number > s.max_retries
+                     or time.monotonic() + delay >= total_deadline)
+            if final:
+                raise LLMError(kind, failure_message(kind, status, detail, s, litellm_model, attempt_number,
+                                                     len(attempt.text)),
+                               partial_text=attempt.text, attempts=attempt_number, status=status) from None
+            if cancel is not None and cancel.wait(delay):
+                return self._result(litellm, litellm_model, messages, _Attempt(stopped="cancelled"), started,
+                                    attempt_number)
+            if cancel is None:
+                time.sleep(delay)
+
+    def _run_attempt(self, litellm, litellm_model, messages, on_delta, cancel, total_deadline) -> _Attempt:
+        s = self.settings
+        attempt_started = time.monotonic()
+        first_byte_deadline = attempt_started + s.first_byte_timeout
+        # litellm's own socket timeout only frees the abandoned worker; ours decide.
+        call = self._call_arguments(litellm_model, messages, max(1.0, total_deadline - attempt_started))
+        events: queue.Queue = queue.Queue()
+        abandon = threading.Event()
+        worker = threading.Thread(target=_read_stream, args=(litellm, call, events, abandon),
+                                  name="llm-stream", daemon=True)
+        worker.start()
+        attempt = _Attempt()
+        try:
+            while True:
+                now = time.monotonic()
+                if cancel is not None and cancel.is_set():
+                    attempt.stopped = "cancelled"
+                    return attempt
+                if now >= total_deadline:
+                    attempt.stopped = "timeout_total"
+                    return attempt
+                if attempt.first_byte_at is None and now >= first_byte_deadline:
+                    attempt.stopped = "timeout_first_byte"
+                    return attempt
+                wait = total_deadline - now
+                if attempt.first_byte_at is None:
+                    wait = min(wait, first_byte_deadline - now)
+                if cancel is not None:
+                    wait = min(wait, CANCEL_POLL_SECONDS)
+                try:
+                    kind, value = events.get(timeout=max(wait, 0.001))
+                except queue.Empty:
+                    continue
+                if kind == "delta":
+                    if attempt.first_byte_at is None:
+                        attempt.first_byte_at = time.monotonic()
+                    attempt.text += value
+                    if on_delta is not None:
+                        on_delta(value)
+                elif kind == "usage":
+                    attempt.prompt_tokens, attempt.completion_tokens = value
+                elif kind == "finish":
+                    attempt.finish_reason = value
+                elif kind == "error":
+                    attempt.failure = value
+                    return attempt
+                else:  # "end"
+                    return attempt
+        finally:
+            abandon.set()
+
+    # --- the offline responder ---------------------------------------------------
+
+    def _stream_offline(self, messages, on_delta, cancel, context) -> LLMResult:
+        if self.offline_responder is None:
+            from chatapp.llm.offline import OfflineResponder
+
+            self.offline_responder = OfflineResponder(None)
+        started = time.monotonic()
+        attempt = _Attempt(finish_reason="stop")
+        for piece in self.offline_responder.answer(messages, context):
+            if cancel is not None and cancel.is_set():
+                attempt.stopped = "cancelled"
+                break
+            if attempt.first_byte_at is None:
+                attempt.first_byte_at = time.monotonic()
+            attempt.text += piece
+            if on_delta is not None:
+                on_delta(piece)
+        return self._result(None, OFFLINE_MODEL, messages, attempt, started, 1)
+
+    # --- accounting ----------------------------------------------------------------
+
+    def _result(self, litellm, litellm_model, messages, attempt: _Attempt, started: float,
+                attempts: int) -> LLMResult:
+        prompt_tokens, completion_tokens = attempt.prompt_tokens, attempt.completion_tokens
+        if prompt_tokens is None or completion_tokens is None or attempt.stopped == "cancelled":
+            prompt_tokens = count_tokens(litellm_model, messages=messages)
+            completion_tokens = count_tokens(litellm_model, text=attempt.text)
+        cost = 0.0 if litellm is None else cost_of(litellm, litellm_model, prompt_tokens, completion_tokens)
+        return LLMResult(
+            text=attempt.text, model=self.settings.model, prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens, cost=cost,
+            latency_ms=round((time.monotonic() - started) * 1000, 1),
+            first_byte_ms=None if attempt.first_byte_at is None else round(
+                (attempt.first_byte_at - started) * 1000, 1),
+            attempts=attempts,
+            finish_reason="cancelled" if attempt.stopped == "cancelled" else attempt.finish_reason,
+        )
+
+
+def count_tokens(model: str, messages: list[dict] | None = None, text: str | None = None) -> int:
+    """Tokens as litellm counts them for `model`; the offline model is counted
+    with chatapp's tiktoken counter so that it never imports litellm."""
+    if not messages and not text:
+        return 0
+    from chatapp.budgets import count_tokens as tiktoken_count
+
+    source = text if text is not None else "\n".join(str(m.get("content", "")) for m in messages or [])
+    if model == OFFLINE_MODEL:
+        return tiktoken_count(source)
+    try:
+        litellm = load_litellm()
+        if messages is not None:
+            return int(litellm.token_counter(model=model, messages=messages))
+        return int(litellm.token_counter(model=model, text=text))
+    except Exception:  # noqa: BLE001 - a count is an estimate; never fail the turn over it
+        return tiktoken_count(source)
+
+
+def cost_of(litellm, model: str, prompt_tokens: int, completion_tokens: int) -> float:
+    """Dollars from litellm's local price map; 0.0 for models it does not price."""
+    try:
+        prompt_cost, completion_cost = litellm.cost_per_token(
+            model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        return float(prompt_cost + completion_cost)
+    except Exception:  # noqa: BLE001 - local servers and new models have no price
+        return 0.0

@@ -1,0 +1,299 @@
+"""The offline responder (model name "offline"): answers from the knowledge
+base with no network and no language model.
+
+It looks for the entities the question names and the attributes it asks
+about ("what is John Smith's email?" → the registry's value), falls back to
+the best-matching sentences of the retrieved passages, says up front that it
+is offline, cites its sources by file name, and yields the answer in small
+pieces so that the UI streams it exactly like a model's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
+NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
+HOW_TO_GET_MORE = "Add documents with `chatapp ingest PATH`, or choose a model with --model to ask an LLM."
+
+# Words that ask for an attribute without naming its key.
+ATTRIBUTE_CUES: dict[str, tuple[str, ...]] = {
+    "email": ("email", "e-mail", "mail address", "write to"),
+    "phone": ("phone", "number", "call", "telephone", "mobile"),
+    "role": ("role", "title", "job", "position", "what does"),
+    "department": ("department", "which team", "what team"),
+    "location": ("where", "location", "based", "located", "city"),
+    "reports_to": ("report to", "reports to", "manager", "boss"),
+    "manages": ("manage",),
+    "lead": ("lead", "head", "runs", "in charge"),
+    "owner": ("owner", "owns", "responsible"),
+    "status": ("status", "progress", "how is", "how's"),
+    "date": ("when", "date", "what day"),
+    "time": ("what time", "when"),
+    "deadline": ("deadline", "due", "when"),
+    "budget": ("budget", "cost"),
+    "q4_budget": ("budget",),
+    "attendees": ("attend", "who was at", "who is at", "who's at", "participants"),
+}
+PRONOUNS = re.compile(r"\b(he|she|his|her|hers|him|they|them|their|it|its)\b", re.I)
+TEMPLATE_HEADERS = ("Known entities (from", "Reference data for this message", "Summary of earlier conversation")
+STOPWORDS = frozenset(
+    "the a an and or of to in on at for is are was were be been what who whom whose which when where why how "
+    "does do did can could would should will with about from that this these those it its his her their our "
+    "your my me you we they he she him them tell give please any there here have has had not".split()
+)
+PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's tokens
+
+
+@dataclass
+class _KnownEntity:
+    entity_id: str | None
+    name: str
+    attributes: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+    source: str = ""
+
+
+def file_name(source: str) -> str:
+    return Path(source).name if source else ""
+
+
+def split_into_pieces(text: str, words_per_piece: int = PIECE_WORDS) -> list[str]:
+    words = re.findall(r"\S+\s*|\s+", text)
+    return ["".join(words[i:i + words_per_piece]) for i in range(0, len(words), words_per_piece)]
+
+
+def keywords(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9][a-z0-9@.\-]*[a-z0-9]|[a-z0-9]", text.lower())
+            if len(w) > 2 and w not in STOPWORDS}
+
+
+def question_from(messages: list[dict], context: dict) -> str:
+    """The user's question: given by the caller, or the end of the last user message
+    (an assembled prompt puts reference data and entity notes before it)."""
+    if context.get("question"):
+        return str(context["question"]).strip()
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            text = str(message.get("content") or "").strip()
+            if "</reference_data>" in text:
+                text = text.rsplit("</reference_data>", 1)[1].strip()
+            if any(header in text for header in TEMPLATE_HEADERS):
+                text = re.split(r"\n\s*\n", text)[-1].strip()
+            return text
+    return ""
+
+
+class OfflineResponder:
+    def __init__(self, kb, piece_delay: float = 0.0):
+        """`kb`: a chatapp.knowledge.base.KnowledgeBase, or None. `piece_delay`:
+        seconds between pieces, for a UI that wants the answer to visibly stream."""
+        self.kb = kb
+        self.piece_delay = piece_delay
+        self._alias_patterns: list[tuple[re.Pattern, str, float]] | None = None
+
+    # --- public ----------------------------------------------------------------
+
+    def answer(self, messages: list[dict], context: dict | None = None) -> Iterator[str]:
+        for index, piece in enumerate(split_into_pieces(self.compose(messages, context))):
+            if index and self.piece_delay:
+                time.sleep(self.piece_delay)
+            yield piece
+
+    def compose(self, messages: list[dict], context: dict | None = None) -> str:
+        """The whole answer as one string (answer() streams it)."""
+        context = context or {}
+        if self.kb is None:
+            return f"{NO_KB_NOTICE}. {HOW_TO_GET_MORE}"
+        question = question_from(messages, context)
+        entities = self._entities_for(question, messages, context)
+        lines, sources = self._attribute_answers(question, entities)
+        if not lines:
+            lines, sources = self._reverse_lookup(question)
+        if not lines:
+            for entity in entities[:2]:
+                summary = self._summary(entity)
+                if summary:
+                    lines.append(summary)
+                    sources.append(file_name(entity.source))
+            passage_lines, passage_sources = self._passages(question, entities, context)
+            if passage_lines:
+                lines += ["From your documents:", *passage_lines]
+                sources += passage_sources
+        if not lines:
+            return f"{OFFLINE_NOTICE}\n\nI found nothing in your knowledge base about that. {HOW_TO_GET_MORE}"
+        cited = ", ".join(dict.fromkeys(s for s in sources if s))
+        body = "\n".join(lines)
+        return f"{OFFLINE_NOTICE}\n\n{body}" + (f"\n\nSources: {cited}" if cited else "")
+
+    # --- entities --------------------------------------------------------------
+
+    def _patterns(self) -> list[tuple[re.Pattern, str, float]]:
+        """(pattern, entity id, prior) per name and alias. One-word aliases must
+        be capitalised as written ("Office", "Sales" are also common words)."""
+        if self._alias_patterns is None:
+            patterns = []
+            for entity in self.kb.registry.all_entities():
+                for alias in dict.fromkeys([entity.name, *entity.aliases]):
+                    flags = re.I if (" " in alias.strip() or not alias[:1].isalpha()) else 0
+                    patterns.append((re.compile(rf"(?<!\w){re.escape(alias)}(?!\w)", flags), entity.id, entity.prior))
+            self._alias_patterns = patterns
+        return self._alias_patterns
+
+    def _mentioned(self, text: str) -> list[str]:
+        """Entity ids named in `text`, in order: the longest name wins an overlap,
+        then the entity with the higher prior ("John" → John Smith)."""
+        hits = []
+        for pattern, entity_id, prior in self._patterns():
+            for match in pattern.finditer(text):
+                hits.append((match.start(), match.end(), entity_id, prior))
+        hits.sort(key=lambda h: (-(h[1] - h[0]), -h[3]))
+        taken: list[tuple[int, int]] = []
+        chosen: list[tuple[int, str]] = []
+        for start, end, entity_id, _ in hits:
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            chosen.append((start, entity_id))
+        return list(dict.fromkeys(entity_id for _, entity_id in sorted(chosen)))
+
+    def _known(self, entity_id: str) -> _KnownEntity | None:
+        entity = self.kb.registry.get(entity_id)
+        if entity is None:
+            return None
+        return _KnownEntity(entity.id, entity.name, dict(entity.attributes), entity.description, entity.source)
+
+    def _entities_for(self, question: str, messages: list[dict], context: dict) -> list[_KnownEntity]:
+        resolved = [r for r in context.get("resolved_entities") or [] if getattr(r, "entity_id", None)]
+        if resolved:
+            found = []
+            for r in resolved:
+                known = self._known(r.entity_id)
+                found.append(known or _KnownEntity(r.entity_id, r.canonical_name, dict(r.attributes or {})))
+            return list({e.entity_id: e for e in found}.values())
+        ids = self._mentioned(question)
+        if not ids and PRONOUNS.search(question):
+            # A follow-up ("and his phone?"): the entity of the latest earlier message that names one.
+            earlier = [m for m in messages if m.get("role") in ("user", "assistant")][:-1]
+            for message in reversed(earlier[-6:]):
+                ids = self._mentioned(str(message.get("content") or ""))[:1]
+                if ids:
+                    break
+        return [e for e in (self._known(i) for i in ids) if e is not None]
+
+    # --- attributes ----------------------------------------------------------------
+
+    def _display(self, value: Any) -> str:
+        """An attribute value as text: entity ids become names, lists become "A, B and C"."""
+        if isinstance(value, str) and value[:1] in "[{":
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError:
+                pass
+        if isinstance(value, list):
+            items = [self._display(v) for v in value]
+            if len(items) <= 1:
+                return "".join(items)
+            return ", ".join(items[:-1]) + " and " + items[-1]
+        text = str(value)
+        if re.fullmatch(r"[a-z]+:[\w\-]+", text):
+            entity = self.kb.registry.get(text)
+            if entity is not None:
+                return entity.name
+        return text
+
+    def _asked_keys(self, question: str, entity: _KnownEntity) -> list[str]:
+        lowered = question.lower()
+        # A key named in full ("launch date", "cost center") beats a cue word.
+        named = [k for k in entity.attributes if all(w in lowered for w in k.lower().split("_"))]
+        named = [k for k in named if not any(k != other and k in other for other in named)]
+        if named:
+            return named
+        cued = [k for k, cues in ATTRIBUTE_CUES.items() if k in entity.attributes and any(
+            re.search(rf"(?<!\w){re.escape(c)}", lowered) for c in cues)]
+        if "time" in cued and "date" in cued and "what time" not in lowered:
+            return [k for k in cued if k != "time"] + ["time"]
+        return cued
+
+    def _source_of(self, entity: _KnownEntity, key: str) -> str:
+        if entity.entity_id:
+            for fact in self.kb.registry.facts_about(entity.entity_id):
+                if fact.subject == entity.entity_id and fact.predicate == key:
+                    return file_name(fact.source)
+        return file_name(entity.source)
+
+    def _sentence(self, entity: _KnownEntity, key: str) -> str:
+        value = self._display(entity.attributes[key])
+        if key == "reports_to":
+            return f"{entity.name} reports to {value}."
+        return f"{entity.name}'s {key.replace('_', ' ')} is {value}."
+
+    def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
+        lines, sources = [], []
+        for entity in entities:
+            for key in self._asked_keys(question, entity):
+                lines.append(self._sentence(entity, key))
+                sources.append(self._source_of(entity, key))
+        return lines, sources
+
+    def _reverse_lookup(self, question: str) -> tuple[list[str], list[str]]:
+        """"Whose email is x@y.com?", "who is the Finance Manager?": an attribute
+        value quoted in the question names the entity. Only the longest values
+        count, so "Engineering Manager" is not drowned by "Engineering"."""
+        if not re.search(r"\b(who|whose|which)\b", question, re.I):
+            return [], []
+        matches = []
+        for entity in self.kb.registry.all_entities():
+            for key, value in entity.attributes.items():
+                text = str(value)
+                if len(text) >= 4 and not text[:1] in "[{" and re.search(
+                        rf"(?<!\w){re.escape(text)}(?!\w)", question, re.I):
+                    matches.append((len(text), entity, key))
+        if not matches:
+            return [], []
+        longest = max(m[0] for m in matches)
+        chosen = [(e, k) for n, e, k in matches if n == longest][:3]
+        known = [(_KnownEntity(e.id, e.name, dict(e.attributes), e.description, e.source), k) for e, k in chosen]
+        return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
+
+    def _summary(self, entity: _KnownEntity) -> str:
+        parts = [f"{entity.name}: {entity.description}" if entity.description else entity.name]
+        shown = [k for k in ("role", "email", "phone", "status", "date", "lead", "owner") if k in entity.attributes]
+        details = "; ".join(f"{k.replace('_', ' ')} {self._display(entity.attributes[k])}" for k in shown[:3])
+        if not entity.description and not details:
+            return ""
+        return " ".join(parts) + (f" ({details})." if details else "")
+
+    # --- passages ------------------------------------------------------------------
+
+    def _passages(self, question: str, entities: list[_KnownEntity], context: dict) -> tuple[list[str], list[str]]:
+        chunks = context.get("rag_chunks")
+        if chunks is None:
+            try:
+                chunks = self.kb.search(question, k=4) if question.strip() else []
+            except Exception:  # noqa: BLE001 - no index yet, or it is being rebuilt: answer from the registry
+                chunks = []
+        wanted = keywords(question) | {w for e in entities for w in keywords(e.name)}
+        scored = []
+        for rank, chunk in enumerate(chunks[:4]):
+            for sentence in re.split(r"(?<=[.!?])\s+|\n+", chunk.content):
+                sentence = " ".join(sentence.split())
+                if len(sentence) < 20 or ":" in sentence[:12] and sentence.split(":", 1)[0].istitle():
+                    continue  # too short to help, or a header line ("From: …", "Subject: …")
+                overlap = len(keywords(sentence) & wanted)
+                if overlap:
+                    scored.append((overlap, -rank, sentence[:300], file_name(chunk.source)))
+        scored.sort(key=lambda s: (-s[0], -s[1]))
+        chosen, seen = [], set()
+        for _, _, sentence, source in scored:
+            if sentence not in seen:
+                seen.add(sentence)
+                chosen.append((sentence, source))
+            if len(chosen) == 3:
+                break
+        return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]

@@ -1,0 +1,215 @@
+"""An in-memory view of the knowledge registry, shaped for checking answers.
+
+The registry lives in SQLite and answers one entity at a time; checking an
+answer needs every alias (to find mentions), every attribute value by its
+shape (to compare an email with an email, a date with a date) and every
+profile value (to see that "Sarah from marketing" names a department). The
+view is built once and rebuilt only when the registry's counts change.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from chatapp.knowledge.registry import normalize_alias
+from chatapp.postprocess import values as V
+from chatapp.records import Entity
+
+# Attribute keys whose values describe who someone is; a different value of the
+# same key next to the entity's name is a wrong attribute, not a new fact.
+PROFILE_KEYS = frozenset({"department", "role", "location", "organization", "headquarters", "relationship"})
+
+
+@dataclass
+class KnownValue:
+    """One attribute or fact object of an entity, parsed by its shape."""
+
+    key: str
+    raw: str
+    shape: str  # email | phone | url | date | time | amount | quantity | entity | text
+    parsed: Any
+    source: str = "registry"
+    confidence: float = 1.0
+
+    @property
+    def key_words(self) -> set[str]:
+        return {w for w in re.split(r"[_\W]+", self.key.lower()) if w}
+
+
+@dataclass
+class EntityMention:
+    span: tuple[int, int]
+    surface: str
+    entity_ids: list[str]  # candidates, best first
+    exact_name: bool  # the full canonical name, not a first name or nickname
+
+
+@dataclass
+class KnowledgeView:
+    entities: dict[str, Entity] = field(default_factory=dict)
+    alias_index: dict[str, list[str]] = field(default_factory=dict)
+    values: dict[str, list[KnownValue]] = field(default_factory=dict)
+    # normalised profile value -> [(entity_id, key)], e.g. "marketing" -> department of Priya
+    profile_index: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    alias_pattern: re.Pattern | None = None
+    profile_pattern: re.Pattern | None = None
+    stamp: tuple = ()
+
+    @classmethod
+    def empty(cls) -> "KnowledgeView":
+        return cls()
+
+    @classmethod
+    def build(cls, registry) -> "KnowledgeView":
+        view = cls()
+        if registry is None:
+            return view
+        view.stamp = _stamp(registry)
+        for entity in registry.all_entities():
+            view.entities[entity.id] = entity
+        for entity in view.entities.values():
+            for alias in dict.fromkeys([entity.name, *entity.aliases]):
+                view.alias_index.setdefault(normalize_alias(alias), []).append(entity.id)
+            view.values[entity.id] = [view._known_value(k, v) for k, v in entity.attributes.items()]
+        for fact in registry.all_facts():
+            if fact.subject in view.entities:
+                known = view._known_value(fact.predicate, fact.object, source=fact.source)
+                known.confidence = fact.confidence
+                existing = view.values.setdefault(fact.subject, [])
+                if not any(e.key == known.key and e.raw == known.raw for e in existing):
+                    existing.append(known)
+        for ids in view.alias_index.values():
+            ids.sort(key=lambda i: -view.entities[i].prior)
+        view._index_profiles()
+        view._compile()
+        return view
+
+    def is_current(self, registry) -> bool:
+        return registry is None or self.stamp == _stamp(registry)
+
+    # --- building ---------------------------------------------------------------
+
+    def _known_value(self, key: str, value: Any, source: str = "registry") -> KnownValue:
+        raw = value if isinstance(value, str) else json.dumps(value)
+        if raw.startswith("[") and raw.endswith("]"):
+            try:
+                items = json.loads(raw)
+                return KnownValue(key, raw, "list", [str(i) for i in items], source)
+            except json.JSONDecodeError:
+                pass
+        if raw in self.entities:
+            return KnownValue(key, raw, "entity", raw, source)
+        shape, parsed = V.classify(raw)
+        return KnownValue(key, raw, shape, parsed, source)
+
+    def _index_profiles(self) -> None:
+        for entity_id, known in self.values.items():
+            for value in known:
+                if value.key not in PROFILE_KEYS or value.shape != "text":
+                    continue
+                forms = {value.raw, value.raw.split(",")[0]}  # "Austin, TX" is also "Austin"
+                for form in forms:
+                    norm = normalize_alias(form)
+                    if len(norm) >= 3:
+                        self.profile_index.setdefault(norm, []).append((entity_id, value.key))
+        # A department is named by its entity too ("Mktg"), and its aliases mean the same value.
+        for entity in self.entities.values():
+            if entity.type != "department":
+                continue
+            for alias in [entity.name, *entity.aliases]:
+                norm = normalize_alias(alias)
+                if len(norm) >= 2 and norm not in self.profile_index:
+                    self.profile_index[norm] = [(entity.id, "department")]
+
+    def _compile(self) -> None:
+        aliases = sorted({a for e in self.entities.values() for a in [e.name, *e.aliases]}, key=len, reverse=True)
+        if aliases:
+            self.alias_pattern = re.compile(
+                r"(?<![\w@.])(" + "|".join(re.escape(a) for a in aliases) + r")(?![\w@])", re.IGNORECASE
+            )
+        profiles = sorted(self.profile_index, key=len, reverse=True)
+        if profiles:
+            self.profile_pattern = re.compile(
+                r"(?<![\w@.])(" + "|".join(re.escape(p).replace(r"\ ", r"[\s,]+") for p in profiles) + r")(?![\w@])",
+                re.IGNORECASE,
+            )
+
+    # --- reading ----------------------------------------------------------------
+
+    def name(self, entity_id: str | None) -> str:
+        entity = self.entities.get(entity_id or "")
+        return entity.name if entity else (entity_id or "")
+
+    def display(self, value: KnownValue) -> str:
+        """A known value as a person would write it (entity ids become names)."""
+        if value.shape == "entity":
+            return self.name(value.raw)
+        if value.shape == "list":
+            return ", ".join(self.name(i) if i in self.entities else i for i in value.parsed)
+        return value.raw
+
+    def values_of(self, entity_id: str | None, shape: str | None = None) -> list[KnownValue]:
+        known = self.values.get(entity_id or "", [])
+        return [v for v in known if shape is None or v.shape == shape]
+
+    def lookup(self, text: str) -> list[str]:
+        return list(self.alias_index.get(normalize_alias(text), []))
+
+    def find_mentions(self, text: str) -> list[EntityMention]:
+        """Names and aliases of known entities in `text`, longest match first.
+
+        A one-word alias counts only when written like a name (capitalised or
+        with symbols): "atlas" in prose is a word, "Atlas" is the project.
+        """
+        if self.alias_pattern is None:
+            return []
+        mentions = []
+        for match in self.alias_pattern.finditer(text):
+            surface = match.group(1)
+            if " " not in surface and surface.isalpha() and not surface[0].isupper():
+                continue
+            if surface.lower() in _COMMON_ALIASES and not surface[0].isupper():
+                continue
+            ids = self.lookup(surface)
+            if not ids:
+                continue
+            exact = any(normalize_alias(self.entities[i].name) == normalize_alias(surface) for i in ids)
+            mentions.append(EntityMention(match.span(1), surface, ids, exact))
+        return mentions
+
+    def profile_mentions(self, text: str) -> list[tuple[tuple[int, int], str, list[tuple[str, str]]]]:
+        if self.profile_pattern is None:
+            return []
+        found = []
+        for match in self.profile_pattern.finditer(text):
+            norm = normalize_alias(match.group(1))
+            norm = re.sub(r"\s+", " ", norm)
+            if norm in self.profile_index:
+                found.append((match.span(1), match.group(1), self.profile_index[norm]))
+        return found
+
+    def profile_value(self, entity_id: str, key: str) -> KnownValue | None:
+        for value in self.values_of(entity_id):
+            if value.key == key and value.shape in ("text", "entity"):
+                return value
+        return None
+
+    def first_name_matches(self, first: str) -> list[str]:
+        """Entities whose canonical first name is `first` (for "did you mean")."""
+        first = first.casefold()
+        return [e.id for e in self.entities.values() if e.type == "person" and e.name.split()[0].casefold() == first]
+
+
+# Aliases that are ordinary lower-case words; they mean the entity only when capitalised.
+_COMMON_ALIASES = frozenset({"the company", "company", "office", "people", "workplace"})
+
+
+def _stamp(registry) -> tuple:
+    try:
+        counts = registry.counts()
+        return (counts.get("entities"), counts.get("facts"), id(registry))
+    except Exception:  # a registry-like object without counts: build once
+        return (id(registry),)

@@ -1,0 +1,330 @@
+"""Checkable values in text: emails, phones, URLs, dates, times, amounts,
+quantities and plain numbers — found with their spans, parsed into forms that
+compare ("$1.2M" equals "$1,200,000", "2pm" equals "14:00"), and written back
+in the style the answer used when a correction replaces them.
+
+Hand-written patterns rather than dateparser: an answer is checked on every
+turn, these run in microseconds, and an impossible date ("February 30") must
+be caught rather than silently rolled over.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
+         ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
+         ("oct", "october"), ("nov", "november"), ("dec", "december")],
+        start=1,
+    )
+    for name in names
+}
+WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+SMALL_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_MONTH = r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+_SMALL = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+
+EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+URL_RE = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+")
+PHONE_RE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])?\d{3}[\s.-]\d{4}(?![\w-])")
+ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
+MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
+DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
+MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
+NUMERIC_DATE_RE = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
+RELATIVE_RE = re.compile(
+    r"\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow"
+    r"|(?:last|next|this) (?:week|month|year)"
+    r"|(?:last|next|this) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|" + _SMALL + r" (?:days?|weeks?|months?) (?:ago|from now|later)"
+    r"|in " + _SMALL + r" (?:days?|weeks?))\b",
+    re.IGNORECASE,
+)
+WEEKDAY_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.IGNORECASE)
+TIME_RE = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])|\b(noon|midnight)\b",
+    re.IGNORECASE,
+)
+AMOUNT_RE = re.compile(
+    r"(?<!\w)([$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
+    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|usd|euros?|eur|pounds|gbp)\b",
+    re.IGNORECASE,
+)
+QUANTITY_RE = re.compile(
+    r"\b(\d+(?:\.\d+)?)[\s-]?(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|percent|%)(?!\w)", re.IGNORECASE
+)
+YEAR_RE = re.compile(r"(?<![\w.,$-])(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)")
+NUMBER_RE = re.compile(r"(?<![\w.,$€£/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
+
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+_UNIT = {"min": "minute", "mins": "minute", "minute": "minute", "minutes": "minute", "hour": "hour",
+         "hours": "hour", "hr": "hour", "hrs": "hour", "day": "day", "days": "day", "week": "week",
+         "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
+         "percent": "percent", "%": "percent"}
+
+
+@dataclass(frozen=True)
+class DateValue:
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    weekday: int | None = None
+    valid: bool = True
+
+    def as_date(self) -> date | None:
+        if self.valid and self.year and self.month and self.day:
+            return date(self.year, self.month, self.day)
+        return None
+
+
+@dataclass(frozen=True)
+class RelativeDate:
+    text: str
+
+    def resolve(self, now: datetime) -> tuple[date, date]:
+        """The range of days the expression covers, relative to `now`."""
+        text, today = self.text.lower(), now.date()
+        fixed = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1,
+                 "the day before yesterday": -2, "the day after tomorrow": 2}
+        if text in fixed:
+            day = today + timedelta(days=fixed[text])
+            return day, day
+        words = text.split()
+        if words[-1] in WEEKDAYS:
+            target = WEEKDAYS[words[-1]]
+            delta = target - today.weekday()
+            if words[0] == "last":
+                delta = delta - 7 if delta >= 0 else delta
+            elif words[0] == "next":
+                delta = delta + 7 if delta <= 0 else delta
+            day = today + timedelta(days=delta)
+            return day, day
+        if words[0] in ("last", "next", "this"):
+            sign = {"last": -1, "next": 1, "this": 0}[words[0]]
+            if words[1] == "week":
+                start = today - timedelta(days=today.weekday()) + timedelta(weeks=sign)
+                return start, start + timedelta(days=6)
+            if words[1] == "month":
+                month_index = today.year * 12 + today.month - 1 + sign
+                year, month = divmod(month_index, 12)
+                return date(year, month + 1, 1), date(year, month + 1, calendar.monthrange(year, month + 1)[1])
+            year = today.year + sign
+            return date(year, 1, 1), date(year, 12, 31)
+        count_word = words[1] if words[0] == "in" else words[0]
+        count = int(count_word) if count_word.isdigit() else SMALL_NUMBERS.get(count_word, 1)
+        unit = words[2] if words[0] == "in" else words[1]
+        days = count * (7 if unit.startswith("week") else 30 if unit.startswith("month") else 1)
+        sign = -1 if words[-1] == "ago" else 1
+        slack = 0 if unit.startswith("day") else 3 if unit.startswith("week") else 7
+        centre = today + timedelta(days=sign * days)
+        return centre - timedelta(days=slack), centre + timedelta(days=slack)
+
+
+@dataclass
+class FoundValue:
+    span: tuple[int, int]
+    text: str
+    kind: str  # the Claim kind: email | phone | url | date | amount | number
+    vtype: str  # email phone url date relative weekday year time amount quantity number
+    parsed: Any
+
+
+def _date(year, month, day, weekday=None) -> DateValue:
+    year = int(year) if year else None
+    if year is not None and year < 100:
+        year += 2000
+    month, day = int(month) if month else None, int(day) if day else None
+    valid = month is None or 1 <= month <= 12
+    if valid and day is not None:
+        limit = calendar.monthrange(year or 2024, month)[1] if month else 31  # leap year when unknown
+        valid = 1 <= day <= limit
+    return DateValue(year, month, day, weekday, valid)
+
+
+def _month(name: str) -> int:
+    return MONTHS[name.lower().rstrip(".")[:3] if name.lower()[:3] != "sep" else "sep"]
+
+
+def _amount(number: str, scale: str | None) -> float:
+    return float(number.replace(",", "")) * _SCALE.get((scale or "").lower(), 1.0)
+
+
+def _time(hour, minute, meridiem, word=None) -> int | None:
+    if word:
+        return 12 * 60 if word.lower() == "noon" else 0
+    hour, minute = int(hour), int(minute or 0)
+    if meridiem:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if meridiem.lower() == "p" else 0)
+    return hour * 60 + minute
+
+
+def find_values(text: str) -> list[FoundValue]:
+    """Every checkable value in `text`, without overlaps (the most specific wins)."""
+    found: list[FoundValue] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(match_span, kind, vtype, parsed, group_text=None) -> None:
+        start, end = match_span
+        value_text = (group_text or text[start:end]).rstrip(".,;:")
+        end = start + len(value_text)
+        if any(start < b and a < end for a, b in taken):
+            return
+        taken.append((start, end))
+        found.append(FoundValue((start, end), value_text, kind, vtype, parsed))
+
+    for m in EMAIL_RE.finditer(text):
+        add(m.span(), "email", "email", m.group(0).rstrip(".").lower())
+    for m in URL_RE.finditer(text):
+        add(m.span(), "url", "url", m.group(0).rstrip(".,;").lower().rstrip("/"))
+    for m in AMOUNT_RE.finditer(text):
+        if m.group(2):
+            add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3)))
+        else:
+            add(m.span(), "amount", "amount", _amount(m.group(4), None))
+    for m in ISO_DATE_RE.finditer(text):
+        add(m.span(), "date", "date", _date(m.group(1), m.group(2), m.group(3)))
+    for m in RELATIVE_RE.finditer(text):
+        add(m.span(), "date", "relative", RelativeDate(m.group(0).lower()))
+    for m in MONTH_DAY_RE.finditer(text):
+        if _lowercase_short_month(m.group(1)):
+            continue
+        add(m.span(), "date", "date", _date(m.group(3), _month(m.group(1)), m.group(2)))
+    for m in DAY_MONTH_RE.finditer(text):
+        if _lowercase_short_month(m.group(2)):
+            continue
+        add(m.span(), "date", "date", _date(m.group(3), _month(m.group(2)), m.group(1)))
+    for m in MONTH_YEAR_RE.finditer(text):
+        if _lowercase_short_month(m.group(1)):
+            continue
+        add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
+    for m in NUMERIC_DATE_RE.finditer(text):
+        add(m.span(), "date", "date", _date(m.group(3), m.group(1), m.group(2)))
+    for m in PHONE_RE.finditer(text):
+        add(m.span(), "phone", "phone", digits(m.group(0)))
+    for m in TIME_RE.finditer(text):
+        minutes = _time(m.group(1) or m.group(4), m.group(2) or m.group(5), m.group(3), m.group(6))
+        if minutes is not None:
+            add(m.span(), "date", "time", minutes)
+    for m in WEEKDAY_RE.finditer(text):
+        add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
+    for m in QUANTITY_RE.finditer(text):
+        add(m.span(), "number", "quantity", (float(m.group(1)), _UNIT[m.group(2).lower()]))
+    for m in YEAR_RE.finditer(text):
+        add(m.span(), "date", "year", DateValue(year=int(m.group(1))))
+    for m in NUMBER_RE.finditer(text):
+        add(m.span(), "number", "number", float(m.group(0).replace(",", "")))
+    found.sort(key=lambda f: f.span)
+    return found
+
+
+def _lowercase_short_month(name: str) -> bool:
+    # "may 30" in lower-case prose is more often a verb than a month.
+    return name.islower() and len(name.rstrip(".")) <= 3
+
+
+def digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def classify(raw: str) -> tuple[str, Any]:
+    """The shape of a stored attribute value and its parsed form."""
+    text = raw.strip()
+    values = find_values(text)
+    if len(values) == 1 and values[0].span == (0, len(text.rstrip("."))):
+        value = values[0]
+        shape = {"relative": "text", "weekday": "text", "year": "date", "number": "number"}.get(value.vtype, value.vtype)
+        return shape, value.parsed
+    if values and values[0].vtype == "time" and values[0].span[0] == 0 and re.fullmatch(r"[A-Z]{2,4}", text[values[0].span[1]:].strip()):
+        return "time", values[0].parsed  # "09:52 PST"
+    return "text", text
+
+
+def same_value(vtype: str, claimed: Any, known: Any) -> bool:
+    if vtype in ("email", "url"):
+        return claimed == known
+    if vtype == "phone":
+        a, b = _national(claimed), _national(known)
+        return a == b or (len(a) >= 7 and len(b) >= 7 and a[-7:] == b[-7:] and min(len(a), len(b)) == 7)
+    if vtype in ("amount", "number"):
+        return abs(claimed - known) <= max(0.005 * abs(known), 1e-9)
+    if vtype == "time":
+        return claimed == known
+    if vtype == "quantity":
+        return _minutes(claimed) == _minutes(known)
+    if vtype in ("date", "weekday", "year"):
+        return dates_agree(claimed, known)
+    return str(claimed).casefold() == str(known).casefold()
+
+
+def dates_agree(a: DateValue, b: DateValue) -> bool:
+    """True when every field both dates state is the same (weekdays computed)."""
+    for field_name in ("year", "month", "day"):
+        x, y = getattr(a, field_name), getattr(b, field_name)
+        if x is not None and y is not None and x != y:
+            return False
+    for one, other in ((a, b), (b, a)):
+        if one.weekday is not None:
+            full = other.as_date()
+            if full is not None and full.weekday() != one.weekday:
+                return False
+            if other.weekday is not None and other.weekday != one.weekday:
+                return False
+    return True
+
+
+def _national(number: str) -> str:
+    return number[1:] if len(number) == 11 and number.startswith("1") else number
+
+
+def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:
+    amount, unit = quantity
+    factor = {"hour": 60, "day": 1440, "week": 10080}.get(unit)
+    return (amount * factor, "minute") if factor else (amount, unit)
+
+
+def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any) -> str:
+    """The known value written the way the answer wrote the wrong one."""
+    if vtype in ("date", "weekday", "relative", "year") and isinstance(known_parsed, DateValue):
+        day = known_parsed.as_date()
+        if day is None:
+            return known_raw
+        if vtype == "weekday":
+            return day.strftime("%A")
+        if vtype == "year":
+            return str(day.year)
+        if ISO_DATE_RE.fullmatch(claimed_text):
+            return day.isoformat()
+        with_year = bool(re.search(r"\d{4}", claimed_text))
+        text = f"{day.strftime('%B')} {day.day}" + (f", {day.year}" if with_year else "")
+        return f"on {text}" if vtype == "relative" else text
+    if vtype == "time" and isinstance(known_parsed, int):
+        hour, minute = divmod(known_parsed, 60)
+        if re.search(r"[ap]\.?\s?m", claimed_text, re.IGNORECASE):
+            suffix = re.search(r"[ap]\.?\s?m\.?", claimed_text, re.IGNORECASE).group(0)
+            letter = "p" if hour >= 12 else "a"
+            suffix = re.sub(r"[ap]", letter, suffix, count=1, flags=re.IGNORECASE)
+            if suffix[0].isupper() or claimed_text[-2:].isupper():
+                suffix = suffix.upper()
+            clock = str(hour % 12 or 12) + (f":{minute:02d}" if minute or ":" in claimed_text else "")
+            return clock + (" " if " " in claimed_text else "") + suffix
+        return f"{hour:02d}:{minute:02d}"
+    if vtype == "amount" and isinstance(known_parsed, float):
+        scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
+        if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
+            return f"${known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"${known_parsed / 1e6:g} million"
+    return known_raw
+
+
+def parse_number_words(text: str) -> list[float]:
+    """Numbers spelled as small words ("two titles"), for evidence that spells them."""
+    return [float(SMALL_NUMBERS[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in SMALL_NUMBERS and w not in ("a", "an")]

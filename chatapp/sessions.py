@@ -1,0 +1,250 @@
+"""Sessions and turns in SQLite, and every record of a turn.
+
+The user turn is written before the model is called; the assistant turn is
+written as 'streaming' and its text checkpointed as it arrives, so a killed
+process leaves what came. A 'streaming' turn whose process is gone reads as
+'interrupted'.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from chatapp.records import (
+    AssembledPrompt,
+    CorrectionRecord,
+    KnowledgeChunk,
+    PostprocessedResponse,
+    ResolvedEntity,
+    Usage,
+    to_jsonable,
+)
+from chatapp.storage import Database
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(to_jsonable(value), ensure_ascii=False)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class Session:
+    id: str
+    name: str
+    created_at: str
+    updated_at: str
+    model: str | None
+    meta: dict
+
+
+class SessionNotFound(LookupError):
+    pass
+
+
+class SessionStore:
+    def __init__(self, database: Database):
+        self.database = database
+
+    # --- sessions ---------------------------------------------------------------
+
+    def _from_row(self, row: dict) -> Session:
+        return Session(
+            id=row["id"], name=row["name"], created_at=row["created_at"], updated_at=row["updated_at"],
+            model=row["model"], meta=json.loads(row["meta"] or "{}"),
+        )
+
+    def find(self, key: str) -> Session | None:
+        rows = self.database.query("SELECT * FROM sessions WHERE id = ? OR name = ?", (key, key))
+        return self._from_row(rows[0]) if rows else None
+
+    def get(self, key: str) -> Session:
+        session = self.find(key)
+        if session is None:
+            raise SessionNotFound(f"no session named or numbered {key!r} (see `chatapp sessions list`)")
+        return session
+
+    def open_or_create(self, name: str | None, model: str | None = None) -> Session:
+        if name:
+            existing = self.find(name)
+            if existing:
+                return existing
+        session_id = uuid.uuid4().hex[:12]
+        stamp = now_iso()
+        with self.database.transaction() as db:
+            db["sessions"].insert(
+                {"id": session_id, "name": name or f"chat-{stamp[:16].replace(':', '')}-{session_id[:4]}",
+                 "created_at": stamp, "updated_at": stamp, "model": model, "meta": "{}"}
+            )
+        return self.get(session_id)
+
+    def list(self) -> list[dict]:
+        return self.database.query(
+            "SELECT s.id, s.name, s.created_at, s.updated_at, s.model, "
+            "(SELECT count(*) FROM turns t WHERE t.session_id = s.id) AS turns "
+            "FROM sessions s ORDER BY s.updated_at DESC"
+        )
+
+    def save_state(self, session: Session, state: dict) -> None:
+        session.meta["dialogue_state"] = state
+        with self.database.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET meta = ?, updated_at = ? WHERE id = ?",
+                (json.dumps(session.meta, ensure_ascii=False), now_iso(), session.id),
+            )
+
+    # --- turns ------------------------------------------------------------------
+
+    def add_turn(self, session: Session, role: str, content: str, status: str = "complete", meta: dict | None = None) -> int:
+        with self.database.transaction() as db:
+            idx = db.execute("SELECT coalesce(max(idx), -1) + 1 FROM turns WHERE session_id = ?", (session.id,)).fetchone()[0]
+            meta = {**(meta or {}), "pid": os.getpid()} if status == "streaming" else (meta or {})
+            cursor = db.execute(
+                "INSERT INTO turns(session_id, idx, role, content, created_at, status, meta) VALUES (?,?,?,?,?,?,?)",
+                (session.id, idx, role, content, now_iso(), status, json.dumps(meta)),
+            )
+            db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session.id))
+            return cursor.lastrowid
+
+    def checkpoint(self, turn_id: int, content: str) -> None:
+        with self.database.transaction() as db:
+            db.execute("UPDATE turns SET content = ? WHERE id = ?", (content, turn_id))
+
+    def finish_turn(self, turn_id: int, content: str, status: str, meta: dict | None = None) -> None:
+        with self.database.transaction() as db:
+            old = json.loads(db.execute("SELECT meta FROM turns WHERE id = ?", (turn_id,)).fetchone()[0] or "{}")
+            old.pop("pid", None)
+            db.execute(
+                "UPDATE turns SET content = ?, status = ?, meta = ? WHERE id = ?",
+                (content, status, json.dumps({**old, **(meta or {})}, ensure_ascii=False), turn_id),
+            )
+
+    def turns(self, session: Session) -> list[dict]:
+        rows = self.database.query("SELECT * FROM turns WHERE session_id = ? ORDER BY idx", (session.id,))
+        for row in rows:
+            row["meta"] = json.loads(row["meta"] or "{}")
+            if row["status"] == "streaming" and not _process_alive(int(row["meta"].get("pid", 0)) or -1):
+                row["status"] = "interrupted"
+        return rows
+
+    def mark_orphans_interrupted(self, session: Session) -> int:
+        """Turns left 'streaming' by a process that died are 'interrupted' from now on."""
+        orphans = [r["id"] for r in self.turns(session) if r["status"] == "interrupted"]
+        with self.database.transaction() as db:
+            for turn_id in orphans:
+                db.execute("UPDATE turns SET status = 'interrupted' WHERE id = ? AND status = 'streaming'", (turn_id,))
+        return len(orphans)
+
+    # --- the records of a turn --------------------------------------------------------
+
+    def save_preprocessing(self, turn_id: int, corrections: list[CorrectionRecord], suggestions: list[CorrectionRecord],
+                           entities: list[ResolvedEntity], chunks: list[KnowledgeChunk], prompt: AssembledPrompt) -> None:
+        with self.database.transaction() as db:
+            db["corrections"].insert_all(
+                [
+                    {"turn_id": turn_id, "tier": c.tier, "span_start": c.span[0], "span_end": c.span[1],
+                     "original": c.original, "corrected": c.corrected, "correction_type": c.correction_type,
+                     "confidence": c.confidence, "alternatives": _dumps(c.alternatives), "applied": int(c.applied)}
+                    for c in [*corrections, *suggestions]
+                ]
+            )
+            db["resolved_entities"].insert_all(
+                [
+                    {"turn_id": turn_id, "surface": e.surface, "span_start": e.span[0], "span_end": e.span[1],
+                     "entity_id": e.entity_id, "canonical_name": e.canonical_name, "entity_type": e.entity_type,
+                     "confidence": e.confidence, "attributes": _dumps(e.attributes)}
+                    for e in entities
+                ]
+            )
+            db["rag_chunks"].insert_all(
+                [
+                    {"turn_id": turn_id, "chunk_id": c.chunk_id, "rank": n, "relevance": c.relevance,
+                     "source": c.source, "title": c.title}
+                    for n, c in enumerate(chunks, start=1)
+                ]
+            )
+            db["prompts"].insert(
+                {"turn_id": turn_id, "budget_profile": prompt.budget_profile, "token_count": prompt.token_count,
+                 "warnings": _dumps(prompt.warnings), "messages": _dumps(prompt.messages), "meta": _dumps(prompt.meta)},
+                replace=True,
+            )
+            db["prompt_sections"].insert_all(
+                [
+                    {"turn_id": turn_id, "name": s.name, "tokens": s.tokens, "budget": s.budget,
+                     "truncated": int(s.truncated)}
+                    for s in prompt.sections
+                ]
+            )
+
+    def save_llm_call(self, turn_id: int | None, usage: Usage, status: str, error: str | None = None,
+                      attempts: int = 1, first_byte_ms: float | None = None) -> None:
+        with self.database.transaction() as db:
+            db["llm_calls"].insert(
+                {"turn_id": turn_id, "model": usage.model, "prompt_tokens": usage.prompt_tokens,
+                 "completion_tokens": usage.completion_tokens, "cost": usage.cost, "latency_ms": usage.latency_ms,
+                 "first_byte_ms": first_byte_ms, "status": status, "error": error, "attempts": attempts,
+                 "created_at": now_iso()}
+            )
+
+    def save_postprocessing(self, turn_id: int, result: PostprocessedResponse) -> None:
+        with self.database.transaction() as db:
+            db["postprocessing"].insert(
+                {"turn_id": turn_id, "original": result.original, "delivered": result.delivered,
+                 "coherence": _dumps(result.coherence), "factual_validation": _dumps(result.factual_validation),
+                 "recommendation": result.recommendation, "confidence": result.confidence},
+                replace=True,
+            )
+            db["hallucination_flags"].insert_all(
+                [
+                    {"turn_id": turn_id, "hallucination_type": f.hallucination_type, "span_start": f.span[0],
+                     "span_end": f.span[1], "content": f.content, "confidence": f.confidence,
+                     "suggestion": f.suggestion, "evidence": _dumps(f.evidence)}
+                    for f in result.hallucination_flags
+                ]
+            )
+
+    def usage_totals(self, session: Session) -> dict:
+        row = self.database.query(
+            "SELECT count(*) AS calls, coalesce(sum(prompt_tokens),0) AS prompt_tokens, "
+            "coalesce(sum(completion_tokens),0) AS completion_tokens, coalesce(sum(cost),0) AS cost "
+            "FROM llm_calls c JOIN turns t ON t.id = c.turn_id WHERE t.session_id = ?",
+            (session.id,),
+        )
+        return row[0]
+
+    def turn_records(self, turn_id: int) -> dict:
+        """Everything stored about one turn, for export and `sessions show`."""
+        q = self.database.query
+        records = {
+            "corrections": q("SELECT * FROM corrections WHERE turn_id = ? ORDER BY span_start", (turn_id,)),
+            "resolved_entities": q("SELECT * FROM resolved_entities WHERE turn_id = ?", (turn_id,)),
+            "rag_chunks": q("SELECT * FROM rag_chunks WHERE turn_id = ? ORDER BY rank", (turn_id,)),
+            "prompt": (q("SELECT * FROM prompts WHERE turn_id = ?", (turn_id,)) or [None])[0],
+            "prompt_sections": q("SELECT * FROM prompt_sections WHERE turn_id = ?", (turn_id,)),
+            "llm_calls": q("SELECT * FROM llm_calls WHERE turn_id = ?", (turn_id,)),
+            "postprocessing": (q("SELECT * FROM postprocessing WHERE turn_id = ?", (turn_id,)) or [None])[0],
+            "hallucination_flags": q("SELECT * FROM hallucination_flags WHERE turn_id = ?", (turn_id,)),
+        }
+        for key in ("corrections", "resolved_entities", "hallucination_flags"):
+            for row in records[key]:
+                for field in ("alternatives", "attributes", "evidence"):
+                    if isinstance(row.get(field), str):
+                        row[field] = json.loads(row[field])
+        return records

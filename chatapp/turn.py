@@ -1,0 +1,304 @@
+"""One turn end to end: preprocess → model → postprocess → dialogue update,
+with every record persisted and one event per stage for the TUI.
+
+Stages are plain functions of records (see design.md); this module only
+runs them in order, times them, and stores what they return.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from chatapp.records import (
+    PostprocessedResponse,
+    PreprocessedPrompt,
+    Usage,
+)
+from chatapp.sessions import Session, SessionStore
+
+EventHandler = Callable[[str, dict], None]
+CHECKPOINT_SECONDS = 0.5
+
+
+class EmptyInput(ValueError):
+    """Nothing to send."""
+
+
+@dataclass
+class TurnResult:
+    session_id: str
+    session_name: str
+    turn_id: int | None
+    preprocessed: PreprocessedPrompt
+    response: PostprocessedResponse | None
+    usage: Usage
+    status: str  # complete | failed | interrupted
+    error: str | None = None
+    regenerated: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _quiet(stage: str, data: dict) -> None:
+    pass
+
+
+class TurnRunner:
+    def __init__(self, engine):
+        self.engine = engine
+        self.settings = engine.settings
+        self.kb = engine.kb
+        self.sessions = SessionStore(engine.database)
+        self._correction = None
+        self._resolver = None
+        self._postprocessor = None
+        self._kb_version_seen = None
+
+    # --- lazily built stages ---------------------------------------------------------
+
+    def _refresh_if_kb_changed(self) -> None:
+        version = self.kb.version
+        if self._kb_version_seen not in (None, version):
+            for stage in (self._correction, self._resolver):
+                refresh = getattr(stage, "refresh_vocabulary", None) or getattr(stage, "refresh", None)
+                if refresh:
+                    refresh()
+        self._kb_version_seen = version
+
+    @property
+    def correction(self):
+        if self._correction is None:
+            from chatapp.correction.pipeline import CorrectionPipeline
+
+            self._correction = CorrectionPipeline(registry=self.kb.registry, nlp=self._nlp())
+        return self._correction
+
+    @property
+    def resolver(self):
+        if self._resolver is None:
+            from chatapp.entities import EntityResolver
+
+            self._resolver = EntityResolver(self.kb.registry, nlp=self._nlp())
+        return self._resolver
+
+    @property
+    def postprocessor(self):
+        if self._postprocessor is None:
+            from chatapp.postprocess.pipeline import Postprocessor
+
+            self._postprocessor = Postprocessor(self.kb.registry, embedder=self.kb.embedder, nlp=self._nlp())
+        return self._postprocessor
+
+    @staticmethod
+    def _nlp():
+        from chatapp.nlp import load_pipeline
+
+        return load_pipeline()[0]
+
+    def _level(self, level: str | float | None) -> float:
+        from chatapp.correction.levels import parse_level
+
+        return parse_level(str(level if level is not None else self.settings.correction_level))
+
+    # --- dialogue state ----------------------------------------------------------------
+
+    def load_state(self, session: Session | None):
+        from chatapp.dialogue import DialogueState
+
+        if session is None or "dialogue_state" not in session.meta:
+            return DialogueState()
+        return DialogueState.from_json(session.meta["dialogue_state"])
+
+    # --- stages ------------------------------------------------------------------------
+
+    def live_correct(self, text: str, level: str | float | None = None):
+        """Tiers 1–2 only: cheap enough to run on every keystroke."""
+        self._refresh_if_kb_changed()
+        return self.correction.correct(text, level=self._level(level), tiers=("lexical", "syntactic"))[0]
+
+    def preprocess(self, text: str, session: Session | None = None, level=None, profile: str | None = None,
+                   now: datetime | None = None, on_event: EventHandler = _quiet) -> PreprocessedPrompt:
+        from chatapp.assembly import assemble, triage_channels
+        from chatapp.budgets import get_profile
+        from chatapp.context import build_context
+        from chatapp.retrieval import retrieve
+
+        if not text or not text.strip():
+            raise EmptyInput("nothing to send: the input is empty")
+        self._refresh_if_kb_changed()
+        now = now or datetime.now(timezone.utc)
+        profile_name = profile or self.settings.budget_profile
+        budget = get_profile(profile_name)
+        timings: dict[str, float] = {}
+
+        started = time.perf_counter()
+        correction, _markers = self.correction.correct(text, level=self._level(level))
+        timings["correction"] = (time.perf_counter() - started) * 1000
+        on_event("correction", {"result": correction})
+        corrected = correction.corrected_input
+
+        state = self.load_state(session)
+        started = time.perf_counter()
+        # Correction markers carry spans of the original input; the resolver reads
+        # the corrected text and finds its own mentions there.
+        resolved = self.resolver.resolve(corrected, state=state, now=now)
+        timings["entities"] = (time.perf_counter() - started) * 1000
+        on_event("entities", {"resolved": resolved})
+
+        channels = triage_channels(corrected)
+        started = time.perf_counter()
+        context = build_context(
+            state.turns, resolved, state.salience, self.kb.registry, state.topic,
+            preferences=self.settings.preferences, system_instructions=self.settings.system_prompt,
+            history_budget_tokens=budget.sections.get("dialogue", 1000),
+        )
+        timings["context"] = (time.perf_counter() - started) * 1000
+
+        chunks = []
+        if "rag" in channels and not self.kb.is_empty():
+            started = time.perf_counter()
+            chunks = retrieve(self.kb, corrected, resolved, now, budget_tokens=budget.sections.get("rag"))
+            timings["retrieval"] = (time.perf_counter() - started) * 1000
+        on_event("retrieval", {"chunks": chunks})
+
+        started = time.perf_counter()
+        prompt = assemble(corrected, context, chunks, resolved, profile=profile_name, model=self.settings.model,
+                          channels=channels)
+        timings["assembly"] = (time.perf_counter() - started) * 1000
+        on_event("assembly", {"prompt": prompt})
+        return PreprocessedPrompt(
+            original_input=text,
+            corrected_input=corrected,
+            corrections=correction.corrections,
+            suggestions=correction.suggestions,
+            correction_confidence=correction.confidence,
+            resolved_entities=resolved,
+            context=context,
+            rag_chunks=chunks,
+            prompt=prompt,
+            timings_ms={k: round(v, 2) for k, v in timings.items()},
+        )
+
+    def postprocess(self, response: str, question: str = "", evidence=(), preprocessed: PreprocessedPrompt | None = None,
+                    state=None, now: datetime | None = None) -> PostprocessedResponse:
+        return self.postprocessor.process(
+            response,
+            question=question,
+            evidence=list(evidence),
+            rag_chunks=preprocessed.rag_chunks if preprocessed else [],
+            resolved_entities=preprocessed.resolved_entities if preprocessed else [],
+            history=state.turns if state is not None else [],
+            now=now,
+        )
+
+    # --- the whole turn --------------------------------------------------------------------
+
+    def llm_client(self, model: str | None = None, api_base: str | None = None):
+        from chatapp.llm.client import LLMClient, LLMSettings
+        from chatapp.llm.offline import OfflineResponder
+
+        settings = LLMSettings(model=model or self.settings.model, api_base=api_base or self.settings.api_base)
+        return LLMClient(settings, offline_responder=OfflineResponder(self.kb))
+
+    def ask(self, text: str, session_name: str | None = None, level=None, profile: str | None = None,
+            model: str | None = None, api_base: str | None = None, on_event: EventHandler = _quiet,
+            cancel: threading.Event | None = None, now: datetime | None = None) -> TurnResult:
+        now = now or datetime.now(timezone.utc)
+        model = model or self.settings.model
+        session = self.sessions.open_or_create(session_name, model=model)
+        state = self.load_state(session)
+        pre = self.preprocess(text, session=session, level=level, profile=profile, now=now, on_event=on_event)
+
+        # The question is safe on disk before the model is called.
+        user_turn = self.sessions.add_turn(session, "user", text, meta={"corrected": pre.corrected_input})
+        self.sessions.save_preprocessing(user_turn, pre.corrections, pre.suggestions, pre.resolved_entities,
+                                         pre.rag_chunks, pre.prompt)
+        client = self.llm_client(model, api_base)
+        messages = pre.prompt.messages
+        result = self._stream_answer(session, client, messages, on_event, cancel)
+        regenerated = False
+        response = None
+        if result.status == "complete":
+            response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre, state=state, now=now)
+            if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
+                on_event("regenerate", {"guidance": response.guidance})
+                self.sessions.finish_turn(result.turn_id, result.text, "complete", {"superseded": True})
+                retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
+                                              + (response.guidance or "Answer only from the reference data.")}]
+                result = self._stream_answer(session, client, retry_messages, on_event, cancel)
+                regenerated = True
+                if result.status == "complete":
+                    response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
+                                                state=state, now=now)
+            on_event("postprocess", {"response": response})
+        if response is not None and result.status == "complete":
+            self.sessions.save_postprocessing(result.turn_id, response)
+            self.sessions.finish_turn(result.turn_id, response.delivered, "complete",
+                                      {"recommendation": response.recommendation})
+            self._update_dialogue(session, state, pre, response, now)
+        return TurnResult(
+            session_id=session.id, session_name=session.name, turn_id=result.turn_id, preprocessed=pre,
+            response=response, usage=result.usage, status=result.status, error=result.error, regenerated=regenerated,
+        )
+
+    @property
+    def settings_auto_regenerations(self) -> int:
+        return int(self.settings.preferences.get("auto_regenerations", 1))
+
+    @dataclass
+    class _Streamed:
+        turn_id: int
+        text: str
+        usage: Usage
+        status: str
+        error: str | None
+
+    def _stream_answer(self, session, client, messages, on_event, cancel) -> "TurnRunner._Streamed":
+        from chatapp.llm.client import LLMError
+
+        turn_id = self.sessions.add_turn(session, "assistant", "", status="streaming")
+        received: list[str] = []
+        last_checkpoint = time.monotonic()
+
+        def on_delta(piece: str) -> None:
+            nonlocal last_checkpoint
+            received.append(piece)
+            on_event("delta", {"text": piece})
+            if time.monotonic() - last_checkpoint >= CHECKPOINT_SECONDS:
+                self.sessions.checkpoint(turn_id, "".join(received))
+                last_checkpoint = time.monotonic()
+
+        on_event("model", {"model": client.settings.model})
+        try:
+            llm = client.stream(messages, on_delta=on_delta, cancel=cancel)
+        except LLMError as exc:
+            partial = exc.partial_text or "".join(received)
+            usage = Usage(model=client.settings.model)
+            self.sessions.save_llm_call(turn_id, usage, "failed", error=exc.message, attempts=exc.attempts)
+            status = "interrupted" if exc.kind == "interrupted" else "failed"
+            self.sessions.finish_turn(turn_id, partial, status, {"error": exc.message, "error_kind": exc.kind})
+            on_event("error", {"message": exc.message, "partial": partial})
+            return self._Streamed(turn_id, partial, usage, status, exc.message)
+        usage = Usage(prompt_tokens=llm.prompt_tokens, completion_tokens=llm.completion_tokens, cost=llm.cost,
+                      latency_ms=llm.latency_ms, model=llm.model)
+        self.sessions.save_llm_call(turn_id, usage, "ok", attempts=llm.attempts, first_byte_ms=llm.first_byte_ms)
+        if llm.finish_reason == "cancelled":
+            self.sessions.finish_turn(turn_id, llm.text, "interrupted", {"error": "stopped by the user"})
+            return self._Streamed(turn_id, llm.text, usage, "interrupted", "stopped by the user")
+        self.sessions.checkpoint(turn_id, llm.text)
+        return self._Streamed(turn_id, llm.text, usage, "complete", None)
+
+    def _update_dialogue(self, session, state, pre: PreprocessedPrompt, response: PostprocessedResponse, now) -> None:
+        stamp = now.isoformat()
+        entity_ids = [e.entity_id for e in pre.resolved_entities if e.entity_id]
+        is_question = pre.corrected_input.rstrip().endswith("?")
+        state.add_user_turn(pre.corrected_input, stamp, entity_ids, is_question=is_question)
+        unverified = [f.content for f in response.hallucination_flags if f.hallucination_type == "NonexistentEntity"]
+        state.add_assistant_turn(response.delivered, stamp, entity_ids, unverified_entity_ids=unverified)
+        state.note_documents(pre.rag_chunks)
+        self.sessions.save_state(session, state.to_json())
+

@@ -1,0 +1,104 @@
+"""Readable rich views of turn records for the CLI (the TUI has its own widgets)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from chatapp.records import AssembledPrompt, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
+
+
+def correction_diff(original: str, corrections) -> Text:
+    """The original input with each applied correction shown as ~~old~~ → new."""
+    text = Text()
+    position = 0
+    for record in sorted((c for c in corrections if c.applied), key=lambda c: (c.span[0], c.span[1])):
+        start, end = record.span
+        if start < position:
+            continue
+        text.append(original[position:start])
+        if record.original:
+            text.append(record.original, style="strike red")
+        text.append(record.corrected or "∅", style="bold green")
+        position = end
+    text.append(original[position:])
+    return text
+
+
+def correction_table(result: CorrectionResult | PreprocessedPrompt) -> Table:
+    table = Table(box=None, show_header=True, header_style="dim")
+    for column in ("tier", "span", "original", "corrected", "type", "conf", "alternatives"):
+        table.add_column(column)
+    suggestions = getattr(result, "suggestions", [])
+    for record in [*result.corrections, *suggestions]:
+        style = "" if record.applied else "dim"
+        alternatives = ", ".join(f"{w} {s:.2f}" for w, s in record.alternatives[:3])
+        table.add_row(record.tier, f"{record.span[0]}–{record.span[1]}", record.original, record.corrected,
+                      record.correction_type + ("" if record.applied else " (suggested)"),
+                      f"{record.confidence:.2f}", alternatives, style=style)
+    return table
+
+
+def entity_table(entities: list[ResolvedEntity]) -> Table:
+    table = Table(box=None, header_style="dim")
+    for column in ("mention", "resolved to", "type", "conf", "other candidates"):
+        table.add_column(column)
+    for entity in entities:
+        others = ", ".join(f"{c} {s:.2f}" for c, s in entity.candidates[1:3])
+        table.add_row(entity.surface, entity.canonical_name or "—", entity.entity_type, f"{entity.confidence:.2f}", others)
+    return table
+
+
+def budget_bars(prompt: AssembledPrompt, width: int = 30) -> Table:
+    table = Table(box=None, show_header=False)
+    for section in prompt.sections:
+        share = section.tokens / section.budget if section.budget else 0.0
+        filled = min(width, round(share * width))
+        colour = "red" if section.truncated else ("yellow" if share > 0.85 else "green")
+        bar = Text("█" * filled, style=colour) + Text("░" * (width - filled), style="dim")
+        table.add_row(section.name, bar, f"{section.tokens}/{section.budget}" + (" cut" if section.truncated else ""))
+    return table
+
+
+def preprocess_view(pre: PreprocessedPrompt) -> Group:
+    parts = [Text("Input", style="bold"), correction_diff(pre.original_input, pre.corrections)]
+    if pre.corrections or pre.suggestions:
+        parts += [correction_table(pre)]
+    parts += [Text(f"correction confidence {pre.correction_confidence:.2f}", style="dim")]
+    if pre.resolved_entities:
+        parts += [Text("\nEntities", style="bold"), entity_table(pre.resolved_entities)]
+    if pre.rag_chunks:
+        parts += [Text("\nKnowledge", style="bold")]
+        parts += [Text(f"  {c.relevance:.2f}  {c.title or c.source}  ({(c.date or '')[:10]})") for c in pre.rag_chunks]
+    prompt = pre.prompt
+    parts += [Text(f"\nPrompt · {prompt.budget_profile} · {prompt.token_count} tokens", style="bold"), budget_bars(prompt)]
+    if prompt.warnings:
+        parts += [Text("warnings: " + ", ".join(prompt.warnings), style="yellow")]
+    return Group(*parts)
+
+
+def annotated_answer(text: str) -> Text:
+    styled = Text(text)
+    styled.highlight_words(["[corrected]"], style="bold green")
+    styled.highlight_words(["[unverified]"], style="bold yellow")
+    return styled
+
+
+def response_view(response: PostprocessedResponse) -> Group:
+    colours = {"Accept": "green", "AcceptWithFlags": "yellow", "CorrectAndDeliver": "cyan",
+               "Regenerate": "red", "HumanReview": "red"}
+    parts = [annotated_answer(response.delivered)]
+    if response.hallucination_flags:
+        table = Table(box=None, header_style="dim")
+        for column in ("flag", "content", "conf", "suggestion"):
+            table.add_column(column)
+        for flag in response.hallucination_flags:
+            table.add_row(flag.hallucination_type, flag.content, f"{flag.confidence:.2f}", flag.suggestion or "")
+        parts.append(table)
+    colour = colours.get(response.recommendation, "white")
+    parts.append(Text(f"{response.recommendation} · confidence {response.confidence:.2f} · coherence "
+                      f"{response.coherence.score:.2f}", style=colour))
+    if response.guidance:
+        parts.append(Text(response.guidance, style="dim"))
+    return Group(*parts)
