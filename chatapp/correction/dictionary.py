@@ -6,23 +6,22 @@ bigrams from Google Books n-grams, intersected with SCOWL), read through
 importlib.resources so nothing is fetched at run time. The lexicon is built
 once per process, lazily, in well under a second.
 
-Near words are found with a symmetric-delete index: every dictionary word's
-first PREFIX characters, with up to two characters deleted, are hashed into
-one sorted numpy array; a misspelling's own deletions are looked up in it, and
-the survivors are checked with rapidfuzz's OSA (Damerau) distance. Building
-the ~2 million deletions as numpy columns instead of Python strings is what
-keeps the first load short.
+Words are numbered; counts and bigrams live in numpy arrays so a whole
+candidate list is scored in one vectorised step. Near words are found with a
+symmetric-delete index (as in SymSpell): every dictionary word's first PREFIX
+letters, with up to two letters deleted, are hashed into one sorted array; a
+misspelling's own deletions are looked up in it, and the survivors are checked
+with rapidfuzz's OSA (Damerau) distance. Building the ~2 million deletions as
+numpy columns rather than Python strings is what keeps the first load short.
 """
 
 from __future__ import annotations
 
 import importlib.resources
-import math
 import threading
 from collections import defaultdict
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable
 
 import jellyfish
 import numpy as np
@@ -31,22 +30,22 @@ from rapidfuzz.process import cdist
 
 WORDS_FILE = "frequency_dictionary_en_82_765.txt"
 BIGRAMS_FILE = "frequency_bigramdictionary_en_243_342.txt"
-PREFIX = 7  # as in SymSpell: deletions of longer words are taken from their first 7 letters
+PREFIX = 7  # as in SymSpell: deletions of longer words come from their first 7 letters
 MAX_DISTANCE = 2
-_MASK = (1 << 64) - 1
-_BASE = 1_000_003  # odd multiplier of the polynomial string hash
+_BASE = 1_000_003  # odd multiplier of the polynomial string hash (mod 2**64)
 _POWERS = [pow(_BASE, k, 1 << 64) for k in range(PREFIX)]
+_MASK = (1 << 64) - 1
 
 
 def _string_hash(text: str) -> int:
-    """Polynomial hash of a short string; equal to the numpy version below."""
+    """Polynomial hash of a short string; the same value the numpy build computes."""
     value = 0
     for power, char in zip(_POWERS, text):
         value += ord(char) * power
     return value & _MASK
 
 
-def _deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
+def deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
     """`text` and every string made by deleting up to `depth` of its characters."""
     found = {text}
     frontier = {text}
@@ -57,6 +56,7 @@ def _deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
 
 
 def phonetic_key(word: str) -> str:
+    """Metaphone key ("" for words outside ASCII, which Metaphone does not model)."""
     return jellyfish.metaphone(word) if word.isascii() else ""
 
 
@@ -65,51 +65,53 @@ class DeleteIndex:
 
     def __init__(self, words: list[str]):
         self.words = words
-        self.lengths = np.fromiter((len(w) for w in words), dtype=np.int32, count=len(words))
-        codes = np.zeros((len(words), PREFIX), dtype=np.uint64)
-        for row, word in enumerate(words):
-            prefix = word[:PREFIX]
-            codes[row, : len(prefix)] = [ord(c) for c in prefix]
+        self.lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+        padded = "".join(w[:PREFIX].ljust(PREFIX, "\0") for w in words)
+        codes = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).reshape(-1, PREFIX).astype(np.uint64)
+        real_letters = np.minimum(self.lengths, PREFIX)
         powers = np.array(_POWERS, dtype=np.uint64)
-        ids = np.arange(len(words), dtype=np.int32)
         hashes, owners = [], []
-        # Keeping columns in order deletes the others; padding zeros stay at
-        # the end and add nothing to the hash, so short words come out right.
-        for deleted in range(MAX_DISTANCE + 1):
-            for removed in combinations(range(PREFIX), deleted):
+        for depth in range(MAX_DISTANCE + 1):
+            for removed in combinations(range(PREFIX), depth):
+                # Deleting a padding column repeats a shorter deletion: skip those rows.
+                rows = np.flatnonzero(real_letters > (removed[-1] if removed else -1))
                 kept = [c for c in range(PREFIX) if c not in removed]
-                hashes.append(codes[:, kept] @ powers[: len(kept)])
-                owners.append(ids)
+                value = np.zeros(len(rows), dtype=np.uint64)
+                for position, column in enumerate(kept):
+                    value += codes[rows, column] * powers[position]
+                hashes.append(value)
+                owners.append(rows.astype(np.int32))
         all_hashes = np.concatenate(hashes)
-        all_owners = np.concatenate(owners)
-        order = np.lexsort((all_owners, all_hashes))
-        all_hashes, all_owners = all_hashes[order], all_owners[order]
-        distinct = np.ones(len(all_hashes), dtype=bool)
-        distinct[1:] = (all_hashes[1:] != all_hashes[:-1]) | (all_owners[1:] != all_owners[:-1])
-        all_hashes, self.owners = all_hashes[distinct], all_owners[distinct]
-        self.keys, starts = np.unique(all_hashes, return_index=True)
-        self.starts = np.append(starts, len(all_hashes)).astype(np.int64)
+        order = np.argsort(all_hashes)
+        all_hashes = all_hashes[order]
+        self.owners = np.concatenate(owners)[order]
+        first = np.ones(len(all_hashes), dtype=bool)
+        first[1:] = all_hashes[1:] != all_hashes[:-1]
+        self.keys = all_hashes[first]
+        self.starts = np.append(np.flatnonzero(first), len(all_hashes))
 
-    def near(self, word: str, max_distance: int = MAX_DISTANCE) -> list[tuple[str, int]]:
-        """Dictionary words within OSA distance `max_distance` of `word` (itself excluded)."""
+    def near(self, word: str, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
+        """Ids and OSA distances of the words within `max_distance` of `word` (itself excluded)."""
+        empty = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32))
         if not word:
-            return []
-        hashes = np.array([_string_hash(d) for d in _deletions(word[:PREFIX], max_distance)], dtype=np.uint64)
+            return empty
+        hashes = np.array([_string_hash(d) for d in deletions(word[:PREFIX], max_distance)], dtype=np.uint64)
         positions = np.minimum(np.searchsorted(self.keys, hashes), len(self.keys) - 1)
         positions = positions[self.keys[positions] == hashes]
         if not len(positions):
-            return []
+            return empty
         ids = np.unique(np.concatenate([self.owners[self.starts[p] : self.starts[p + 1]] for p in positions]))
         ids = ids[np.abs(self.lengths[ids] - len(word)) <= max_distance]
+        if not len(ids):
+            return empty
         candidates = [self.words[i] for i in ids]
-        if not candidates:
-            return []
         distances = cdist([word], candidates, scorer=OSA.distance, score_cutoff=max_distance, dtype=np.int32)[0]
-        return [(c, int(d)) for c, d in zip(candidates, distances) if 0 < d <= max_distance]
+        keep = (distances > 0) & (distances <= max_distance)
+        return ids[keep].astype(np.int64), distances[keep]
 
 
 class SmallIndex:
-    """The same look-up for a few thousand added words (knowledge-base names), in plain Python."""
+    """The same look-ups for a few thousand added words (knowledge-base names), in plain Python."""
 
     def __init__(self) -> None:
         self.by_deletion: dict[str, set[str]] = defaultdict(set)
@@ -120,7 +122,7 @@ class SmallIndex:
         if word in self.words:
             return
         self.words.add(word)
-        for deletion in _deletions(word[:PREFIX]):
+        for deletion in deletions(word[:PREFIX]):
             self.by_deletion[deletion].add(word)
         key = phonetic_key(word)
         if key:
@@ -128,7 +130,7 @@ class SmallIndex:
 
     def near(self, word: str, max_distance: int = MAX_DISTANCE) -> list[tuple[str, int]]:
         found: set[str] = set()
-        for deletion in _deletions(word[:PREFIX], max_distance):
+        for deletion in deletions(word[:PREFIX], max_distance):
             found |= self.by_deletion.get(deletion, set())
         out = []
         for candidate in found:
@@ -138,63 +140,84 @@ class SmallIndex:
         return out
 
     def sounding_like(self, word: str) -> set[str]:
-        return self.by_sound.get(phonetic_key(word), set())
+        key = phonetic_key(word)
+        return self.by_sound.get(key, set()) if key else set()
 
 
 class Lexicon:
-    """Word and bigram counts plus near-word look-ups; use `load_lexicon()`."""
+    """Word and bigram counts plus near-word look-ups; get it from `load_lexicon()`."""
 
-    def __init__(self, counts: dict[str, int], bigrams: dict[str, int]):
-        self.counts = counts
-        self.total = float(sum(counts.values()))
-        self.bigrams = bigrams
+    def __init__(self, words: list[str], counts: np.ndarray, bigram_left: np.ndarray, bigram_right: np.ndarray, bigram_counts: np.ndarray):
+        self.words = words
+        self.word_id = {w: i for i, w in enumerate(words)}
+        self.size = len(words)
+        self.counts = counts.astype(np.float64)
+        self.total = float(self.counts.sum())
+        self.log_probabilities = np.log(self.counts / self.total)
+        keys = bigram_left.astype(np.int64) * self.size + bigram_right
+        order = np.argsort(keys)
+        self.bigram_keys = keys[order]
+        self.bigram_counts = bigram_counts[order].astype(np.float64)
         # Bigram counts come from a different sample than the word counts, so
         # conditional probabilities use the bigram file's own marginals.
-        self.left_totals: dict[str, int] = defaultdict(int)
-        for pair, count in bigrams.items():
-            self.left_totals[pair.split(" ", 1)[0]] += count
-        self.left_totals = dict(self.left_totals)
-        self.smallest_bigram = min(bigrams.values()) if bigrams else 1
-        self.words = list(counts)
-        self.index = DeleteIndex(self.words)
-        self._by_sound: dict[str, list[str]] | None = None
+        self.left_totals = np.bincount(bigram_left, weights=bigram_counts, minlength=self.size).astype(np.float64)
+        self.smallest_bigram = float(bigram_counts.min()) if len(bigram_counts) else 1.0
+        self.index = DeleteIndex(words)
+        self._by_sound: dict[str, list[int]] | None = None
         self._lock = threading.Lock()
 
-    def count(self, word: str) -> int:
-        return self.counts.get(word, 0)
+    def __contains__(self, word: str) -> bool:
+        return word in self.word_id
 
-    def log_probability(self, word: str, floor: float = 1.0) -> float:
-        return math.log(max(self.counts.get(word, 0), floor) / self.total)
+    def count(self, word: str) -> float:
+        i = self.word_id.get(word)
+        return 0.0 if i is None else float(self.counts[i])
 
-    def bigram(self, left: str, right: str) -> int:
-        return self.bigrams.get(f"{left} {right}", 0)
+    def bigram_counts_for(self, left_ids: np.ndarray, right_ids: np.ndarray) -> np.ndarray:
+        """Counts of the pairs (left_ids[k], right_ids[k]); 0 where the pair is not listed."""
+        keys = left_ids.astype(np.int64) * self.size + right_ids
+        positions = np.minimum(np.searchsorted(self.bigram_keys, keys), len(self.bigram_keys) - 1)
+        found = self.bigram_keys[positions] == keys
+        return np.where(found, self.bigram_counts[positions], 0.0)
 
-    def near(self, word: str, max_distance: int = MAX_DISTANCE) -> list[tuple[str, int]]:
+    def near(self, word: str, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
         return self.index.near(word, max_distance)
 
-    def sounding_like(self, word: str) -> list[str]:
-        """Dictionary words with the same Metaphone key."""
+    def sounding_like(self, word: str) -> list[int]:
+        """Ids of the dictionary words with the same Metaphone key as `word`."""
         if self._by_sound is None:
             with self._lock:
                 if self._by_sound is None:
-                    by_sound: dict[str, list[str]] = defaultdict(list)
-                    for w in self.words:
-                        by_sound[phonetic_key(w)].append(w)
+                    by_sound: dict[str, list[int]] = defaultdict(list)
+                    for i, w in enumerate(self.words):
+                        by_sound[jellyfish.metaphone(w)].append(i)
                     self._by_sound = dict(by_sound)
-        return self._by_sound.get(phonetic_key(word), [])
+        key = phonetic_key(word)
+        return self._by_sound.get(key, []) if key else []
 
 
-def _read_counts(name: str, fields: int) -> Iterable[tuple[str, int]]:
-    text = importlib.resources.files("symspellpy").joinpath(name).read_text(encoding="utf-8")
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) == fields:
-            yield " ".join(parts[:-1]), int(parts[-1])
+def _read_fields(name: str) -> list[str]:
+    return importlib.resources.files("symspellpy").joinpath(name).read_text(encoding="utf-8").split()
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+def load_lexicon() -> Lexicon:
+    """The process-wide lexicon, built on first use (the TUI may ask from two threads)."""
+    with _LOAD_LOCK:
+        return _build_lexicon()
 
 
 @lru_cache(maxsize=1)
-def load_lexicon() -> Lexicon:
-    """The process-wide lexicon, built on first use."""
-    counts = dict(_read_counts(WORDS_FILE, 2))
-    bigrams = dict(_read_counts(BIGRAMS_FILE, 3))
-    return Lexicon(counts, bigrams)
+def _build_lexicon() -> Lexicon:
+    fields = _read_fields(WORDS_FILE)
+    words = fields[0::2]
+    counts = np.array(fields[1::2]).astype(np.int64)
+    word_id = {w: i for i, w in enumerate(words)}.get
+    fields = _read_fields(BIGRAMS_FILE)
+    left = np.array([word_id(w, -1) for w in fields[0::3]], dtype=np.int64)
+    right = np.array([word_id(w, -1) for w in fields[1::3]], dtype=np.int64)
+    pair_counts = np.array(fields[2::3]).astype(np.int64)
+    listed = (left >= 0) & (right >= 0)
+    return Lexicon(words, counts, left[listed], right[listed], pair_counts[listed])

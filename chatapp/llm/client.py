@@ -11,6 +11,7 @@ ends when its socket read times out or the next chunk arrives).
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import random
 import re
@@ -323,6 +324,11 @@ class LLMClient:
             call["api_base"] = s.api_base
         if s.api_key:
             call["api_key"] = s.api_key
+        elif s.api_base and litellm_model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+            # Local OpenAI-compatible servers (llama.cpp, vLLM, LM Studio) need no
+            # key, but the OpenAI SDK refuses to send a request without one; a
+            # server that does want a key answers 401 and the user is told to set it.
+            call["api_key"] = "no-key"
         if s.temperature is not None:
             call["temperature"] = s.temperature
         if s.max_tokens is not None:

@@ -1,0 +1,504 @@
+"""Tier 2, syntactic: capitals, "I", known names, doubled words, a/an,
+frequent slips and the terminal "?".
+
+Rules work on the shared token view (tokens.py) and never on a string, so
+every record keeps an exact span in the ORIGINAL input:
+
+- `record.original == original_input[span[0]:span[1]]` always. A record says
+  what that span becomes after this tier, so when tier 1 turned "u" into
+  "you" and this tier capitalises it, this tier's record reads "u" -> "You".
+- A deletion (the second of a doubled word) sets the token's text to "" and
+  records corrected "".
+- An insertion (terminal "?" or ".") adds a zero-width punctuation token just
+  after the last non-empty token; its record has span (end, end), original ""
+  and corrected "?". `punctuate` runs after every other tier has settled, so
+  the mark lands after the word that really ends the text.
+
+Names come from the knowledge base first (KnownNames, built from registry
+aliases); spaCy's tags and entities are a second, weaker signal, used only
+when the caller passes a parse (not on the live, per-keystroke path).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chatapp.correction.tokens import Token, TokenizedInput
+from chatapp.records import CorrectionRecord
+
+if TYPE_CHECKING:
+    from chatapp.correction.semantic import KnownNames
+
+TIER = "syntactic"
+WORDLIKE_KINDS = frozenset({"word", "acronym"})
+
+FUNCTION_WORDS = frozenset(
+    "a an the and or but nor so yet for of in on at to from by with about as into onto over under "
+    "up down out off than then if is am are was were be been being do does did have has had will "
+    "would can could should shall may might must it its this that these those there here i me my "
+    "you your he him his she her we us our they them their what which who whom whose when where why "
+    "how not no yes all any some each every both either neither very just also too".split()
+)
+QUESTION_WORDS = frozenset("what where when who whom whose why which how".split())
+AUXILIARIES = frozenset(
+    "can could would will should shall may might must is are am was were do does did have has had "
+    "isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't "
+    "haven't hasn't".split()
+)
+# Words that, right after an auxiliary, make "is it", "can you", "did John" a question.
+SUBJECT_WORDS = frozenset(
+    "i you u we they he she it this that these those there anyone someone anybody somebody "
+    "everyone everybody the a an my your our his her their its any some".split()
+)
+MODALS = frozenset("can could would will should shall may might".split())
+# A dot after these does not end a sentence.
+ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st jr sr inc ltd co approx no fig dept est al".split())
+SENTENCE_END = frozenset(". ! ? ?! !? ... …".split())
+OPENERS = frozenset("( [ { \" ' “ ‘ « - * • >".split())
+
+# Repeats that are usually meant ("I had had enough", "bye bye").
+INTENTIONAL_REPEATS = frozenset(
+    "had that is bye ha haha no yes very really so too much many more now well please go knock "
+    "tick tock chop blah hush night yeah wow".split()
+)
+
+# Single tokens that are always a slip: text -> (replacement, confidence).
+SLIP_WORDS: dict[str, tuple[str, float]] = {
+    "alot": ("a lot", 0.95),
+    "atleast": ("at least", 0.9),
+    "aswell": ("as well", 0.85),
+    "infact": ("in fact", 0.85),
+    "eachother": ("each other", 0.9),
+    "incase": ("in case", 0.8),
+    "everytime": ("every time", 0.8),
+    "irregardless": ("regardless", 0.75),
+    "im": ("I'm", 0.9),
+    "ive": ("I've", 0.85),
+    "youre": ("you're", 0.9),
+    "theyre": ("they're", 0.9),
+    "dont": ("don't", 0.9),
+    "doesnt": ("doesn't", 0.95),
+    "didnt": ("didn't", 0.95),
+    "isnt": ("isn't", 0.95),
+    "wasnt": ("wasn't", 0.95),
+    "arent": ("aren't", 0.95),
+    "werent": ("weren't", 0.9),
+    "havent": ("haven't", 0.95),
+    "hasnt": ("hasn't", 0.95),
+    "hadnt": ("hadn't", 0.95),
+    "wouldnt": ("wouldn't", 0.95),
+    "couldnt": ("couldn't", 0.95),
+    "shouldnt": ("shouldn't", 0.95),
+    "cant": ("can't", 0.85),
+    "wont": ("won't", 0.75),
+    "thats": ("that's", 0.85),
+    "whats": ("what's", 0.9),
+    "theres": ("there's", 0.85),
+    "shes": ("she's", 0.8),
+}
+HAVE_SLIP_VERBS = frozenset("could should would must might".split())
+COMPARATIVES = frozenset(
+    "more less better worse rather other greater fewer larger smaller higher lower bigger faster "
+    "slower longer shorter cheaper older newer easier harder".split()
+)
+ITS_BEFORE = frozenset("a an the not been going ok okay fine all just really so very".split())
+# Proper nouns every English text capitalises. May, March and August are
+# left out: they are also ordinary words.
+ALWAYS_CAPITALISED = {
+    w: w.capitalize()
+    for w in (
+        "monday tuesday wednesday thursday friday saturday sunday january february april june july "
+        "september october november december english french german spanish italian chinese japanese "
+        "korean russian portuguese dutch american british canadian european australian indian "
+        "christmas easter thanksgiving"
+    ).split()
+}
+NER_LABELS = frozenset({"PERSON", "GPE", "LOC", "ORG", "NORP", "FAC", "EVENT"})
+# Letter names that start with a vowel sound: "an FBI agent", "an SQL query".
+VOWEL_SOUND_LETTERS = frozenset("aefhilmnorsx")
+# Vowel letters sounding like a consonant, and silent h's.
+A_BEFORE_PREFIXES = ("uni", "use", "usu", "uti", "ute", "eu", "one", "once", "ubiq", "ufo", "uk")
+AN_BEFORE_PREFIXES = ("hour", "honest", "honor", "honour", "heir")
+
+
+def render_with_owners(doc: TokenizedInput) -> tuple[str, list[int]]:
+    """`doc.render()` plus, for each character of it, the index of the token
+    it came from (-1 for whitespace between tokens). Mirrors render() exactly."""
+    out: list[str] = []
+    owners: list[int] = []
+    position = 0
+    pending_gap = ""
+    for index, token in enumerate(doc.tokens):
+        gap = doc.original[position : token.start]
+        position = max(position, token.end)
+        if token.text == "":
+            pending_gap = pending_gap or gap
+            continue
+        gap = gap if gap or not pending_gap else pending_gap
+        pending_gap = ""
+        out += [gap, token.text]
+        owners += [-1] * len(gap) + [index] * len(token.text)
+    tail = doc.original[position:]
+    out.append(tail)
+    owners += [-1] * len(tail)
+    return "".join(out), owners
+
+
+class ParsedText:
+    """One spaCy parse of the current text, looked up by our token index."""
+
+    def __init__(self, doc: TokenizedInput, nlp):
+        text, owners = render_with_owners(doc)
+        self.spacy_doc = nlp(text)
+        self.tagged = nlp.has_pipe("tagger") or nlp.has_pipe("morphologizer")
+        self._by_token: dict[int, tuple[str, str]] = {}
+        for word in self.spacy_doc:
+            owner = owners[word.idx] if word.idx < len(owners) else -1
+            if owner >= 0 and owner not in self._by_token:
+                self._by_token[owner] = (word.pos_, word.ent_type_)
+
+    def pos(self, index: int) -> str:
+        return self._by_token.get(index, ("", ""))[0]
+
+    def entity(self, index: int) -> str:
+        return self._by_token.get(index, ("", ""))[1]
+
+
+def is_editable_word(token: Token) -> bool:
+    return token.kind == "word" and not token.protected and token.text != ""
+
+
+def match_case(replacement: str, like: str) -> str:
+    """`replacement` capitalised the way `like` was ("Alot" -> "A lot")."""
+    if like[:1].isupper() and replacement[:1].islower():
+        return replacement[0].upper() + replacement[1:]
+    return replacement
+
+
+class _Edits:
+    """Collects this tier's edits, one record per token however many rules touched it."""
+
+    def __init__(self, doc: TokenizedInput):
+        self.doc = doc
+        self.before: dict[int, str] = {}
+        self.kinds: dict[int, list[tuple[str, float]]] = {}
+
+    def set(self, index: int, text: str, correction_type: str, confidence: float) -> None:
+        token = self.doc.tokens[index]
+        if text == token.text:
+            return
+        self.before.setdefault(index, token.text)
+        self.kinds.setdefault(index, []).append((correction_type, confidence))
+        token.text = text
+
+    def records(self) -> list[CorrectionRecord]:
+        records = []
+        for index in sorted(self.before):
+            token = self.doc.tokens[index]
+            if token.text == self.before[index]:
+                continue
+            kinds = self.kinds[index]
+            confidence = round(min(c for _, c in kinds), 3)
+            records.append(
+                CorrectionRecord(
+                    tier=TIER,
+                    span=(token.start, token.end),
+                    original=token.original,
+                    corrected=token.text,
+                    correction_type=kinds[0][0],
+                    confidence=confidence,
+                    alternatives=[(token.text, confidence), (self.before[index], round(1 - confidence, 3))],
+                )
+            )
+        return records
+
+
+class SyntacticCorrector:
+    def __init__(self, names: KnownNames | None = None):
+        self.names = names
+
+    def correct(self, doc: TokenizedInput, parsed: ParsedText | None = None) -> list[CorrectionRecord]:
+        """Apply every rule to `doc` (setting token texts); one record per changed token."""
+        edits = _Edits(doc)
+        words = [i for i, t in enumerate(doc.tokens) if is_editable_word(t)]
+        self._fix_slips(doc, words, edits)
+        self._capitalise_pronoun_i(doc, edits)
+        self._capitalise_names(doc, edits, parsed)
+        self._remove_doubled_words(doc, edits)
+        self._fix_articles(doc, edits)
+        self._capitalise_sentence_starts(doc, edits)
+        return edits.records()
+
+    # --- rules ------------------------------------------------------------------
+
+    def _fix_slips(self, doc: TokenizedInput, words: list[int], edits: _Edits) -> None:
+        tokens = doc.tokens
+        for position, index in enumerate(words):
+            token = tokens[index]
+            lower = token.text.lower()
+            following = _next_word(doc, index)
+            previous = _previous_word(doc, index)
+            next_lower = tokens[following].text.lower() if following is not None else ""
+            prev_lower = tokens[previous].text.lower() if previous is not None else ""
+            if lower in SLIP_WORDS:
+                replacement, confidence = SLIP_WORDS[lower]
+                edits.set(index, match_case(replacement, token.text), "Grammar", confidence)
+            elif lower == "of" and prev_lower in HAVE_SLIP_VERBS and next_lower not in ("course", ""):
+                edits.set(index, match_case("have", token.text), "Grammar", 0.9)
+            elif lower == "then" and prev_lower in COMPARATIVES and following is not None:
+                edits.set(index, match_case("than", token.text), "Grammar", 0.8)
+            elif lower == "their" and next_lower in ("is", "are", "was", "were"):
+                edits.set(index, match_case("there", token.text), "Grammar", 0.85)
+            elif lower == "its" and next_lower in ITS_BEFORE:
+                edits.set(index, match_case("it's", token.text), "Grammar", 0.8)
+            elif lower == "your" and next_lower == "welcome" and _next_word(doc, following) is None:
+                edits.set(index, match_case("you're", token.text), "Grammar", 0.85)
+
+    def _capitalise_pronoun_i(self, doc: TokenizedInput, edits: _Edits) -> None:
+        for index, token in enumerate(doc.tokens):
+            if not is_editable_word(token):
+                continue
+            lower = token.text.lower().replace("’", "'")
+            if token.text[0] != "i" or lower not in ("i", "i'm", "i've", "i'll", "i'd"):
+                continue
+            after = doc.tokens[index + 1] if index + 1 < len(doc.tokens) else None
+            # "i.e." and list labels like "i)" are not the pronoun.
+            if after is not None and after.start == token.end and after.text[:1] in (".", ")"):
+                continue
+            edits.set(index, "I" + token.text[1:], "Capitalization", 0.95)
+
+    def _capitalise_names(self, doc: TokenizedInput, edits: _Edits, parsed: ParsedText | None) -> None:
+        claimed: set[int] = set()
+        if self.names is not None:
+            for match in self.names.find(doc):
+                confidence = match.form.capitalize_confidence
+                if confidence <= 0:
+                    claimed.update(match.indices)
+                    continue
+                if parsed is not None and confidence < 0.7 and any(
+                    parsed.pos(i) == "PROPN" or parsed.entity(i) in NER_LABELS for i in match.indices
+                ):
+                    confidence = 0.75  # the tagger agrees it is a name here
+                for index, canonical in zip(match.indices, match.canonical):
+                    claimed.add(index)
+                    token = doc.tokens[index]
+                    current = token.text
+                    if is_editable_word(token) and current.islower() and not canonical.islower():
+                        edits.set(index, canonical + current[len(canonical) :], "Capitalization", confidence)
+        for index, token in enumerate(doc.tokens):
+            if index in claimed or not is_editable_word(token) or not token.text.islower():
+                continue
+            lower = token.text.lower()
+            if lower in ALWAYS_CAPITALISED:
+                edits.set(index, ALWAYS_CAPITALISED[lower], "Capitalization", 0.9)
+            elif (
+                parsed is not None
+                and parsed.entity(index) in NER_LABELS
+                and parsed.pos(index) == "PROPN"
+                and lower not in FUNCTION_WORDS
+                and len(lower) > 2
+            ):
+                # spaCy's NER on lowercase text is weak: a suggestion unless aggressive.
+                edits.set(index, token.text[0].upper() + token.text[1:], "Capitalization", 0.6)
+
+    def _remove_doubled_words(self, doc: TokenizedInput, edits: _Edits) -> None:
+        tokens = doc.tokens
+        previous: int | None = None
+        for index, token in enumerate(tokens):
+            if token.text == "":
+                continue
+            if previous is not None and is_editable_word(token) and is_editable_word(tokens[previous]):
+                gap = doc.original[tokens[previous].end : token.start]
+                lower = token.text.lower()
+                if lower == tokens[previous].text.lower() and gap.strip() == "" and "\n" not in gap:
+                    if lower not in INTENTIONAL_REPEATS:
+                        confidence = 0.9 if lower in FUNCTION_WORDS else 0.75
+                        edits.set(index, "", "Grammar", confidence)
+                        continue  # keep `previous` on the first copy
+            previous = index
+
+    def _fix_articles(self, doc: TokenizedInput, edits: _Edits) -> None:
+        for index, token in enumerate(doc.tokens):
+            if not is_editable_word(token) or token.text.lower() not in ("a", "an"):
+                continue
+            following = _next_word(doc, index, allow_kinds=("word", "acronym", "number", "id"))
+            if following is None:
+                continue
+            word = doc.tokens[following]
+            wants_an, confidence = _wants_an(word)
+            if wants_an is None:
+                continue
+            article = "an" if wants_an else "a"
+            if token.text.lower() != article:
+                edits.set(index, match_case(article, token.text), "Grammar", confidence)
+
+    def _capitalise_sentence_starts(self, doc: TokenizedInput, edits: _Edits) -> None:
+        at_start, confidence = True, 0.9
+        previous: Token | None = None
+        for index, token in enumerate(doc.tokens):
+            if token.text == "":
+                continue
+            if previous is not None and "\n\n" in doc.original[previous.end : token.start]:
+                at_start, confidence = True, 0.6  # a new paragraph, or pasted code: unsure
+            if at_start:
+                if token.kind == "punct" and token.text in OPENERS:
+                    previous = token
+                    continue
+                text = token.text
+                if is_editable_word(token) and text[0].islower() and text.islower():
+                    edits.set(index, text[0].upper() + text[1:], "Capitalization", confidence)
+                at_start = False
+            if token.kind == "punct" and token.text in SENTENCE_END and token.text not in ("...", "…"):
+                if not _is_abbreviation(doc, index):
+                    at_start, confidence = True, 0.85
+            previous = token
+
+    # --- terminal punctuation -------------------------------------------------------
+
+    def punctuate(self, doc: TokenizedInput) -> CorrectionRecord | None:
+        """Add "?" to a question (or "." to a long statement) that ends without
+        a mark. Inserts a zero-width token; see the module docstring."""
+        last = _last_nonempty(doc)
+        if last is None:
+            return None
+        token = doc.tokens[last]
+        if token.kind not in ("word", "acronym", "id", "number", "handle"):
+            return None
+        first = _last_sentence_start(doc, last)
+        sentence = [t.text.lower() for t in doc.tokens[first : last + 1] if t.text and t.kind != "punct"]
+        if not sentence:
+            return None
+        mark, confidence = _terminal_mark(sentence, doc.tokens[first : last + 1])
+        if mark is None:
+            return None
+        doc.tokens.insert(last + 1, Token(token.end, token.end, "", mark, "punct"))
+        return CorrectionRecord(
+            tier=TIER,
+            span=(token.end, token.end),
+            original="",
+            corrected=mark,
+            correction_type="Punctuation",
+            confidence=confidence,
+            alternatives=[(mark, confidence), ("", round(1 - confidence, 3))],
+        )
+
+
+def _terminal_mark(words: list[str], tokens: list[Token]) -> tuple[str | None, float]:
+    first = words[0].replace("’", "'")
+    second = words[1] if len(words) > 1 else ""
+    if first in QUESTION_WORDS:
+        if second in AUXILIARIES or second in SUBJECT_WORDS or second in ("many", "much", "long", "often", "far"):
+            return "?", 0.9
+        return "?", 0.75
+    if first in AUXILIARIES:
+        if second in SUBJECT_WORDS or second.endswith("n't") or _looks_like_name(tokens, 1):
+            return "?", 0.88
+        if first in MODALS:
+            return "?", 0.65
+        return None, 0.0
+    if len(words) >= 4:
+        return ".", 0.5  # a statement: only at the aggressive level
+    return None, 0.0
+
+
+def _looks_like_name(tokens: list[Token], word_position: int) -> bool:
+    words = [t for t in tokens if t.text and t.kind != "punct"]
+    return len(words) > word_position and words[word_position].text[:1].isupper()
+
+
+def _wants_an(word: Token) -> tuple[bool | None, float]:
+    """Whether `word` takes "an", and how sure we are (None: leave it)."""
+    text = word.text
+    lower = text.lower()
+    if word.kind in ("number", "id") or not text[:1].isalpha():
+        return None, 0.0
+    if word.kind == "acronym" or (len(text) <= 4 and text.isupper()):
+        # Letter by letter ("an FBI agent") unless said as a word ("a NATO base").
+        return lower[0] in VOWEL_SOUND_LETTERS, 0.6
+    if lower in FUNCTION_WORDS or len(lower) == 1:
+        return None, 0.0  # "option a or b", "a to z"
+    if lower.startswith(AN_BEFORE_PREFIXES):
+        return True, 0.85
+    if lower.startswith(A_BEFORE_PREFIXES):
+        return False, 0.8
+    if lower[0] in "aeio":
+        return True, 0.9
+    if lower[0] == "u":
+        # "an umbrella", "an update" but "a user", "a unit": u + consonant + vowel is often "you".
+        if len(lower) > 2 and lower[1] not in "aeiou" and lower[2] in "aeiouy" and lower[1] not in "mnpgdls":
+            return None, 0.0
+        return True, 0.8
+    if lower[0] == "h":
+        return False, 0.75
+    return False, 0.9
+
+
+def _next_word(doc: TokenizedInput, index: int | None, allow_kinds=("word",)) -> int | None:
+    """The token right after `index`, if it is a word separated only by spaces."""
+    if index is None:
+        return None
+    tokens = doc.tokens
+    end = tokens[index].end
+    for following in range(index + 1, len(tokens)):
+        token = tokens[following]
+        if token.text == "":
+            continue
+        gap = doc.original[end : token.start]
+        if token.kind in allow_kinds and gap.strip() == "" and (gap or token.kind == "word"):
+            return following
+        return None
+    return None
+
+
+def _previous_word(doc: TokenizedInput, index: int) -> int | None:
+    tokens = doc.tokens
+    for previous in range(index - 1, -1, -1):
+        token = tokens[previous]
+        if token.text == "":
+            continue
+        gap = doc.original[token.end : tokens[index].start]
+        if is_editable_word(token) and gap.strip() == "" and gap:
+            return previous
+        return None
+    return None
+
+
+def _is_abbreviation(doc: TokenizedInput, dot_index: int) -> bool:
+    """A "." after "e.g", "Inc" or a single letter does not end the sentence."""
+    if doc.tokens[dot_index].text != ".":
+        return False
+    tokens = doc.tokens
+    dot = tokens[dot_index]
+    after = dot_index + 1 < len(tokens) and tokens[dot_index + 1].start == dot.end
+    if after:
+        return True  # "3.5", "e.g.x": no space after the dot
+    if dot_index == 0:
+        return False
+    before = tokens[dot_index - 1]
+    if before.end != dot.start:
+        return False
+    word = before.original.lower()
+    if len(word) == 1 and word.isalpha():
+        return True
+    if word in ABBREVIATIONS:
+        return True
+    # "e.g." tokenises as e . g . : look one step further back.
+    return dot_index >= 3 and (tokens[dot_index - 3].original + "." + word).lower() in ABBREVIATIONS
+
+
+def _last_nonempty(doc: TokenizedInput) -> int | None:
+    for index in range(len(doc.tokens) - 1, -1, -1):
+        if doc.tokens[index].text != "":
+            return index
+    return None
+
+
+def _last_sentence_start(doc: TokenizedInput, last: int) -> int:
+    """Index of the first token of the sentence that ends at `last`."""
+    for index in range(last - 1, -1, -1):
+        token = doc.tokens[index]
+        if token.kind == "punct" and token.text in SENTENCE_END and not _is_abbreviation(doc, index):
+            return index + 1
+        if index > 0 and "\n\n" in doc.original[doc.tokens[index - 1].end : token.start]:
+            return index
+    return 0

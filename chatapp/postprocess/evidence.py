@@ -1,0 +1,206 @@
+"""Texts an answer may lean on, indexed for the questions the checks ask:
+is this word, name, number or date in there, and which sentence says the
+most about this claim?
+
+Words are compared by Snowball stem; how much an unsupported word matters is
+weighted by how rare it is in English (wordfreq), so "actually" and "based"
+count for little and "Mumbai" for a lot.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from chatapp.postprocess import values as V
+
+WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# Glued sentences in scraped text: "…in Philadelphia.First for Women", "VirgilBeatrice and Virgil".
+_GLUE_SENTENCE_RE = re.compile(r"(?<=[a-z0-9\)\]\"'])([.!?])(?=[A-Z])")
+_GLUE_WORD_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer  # PyStemmer: also what the keyword index uses
+
+    return Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    if word.endswith("'s"):
+        word = word[:-2]
+    return _stemmer().stemWord(word)
+
+
+@functools.lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure"}
+
+
+def is_stop(word: str) -> bool:
+    return word.lower() in _stop_words()
+
+
+@functools.lru_cache(maxsize=200_000)
+def rarity(word: str) -> float:
+    """How much a word carries: ~0.1 for everyday words, up to 1.5 for rare ones.
+
+    Falls back to a flat weight where wordfreq is not installed."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover - wordfreq ships with the correction tier
+        return 1.0
+    zipf = zipf_frequency(word.lower(), "en")
+    return min(1.5, max(0.1, (6.5 - zipf) / 2.5))
+
+
+def unglue(text: str) -> str:
+    text = _GLUE_SENTENCE_RE.sub(r"\1 ", text)
+    return _GLUE_WORD_RE.sub(" ", text)
+
+
+def words(text: str) -> list[str]:
+    return WORD_RE.findall(text)
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
+
+
+@dataclass
+class TextIndex:
+    """One bag of source texts (evidence, retrieved chunks, entity records…)."""
+
+    texts: list[str] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)  # where each text came from
+
+    def __post_init__(self) -> None:
+        originals = [t for t in self.texts if t and t.strip()]
+        self.texts = [unglue(t) for t in originals]
+        joined = "\n".join(originals + self.texts)
+        self.lower = joined.lower()
+        tokens = [w.lower() for w in words(joined)]
+        self.tokens = set(tokens)
+        self.stems = {stem(t) for t in tokens}
+        self.sentences: list[tuple[str, set[str], int]] = []
+        for index, text in enumerate(self.texts):
+            for sentence in split_sentences(text):
+                self.sentences.append((sentence, {stem(w) for w in words(sentence) if not is_stop(w)}, index))
+        self._values: list[V.FoundValue] | None = None
+        self.acronyms = {
+            "".join(w[0] for w in run.split()).lower()
+            for run in re.findall(r"(?:[A-Z][\w.'-]*\s+){1,4}[A-Z][\w.'-]*", "\n".join(self.texts))
+        }
+
+    @property
+    def empty(self) -> bool:
+        return not self.texts
+
+    @property
+    def found_values(self) -> list[V.FoundValue]:
+        # Parsed lazily: most answers have no numbers to look for.
+        if self._values is None:
+            self._values = [v for text in self.texts for v in V.find_values(text)]
+            self._numbers = {v.parsed for v in self._values if v.vtype in ("number", "amount")}
+            self._numbers |= {v.parsed[0] for v in self._values if v.vtype == "quantity"}
+            self._numbers |= {float(v.parsed.year) for v in self._values if v.vtype in ("year", "date") and v.parsed.year}
+            self._numbers |= {n for text in self.texts for n in V.parse_number_words(text)}
+        return self._values
+
+    def has_word(self, word: str) -> bool:
+        low = word.lower()
+        return low in self.tokens or stem(low) in self.stems
+
+    def has_phrase(self, phrase: str) -> bool:
+        phrase = re.sub(r"\s+", " ", phrase.lower().strip())
+        if not phrase:
+            return False
+        return re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", self.lower) is not None
+
+    def supports_value(self, value: V.FoundValue) -> str | None:
+        """The source sentence that states this value, if any."""
+        if value.vtype in ("email", "url"):
+            return self._sentence_with(value.parsed) if value.parsed in self.lower else None
+        if value.vtype == "phone":
+            for found in self.found_values:
+                if found.vtype == "phone" and V.same_value("phone", value.parsed, found.parsed):
+                    return self._sentence_with(found.text.lower())
+            return None
+        if value.vtype in ("date", "weekday", "year"):
+            for found in self.found_values:
+                if found.vtype in ("date", "year") and date_covers(value.parsed, found.parsed):
+                    return self._sentence_with(found.text.lower())
+            return None
+        if value.vtype == "time":
+            for found in self.found_values:
+                if found.vtype == "time" and found.parsed == value.parsed:
+                    return self._sentence_with(found.text.lower())
+            return None
+        if value.vtype in ("amount", "number", "quantity"):
+            number = value.parsed[0] if value.vtype == "quantity" else value.parsed
+            self.found_values  # noqa: B018 - fills _numbers
+            if any(abs(number - n) <= 0.005 * max(abs(n), 1e-9) for n in self._numbers):
+                return self._sentence_with(_number_text(number)) or "(number stated in the sources)"
+            return None
+        return None
+
+    def supports_name(self, name: str) -> bool:
+        name = re.sub(r"['’]s$", "", name.strip())
+        if self.has_phrase(name):
+            return True
+        tokens = [w.lower() for w in words(name) if w.lower() not in NAME_FILLERS]
+        if tokens and all(t in self.tokens or stem(t) in self.stems for t in tokens):
+            return True
+        compact = re.sub(r"[.\s]", "", name)
+        return compact.isupper() and 2 <= len(compact) <= 5 and compact.lower() in self.acronyms
+
+    def best_sentence(self, stems: set[str]) -> tuple[str, float]:
+        """The source sentence sharing the most of `stems`, and the share."""
+        if not stems or not self.sentences:
+            return "", 0.0
+        best, best_overlap = "", 0.0
+        for sentence, sentence_stems, _ in self.sentences:
+            overlap = len(stems & sentence_stems) / len(stems)
+            if overlap > best_overlap:
+                best, best_overlap = sentence, overlap
+        return best, best_overlap
+
+    def _sentence_with(self, needle: str) -> str | None:
+        for sentence, _, _ in self.sentences:
+            if needle in sentence.lower():
+                return sentence
+        return None
+
+
+def date_covers(claimed: V.DateValue, known: V.DateValue) -> bool:
+    """Does the known date state every field the claimed one states, equally?"""
+    if not known.valid:
+        return False
+    for name in ("year", "month", "day"):
+        want = getattr(claimed, name)
+        if want is not None and getattr(known, name) != want:
+            return False
+    if claimed.weekday is not None:
+        full = known.as_date()
+        return (full is not None and full.weekday() == claimed.weekday) or known.weekday == claimed.weekday
+    return True
+
+
+def _number_text(number: float) -> str:
+    return f"{number:,.0f}" if number == int(number) and number >= 10000 else f"{number:g}"
+
+
+def merge(*indexes: TextIndex) -> TextIndex:
+    texts, labels = [], []
+    for index in indexes:
+        texts.extend(index.texts)
+        labels.extend(index.labels or [""] * len(index.texts))
+    return TextIndex(texts, labels)
