@@ -1,0 +1,146 @@
+"""Records, FileRejected and helpers shared by every parser: decoding, dates, titles, the text builder."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+
+@dataclass
+class Block:
+    kind: str  # "heading" | "paragraph" | "row" | "header" | "list"
+    start: int
+    end: int
+    level: int = 0
+
+
+@dataclass
+class ParsedDocument:
+    title: str
+    text: str
+    blocks: list[Block]
+    format: str
+    metadata: dict[str, str]
+    date: datetime | None
+
+
+class FileRejected(Exception):
+    """A file ingest skips; .reason is a short human message."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
+    {".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".eml", ".pdf", ".csv", ".json"}
+)
+
+_TITLE_MAX = 120
+_BINARY_PROBE = 8192
+_FILENAME_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
+# "Date: 2026-11-12", "**Date:** 2026-11-12", ":Date: 2026-11-12", "date: 2026-11-12" (front matter).
+_DATE_LINE = re.compile(r"^[\s>*_:-]*date[\s*_]*:[\s*_]*(\d{4})-(\d{2})-(\d{2})\b", re.IGNORECASE)
+
+
+# --- shared helpers ----------------------------------------------------------
+
+
+def _human_size(n: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            value = n / size
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{n} bytes"
+
+
+def _reject_binary(data: bytes) -> None:
+    if b"\x00" in data[:_BINARY_PROBE]:
+        raise FileRejected("binary file")
+
+
+def _decode_text(data: bytes) -> str:
+    _reject_binary(data)
+    try:
+        # utf-8-sig reads plain UTF-8 too and drops a BOM if an editor wrote one.
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # No latin-1 fallback: it "succeeds" on anything and indexes mojibake.
+        raise FileRejected("not valid UTF-8") from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise FileRejected("empty")
+    return text
+
+
+def _clip_title(value: str | None) -> str:
+    return " ".join((value or "").split())[:_TITLE_MAX].rstrip()
+
+
+def _humanise(stem: str) -> str:
+    # Dashes between digits are kept so "2026-11-12" stays a date.
+    return " ".join(re.sub(r"(?<!\d)[-_]+|[-_]+(?!\d)", " ", stem).split()) or stem
+
+
+def _utc_date(year: str, month: str, day: str) -> datetime | None:
+    try:
+        return datetime(int(year), int(month), int(day), tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    # Mixing naive and aware datetimes breaks comparisons downstream; a date
+    # without a zone is read as UTC.
+    if value is not None and value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value
+
+
+def _filename_date(path: Path) -> datetime | None:
+    # Meeting notes and exported mail are named "2026-11-12-....".
+    match = _FILENAME_DATE.match(path.name)
+    return _utc_date(*match.groups()) if match else None
+
+
+def _front_date(text: str) -> datetime | None:
+    for line in text.split("\n", 10)[:10]:
+        match = _DATE_LINE.match(line)
+        if match and (found := _utc_date(*match.groups())):
+            return found
+    return None
+
+
+def _make_doc(path, fmt, title, text, blocks, date, metadata=None) -> ParsedDocument:
+    meta = {"format": fmt, "file_name": path.name}
+    for key, value in (metadata or {}).items():
+        # Chroma metadata must be scalars; None and blanks carry no information.
+        if value is not None and str(value).strip():
+            meta[key] = str(value)
+    return ParsedDocument(_clip_title(title) or path.stem, text, blocks, fmt, meta, date)
+
+
+class _TextBuilder:
+    """Joins extracted pieces with blank lines, remembering where each landed."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._length = 0
+        self.blocks: list[Block] = []
+
+    def add(self, kind: str, text: str, level: int = 0) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if self._parts:
+            self._parts.append("\n\n")
+            self._length += 2
+        self.blocks.append(Block(kind, self._length, self._length + len(text), level))
+        self._parts.append(text)
+        self._length += len(text)
+
+    @property
+    def text(self) -> str:
+        return "".join(self._parts)

@@ -1,0 +1,55 @@
+"""parse_file: read one file and hand it to the parser for its format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import SUPPORTED_SUFFIXES, FileRejected, ParsedDocument, _decode_text, _human_size, _reject_binary
+from .mail import _parse_email
+from .markup import _parse_html
+from .pdf import _parse_pdf
+from .tabular import _parse_csv, _parse_json
+from .text import _parse_markdown, _parse_rst, _parse_text
+
+
+def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None = None) -> ParsedDocument:
+    """Read and parse one file; `suffix` parses it as that format instead of its own
+    (ingest reads README, LICENSE and the like as ".txt")."""
+    path = Path(path)
+    suffix = (suffix or path.suffix).lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise FileRejected(f"unsupported format {suffix or '(no suffix)'}")
+    try:
+        # Check the size before reading so a huge file never lands in memory.
+        if path.stat().st_size > max_bytes:
+            raise FileRejected(f"larger than {_human_size(max_bytes)}")
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise FileRejected(f"unreadable: {exc.strerror or exc}") from exc
+    if len(data) > max_bytes:  # grew between stat and read
+        raise FileRejected(f"larger than {_human_size(max_bytes)}")
+    if not data.strip():
+        raise FileRejected("empty")
+    if suffix == ".pdf":
+        doc = _parse_pdf(data, path)
+    elif suffix == ".eml":
+        _reject_binary(data)
+        doc = _parse_email(data, path)
+    else:
+        doc = _TEXT_PARSERS[suffix](_decode_text(data), path)
+    if not doc.text.strip():  # e.g. an HTML page that is all script
+        raise FileRejected("empty")
+    return doc
+
+
+_TEXT_PARSERS = {
+    ".txt": _parse_text,
+    ".md": _parse_markdown,
+    ".markdown": _parse_markdown,
+    ".rst": _parse_rst,
+    ".html": _parse_html,
+    ".htm": _parse_html,
+    ".csv": _parse_csv,
+    ".json": _parse_json,
+}

@@ -1,0 +1,66 @@
+"""Email (.eml): headers, body (plain or HTML) and attachment names."""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.parser import BytesParser
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+
+from .base import ParsedDocument, _aware, _filename_date, _make_doc, _TextBuilder
+from .markup import _extract_html
+
+
+def _part_text(part) -> str:
+    payload = part.get_payload(decode=True) or b""
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return payload.decode(charset, errors="replace")
+    except LookupError:  # an unknown charset name: emails are messy
+        return payload.decode("utf-8", errors="replace")
+
+
+def _header(msg, name: str) -> str:
+    try:
+        value = msg.get(name)
+    except Exception:  # a malformed header must not lose the whole message
+        value = next((raw for key, raw in msg.raw_items() if key.lower() == name.lower()), None)
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _parse_email(data: bytes, path: Path) -> ParsedDocument:
+    msg = BytesParser(policy=policy.default).parsebytes(data)
+    fields = {name: _header(msg, name) for name in ("From", "To", "Cc", "Subject", "Date", "Message-ID")}
+    try:
+        date = _aware(parsedate_to_datetime(fields["Date"])) if fields["Date"] else None
+    except (TypeError, ValueError, IndexError):
+        date = None
+    body = msg.get_body(preferencelist=("plain", "html"))
+    attachments: list[str] = []
+    for part in msg.walk():
+        try:
+            name = part.get_filename()
+        except Exception:  # a garbled Content-Disposition names nothing
+            name = None
+        if part is not body and name and " ".join(name.split()) not in attachments:
+            attachments.append(" ".join(name.split()))
+    header_lines = [f"{name}: {fields[name]}" for name in ("From", "To", "Cc", "Date", "Subject") if fields[name]]
+    if attachments:
+        header_lines.append("Attachments: " + ", ".join(attachments))
+    builder = _TextBuilder()
+    builder.add("header", "\n".join(header_lines))
+    if body is not None:
+        content = _part_text(body).replace("\r\n", "\n").replace("\r", "\n")
+        if body.get_content_subtype() == "html":
+            for kind, piece, level in _extract_html(content).pieces:
+                builder.add(kind, piece, level)
+        else:
+            for paragraph in re.split(r"\n[ \t]*\n", content):
+                builder.add("paragraph", paragraph)
+    metadata = {
+        "from": fields["From"], "to": fields["To"], "cc": fields["Cc"], "subject": fields["Subject"],
+        "message_id": fields["Message-ID"], "attachments": ", ".join(attachments),
+    }
+    date = date or _filename_date(path)
+    return _make_doc(path, "email", fields["Subject"], builder.text, builder.blocks, date, metadata)
