@@ -189,37 +189,47 @@ class _Assembler:
         fill = lambda instructions, preferences: render(  # noqa: E731
             template, {"instructions": instructions, "preferences": preferences}, keep_static=True
         )
-        text, _, cut = self._cut_to_fit(lambda p: fill(instructions, p), preferences, budget, "start")
-        if cut:
-            # The user's own instructions outrank their preferences: cut those first.
-            text, _, _ = self._cut_to_fit(lambda i: fill(i, ""), instructions, budget, "start")
-            if self.count(text) < budget and preferences:
-                room_text, _, _ = self._cut_to_fit(lambda p: fill(instructions, p), preferences, budget, "start")
-                if self.count(room_text) <= budget and self.count(fill(instructions, "")) <= budget:
-                    text = room_text
+        text, cut = fill(instructions, preferences), False
+        if self.count(text) > budget:
+            cut = True
+            # The user's own instructions outrank their preferences: the preferences give way first.
+            if self.count(fill(instructions, "")) <= budget:
+                text, _, _ = self._cut_to_fit(lambda p: fill(instructions, p), preferences, budget, "start")
+            else:
+                text, _, _ = self._cut_to_fit(lambda i: fill(i, ""), instructions, budget, "start")
         return _Section("system", text, self.count(text), cut)
 
     def entities(self, lines: list[str], topic: dict, budget: int) -> _Section:
-        label, keywords = str(topic.get("label") or ""), list(topic.get("keywords") or [])
-        lines = list(lines)
-        truncated = False
-        while True:
-            topic_text = (label + (f" (keywords: {', '.join(keywords)})" if label else ", ".join(keywords))) if (label or keywords) else ""
-            text = render(self.templates["entities"], {"entities": "\n".join(lines), "topic": topic_text})
-            if self.count(text) <= budget:
-                return _Section("entities", text, self.count(text), truncated)
+        label, keywords = str(topic.get("label") or ""), [str(k) for k in topic.get("keywords") or []]
+        topic_text = label or ", ".join(keywords)
+        if label and keywords:
+            topic_text = f"{label} (keywords: {', '.join(keywords)})"
+        fill = lambda kept, topic_value: render(  # noqa: E731
+            self.templates["entities"], {"entities": "\n".join(kept), "topic": topic_value}
+        )
+        # Each line is counted once; lines are ranked, so the lowest go first.
+        used = self.count(fill(["x"], topic_text)) - 1 if lines else 0
+        kept = []
+        for line in lines:
+            cost = self.count(line) + 1
+            if used + cost > budget:
+                break
+            kept.append(line)
+            used += cost
+        truncated = len(kept) < len(lines)
+        text = fill(kept, topic_text)
+        while kept and self.count(text) > budget:
+            kept.pop()
             truncated = True
-            if lines:
-                lines.pop()  # the lowest-ranked entity goes first
-            elif keywords:
-                keywords.pop()
-            elif label:
-                label = ""
-            else:
-                return _Section("entities", "", 0, True)
+            text = fill(kept, topic_text)
+        if self.count(text) > budget:  # not even the topic fits whole
+            text, _, _ = self._cut_to_fit(lambda t: fill([], t), topic_text, budget, "start")
+            truncated = True
+        return _Section("entities", text, self.count(text), truncated)
 
     def query(self, text: str, budget: int) -> _Section:
-        rendered, _, cut = self._cut_to_fit(lambda q: render(self.templates["query"], {"query": q}), text, budget, "start")
+        fill = lambda q: render(self.templates["query"], {"query": q})  # noqa: E731
+        rendered, _, cut = self._cut_to_fit(fill, text, budget, "start")
         return _Section("query", rendered, self.count(rendered), cut)
 
     def rag(self, chunks: list[KnowledgeChunk], budget: int) -> _Section:
@@ -272,7 +282,8 @@ class _Assembler:
 
 
 def _messages(sections: dict[str, _Section]) -> list[dict[str, str]]:
-    system = "\n\n".join(t for t in (sections["system"].text, sections["entities"].text, sections["dialogue"].summary) if t)
+    system_parts = (sections["system"].text, sections["entities"].text, sections["dialogue"].summary)
+    system = "\n\n".join(t for t in system_parts if t)
     user = "\n\n".join(t for t in (sections["rag"].text, sections["query"].text) if t)
     return [{"role": "system", "content": system}, *sections["dialogue"].turns, {"role": "user", "content": user}]
 
@@ -284,7 +295,8 @@ def count_message_tokens(messages: list[dict[str, str]], model: str) -> int:
 
 
 def _flat_text(sections: dict[str, _Section]) -> str:
-    return "\n\n".join(sections[name].text for name in ("system", "entities", "dialogue", "rag", "query") if sections[name].text)
+    order = ("system", "entities", "dialogue", "rag", "query")
+    return "\n\n".join(sections[name].text for name in order if sections[name].text)
 
 
 def assemble(
@@ -313,45 +325,51 @@ def assemble(
         entity_context = [line for line in (describer.describe_resolved(e) for e in resolved) if line]
     chunks = list(rag_chunks or []) if "rag" in channels else []
 
-    def build(limits: dict[str, int]) -> dict[str, _Section]:
+    # caps: the most a section may use after a trim, whatever it could borrow.
+    def build(caps: dict[str, int]) -> dict[str, _Section]:
+        own = dict(base, system=max(0, base["system"] - FRAMING_RESERVE))
+        own = {n: min(own[n], caps.get(n, own[n])) for n in own}
         sections = {
-            "system": assembler.system(context, limits["system"], need_rule=bool(chunks)),
-            "entities": assembler.entities(entity_context, context.topic or {}, limits["entities"])
+            "system": assembler.system(context, own["system"], need_rule=bool(chunks)),
+            "entities": assembler.entities(entity_context, context.topic or {}, own["entities"])
             if "entities" in channels else _Section("entities"),
-            "query": assembler.query(corrected_input or "", limits["query"]),
+            "query": assembler.query(corrected_input or "", own["query"]),
         }
-        spare = sum(limits[n] - sections[n].used for n in ("system", "entities", "query"))
-        rag_budget = limits["rag"] + spare if chunks else 0
+        spare = sum(own[n] - sections[n].used for n in ("system", "entities", "query"))
+        rag_budget = min(base["rag"] + spare, caps.get("rag", budget.total)) if chunks else 0
         sections["rag"] = assembler.rag(chunks, rag_budget) if chunks else _Section("rag")
-        left = limits["rag"] + spare - sections["rag"].used
-        dialogue_budget = limits["dialogue"] + left if "dialogue" in channels else 0
-        sections["dialogue"] = assembler.dialogue(context, dialogue_budget) if "dialogue" in channels else _Section("dialogue")
-        dialogue_left = dialogue_budget - sections["dialogue"].used
+        left = base["rag"] + spare - sections["rag"].used
+        dialogue_budget = min(base["dialogue"] + left, caps.get("dialogue", budget.total))
+        sections["dialogue"] = (
+            assembler.dialogue(context, dialogue_budget) if "dialogue" in channels else _Section("dialogue")
+        )
+        dialogue_left = base["dialogue"] + left - sections["dialogue"].used
         if sections["rag"].truncated and chunks and dialogue_left > 0:
-            sections["rag"] = assembler.rag(chunks, rag_budget + dialogue_left)
+            grown = min(rag_budget + dialogue_left, caps.get("rag", budget.total))
+            sections["rag"] = assembler.rag(chunks, grown)
         return sections
 
-    limits = dict(base)
-    limits["system"] = max(0, base["system"] - FRAMING_RESERVE)
-    sections = build(limits)
+    caps: dict[str, int] = {}
+    sections = build(caps)
     # The section estimates leave room for framing; this check makes the
     # guarantee exact by counting what is actually sent.
     trim_order = ("dialogue", "rag", "entities", "query", "system")
-    for _ in range(50):
+    for _ in range(64):
         messages = _messages(sections)
         text = _flat_text(sections)
         total = max(count_message_tokens(messages, model), _count(text, model))
         if total <= budget.total:
             break
-        over = total - budget.total
         name = next((n for n in trim_order if sections[n].used > 0), "system")
-        limits[name] = max(0, sections[name].used - over - 1)
-        if name in ("dialogue", "rag"):
-            limits["rag" if name == "dialogue" else "dialogue"] = 0  # no re-borrowing of what was trimmed
-        sections = build(limits)
+        # Freeze every section at its size so nothing re-borrows what this frees.
+        for other, section in sections.items():
+            caps.setdefault(other, section.used)
+        caps[name] = max(0, sections[name].used - (total - budget.total) - 1)
+        sections = build(caps)
     else:  # unreachable in practice; never send an over-budget prompt
         sections = {n: _Section(n) for n in TEMPLATE_NAMES}
-        messages, text, total = _messages(sections), "", count_message_tokens(_messages(sections), model)
+        messages, text = _messages(sections), ""
+        total = count_message_tokens(messages, model)
 
     warnings = [WARNINGS[n] for n in ("system", "dialogue", "entities", "rag", "query") if sections[n].truncated]
     prompt_sections, meta_sections, borrowed = [], {}, {}

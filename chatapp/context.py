@@ -33,14 +33,15 @@ KEY_ATTRIBUTES = {
     "organization": ("relationship", "domain", "contact"),
     "department": ("lead", "cost_center", "q4_budget"),
     "event": ("date", "time", "location", "organizer"),
-    "document": ("title", "date", "source"),
+    "document": ("date", "source"),
 }
 MAX_ATTRIBUTES_PER_LINE = 4
 
 _STOPWORDS = frozenset(
     """a an and are as at be but by can could did do does for from had has have he her his how i if in
     into is it its just me my no not of on or our she so than that the their them then there these they
-    this to up us was we were what when where which who why will with would you your yes ok okay""".split()
+    this to up us was we were what when where which who why will with would you your yes ok okay
+    thanks thank welcome hi hello hey sure great cool got please""".split()
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[\w@.'-]+")
@@ -108,13 +109,19 @@ def summarise_turns(turns: list[DialogueTurn], budget_tokens: int, count_tokens:
             score *= 0.5
         return score
 
-    ranked = sorted(range(n), key=lambda i: (-centrality(i), i))
+    scores = [centrality(i) for i in range(n)]
+    ranked = sorted(range(n), key=lambda i: (-scores[i], i))
     chosen: set[int] = set()
+    seen: set[str] = set()
     used = 0
     for i in ranked:
+        key = " ".join(sentences[i][1].casefold().split())
+        if scores[i] <= 0.0 or key in seen:  # pleasantries and repeats say nothing new
+            continue
         cost = count_tokens(sentences[i][1]) + 3  # the speaker label and line break
         if used + cost <= budget_tokens:
             chosen.add(i)
+            seen.add(key)
             used += cost
 
     lines: list[str] = []
@@ -184,7 +191,7 @@ class EntityDescriber:
                     values.append(" and ".join(shown))
         if not values and description:
             values.append(re.split(r"(?<=[.!?])\s", description.strip(), maxsplit=1)[0])
-        return f"{name} ({entity_type})" + (f": {', '.join(values)}" if values else "")
+        return f"{name} ({entity_type.lower()})" + (f": {', '.join(values)}" if values else "")
 
     def describe_id(self, entity_id: str) -> str | None:
         entity = self._lookup(entity_id)
@@ -194,13 +201,14 @@ class EntityDescriber:
 
     def describe_resolved(self, resolved: ResolvedEntity) -> str | None:
         kind = (resolved.entity_type or "").lower()
+        if kind in DATE_TYPES:  # stage 2 gives dates ids like "date:2026-11-26"; they are values, not records
+            return f"{resolved.surface} ({kind}): {date_value(resolved)}"
         if resolved.entity_id:
             line = self.describe_id(resolved.entity_id)
             if line:
                 return line
-            return self.describe(resolved.canonical_name or resolved.surface, resolved.entity_type, resolved.attributes or {})
-        if kind in DATE_TYPES:
-            return f"{resolved.surface} ({kind}): {date_value(resolved)}"
+            attributes = {k: v for k, v in (resolved.attributes or {}).items() if k not in ("document_id", "title")}
+            return self.describe(resolved.canonical_name or resolved.surface, resolved.entity_type, attributes)
         return None  # an unresolved mention tells the model nothing it cannot read in the question
 
 
@@ -212,7 +220,8 @@ def date_value(resolved: ResolvedEntity) -> str:
             return str(attributes[key])
     if attributes.get("start") and attributes.get("end") and attributes["start"] != attributes["end"]:
         return f"{attributes['start']} to {attributes['end']}"
-    return str(attributes.get("start") or resolved.canonical_name or resolved.surface)
+    value = str(attributes.get("start") or resolved.canonical_name or resolved.surface)
+    return value.replace("..", " to ")  # stage 2 writes ranges as "2026-11-23..2026-11-29"
 
 
 def entity_lines(

@@ -19,6 +19,7 @@ import functools
 import json
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -38,6 +39,7 @@ class ResolutionSettings:
     max_candidates: int = 3
     fuzzy_cutoff: float = 75.0  # rapidfuzz ratio below which a name is not a candidate
     pronoun_min_salience: float = 0.3  # "he" links only to someone still in the conversation
+    max_ner_chars: int = 10_000  # spaCy reads only this much of a long paste; the rules read it all
 
 
 @dataclass
@@ -84,7 +86,7 @@ DOCUMENT_NOUNS = {
     "message": (".eml", ".msg", ".mbox"), "thread": (".eml", ".msg", ".mbox"),
     "spreadsheet": (".csv", ".tsv", ".xlsx", ".xls", ".ods"), "sheet": (".csv", ".tsv", ".xlsx", ".xls", ".ods"),
     "csv": (".csv",), "document": (), "doc": (), "file": (), "note": (), "notes": (), "report": (),
-    "memo": (), "attachment": (), "page": (),
+    "memo": (), "attachment": (), "page": (), "meeting notes": (), "meeting note": (),
 }
 # A definite noun phrase for an entity type: "the meeting" is the salient event.
 TYPE_NOUNS = {
@@ -161,11 +163,15 @@ class EntityResolver:
                 [entity.description, entity.type, *(str(attributes.get(k, "")) for k in ("role", "department", "location"))]
             )
             profiles[entity.id] = _Profile(entity, attributes, set(keywords_of(profile_text)) - name_words)
-            for name, exactness in [(entity.name, 1.0), *((a, 0.95) for a in entity.aliases)]:
+            for name, exactness in [(entity.name, 1.0), *((a, 0.97) for a in entity.aliases)]:
                 tokens = tuple(_TOKEN.findall(_fold(name)))
                 if tokens:
                     phrases.setdefault(tokens, []).append((entity.id, exactness, name))
                     keys.append((" ".join(tokens), entity.id, exactness))
+            for key in ("email", "phone"):  # an address typed in full names its owner
+                value = attributes.get(key)
+                if isinstance(value, str) and _TOKEN.findall(_fold(value)):
+                    phrases.setdefault(tuple(_TOKEN.findall(_fold(value))), []).append((entity.id, 1.0, value))
             if entity.type == "person":  # "Smith" or "John" alone may mean John Smith
                 for token in _TOKEN.findall(_fold(entity.name)):
                     if len(token) >= 3:
@@ -220,8 +226,10 @@ class EntityResolver:
                 continue
             if marker.get("kind") == "date":
                 date_spans.append(span)
-            elif marker.get("entity_id") in profiles:
-                found.append(Mention(text[span[0]:span[1]], span, "marker", entity_id=marker["entity_id"]))
+                continue
+            known = [e for e in (marker.get("entity_id"), *(marker.get("candidates") or ())) if e in profiles]
+            if known:
+                found.append(Mention(text[span[0]:span[1]], span, "marker", entity_id=known[0]))
         tokens = [(m.group(0), _fold(m.group(0)), m.span()) for m in _TOKEN.finditer(text)]
         i = 0
         while i < len(tokens):
@@ -235,18 +243,25 @@ class EntityResolver:
                     break
             i += 1
         if doc is None or doc.text != text:
-            doc = self._parse(text)
+            doc = self._parse(text[: self.settings.max_ner_chars])
         for ent in getattr(doc, "ents", ()):
             span = (ent.start_char, ent.end_char)
-            if ent.label_ in ("DATE", "TIME"):
+            if ent.label_ == "DATE":
                 date_spans.append(span)
             elif ent.label_ in NER_NAME_LABELS:
                 surface = ent.text
                 if surface.lower().startswith("the "):
                     span, surface = (span[0] + 4, span[1]), surface[4:]
+                possessive = re.search(r"(?:['’]s?)$", surface)
+                if possessive and possessive.start() > 0:  # "John Smith's" names John Smith
+                    span, surface = (span[0], span[1] - len(possessive.group(0))), surface[: possessive.start()]
                 found.append(Mention(surface, span, "ner", label=ent.label_))
-        for expression in find_temporal_expressions(text, now, date_spans):
+        expressions = find_temporal_expressions(text, now, date_spans)
+        for expression in expressions:
             found.append(Mention(expression.text, expression.span, "date", value=expression))
+        for start, end in date_spans:  # dates nobody could read are still dates
+            if not any(e.span[0] < end and start < e.span[1] for e in expressions):
+                found.append(Mention(text[start:end], (start, end), "date"))
         for expression in find_time_expressions(text):
             found.append(Mention(expression.text, expression.span, "time", value=expression))
         for m in _DESCRIPTION_RE.finditer(text):
@@ -260,10 +275,15 @@ class EntityResolver:
             if m.group(1).lower() == "it" and any(s <= m.start() < e for s, e in expletive):
                 continue
             found.append(Mention(m.group(0), m.span(), "pronoun", label=m.group(1).lower()))
-        found.sort(key=lambda m: (-(m.span[1] - m.span[0]), _PRIORITY[m.kind], m.span[0]))
+        # Exact sources (markers, registry names, dates) first, longest first;
+        # spaCy's spans and the reference words only fill the gaps they leave.
+        found.sort(key=lambda m: (_PRIORITY[m.kind] >= _PRIORITY["ner"], -(m.span[1] - m.span[0]), _PRIORITY[m.kind], m.span[0]))
+        taken = bytearray(len(text))  # characters already claimed by a kept mention
         kept: list[Mention] = []
         for mention in found:
-            if all(mention.span[1] <= k.span[0] or mention.span[0] >= k.span[1] for k in kept):
+            start, end = mention.span
+            if not any(taken[start:end]):
+                taken[start:end] = b"\x01" * (end - start)
                 kept.append(mention)
         return sorted(kept, key=lambda m: m.span[0])
 
@@ -276,9 +296,230 @@ class EntityResolver:
 
     @staticmethod
     def _marker_span(text: str, marker: dict) -> tuple[int, int] | None:
+        """The marker's place in `text`. The correction stage gives spans in the
+        original input and the corrected wording, so when the span no longer
+        holds that wording, take the occurrence nearest to it."""
         surface = str(marker.get("text") or "")
-        span = marker.get("span")
-        if span and 0 <= span[0] < span[1] <= len(text) and (not surface or text[span[0]:span[1]].lower() == surface.lower()):
-            return (int(span[0]), int(span[1]))
-        position = text.lower().find(surface.lower()) if surface else -1
-        return (position, position + len(surface)) if position >= 0 else None
+        span = marker.get("span") or (0, 0)
+        start, end = int(span[0]), int(span[1])
+        if 0 <= start < end <= len(text) and (not surface or text[start:end].casefold() == surface.casefold()):
+            return (start, end)
+        if not surface:
+            return None
+        positions = [m.start() for m in re.finditer(re.escape(surface), text, re.IGNORECASE)]
+        if not positions:
+            return None
+        position = min(positions, key=lambda p: abs(p - start))
+        return (position, position + len(surface))
+
+    # --- linking -------------------------------------------------------------------------
+
+    def resolve(
+        self,
+        text: str,
+        state: DialogueState | None = None,
+        now: datetime | None = None,
+        markers=(),
+        doc=None,
+    ) -> list[ResolvedEntity]:
+        """Resolved mentions of `text`, left to right. Names below
+        min_confidence are left out; dates are always kept (entity_id None when
+        unreadable). `doc` is an optional spaCy Doc of `text` to reuse."""
+        if not text or not text.strip():
+            return []
+        mentions = self.detect_mentions(text, now, markers, doc)
+        lowered = re.findall(r"[\w-]+", text.lower())
+        requested = {a for w in lowered for a in ATTRIBUTE_WORDS.get(w, ())}
+        text_words = set(keywords_of(text))
+        recent_words = set(keywords_of(state.recent_text(4))) if state else set()
+        named = [m for m in mentions if m.kind in ("marker", "alias", "ner")]
+        candidates = {id(m): self._name_candidates(m, state) for m in named}
+        # How many mentions could mean each entity: co-mentioned related
+        # entities ("John" beside "Atlas") support each other.
+        mentioned = Counter(e for m in named for e in candidates[id(m)])
+        salient_ids = {e for e, v in state.salient(0.5)} if state else set()
+        results: list[ResolvedEntity] = []
+        for mention in mentions:
+            if mention.kind in ("marker", "alias", "ner"):
+                own = candidates[id(mention)]
+
+                def elsewhere(entity_id: str, own=own) -> bool:
+                    return entity_id in salient_ids or mentioned[entity_id] > (entity_id in own)
+
+                scored = [
+                    (eid, self._score(eid, match, requested, text_words, recent_words, elsewhere, state))
+                    for eid, match in own.items()
+                ]
+                resolved = self._link(mention, scored, state)
+            elif mention.kind == "date":
+                resolved = self._date(mention)
+            elif mention.kind == "time":
+                resolved = ResolvedEntity(mention.text, mention.span, None, mention.value.time, "TIME", 0.9,
+                                          {"time": mention.value.time})
+            elif mention.kind == "pronoun":
+                resolved = self._link(mention, self._referents(PRONOUNS[mention.label], mention, results[-12:], state, 0.8), state)
+            elif mention.label.rstrip("+") in TYPE_NOUNS:
+                wanted = TYPE_NOUNS[mention.label.rstrip("+")]
+                context = 0.85 * (0.6 if mention.label.endswith("+") else 1.0)  # "the meeting with Sarah" may be another
+                resolved = self._link(mention, self._referents(wanted, mention, results[-12:], state, context), state)
+            else:
+                resolved = self._document(mention, state)
+            if resolved is not None:
+                results.append(resolved)
+        return results
+
+    def _name_candidates(self, mention: Mention, state: DialogueState | None) -> dict[str, float]:
+        """entity_id → how well the mention's words match one of its names (0..1)."""
+        folded = " ".join(_TOKEN.findall(_fold(mention.text)))
+        found: dict[str, float] = {}
+        if mention.entity_id:
+            found[mention.entity_id] = 0.95  # the correction stage already matched it
+        for entity_id, exactness, name in self._phrases.get(tuple(folded.split()), ()):
+            if self._alias_allowed(name, mention.text, entity_id):
+                found[entity_id] = max(found.get(entity_id, 0.0), exactness)
+        if len(folded) >= 3 and not re.search(r"[@/\\]|\d{3}", folded):  # addresses and ids are exact or nothing
+            hits = [(self._keys[index][1], self._keys[index][2], score) for _, score, index in process.extract(
+                folded, self._key_strings, scorer=fuzz.ratio, score_cutoff=self.settings.fuzzy_cutoff, limit=20)]
+            for entity_id, info in (state.entity_info.items() if state else ()):
+                if entity_id not in self.profiles and info.get("name"):
+                    name = " ".join(_TOKEN.findall(_fold(info["name"])))
+                    hits += [(entity_id, 0.97, fuzz.ratio(folded, name)), *((entity_id, 0.75, fuzz.ratio(folded, t)) for t in name.split())]
+            # A name typed exactly makes near-misses ("John" ~ "Johnny") unlikely readings.
+            exact_exists = bool(found) or any(score == 100 for _, _, score in hits)
+            for entity_id, exactness, score in hits:
+                if score < self.settings.fuzzy_cutoff:
+                    continue
+                value = exactness * self._fuzzy_strength(score)
+                if score < 100 and exact_exists:
+                    value *= 0.6
+                found[entity_id] = max(found.get(entity_id, 0.0), value)
+        allowed = _NER_TYPES.get(mention.label)
+        if allowed:  # spaCy's label disagrees with the candidate's type: weaker match
+            for entity_id in found:
+                if self._type_of(entity_id, state) not in allowed:
+                    found[entity_id] *= 0.8
+        return found
+
+    def _fuzzy_strength(self, score: float) -> float:
+        """rapidfuzz ratio → 0.3 at the cutoff … 1.0 for an exact match."""
+        cutoff = self.settings.fuzzy_cutoff
+        return 0.3 + 0.7 * (score - cutoff) / (100.0 - cutoff)
+
+    def _score(self, entity_id, name_match, requested, text_words, recent_words, co_mentioned, state) -> float:
+        profile = self.profiles.get(entity_id)
+        if profile is not None:
+            attribute_hit = any(key in profile.attributes for key in requested)
+            overlap = (
+                len(text_words & profile.vocabulary)
+                + 0.5 * len(recent_words & profile.vocabulary)
+                + sum(1 for related in profile.related if co_mentioned(related))
+            )
+            prior = profile.entity.prior
+        else:  # known only from the conversation, perhaps from an unverified answer
+            attribute_hit, overlap, prior = False, 0.0, 0.3
+        # 0.5 is "no evidence either way"; matching words and asked-for attributes raise it.
+        fit = 0.5 + 0.25 * attribute_hit + 0.25 * min(1.0, overlap / 2)
+        context = 0.75 * name_match + 0.25 * fit
+        return self._combine(context, state.salience.get(entity_id, 0.0) if state else 0.0, prior)
+
+    def _combine(self, context: float, salience: float, prior: float) -> float:
+        s = self.settings
+        return s.context_weight * context + s.salience_weight * salience + s.prior_weight * prior
+
+    def _type_of(self, entity_id: str, state: DialogueState | None) -> str:
+        if entity_id in self.profiles:
+            return self.profiles[entity_id].entity.type
+        if entity_id.startswith("doc:"):
+            return "document"
+        info = state.entity_info.get(entity_id) if state else None
+        return (info or {}).get("type", "").lower()
+
+    def _referents(self, wanted: str, mention: Mention, earlier: list[ResolvedEntity], state, context: float):
+        """Candidates for a pronoun or "the meeting": entities of a compatible
+        type, mentioned earlier in this text (most present of all) or salient
+        in the conversation."""
+        def compatible(entity_type: str) -> bool:
+            if wanted == "person":
+                return entity_type == "person"
+            if wanted == "group":
+                return entity_type in ("person", "organization", "department")
+            if wanted == "thing":
+                return entity_type not in ("person", "", "date", "time")
+            return entity_type == wanted
+
+        present: dict[str, float] = {}
+        has_antecedent = any(r.entity_id and r.span[1] <= mention.span[0] for r in earlier)
+        # Something named earlier in this very text is newer than anything in
+        # past turns: those count as one turn older then.
+        age = state.decay if (state and has_antecedent) else 1.0
+        if state:
+            for entity_id, value in state.salient(self.settings.pronoun_min_salience):
+                present[entity_id] = value * age
+            if wanted == "thing" and state.last_document:
+                doc_id = f"doc:{state.last_document['document_id']}"
+                present.setdefault(doc_id, state.document_salience() * age)
+        for order, resolved in enumerate(earlier):
+            if resolved.entity_id and resolved.span[1] <= mention.span[0]:
+                present[resolved.entity_id] = 1.0 + 0.01 * (order + 1)  # nearer antecedent first
+        scored = []
+        for entity_id, salience in present.items():
+            if salience >= self.settings.pronoun_min_salience and compatible(self._type_of(entity_id, state)):
+                prior = self.profiles[entity_id].entity.prior if entity_id in self.profiles else 0.5
+                scored.append((entity_id, self._combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))))
+        return scored
+
+    def _link(self, mention: Mention, scored, state) -> ResolvedEntity | None:
+        if not scored:
+            return None
+        scored = sorted(scored, key=lambda item: (-item[1], item[0]))[: self.settings.max_candidates]
+        best_id, best = scored[0]
+        best = min(best, 1.0)
+        if best < self.settings.min_confidence:
+            return None
+        candidates = [(entity_id, round(min(score, 1.0), 3)) for entity_id, score in scored]
+        if best_id.startswith("doc:") and state is not None:
+            return self._document_entity(mention, best_id[4:], state, best, candidates)
+        profile = self.profiles.get(best_id)
+        if profile is not None:
+            name, entity_type, attributes = profile.entity.name, profile.entity.type, dict(profile.attributes)
+        else:
+            info = state.entity_info.get(best_id, {}) if state else {}
+            name, entity_type, attributes = info.get("name") or mention.text, info.get("type") or "entity", {}
+        if state is not None and best_id in state.unverified:
+            attributes["unverified"] = True
+        return ResolvedEntity(mention.text, mention.span, best_id, name, entity_type.upper(), round(best, 3), attributes, candidates)
+
+    @staticmethod
+    def _date(mention: Mention) -> ResolvedEntity:
+        expression = mention.value
+        if expression is None:
+            return ResolvedEntity(mention.text, mention.span, None, mention.text, "DATE", 0.3, {})
+        return ResolvedEntity(
+            mention.text, mention.span, f"date:{expression.canonical}", expression.canonical, "DATE",
+            expression.confidence, expression.attributes(),
+        )
+
+    def _document(self, mention: Mention, state: DialogueState | None) -> ResolvedEntity | None:
+        """"the email", "that spreadsheet": the most recently discussed document of that kind."""
+        if state is None or not state.recent_documents:
+            return None
+        noun, restricted = mention.label.rstrip("+"), mention.label.endswith("+")
+        kinds = DOCUMENT_NOUNS.get(noun, ())
+        context = (0.9 if kinds else 0.7) * (0.6 if restricted else 1.0)
+        scored = []
+        freshness = state.document_salience()
+        for rank, document in enumerate(state.recent_documents):
+            source = str(document.get("source") or "").lower()
+            if kinds and not source.endswith(kinds):
+                continue
+            scored.append((f"doc:{document['document_id']}", self._combine(context, freshness * state.decay ** rank, 0.5)))
+        return self._link(mention, scored, state)
+
+    def _document_entity(self, mention, document_id, state, confidence, candidates) -> ResolvedEntity:
+        document = next((d for d in state.recent_documents if d["document_id"] == document_id), None) or {
+            "document_id": document_id, "source": "", "title": "", "date": None,
+        }
+        return ResolvedEntity(
+            mention.text, mention.span, f"doc:{document_id}", document.get("title") or document.get("source") or document_id,
+            "DOCUMENT", round(confidence, 3), dict(document), candidates,
+        )

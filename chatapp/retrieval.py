@@ -41,8 +41,10 @@ class RetrievalSettings:
     pool: int = 20
     # How much a brand-new document gains over a very old one.
     recency_weight: float = 0.1
-    # A document dated on a day the question names ("from yesterday").
-    date_boost: float = 0.2
+    # A document dated on a day the question names ("from yesterday"). Such a
+    # document also skips the similarity floor: "John's email from yesterday"
+    # is about who and when, which no embedding of the question captures.
+    date_boost: float = 0.3
     # Keyword-only hits (the dense side never scored them) survive at this rank or better:
     # exact ids and codes are what embeddings miss.
     strong_keyword_rank: int = 3
@@ -68,7 +70,7 @@ def resolved_days(resolved: list[ResolvedEntity]) -> list[tuple[date, date]]:
         if (entity.entity_type or "").lower() not in DATE_TYPES:
             continue
         value = date_value(entity)
-        days = [d for d in (_parse_day(part) for part in value.split(" to ")) if d]
+        days = [d for d in (_parse_day(part) for part in re.split(r" to |\.\.", value)) if d]
         if days:
             ranges.append((min(days), max(days)))
     return ranges
@@ -91,12 +93,13 @@ def _key_terms(text: str) -> list[str]:
 
 def form_queries(corrected_input: str, resolved: list[ResolvedEntity]) -> list[str]:
     """The search queries for one question, most literal first, no duplicates."""
-    question = " ".join(corrected_input[:MAX_QUERY_CHARS].split())
+    raw = corrected_input[:MAX_QUERY_CHARS]
+    question = " ".join(raw.split())
     if not question:
         return []
-    expanded = question
-    # Replace mentions right to left so earlier spans stay valid.
-    for entity in sorted(resolved or [], key=lambda e: e.span[0] if e.span else -1, reverse=True):
+    expanded = raw
+    # Replace mentions right to left so the spans of earlier ones stay valid.
+    for entity in sorted(resolved or [], key=lambda e: tuple(e.span or (-1, -1)), reverse=True):
         kind = (entity.entity_type or "").lower()
         if kind in DATE_TYPES:
             days = resolved_days([entity])
@@ -105,9 +108,13 @@ def form_queries(corrected_input: str, resolved: list[ResolvedEntity]) -> list[s
             replacement = entity.canonical_name if entity.entity_id else ""
         if not replacement or not entity.surface:
             continue
-        start = expanded.find(entity.surface)
+        start, end = tuple(entity.span or (-1, -1))
+        if expanded[start:end] != entity.surface or start < 0:
+            start = expanded.find(entity.surface)
+            end = start + len(entity.surface)
         if start >= 0:
-            expanded = expanded[:start] + replacement + expanded[start + len(entity.surface) :]
+            expanded = expanded[:start] + replacement + expanded[end:]
+    expanded = " ".join(expanded.split())
     key_terms = _key_terms(expanded)
     for first, _ in resolved_days(resolved):
         key_terms.append(first.isoformat())
@@ -134,8 +141,14 @@ class EntityMatcher:
 
     def __init__(self, resolved: list[ResolvedEntity], registry=None):
         self.entities: list[list[re.Pattern | None]] = []
+        # "the email" resolved to a document: its own chunks match fully.
+        self.documents: list[str] = []
         for entity in resolved or []:
-            if not entity.entity_id:
+            kind = (entity.entity_type or "").lower()
+            if not entity.entity_id or kind in DATE_TYPES:
+                continue
+            if kind == "document" or entity.entity_id.startswith("doc:"):
+                self.documents.append(str((entity.attributes or {}).get("document_id") or entity.entity_id[4:]))
                 continue
             record = None
             if registry is not None:
@@ -151,17 +164,19 @@ class EntityMatcher:
             loose = [v for v in values if "@" not in v and len(v) >= 4]
             self.entities.append([_term_pattern(exact), _term_pattern(aliases), _term_pattern(loose)])
 
-    def score(self, text: str) -> float:
+    def score(self, chunk: KnowledgeChunk) -> float:
         """Mean over resolved entities of the best match strength, 0..1."""
-        if not self.entities:
+        count = len(self.entities) + len(self.documents)
+        if not count:
             return 0.0
-        total = 0.0
+        text = f"{chunk.title}\n{chunk.content}"
+        total = float(sum(1 for document_id in self.documents if document_id == chunk.document_id))
         for patterns in self.entities:
             for strength, pattern in zip(self.STRENGTHS, patterns):
                 if pattern is not None and pattern.search(text):
                     total += strength
                     break
-        return total / len(self.entities)
+        return total / count
 
 
 def _document_day(chunk: KnowledgeChunk) -> date | None:
@@ -233,18 +248,19 @@ def retrieve(
     days = resolved_days(resolved)
     scored: list[tuple[float, float, str, KnowledgeChunk]] = []
     for chunk_id, hit in hits.items():
+        chunk = hit.chunk
+        day = _document_day(chunk)
+        on_named_day = day is not None and any(first <= day <= last for first, last in days)
         similar = hit.similarity is not None and hit.similarity >= settings.min_similarity
         strong_keyword = hit.keyword_rank is not None and hit.keyword_rank <= settings.strong_keyword_rank
-        if not (similar or strong_keyword):
+        if not (similar or strong_keyword or on_named_day):
             continue
-        chunk = hit.chunk
         score = hit.relevance
         score += settings.recency_weight * recency(chunk, now, settings.recency_bias)
-        score += settings.entity_boost * matcher.score(f"{chunk.title}\n{chunk.content}")
-        day = _document_day(chunk)
-        if day is not None and any(first <= day <= last for first, last in days):
-            score += settings.date_boost
-        scored.append((-score, -hit.relevance, chunk_id, replace(chunk, relevance=round(score, 4), similarity=hit.similarity)))
+        score += settings.entity_boost * matcher.score(chunk)
+        score += settings.date_boost if on_named_day else 0.0
+        final = replace(chunk, relevance=round(score, 4), similarity=hit.similarity)
+        scored.append((-score, -hit.relevance, chunk_id, final))
     scored.sort(key=lambda row: row[:3])
     ranked = [row[3] for row in scored]
 

@@ -12,6 +12,7 @@ Explicit dates go to dateparser with RELATIVE_BASE set to the turn's time.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -266,6 +267,7 @@ def _explicit_date(kind: str, g: dict, text: str, today: date, tense: str) -> tu
     return (parsed, parsed, "day", 0.95) if parsed else None
 
 
+@functools.lru_cache(maxsize=1024)
 def parse_date(text: str, now: datetime, prefer: str = "past") -> date | None:
     """dateparser on one expression, relative to `now`; None when it cannot tell."""
     import dateparser
@@ -305,8 +307,11 @@ def find_temporal_expressions(text: str, now: datetime, extra_spans: list[tuple[
             surface = text[span_start:span_end].rstrip(".")
             span = (span_start, span_start + len(surface))
             found.append(TemporalExpression(surface, span, start, end, granularity, confidence))
+    covered = bytearray(len(text))
+    for expression in found:
+        covered[expression.span[0]:expression.span[1]] = b"\x01" * (expression.span[1] - expression.span[0])
     for start_char, end_char in extra_spans:
-        if any(e.span[0] < end_char and start_char < e.span[1] for e in found):
+        if any(covered[start_char:end_char]):
             continue
         surface = text[start_char:end_char]
         if not re.search(rf"\d|\b{_MON}\b|\b{_WD}\b", surface, re.IGNORECASE):
@@ -316,9 +321,12 @@ def find_temporal_expressions(text: str, now: datetime, extra_spans: list[tuple[
             found.append(TemporalExpression(surface, (start_char, end_char), parsed, parsed, "day", 0.6))
     # Longest first, then leftmost, so "last Monday" beats "Monday".
     found.sort(key=lambda e: (-(e.span[1] - e.span[0]), e.span[0]))
+    taken = bytearray(len(text))
     kept: list[TemporalExpression] = []
     for expression in found:
-        if all(expression.span[1] <= k.span[0] or expression.span[0] >= k.span[1] for k in kept):
+        start, end = expression.span
+        if not any(taken[start:end]):
+            taken[start:end] = b"\x01" * (end - start)
             kept.append(expression)
     return sorted(kept, key=lambda e: e.span[0])
 

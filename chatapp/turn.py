@@ -219,7 +219,7 @@ class TurnRunner:
                                          pre.rag_chunks, pre.prompt)
         client = self.llm_client(model, api_base)
         messages = pre.prompt.messages
-        result = self._stream_answer(session, client, messages, on_event, cancel)
+        result = self._stream_answer(session, client, messages, on_event, cancel, pre)
         regenerated = False
         response = None
         if result.status == "complete":
@@ -229,7 +229,7 @@ class TurnRunner:
                 self.sessions.finish_turn(result.turn_id, result.text, "complete", {"superseded": True})
                 retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
                                               + (response.guidance or "Answer only from the reference data.")}]
-                result = self._stream_answer(session, client, retry_messages, on_event, cancel)
+                result = self._stream_answer(session, client, retry_messages, on_event, cancel, pre)
                 regenerated = True
                 if result.status == "complete":
                     response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
@@ -257,7 +257,8 @@ class TurnRunner:
         status: str
         error: str | None
 
-    def _stream_answer(self, session, client, messages, on_event, cancel) -> "TurnRunner._Streamed":
+    def _stream_answer(self, session, client, messages, on_event, cancel,
+                       pre: PreprocessedPrompt) -> "TurnRunner._Streamed":
         from chatapp.llm.client import LLMError
 
         turn_id = self.sessions.add_turn(session, "assistant", "", status="streaming")
@@ -274,7 +275,10 @@ class TurnRunner:
 
         on_event("model", {"model": client.settings.model})
         try:
-            llm = client.stream(messages, on_delta=on_delta, cancel=cancel)
+            # The offline responder reads the records directly rather than re-parsing the prompt.
+            context = {"question": pre.corrected_input, "rag_chunks": pre.rag_chunks,
+                       "resolved_entities": pre.resolved_entities}
+            llm = client.stream(messages, on_delta=on_delta, cancel=cancel, context=context)
         except LLMError as exc:
             partial = exc.partial_text or "".join(received)
             usage = Usage(model=client.settings.model)
@@ -292,13 +296,28 @@ class TurnRunner:
         self.sessions.checkpoint(turn_id, llm.text)
         return self._Streamed(turn_id, llm.text, usage, "complete", None)
 
+    def _entities_in_answer(self, answer: str) -> list[str]:
+        try:
+            return [e.entity_id for e in self.resolver.resolve(answer) if e.entity_id and not
+                    e.entity_id.startswith(("date:", "doc:"))]
+        except Exception:  # noqa: BLE001 - the dialogue update must not lose a finished turn
+            return []
+
     def _update_dialogue(self, session, state, pre: PreprocessedPrompt, response: PostprocessedResponse, now) -> None:
         stamp = now.isoformat()
         entity_ids = [e.entity_id for e in pre.resolved_entities if e.entity_id]
         is_question = pre.corrected_input.rstrip().endswith("?")
         state.add_user_turn(pre.corrected_input, stamp, entity_ids, is_question=is_question)
-        unverified = [f.content for f in response.hallucination_flags if f.hallucination_type == "NonexistentEntity"]
-        state.add_assistant_turn(response.delivered, stamp, entity_ids, unverified_entity_ids=unverified)
+        # Names the answer introduced that the knowledge base does not know stay
+        # referable ("she" may mean them next turn) but carry less salience.
+        unverified = {
+            f"unverified:{f.content.strip().lower()}": {"name": f.content.strip(), "type": "UNVERIFIED"}
+            for f in response.hallucination_flags
+            if f.hallucination_type == "NonexistentEntity" and f.content.strip()
+        }
+        answer_ids = self._entities_in_answer(response.original)
+        state.add_assistant_turn(response.delivered, stamp, answer_ids, unverified_entity_ids=list(unverified),
+                                 entity_info=unverified)
         state.note_documents(pre.rag_chunks)
         self.sessions.save_state(session, state.to_json())
 

@@ -44,3 +44,6 @@ def run_cli(*args: str, data_dir: Path | None = None, env: dict | None = None, t
         command += ["--data-dir", str(data_dir)]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=full_env,
                           input=input_text, cwd=ROOT)
+
+
+from tests.openai_server import closed_port_url, openai_server  # noqa: E402,F401 - shared fixtures

@@ -39,22 +39,25 @@ class Scripted:
     retry_after: str | None = None
     error_message: str = ""
     # For a stream that breaks: how many pieces go out before it does, and how
-    # it breaks: "close" drops the connection mid-body, "error_event" sends an
-    # SSE error object the way OpenAI-compatible servers report mid-stream faults.
+    # it breaks: "error_event" sends an SSE error object (code 500 by default),
+    # the way OpenAI-compatible servers report a fault mid-stream; "close"
+    # drops the connection mid-body.
     break_after: int | None = None
     break_mode: str = "close"
     break_code: int = 500
     finish_reason: str = "stop"
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    # Some servers ignore stream_options.include_usage; False plays one of those.
+    send_usage: bool = True
 
     @classmethod
     def reply(cls, text: str, pieces: int = 1, piece_delay: float = 0.0, first_byte_delay: float = 0.0,
               prompt_tokens: int | None = None, completion_tokens: int | None = None,
-              finish_reason: str = "stop") -> "Scripted":
+              finish_reason: str = "stop", send_usage: bool = True) -> "Scripted":
         return cls(text=text, pieces=pieces, piece_delay=piece_delay, first_byte_delay=first_byte_delay,
                    prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                   finish_reason=finish_reason)
+                   finish_reason=finish_reason, send_usage=send_usage)
 
     @classmethod
     def error(cls, status: int, message: str = "", retry_after: float | str | None = None) -> "Scripted":
@@ -62,7 +65,7 @@ class Scripted:
                    retry_after=None if retry_after is None else str(retry_after))
 
     @classmethod
-    def broken_stream(cls, text: str, pieces: int, break_after: int, mode: str = "close",
+    def broken_stream(cls, text: str, pieces: int, break_after: int, mode: str = "error_event",
                       code: int = 500, message: str = "upstream model crashed",
                       piece_delay: float = 0.0) -> "Scripted":
         if mode not in ("close", "error_event"):
@@ -71,11 +74,27 @@ class Scripted:
                    error_message=message, piece_delay=piece_delay)
 
 
+class Headers(dict):
+    """Request headers; looked up in any case ("Authorization" or "authorization")."""
+
+    def __init__(self, items=()):
+        super().__init__((k.lower(), v) for k, v in items)
+
+    def __getitem__(self, key: str) -> str:
+        return super().__getitem__(key.lower())
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and super().__contains__(key.lower())
+
+    def get(self, key: str, default=None):
+        return super().get(key.lower(), default)
+
+
 @dataclass
 class RecordedRequest:
     method: str
     path: str
-    headers: dict[str, str]
+    headers: Headers
     body: dict[str, Any] = field(default_factory=dict)
     received_at: float = 0.0
 
@@ -153,7 +172,7 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             body = {"_raw": raw.decode("utf-8", "replace")}
         self.server.owner._record(RecordedRequest(
-            method="POST", path=self.path, headers={k.lower(): v for k, v in self.headers.items()},
+            method="POST", path=self.path, headers=Headers(self.headers.items()),
             body=body, received_at=time.monotonic(),
         ))
         if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -221,7 +240,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._break_stream(script)
                 return
             self._write_event(chunk({}, script.finish_reason))
-            if (body.get("stream_options") or {}).get("include_usage"):
+            if script.send_usage and (body.get("stream_options") or {}).get("include_usage"):
                 usage_chunk = chunk({})
                 usage_chunk["choices"] = []
                 usage_chunk["usage"] = self._usage(script, body, parts)
@@ -259,7 +278,8 @@ class OpenAITestServer:
 
     `server.script(Scripted.error(429, retry_after=0), Scripted.reply("Hi", pieces=3))`
     queues answers, one per request; when the queue is empty every request gets
-    `default` (the text "OK"). `server.requests` lists what arrived.
+    `default` (the text "OK"). `server.requests` lists every request that
+    arrived, `server.chat_requests` the chat completions among them.
     """
 
     def __init__(self, default: Scripted | None = None):
@@ -286,7 +306,9 @@ class OpenAITestServer:
             self._queue.extend(responses)
         return self
 
+    @property
     def chat_requests(self) -> list[RecordedRequest]:
+        """The chat-completion requests received so far, oldest first."""
         with self._lock:
             return [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
 

@@ -18,10 +18,12 @@ numpy columns rather than Python strings is what keeps the first load short.
 from __future__ import annotations
 
 import importlib.resources
+import math
 import threading
 from collections import defaultdict
 from functools import lru_cache
 from itertools import combinations
+from typing import Iterable
 
 import jellyfish
 import numpy as np
@@ -32,13 +34,19 @@ WORDS_FILE = "frequency_dictionary_en_82_765.txt"
 BIGRAMS_FILE = "frequency_bigramdictionary_en_243_342.txt"
 PREFIX = 7  # as in SymSpell: deletions of longer words come from their first 7 letters
 MAX_DISTANCE = 2
-_BASE = 1_000_003  # odd multiplier of the polynomial string hash (mod 2**64)
+# A web word rarer than this (zipf: log10 of uses per billion words) that is one edit from a
+# word MISSPELLING_GAP zipf units more frequent is taken for that word's misspelling ("teh").
+MISSPELLING_MAX_ZIPF = 3.5
+MISSPELLING_GAP = 3.0
+_BASE = 1_000_003  # odd multiplier of the polynomial string hash
 _POWERS = [pow(_BASE, k, 1 << 64) for k in range(PREFIX)]
-_MASK = (1 << 64) - 1
+_MASK = (1 << 32) - 1  # 32-bit keys: rare collisions only add candidates that the distance check drops
+_MASK32 = np.uint64(_MASK)
+_POWER_ARRAY = np.array(_POWERS, dtype=np.uint64)
 
 
 def _string_hash(text: str) -> int:
-    """Polynomial hash of a short string; the same value the numpy build computes."""
+    """Polynomial hash of a short string, mod 2**32; the same value the numpy build computes."""
     value = 0
     for power, char in zip(_POWERS, text):
         value += ord(char) * power
@@ -55,6 +63,46 @@ def deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
     return found
 
 
+_DELETION_PATTERNS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _patterns(length: int, depth: int) -> np.ndarray:
+    """Column choices that delete up to `depth` of `length` letters; column `length` is a zero pad."""
+    key = (length, depth)
+    if key not in _DELETION_PATTERNS:
+        rows = []
+        for d in range(min(depth, length) + 1):
+            for removed in combinations(range(length), d):
+                kept = [c for c in range(length) if c not in removed]
+                rows.append(kept + [length] * (length - len(kept)))
+        _DELETION_PATTERNS[key] = np.array(rows, dtype=np.intp)
+    return _DELETION_PATTERNS[key]
+
+
+def _deletion_hashes(text: str, depth: int) -> np.ndarray:
+    """Hashes of `text` with up to `depth` letters deleted (what `_string_hash` gives each)."""
+    codes = np.array([ord(c) for c in text] + [0], dtype=np.uint64)
+    rows = codes[_patterns(len(text), depth)]
+    return (rows @ _POWER_ARRAY[: len(text)]) & _MASK32
+
+
+def letter_counts(word: str) -> np.ndarray:
+    """How often each of a-z occurs in `word` (other characters ignored)."""
+    counts = np.zeros(26, dtype=np.int16)
+    for char in word:
+        index = ord(char) - 97
+        if 0 <= index < 26:
+            counts[index] += 1
+    return counts
+
+
+def _letter_count_rows(codes: np.ndarray) -> np.ndarray:
+    """`letter_counts` for every row of a padded code matrix, in one pass."""
+    rows, columns = np.nonzero((codes >= 97) & (codes < 123))
+    flat = rows * 26 + (codes[rows, columns].astype(np.int64) - 97)
+    return np.bincount(flat, minlength=codes.shape[0] * 26).reshape(-1, 26).astype(np.int16)
+
+
 def phonetic_key(word: str) -> str:
     """Metaphone key ("" for words outside ASCII, which Metaphone does not model)."""
     return jellyfish.metaphone(word) if word.isascii() else ""
@@ -65,26 +113,30 @@ class DeleteIndex:
 
     def __init__(self, words: list[str]):
         self.words = words
+        self.word_array = np.array(words, dtype=object)
         self.lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
         padded = "".join(w[:PREFIX].ljust(PREFIX, "\0") for w in words)
         codes = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).reshape(-1, PREFIX).astype(np.uint64)
         real_letters = np.minimum(self.lengths, PREFIX)
+        longest = max(self.lengths.max(initial=1), 1)
+        self.letter_counts = _letter_count_rows(
+            np.frombuffer("".join(w.ljust(longest, "\0") for w in words).encode("utf-32-le"), dtype=np.uint32).reshape(-1, longest)
+        )
         powers = np.array(_POWERS, dtype=np.uint64)
-        hashes, owners = [], []
+        entries = []
         for depth in range(MAX_DISTANCE + 1):
             for removed in combinations(range(PREFIX), depth):
                 # Deleting a padding column repeats a shorter deletion: skip those rows.
-                rows = np.flatnonzero(real_letters > (removed[-1] if removed else -1))
+                rows = np.flatnonzero(real_letters > (removed[-1] if removed else -1)).astype(np.uint64)
                 kept = [c for c in range(PREFIX) if c not in removed]
                 value = np.zeros(len(rows), dtype=np.uint64)
                 for position, column in enumerate(kept):
                     value += codes[rows, column] * powers[position]
-                hashes.append(value)
-                owners.append(rows.astype(np.int32))
-        all_hashes = np.concatenate(hashes)
-        order = np.argsort(all_hashes)
-        all_hashes = all_hashes[order]
-        self.owners = np.concatenate(owners)[order]
+                # One sortable number per entry: 32-bit hash above, word id below.
+                entries.append(((value & _MASK32) << np.uint64(32)) | rows)
+        combined = np.sort(np.concatenate(entries))
+        all_hashes = combined >> np.uint64(32)
+        self.owners = (combined & _MASK32).astype(np.int32)
         first = np.ones(len(all_hashes), dtype=bool)
         first[1:] = all_hashes[1:] != all_hashes[:-1]
         self.keys = all_hashes[first]
@@ -95,16 +147,22 @@ class DeleteIndex:
         empty = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32))
         if not word:
             return empty
-        hashes = np.array([_string_hash(d) for d in deletions(word[:PREFIX], max_distance)], dtype=np.uint64)
+        hashes = _deletion_hashes(word[:PREFIX], max_distance)
         positions = np.minimum(np.searchsorted(self.keys, hashes), len(self.keys) - 1)
         positions = positions[self.keys[positions] == hashes]
         if not len(positions):
             return empty
-        ids = np.unique(np.concatenate([self.owners[self.starts[p] : self.starts[p + 1]] for p in positions]))
+        # Concatenate the owner runs of all matched keys in one vectorised step.
+        starts, ends = self.starts[positions], self.starts[positions + 1]
+        sizes = ends - starts
+        offsets = np.repeat(starts - np.cumsum(sizes) + sizes, sizes)
+        ids = np.unique(self.owners[offsets + np.arange(sizes.sum())])
         ids = ids[np.abs(self.lengths[ids] - len(word)) <= max_distance]
+        # Each edit changes the letter counts by at most 2 in total: a cheap, exact pre-filter.
+        ids = ids[np.abs(self.letter_counts[ids] - letter_counts(word)).sum(axis=1) <= 2 * max_distance]
         if not len(ids):
             return empty
-        candidates = [self.words[i] for i in ids]
+        candidates = self.word_array[ids].tolist()
         distances = cdist([word], candidates, scorer=OSA.distance, score_cutoff=max_distance, dtype=np.int32)[0]
         keep = (distances > 0) & (distances <= max_distance)
         return ids[keep].astype(np.int64), distances[keep]
@@ -145,14 +203,36 @@ class SmallIndex:
 
 
 class Lexicon:
-    """Word and bigram counts plus near-word look-ups; get it from `load_lexicon()`."""
+    """Word and bigram counts plus near-word look-ups; get it from `load_lexicon()`.
 
-    def __init__(self, words: list[str], counts: np.ndarray, bigram_left: np.ndarray, bigram_right: np.ndarray, bigram_counts: np.ndarray):
-        self.words = words
-        self.word_id = {w: i for i, w in enumerate(words)}
-        self.size = len(words)
-        self.counts = counts.astype(np.float64)
-        self.total = float(self.counts.sum())
+    Ids below `core_size` are the curated dictionary's words. After them come
+    the web-frequency words it lacks (American spellings such as "favorite",
+    newer words such as "instagram"), which are candidates too; `other_known`
+    holds the short and possessive forms that are known but never offered.
+    """
+
+    def __init__(self, words: list[str], counts: np.ndarray, bigram_left: np.ndarray, bigram_right: np.ndarray,
+                 bigram_counts: np.ndarray, web_words: dict[str, float] | None = None, never_offer: Iterable[str] = ()):
+        self.core_size = len(words)
+        total = float(counts.sum())
+        self.web_zipf: dict[str, float] = {}
+        self.other_known: set[str] = set()
+        core, skip = set(words), set(never_offer)
+        extra_words, extra_counts = [], []
+        for word, frequency in (web_words or {}).items():
+            if word in core or word in skip:
+                continue
+            self.web_zipf[word] = math.log10(frequency) + 9
+            if len(word) > 2 and word.isascii() and word.isalpha():
+                extra_words.append(word)
+                extra_counts.append(frequency * total)
+            else:
+                self.other_known.add(word)
+        self.words = words + extra_words
+        self.word_id = {w: i for i, w in enumerate(self.words)}
+        self.size = len(self.words)
+        self.counts = np.concatenate([counts.astype(np.float64), np.array(extra_counts, dtype=np.float64)])
+        self.total = total
         self.log_probabilities = np.log(self.counts / self.total)
         keys = bigram_left.astype(np.int64) * self.size + bigram_right
         order = np.argsort(keys)
@@ -162,12 +242,31 @@ class Lexicon:
         # conditional probabilities use the bigram file's own marginals.
         self.left_totals = np.bincount(bigram_left, weights=bigram_counts, minlength=self.size).astype(np.float64)
         self.smallest_bigram = float(bigram_counts.min()) if len(bigram_counts) else 1.0
-        self.index = DeleteIndex(words)
+        self.index = DeleteIndex(self.words)
         self._by_sound: dict[str, list[int]] | None = None
+        self._misspelling_verdicts: dict[str, bool] = {}
         self._lock = threading.Lock()
 
     def __contains__(self, word: str) -> bool:
         return word in self.word_id
+
+    def is_word(self, word: str) -> bool:
+        """Whether `word` is English to leave alone: a dictionary word, or a web word that
+        is not just a frequent misspelling of a far more frequent word ("teh" of "the")."""
+        if word in self.word_id and self.word_id[word] < self.core_size:
+            return True
+        zipf = self.web_zipf.get(word)
+        if zipf is None:
+            return False
+        if zipf >= MISSPELLING_MAX_ZIPF:
+            return True
+        verdict = self._misspelling_verdicts.get(word)
+        if verdict is None:
+            ids, _ = self.index.near(word, 1)
+            best = float(self.counts[ids].max()) if len(ids) else 0.0
+            verdict = best > 0 and math.log10(best / self.total) + 9 - zipf >= MISSPELLING_GAP
+            self._misspelling_verdicts[word] = verdict
+        return not verdict
 
     def count(self, word: str) -> float:
         i = self.word_id.get(word)
@@ -200,6 +299,15 @@ def _read_fields(name: str) -> list[str]:
     return importlib.resources.files("symspellpy").joinpath(name).read_text(encoding="utf-8").split()
 
 
+def _web_words() -> dict[str, float]:
+    """wordfreq's English words used at least once per million words (its "small" list), if installed."""
+    try:
+        import wordfreq
+    except ImportError:
+        return {}
+    return wordfreq.get_frequency_dict("en", wordlist="small")
+
+
 _LOAD_LOCK = threading.Lock()
 
 
@@ -211,13 +319,16 @@ def load_lexicon() -> Lexicon:
 
 @lru_cache(maxsize=1)
 def _build_lexicon() -> Lexicon:
+    from chatapp.correction.abbreviations import CHAT_SPEAK, CONTRACTIONS
+
     fields = _read_fields(WORDS_FILE)
     words = fields[0::2]
-    counts = np.array(fields[1::2]).astype(np.int64)
+    counts = np.fromiter(map(int, fields[1::2]), dtype=np.int64)
     word_id = {w: i for i, w in enumerate(words)}.get
     fields = _read_fields(BIGRAMS_FILE)
     left = np.array([word_id(w, -1) for w in fields[0::3]], dtype=np.int64)
     right = np.array([word_id(w, -1) for w in fields[1::3]], dtype=np.int64)
-    pair_counts = np.array(fields[2::3]).astype(np.int64)
+    pair_counts = np.fromiter(map(int, fields[2::3]), dtype=np.int64)
     listed = (left >= 0) & (right >= 0)
-    return Lexicon(words, counts, left[listed], right[listed], pair_counts[listed])
+    # Chat-speak is corrected through its table, so it is never a dictionary word or a candidate.
+    return Lexicon(words, counts, left[listed], right[listed], pair_counts[listed], _web_words(), set(CHAT_SPEAK) | set(CONTRACTIONS))

@@ -164,6 +164,13 @@ class ParsedText:
         return self._by_token.get(index, ("", ""))[1]
 
 
+def zipf(word: str) -> float:
+    """How common a word is in English (wordfreq's Zipf scale, 0 = unknown)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
+
+
 def is_editable_word(token: Token) -> bool:
     return token.kind == "word" and not token.protected and token.text != ""
 
@@ -218,16 +225,27 @@ class SyntacticCorrector:
         self.names = names
 
     def correct(self, doc: TokenizedInput, parsed: ParsedText | None = None) -> list[CorrectionRecord]:
-        """Apply every rule to `doc` (setting token texts); one record per changed token."""
+        """Apply every rule to `doc` (setting token texts); one record per changed token.
+
+        With a parse, names that only spaCy's NER found are added as
+        suggestions (confidence 0.35, below every level's threshold): a
+        parse changes with the text around a word, and an applied correction
+        must not appear or vanish when the corrected text is corrected again.
+        """
         edits = _Edits(doc)
         words = [i for i, t in enumerate(doc.tokens) if is_editable_word(t)]
         self._fix_slips(doc, words, edits)
         self._capitalise_pronoun_i(doc, edits)
-        self._capitalise_names(doc, edits, parsed)
+        claimed = self._capitalise_names(doc, edits)
         self._remove_doubled_words(doc, edits)
         self._fix_articles(doc, edits)
         self._capitalise_sentence_starts(doc, edits)
-        return edits.records()
+        records = edits.records()
+        if parsed is not None:
+            hints = _Edits(doc)
+            self._suggest_entity_names(doc, hints, parsed, claimed | set(edits.before))
+            records += hints.records()
+        return records
 
     # --- rules ------------------------------------------------------------------
 
@@ -236,8 +254,8 @@ class SyntacticCorrector:
         for position, index in enumerate(words):
             token = tokens[index]
             lower = token.text.lower()
-            following = _next_word(doc, index)
-            previous = _previous_word(doc, index)
+            following = next_word(doc, index)
+            previous = previous_word(doc, index)
             next_lower = tokens[following].text.lower() if following is not None else ""
             prev_lower = tokens[previous].text.lower() if previous is not None else ""
             if lower in SLIP_WORDS:
@@ -251,7 +269,7 @@ class SyntacticCorrector:
                 edits.set(index, match_case("there", token.text), "Grammar", 0.85)
             elif lower == "its" and next_lower in ITS_BEFORE:
                 edits.set(index, match_case("it's", token.text), "Grammar", 0.8)
-            elif lower == "your" and next_lower == "welcome" and _next_word(doc, following) is None:
+            elif lower == "your" and next_lower == "welcome" and next_word(doc, following) is None:
                 edits.set(index, match_case("you're", token.text), "Grammar", 0.85)
 
     def _capitalise_pronoun_i(self, doc: TokenizedInput, edits: _Edits) -> None:
@@ -267,61 +285,62 @@ class SyntacticCorrector:
                 continue
             edits.set(index, "I" + token.text[1:], "Capitalization", 0.95)
 
-    def _capitalise_names(self, doc: TokenizedInput, edits: _Edits, parsed: ParsedText | None) -> None:
+    def _capitalise_names(self, doc: TokenizedInput, edits: _Edits) -> set[int]:
+        """Known names get their capitals; returns the tokens that are names."""
         claimed: set[int] = set()
-        if self.names is not None:
-            for match in self.names.find(doc):
-                confidence = match.form.capitalize_confidence
-                if confidence <= 0:
-                    claimed.update(match.indices)
-                    continue
-                if parsed is not None and confidence < 0.7 and any(
-                    parsed.pos(i) == "PROPN" or parsed.entity(i) in NER_LABELS for i in match.indices
+        for match in self.names.find(doc) if self.names is not None else ():
+            claimed.update(match.indices)
+            confidence = match.form.capitalize_confidence
+            for index, canonical in zip(match.indices, match.canonical):
+                token = doc.tokens[index]
+                current = token.text
+                if (
+                    confidence > 0
+                    and is_editable_word(token)
+                    and current.islower()
+                    and canonical != current
+                    and canonical.lower() == current.lower()
                 ):
-                    confidence = 0.75  # the tagger agrees it is a name here
-                for index, canonical in zip(match.indices, match.canonical):
-                    claimed.add(index)
-                    token = doc.tokens[index]
-                    current = token.text
-                    if is_editable_word(token) and current.islower() and not canonical.islower():
-                        edits.set(index, canonical + current[len(canonical) :], "Capitalization", confidence)
+                    edits.set(index, canonical, "Capitalization", confidence)
         for index, token in enumerate(doc.tokens):
-            if index in claimed or not is_editable_word(token) or not token.text.islower():
+            if index not in claimed and is_editable_word(token) and token.text.lower() in ALWAYS_CAPITALISED:
+                if token.text.islower():
+                    edits.set(index, ALWAYS_CAPITALISED[token.text.lower()], "Capitalization", 0.9)
+        return claimed
+
+    @staticmethod
+    def _suggest_entity_names(doc: TokenizedInput, hints: _Edits, parsed: ParsedText, skip: set[int]) -> None:
+        for index, token in enumerate(doc.tokens):
+            if index in skip or not is_editable_word(token) or not token.text.islower():
                 continue
-            lower = token.text.lower()
-            if lower in ALWAYS_CAPITALISED:
-                edits.set(index, ALWAYS_CAPITALISED[lower], "Capitalization", 0.9)
-            elif (
-                parsed is not None
-                and parsed.entity(index) in NER_LABELS
+            lower = token.text
+            if (
+                parsed.entity(index) in NER_LABELS
                 and parsed.pos(index) == "PROPN"
-                and lower not in FUNCTION_WORDS
                 and len(lower) > 2
+                and zipf(lower) < 4.5  # "johns report" is no ORG: "report" is an everyday word
             ):
-                # spaCy's NER on lowercase text is weak: a suggestion unless aggressive.
-                edits.set(index, token.text[0].upper() + token.text[1:], "Capitalization", 0.6)
+                hints.set(index, lower[0].upper() + lower[1:], "Capitalization", 0.35)
 
     def _remove_doubled_words(self, doc: TokenizedInput, edits: _Edits) -> None:
         tokens = doc.tokens
-        previous: int | None = None
+        previous_end = -1
+        previous_word = ""  # the previous token if it was a word, as it read before this rule
         for index, token in enumerate(tokens):
             if token.text == "":
                 continue
-            if previous is not None and is_editable_word(token) and is_editable_word(tokens[previous]):
-                gap = doc.original[tokens[previous].end : token.start]
-                lower = token.text.lower()
-                if lower == tokens[previous].text.lower() and gap.strip() == "" and "\n" not in gap:
-                    if lower not in INTENTIONAL_REPEATS:
-                        confidence = 0.9 if lower in FUNCTION_WORDS else 0.75
-                        edits.set(index, "", "Grammar", confidence)
-                        continue  # keep `previous` on the first copy
-            previous = index
+            word = token.text.lower() if is_editable_word(token) else ""
+            gap = doc.original[previous_end : token.start] if previous_end >= 0 else "\n"
+            if word and word == previous_word and gap.strip() == "" and "\n" not in gap:
+                if word not in INTENTIONAL_REPEATS:
+                    edits.set(index, "", "Grammar", 0.9 if word in FUNCTION_WORDS else 0.75)
+            previous_end, previous_word = token.end, word
 
     def _fix_articles(self, doc: TokenizedInput, edits: _Edits) -> None:
         for index, token in enumerate(doc.tokens):
             if not is_editable_word(token) or token.text.lower() not in ("a", "an"):
                 continue
-            following = _next_word(doc, index, allow_kinds=("word", "acronym", "number", "id"))
+            following = next_word(doc, index, allow_kinds=("word", "acronym", "number", "id"))
             if following is None:
                 continue
             word = doc.tokens[following]
@@ -365,11 +384,22 @@ class SyntacticCorrector:
         if token.kind not in ("word", "acronym", "id", "number", "handle"):
             return None
         first = _last_sentence_start(doc, last)
-        sentence = [t.text.lower() for t in doc.tokens[first : last + 1] if t.text and t.kind != "punct"]
+        sentence = [t for t in doc.tokens[first : last + 1] if t.text and t.kind != "punct"]
         if not sentence:
             return None
-        mark, confidence = _terminal_mark(sentence, doc.tokens[first : last + 1])
-        if mark is None:
+        mark, confidence = _terminal_mark(sentence)
+        if mark != "?":
+            # "thanks, can you send it": the question may start after a comma.
+            clause_start = max(
+                (i for i in range(first, last) if doc.tokens[i].text in (",", ";", ":")), default=None
+            )
+            if clause_start is not None:
+                clause = [t for t in doc.tokens[clause_start + 1 : last + 1] if t.text and t.kind != "punct"]
+                clause_mark, clause_confidence = _terminal_mark(clause) if clause else (None, 0.0)
+                if clause_mark == "?":
+                    mark, confidence = "?", round(clause_confidence - 0.1, 3)
+        # A handle swallows a following dot ("@jsmith." is one token): no "." there.
+        if mark is None or (mark == "." and token.kind == "handle") or token.text[-1:] in ".!?…":
             return None
         doc.tokens.insert(last + 1, Token(token.end, token.end, "", mark, "punct"))
         return CorrectionRecord(
@@ -383,40 +413,41 @@ class SyntacticCorrector:
         )
 
 
-def _terminal_mark(words: list[str], tokens: list[Token]) -> tuple[str | None, float]:
-    first = words[0].replace("’", "'")
+def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
+    """"?" for a question, "." for a longer statement, with a confidence."""
+    # Split texts, so a token that tier 1 expanded ("alot" -> "a lot") reads as it will next time.
+    written = " ".join(t.text for t in sentence).split()
+    words = [w.lower().replace("’", "'") for w in written]
+    first = words[0]
     second = words[1] if len(words) > 1 else ""
     if first in QUESTION_WORDS:
         if second in AUXILIARIES or second in SUBJECT_WORDS or second in ("many", "much", "long", "often", "far"):
             return "?", 0.9
         return "?", 0.75
     if first in AUXILIARIES:
-        if second in SUBJECT_WORDS or second.endswith("n't") or _looks_like_name(tokens, 1):
+        if second in SUBJECT_WORDS or (len(written) > 1 and written[1][:1].isupper()):
             return "?", 0.88
         if first in MODALS:
             return "?", 0.65
+        if first not in ("do", "have", "has", "had"):  # "do this", "have a look": orders
+            return "?", 0.75
         return None, 0.0
     if len(words) >= 4:
         return ".", 0.5  # a statement: only at the aggressive level
     return None, 0.0
 
 
-def _looks_like_name(tokens: list[Token], word_position: int) -> bool:
-    words = [t for t in tokens if t.text and t.kind != "punct"]
-    return len(words) > word_position and words[word_position].text[:1].isupper()
-
-
 def _wants_an(word: Token) -> tuple[bool | None, float]:
     """Whether `word` takes "an", and how sure we are (None: leave it)."""
     text = word.text
     lower = text.lower()
-    if word.kind in ("number", "id") or not text[:1].isalpha():
-        return None, 0.0
+    if word.kind in ("number", "id") or not text[:1].isalpha() or len(text) == 1:
+        return None, 0.0  # "option a or b", "a to z", "plan B"
     if word.kind == "acronym" or (len(text) <= 4 and text.isupper()):
         # Letter by letter ("an FBI agent") unless said as a word ("a NATO base").
         return lower[0] in VOWEL_SOUND_LETTERS, 0.6
-    if lower in FUNCTION_WORDS or len(lower) == 1:
-        return None, 0.0  # "option a or b", "a to z"
+    if lower in FUNCTION_WORDS:
+        return None, 0.0
     if lower.startswith(AN_BEFORE_PREFIXES):
         return True, 0.85
     if lower.startswith(A_BEFORE_PREFIXES):
@@ -433,7 +464,7 @@ def _wants_an(word: Token) -> tuple[bool | None, float]:
     return False, 0.9
 
 
-def _next_word(doc: TokenizedInput, index: int | None, allow_kinds=("word",)) -> int | None:
+def next_word(doc: TokenizedInput, index: int | None, allow_kinds=("word",)) -> int | None:
     """The token right after `index`, if it is a word separated only by spaces."""
     if index is None:
         return None
@@ -444,20 +475,20 @@ def _next_word(doc: TokenizedInput, index: int | None, allow_kinds=("word",)) ->
         if token.text == "":
             continue
         gap = doc.original[end : token.start]
-        if token.kind in allow_kinds and gap.strip() == "" and (gap or token.kind == "word"):
+        if token.kind in allow_kinds and gap and gap.strip() == "" and "\n\n" not in gap:
             return following
         return None
     return None
 
 
-def _previous_word(doc: TokenizedInput, index: int) -> int | None:
+def previous_word(doc: TokenizedInput, index: int) -> int | None:
     tokens = doc.tokens
     for previous in range(index - 1, -1, -1):
         token = tokens[previous]
         if token.text == "":
             continue
         gap = doc.original[token.end : tokens[index].start]
-        if is_editable_word(token) and gap.strip() == "" and gap:
+        if is_editable_word(token) and gap and gap.strip() == "" and "\n\n" not in gap:
             return previous
         return None
     return None
@@ -475,15 +506,15 @@ def _is_abbreviation(doc: TokenizedInput, dot_index: int) -> bool:
     if dot_index == 0:
         return False
     before = tokens[dot_index - 1]
-    if before.end != dot.start:
+    if before.end != dot.start or before.text == "":
         return False
-    word = before.original.lower()
-    if len(word) == 1 and word.isalpha():
+    word = before.text.lower()
+    if len(word) == 1 and word.isalpha() and word != "i":
         return True
     if word in ABBREVIATIONS:
         return True
     # "e.g." tokenises as e . g . : look one step further back.
-    return dot_index >= 3 and (tokens[dot_index - 3].original + "." + word).lower() in ABBREVIATIONS
+    return dot_index >= 3 and (tokens[dot_index - 3].text + "." + word).lower() in ABBREVIATIONS
 
 
 def _last_nonempty(doc: TokenizedInput) -> int | None:

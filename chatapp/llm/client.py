@@ -14,12 +14,12 @@ import logging
 import os
 import queue
 import random
-import re
 import threading
 import time
 from dataclasses import dataclass
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, Callable
+
+from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
 
 if TYPE_CHECKING:
     from chatapp.llm.offline import OfflineResponder
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 OFFLINE_MODEL = "offline"
 # How often the caller's thread wakes to look at the cancel event.
 CANCEL_POLL_SECONDS = 0.05
-RETRYABLE_KINDS = frozenset({"rate_limit", "server", "connection"})
 
 
 @dataclass
@@ -59,20 +58,6 @@ class LLMResult:
     first_byte_ms: float | None
     attempts: int
     finish_reason: str | None
-
-
-class LLMError(Exception):
-    """A failed model call. `message` is one line that says what to do;
-    `partial_text` is what arrived before the failure."""
-
-    def __init__(self, kind: str, message: str, partial_text: str = "", attempts: int = 1,
-                 status: int | None = None):
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-        self.partial_text = partial_text
-        self.attempts = attempts
-        self.status = status
 
 
 # --- litellm, loaded lazily and kept quiet -------------------------------------------
@@ -112,143 +97,6 @@ def litellm_model_name(model: str, api_base: str | None) -> str:
     return model if prefix in providers else f"openai/{model}"
 
 
-# --- failures: what went wrong and what the user should do -----------------------------
-
-
-def _exception_chain(exc: BaseException) -> list[BaseException]:
-    """The exception and everything it wraps: litellm nests the real cause
-    (an httpx error, an SSE error body) under generic wrappers."""
-    seen, order, stack = set(), [], [exc]
-    while stack:
-        current = stack.pop(0)
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        order.append(current)
-        stack += [getattr(current, "original_exception", None), current.__cause__, current.__context__]
-    return order
-
-
-def _status_of(chain: list[BaseException]) -> int | None:
-    import openai
-
-    for exc in chain:
-        if isinstance(exc, openai.APIStatusError):
-            return exc.status_code
-    for exc in chain:  # an error event inside a stream carries its code in the body
-        body = getattr(exc, "body", None)
-        code = body.get("code") if isinstance(body, dict) else None
-        if isinstance(code, int) or (isinstance(code, str) and code.isdigit()):
-            return int(code)
-        if isinstance(body, dict) and body.get("type") == "server_error":
-            return 500
-    return None
-
-
-def _retry_after_seconds(chain: list[BaseException]) -> float | None:
-    for exc in chain:
-        headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(
-            exc, "litellm_response_headers", None)
-        if not headers:
-            continue
-        if headers.get("retry-after-ms"):
-            try:
-                return float(headers["retry-after-ms"]) / 1000
-            except ValueError:
-                pass
-        value = headers.get("retry-after")
-        if value:
-            try:
-                return max(0.0, float(value))
-            except ValueError:
-                try:
-                    return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
-                except (TypeError, ValueError):
-                    return None
-    return None
-
-
-MISSING_KEY = re.compile(r"missing credentials|missing \w* ?api[ _]key|no (api )?key is set|api_key \w* ?must be set", re.I)
-
-
-def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None, str]:
-    """(kind, HTTP status, Retry-After seconds, provider's own message) for an exception from litellm.
-
-    litellm wraps causes in generic classes (a refused connection arrives as
-    InternalServerError 500), so the chain is read cause first."""
-    import httpx
-    import openai
-
-    chain = _exception_chain(exc)
-    bodies = [e for e in chain if isinstance(getattr(e, "body", None), dict) and e.body.get("message")]
-    detail = bodies[0].body["message"] if bodies else str(chain[-1]) or str(exc)
-    detail = " ".join(str(detail).split())[:200]
-    if any(isinstance(e, (httpx.TimeoutException, openai.APITimeoutError, TimeoutError)) for e in chain):
-        return "timeout", None, None, detail
-    if MISSING_KEY.search(" ".join(str(e) for e in chain)):
-        return "auth", None, None, detail
-    # An error object the server sent (also mid-stream, inside the SSE body) says what happened.
-    status = _status_of(bodies) if bodies else None
-    if status is None:
-        transport = (openai.APIConnectionError, httpx.TransportError, ConnectionError)
-        if any(isinstance(e, transport) and not type(e).__module__.startswith("litellm") for e in chain):
-            return "connection", None, None, detail
-        status = _status_of(chain)
-    if status is None:
-        text = " ".join(str(e) for e in chain).lower()
-        return ("bad_request" if "provider not provided" in text else "server"), None, None, detail
-    if status in (401, 403):
-        kind = "auth"
-    elif status == 404:
-        kind = "not_found"
-    elif status == 429:
-        kind = "rate_limit"
-    elif status == 408 or status >= 500:
-        kind = "server"
-    else:
-        kind = "bad_request"
-    return kind, status, _retry_after_seconds(chain), detail
-
-
-def _key_variable(litellm_model: str) -> str:
-    provider = litellm_model.split("/", 1)[0] if "/" in litellm_model else "openai"
-    return f"{provider.upper().replace('-', '_')}_API_KEY"
-
-
-def failure_message(kind: str, status: int | None, detail: str, settings: LLMSettings, litellm_model: str,
-                    attempts: int, partial_chars: int) -> str:
-    """One line: what happened, then what to do about it."""
-    model = settings.model
-    code = f" ({status})" if status else ""
-    tries = f" after {attempts} attempts" if attempts > 1 else ""
-    kept = f"; the partial answer ({partial_chars} characters) is kept" if partial_chars else ""
-    where = settings.api_base or "the provider"
-    if kind == "auth" and status == 403:
-        return f"the provider refused access to {model} (403): check that your API key may use this model"
-    if kind == "auth":
-        return (f"the provider rejected the API key{code}: set {_key_variable(litellm_model)} or --api-key"
-                if status else f"no API key for {model}: set {_key_variable(litellm_model)} or --api-key")
-    if kind == "rate_limit":
-        return f"{model} is rate-limited (429){tries}: wait a minute and try again, or use another --model"
-    if kind == "server" and partial_chars:
-        return f"the provider failed mid-answer{code}{kept}: ask again to retry"
-    if kind == "server":
-        return f"the provider had a server error{code}{tries}: try again shortly, or use another --model"
-    if kind == "connection":
-        return f"could not reach {where}{tries}: check that the server runs, the --api-base address and your network"
-    if kind == "interrupted":
-        return f"the connection dropped mid-answer{kept}: ask again to retry"
-    if kind == "not_found":
-        return f"the provider does not know the model '{model}'{code}: check --model and --api-base"
-    if kind == "timeout_first_byte":
-        return (f"no answer from {model} within {settings.first_byte_timeout:g}s: the server may be busy or "
-                "still loading the model; try again, or raise first_byte_timeout")
-    if kind == "timeout_total":
-        return (f"the answer from {model} took longer than {settings.total_timeout:g}s and was cut off{kept}: "
-                "raise total_timeout, or ask for a shorter answer")
-    return f"the provider rejected the request{code}: {detail or 'check the model name and parameters'}"
-
-
 # --- the client --------------------------------------------------------------------
 
 
@@ -275,9 +123,12 @@ def _read_stream(litellm, call: dict, events: queue.Queue, abandon: threading.Ev
             if usage is not None and getattr(usage, "completion_tokens", None) is not None:
                 events.put(("usage", (usage.prompt_tokens, usage.completion_tokens)))
             for choice in getattr(chunk, "choices", None) or []:
-                content = getattr(getattr(choice, "delta", None), "content", None)
+                delta = getattr(choice, "delta", None)
+                content = getattr(delta, "content", None)
                 if content:
                     events.put(("delta", content))
+                elif getattr(delta, "reasoning_content", None):
+                    events.put(("alive", None))  # a reasoning model thinking aloud: not stalled
                 if getattr(choice, "finish_reason", None):
                     events.put(("finish", choice.finish_reason))
         events.put(("end", None))
@@ -372,7 +223,7 @@ class LLMClient:
             if final:
                 raise LLMError(kind, failure_message(kind, status, detail, s, litellm_model, attempt_number,
                                                      len(attempt.text)),
-                               partial_text=attempt.text, attempts=attempt_number, status=status) from None
+                               partial_text=attempt.text, attempts=attempt_number, status=status) from attempt.failure
             if cancel is not None and cancel.wait(delay):
                 return self._result(litellm, litellm_model, messages, _Attempt(stopped="cancelled"), started,
                                     attempt_number)
@@ -418,6 +269,8 @@ class LLMClient:
                     attempt.text += value
                     if on_delta is not None:
                         on_delta(value)
+                elif kind == "alive":
+                    first_byte_deadline = total_deadline  # it answers; only the total timeout applies now
                 elif kind == "usage":
                     attempt.prompt_tokens, attempt.completion_tokens = value
                 elif kind == "finish":

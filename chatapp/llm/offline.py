@@ -73,6 +73,35 @@ def keywords(text: str) -> set[str]:
             if len(w) > 2 and w not in STOPWORDS}
 
 
+BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
+HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
+
+
+def passage_sentences(content: str) -> list[str]:
+    """Readable sentences of a chunk: wrapped lines rejoined, bullets and
+    Markdown marks removed, mail headers and scraps dropped."""
+    lines: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", content):
+        for raw in paragraph.splitlines():
+            line = raw.strip()
+            if not line or HEADER_LINE.match(line):
+                continue
+            starts_new = bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
+            if starts_new or lines[-1].startswith(("#", "|")) or lines[-1].endswith(":"):
+                lines.append(line)
+            else:
+                lines[-1] += " " + line
+        lines.append("")  # a paragraph break ends the last line
+    sentences = []
+    for line in lines:
+        line = BULLET.sub("", line.lstrip("# ")).replace("**", "").replace("__", "")
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])", line):
+            sentence = " ".join(sentence.split())
+            if len(sentence) >= 20 and not sentence.startswith("|"):
+                sentences.append(sentence)
+    return sentences
+
+
 def question_from(messages: list[dict], context: dict) -> str:
     """The user's question: given by the caller, or the end of the last user message
     (an assembled prompt puts reference data and entity notes before it)."""
@@ -96,6 +125,7 @@ class OfflineResponder:
         self.kb = kb
         self.piece_delay = piece_delay
         self._alias_patterns: list[tuple[re.Pattern, str, float]] | None = None
+        self._patterns_key: tuple | None = None
 
     # --- public ----------------------------------------------------------------
 
@@ -123,7 +153,8 @@ class OfflineResponder:
                     sources.append(file_name(entity.source))
             passage_lines, passage_sources = self._passages(question, entities, context)
             if passage_lines:
-                lines += ["From your documents:", *passage_lines]
+                lines += ["", "From your documents:"] if lines else ["From your documents:"]
+                lines += passage_lines
                 sources += passage_sources
         if not lines:
             return f"{OFFLINE_NOTICE}\n\nI found nothing in your knowledge base about that. {HOW_TO_GET_MORE}"
@@ -136,7 +167,10 @@ class OfflineResponder:
     def _patterns(self) -> list[tuple[re.Pattern, str, float]]:
         """(pattern, entity id, prior) per name and alias. One-word aliases must
         be capitalised as written ("Office", "Sales" are also common words)."""
-        if self._alias_patterns is None:
+        # Rebuilt when the knowledge base changes under a long-running session.
+        key = (self.kb.version, self.kb.registry.counts()["entities"])
+        if self._alias_patterns is None or self._patterns_key != key:
+            self._patterns_key = key
             patterns = []
             for entity in self.kb.registry.all_entities():
                 for alias in dict.fromkeys([entity.name, *entity.aliases]):
@@ -231,12 +265,20 @@ class OfflineResponder:
         value = self._display(entity.attributes[key])
         if key == "reports_to":
             return f"{entity.name} reports to {value}."
-        return f"{entity.name}'s {key.replace('_', ' ')} is {value}."
+        label = re.sub(r"\bq(\d)\b", r"Q\1", key.replace("_", " "))  # q4_budget → "Q4 budget"
+        return f"{entity.name}'s {label} is {value}."
 
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         lines, sources = [], []
         for entity in entities:
-            for key in self._asked_keys(question, entity):
+            keys = self._asked_keys(question, entity)
+            if "date" in keys and "time" in keys:  # "when is the review?" → one sentence
+                keys.remove("time")
+                lines.append(f"{entity.name} is on {self._display(entity.attributes['date'])} at "
+                             f"{self._display(entity.attributes['time'])}.")
+                sources.append(self._source_of(entity, "date"))
+                keys.remove("date")
+            for key in keys:
                 lines.append(self._sentence(entity, key))
                 sources.append(self._source_of(entity, key))
         return lines, sources
@@ -262,12 +304,15 @@ class OfflineResponder:
         return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
 
     def _summary(self, entity: _KnownEntity) -> str:
-        parts = [f"{entity.name}: {entity.description}" if entity.description else entity.name]
+        """"Name: description. Role: …. Email: …." from the registry, or "" if it knows nothing more."""
         shown = [k for k in ("role", "email", "phone", "status", "date", "lead", "owner") if k in entity.attributes]
-        details = "; ".join(f"{k.replace('_', ' ')} {self._display(entity.attributes[k])}" for k in shown[:3])
+        details = [f"{k.replace('_', ' ').capitalize()}: {self._display(entity.attributes[k])}." for k in shown[:3]]
         if not entity.description and not details:
             return ""
-        return " ".join(parts) + (f" ({details})." if details else "")
+        description = entity.description.strip()
+        if description and not description.endswith((".", "!", "?")):
+            description += "."
+        return " ".join([f"{entity.name}: {description}" if description else f"{entity.name}:", *details])
 
     # --- passages ------------------------------------------------------------------
 
@@ -281,10 +326,7 @@ class OfflineResponder:
         wanted = keywords(question) | {w for e in entities for w in keywords(e.name)}
         scored = []
         for rank, chunk in enumerate(chunks[:4]):
-            for sentence in re.split(r"(?<=[.!?])\s+|\n+", chunk.content):
-                sentence = " ".join(sentence.split())
-                if len(sentence) < 20 or ":" in sentence[:12] and sentence.split(":", 1)[0].istitle():
-                    continue  # too short to help, or a header line ("From: …", "Subject: …")
+            for sentence in passage_sentences(chunk.content):
                 overlap = len(keywords(sentence) & wanted)
                 if overlap:
                     scored.append((overlap, -rank, sentence[:300], file_name(chunk.source)))

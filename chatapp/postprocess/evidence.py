@@ -88,6 +88,8 @@ class TextIndex:
         joined = "\n".join(originals + self.texts)
         self.lower = joined.lower()
         tokens = [w.lower() for w in words(joined)]
+        # "released 19821982 was the year": two glued years in scraped triples.
+        tokens += [half for t in tokens if len(t) == 8 and t.isdigit() for half in (t[:4], t[4:])]
         self.tokens = set(tokens)
         self.stems = {stem(t) for t in tokens}
         self.sentences: list[tuple[str, set[str], int]] = []
@@ -113,6 +115,7 @@ class TextIndex:
             self._numbers |= {v.parsed[0] for v in self._values if v.vtype == "quantity"}
             self._numbers |= {float(v.parsed.year) for v in self._values if v.vtype in ("year", "date") and v.parsed.year}
             self._numbers |= {n for text in self.texts for n in V.parse_number_words(text)}
+            self._numbers |= {float(t) for t in self.tokens if t.isdigit() and len(t) <= 4}
         return self._values
 
     def has_word(self, word: str) -> bool:
@@ -172,6 +175,13 @@ class TextIndex:
             if overlap > best_overlap:
                 best, best_overlap = sentence, overlap
         return best, best_overlap
+
+    def best_sentences(self, stems: set[str], limit: int = 2) -> list[str]:
+        """Up to `limit` source sentences that share the most of `stems`."""
+        if not stems:
+            return []
+        scored = sorted(((len(stems & ss), i) for i, (_, ss, _) in enumerate(self.sentences)), reverse=True)
+        return [self.sentences[i][0] for score, i in scored[:limit] if score > 0]
 
     def _sentence_with(self, needle: str) -> str | None:
         for sentence, _, _ in self.sentences:

@@ -1,0 +1,158 @@
+"""Chat-speak, abbreviations and apostrophe-less contractions, as data.
+
+Each entry maps a lower-case form to its expansions, most likely first, and a
+confidence that a writer who typed it meant the expansion. Where the form is
+ambiguous ("ur" is "your" or "you're") the corrector lets the neighbouring
+words choose among the expansions. Forms that are also ordinary English words
+("cos", "wat", "id", "ill", "lets", "were", "well") are left out on purpose,
+except for a few contractions whose bare form is almost never meant as the
+rare word it spells ("cant", "wont", "whats").
+
+An expansion keeps its own capitals ("idk" -> "I don't know"); the corrector
+otherwise follows the case of what was typed ("Pls" -> "Please").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Expansion:
+    forms: tuple[str, ...]  # most likely first
+    confidence: float  # that the typed form means forms[0] (or a context-chosen one)
+    correction_type: str = "Abbreviation"
+
+
+def _table(entries: dict[str, tuple[str | tuple[str, ...], float]], correction_type: str) -> dict[str, Expansion]:
+    return {
+        key: Expansion(forms if isinstance(forms, tuple) else (forms,), confidence, correction_type)
+        for key, (forms, confidence) in entries.items()
+    }
+
+
+CHAT_SPEAK = _table(
+    {
+        # Single letters: only the two the spec names; "c", "n", "y" are letters too often.
+        "u": ("you", 0.92),
+        "r": ("are", 0.8),
+        "ur": (("your", "you're"), 0.85),
+        "ure": ("you're", 0.85),
+        "pls": ("please", 0.95),
+        "plz": ("please", 0.95),
+        "plox": ("please", 0.85),
+        "thx": ("thanks", 0.95),
+        "thnx": ("thanks", 0.95),
+        "thanx": ("thanks", 0.95),
+        "tks": ("thanks", 0.85),
+        "ty": ("thank you", 0.85),
+        "tmrw": ("tomorrow", 0.95),
+        "tmr": ("tomorrow", 0.9),
+        "tmrow": ("tomorrow", 0.95),
+        "tmw": ("tomorrow", 0.85),
+        "tomoz": ("tomorrow", 0.9),
+        "2moro": ("tomorrow", 0.95),
+        "2morrow": ("tomorrow", 0.95),
+        "2day": ("today", 0.95),
+        "2nite": ("tonight", 0.95),
+        "tonite": ("tonight", 0.92),
+        "yday": ("yesterday", 0.92),
+        "idk": ("I don't know", 0.95),
+        "dunno": ("don't know", 0.85),
+        "b4": ("before", 0.95),
+        "bc": ("because", 0.85),
+        "bcz": ("because", 0.9),
+        "bcoz": ("because", 0.9),
+        "cuz": ("because", 0.9),
+        "ppl": ("people", 0.95),
+        "msg": ("message", 0.92),
+        "msgs": ("messages", 0.92),
+        "abt": ("about", 0.92),
+        "wut": ("what", 0.9),
+        "btw": ("by the way", 0.92),
+        "imo": ("in my opinion", 0.92),
+        "imho": ("in my humble opinion", 0.92),
+        "omw": ("on my way", 0.92),
+        "nvm": ("never mind", 0.92),
+        "wk": ("week", 0.85),
+        "wks": ("weeks", 0.85),
+        "mins": ("minutes", 0.88),
+        "bday": ("birthday", 0.92),
+        "fyi": ("for your information", 0.9),
+        "lmk": ("let me know", 0.95),
+        "np": ("no problem", 0.85),
+        "tbh": ("to be honest", 0.92),
+        "afaik": ("as far as I know", 0.92),
+        "iirc": ("if I remember correctly", 0.92),
+        "jk": ("just kidding", 0.88),
+        "ofc": ("of course", 0.9),
+        "obv": ("obviously", 0.88),
+        "probs": ("probably", 0.85),
+        "txt": ("text", 0.85),
+        "cya": ("see you", 0.9),
+        "ttyl": ("talk to you later", 0.92),
+        "rly": ("really", 0.92),
+        "srsly": ("seriously", 0.92),
+        "sry": ("sorry", 0.92),
+        "srry": ("sorry", 0.92),
+        "w8": ("wait", 0.9),
+        "gr8": ("great", 0.95),
+        "l8r": ("later", 0.95),
+        "convo": ("conversation", 0.85),
+        "ya": ("you", 0.7),
+    },
+    "Abbreviation",
+)
+
+# Contractions typed without the apostrophe. Bare forms that are real words
+# ("ill", "id", "its", "lets", "shell", "hell", "wed", "were", "well") are not here.
+CONTRACTIONS = _table(
+    {
+        "im": ("I'm", 0.92),
+        "ive": ("I've", 0.9),
+        "dont": ("don't", 0.95),
+        "didnt": ("didn't", 0.95),
+        "doesnt": ("doesn't", 0.95),
+        "isnt": ("isn't", 0.95),
+        "wasnt": ("wasn't", 0.95),
+        "werent": ("weren't", 0.95),
+        "arent": ("aren't", 0.95),
+        "couldnt": ("couldn't", 0.95),
+        "wouldnt": ("wouldn't", 0.95),
+        "shouldnt": ("shouldn't", 0.95),
+        "havent": ("haven't", 0.95),
+        "hasnt": ("hasn't", 0.95),
+        "hadnt": ("hadn't", 0.95),
+        "mustnt": ("mustn't", 0.92),
+        "youre": ("you're", 0.95),
+        "youve": ("you've", 0.95),
+        "youll": ("you'll", 0.92),
+        "youd": ("you'd", 0.9),
+        "theyre": ("they're", 0.95),
+        "theyve": ("they've", 0.95),
+        "theyll": ("they'll", 0.92),
+        "thats": ("that's", 0.92),
+        "theres": ("there's", 0.92),
+        "itll": ("it'll", 0.9),
+        "whos": ("who's", 0.88),
+        "cant": ("can't", 0.85),
+        "wont": ("won't", 0.82),
+        "whats": ("what's", 0.88),
+    },
+    "Spelling",
+)
+
+# Words of chat that the dictionary lacks but that need no correction.
+CHAT_WORDS = frozenset(
+    {"ok", "oks", "okay", "lol", "lmao", "haha", "hahaha", "hehe", "hmm", "hmmm", "mhm", "uh", "um", "umm",
+     "huh", "yep", "yup", "nope", "nah", "yeah", "hey", "hi", "hiya", "bye", "oops", "wow", "ugh", "meh",
+     "emoji", "emojis", "signup", "login", "logout", "email", "emails", "emailed", "online", "offline",
+     "app", "apps", "wifi", "smartphone", "username", "usernames", "website", "websites", "blog", "blogs",
+     "inbox", "chatbot", "chatbots", "backend", "frontend", "dataset", "datasets", "workflow", "workflows",
+     "pdf", "pdfs", "url", "urls", "api", "apis", "json", "csv", "faq", "faqs", "todo", "todos"}
+)
+
+
+def lookup(word: str) -> Expansion | None:
+    """The entry for a lower-case word, from either table."""
+    return CHAT_SPEAK.get(word) or CONTRACTIONS.get(word)

@@ -1,0 +1,419 @@
+"""Tier 1 of input correction: misspellings, chat-speak and case slips.
+
+A noisy-channel corrector. For a word the dictionary does not know, the
+candidates are the dictionary and knowledge-base words within Damerau (OSA)
+distance 2, plus words that sound alike (same Metaphone key) a little
+further away. Each candidate c is scored
+
+    log P(c) + PMI(left, c) + PMI(c, right) - cost(typed | c)
+
+where P(c) comes from word counts, the PMI terms from bigram counts (so
+"hlep me" becomes "help me", not "held me"), and cost() is an error model
+that makes the slips people actually make cheap: swapped neighbours, a
+doubled or dropped double letter, a vowel for a vowel, a key next to the
+right one, a sound-alike spelling. A first letter is rarely wrong, so
+changing it costs extra.
+
+The confidence of a correction is its share of the probability mass, where
+leaving the word alone competes as one more option (stronger for a
+capitalised word mid-sentence, which is probably a name). The caller reverts
+corrections whose confidence is below its level's threshold.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+from rapidfuzz.distance import OSA, Levenshtein
+from rapidfuzz.process import cdist
+
+from chatapp.correction import abbreviations
+from chatapp.correction.dictionary import Lexicon, SmallIndex, load_lexicon, phonetic_key
+from chatapp.correction.tokens import Token, TokenizedInput
+from chatapp.records import CorrectionRecord
+
+TIER = "lexical"
+VOWELS = frozenset("aeiouy")
+# Consonants people swap because they sound alike.
+SOUND_ALIKE = frozenset(frozenset(p) for p in ("ck", "cs", "sz", "kq", "gj", "fv", "xz", "ks", "dt", "bp", "mn", "wv"))
+_KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+KEYBOARD_NEIGHBOURS = {
+    ch: {row2[k] for row2 in _KEY_ROWS[max(0, r - 1) : r + 2] for k in (i - 1, i, i + 1) if 0 <= k < len(row2)} - {ch}
+    for r, row in enumerate(_KEY_ROWS)
+    for i, ch in enumerate(row)
+}
+CONTRACTION_SUFFIXES = frozenset({"s", "t", "re", "ve", "ll", "d", "m"})
+_PLAIN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
+_VOCABULARY_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+SENTENCE_ENDS = frozenset(".!?…")
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Knobs of the ranking and the confidence; tuned on the dev splits only."""
+
+    unigram: float = 1.0
+    context: float = 1.0
+    backoff: float = 0.4  # P(w2|w1) for an unlisted pair, as a share of P(w2)
+    substitute: float = 5.0
+    substitute_vowel: float = 3.5
+    substitute_sound: float = 4.0
+    substitute_key: float = 4.5
+    omit: float = 5.0
+    omit_vowel: float = 4.0
+    omit_double: float = 2.5
+    add: float = 5.0
+    add_vowel: float = 4.0
+    add_double: float = 2.5
+    transpose: float = 3.0
+    first_letter: float = 3.0
+    phonetic_bonus: float = 1.5
+    phonetic_distance: int = 3  # sound-alikes are looked for up to this distance
+    kb_count: float = 2e7  # word count a knowledge-base word counts as, at least
+    real_word_error: float = -6.0  # log prior that a dictionary word is a slip for another
+    keep_score: float = -22.0  # score of "leave this unknown word alone"
+    name_bonus: float = 6.0  # added to keep_score for a capitalised word mid-sentence
+    temperature: float = 1.0
+    shortlist: int = 12  # candidates that get the full error model
+    rough_edit: float = 6.0  # cost per edit when picking that shortlist
+
+
+@dataclass(frozen=True)
+class Decision:
+    corrected: str
+    correction_type: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+
+_UNDECIDED = object()
+DECISION_CACHE_SIZE = 20_000  # words in context; the live path re-corrects the same words on every keystroke
+
+
+@dataclass
+class Candidate:
+    word: str
+    score: float
+    correction_type: str
+
+
+def apply_case(typed: str, replacement: str) -> str:
+    """Give `replacement` the case pattern of `typed` ("Hlep" -> "Help", "HLEP" -> "HELP")."""
+    letters = [c for c in typed if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return replacement.upper()
+    if letters and letters[0].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _case_slip(text: str) -> str | None:
+    """The intended case of a shift or caps-lock slip ("THe", "HEllo", "hELLO"), or None."""
+    if len(text) < 3 or not text.isalpha():
+        return None
+    if text[:2].isupper() and text[2:].islower() and text[2:] != "s":
+        return text[0] + text[1:].lower()
+    if text[0].islower() and text[1:].isupper():
+        return text.lower()
+    return None
+
+
+class LexicalCorrector:
+    def __init__(self, extra_vocabulary: Iterable[str] = (), weights: Weights | None = None):
+        self.weights = weights or Weights()
+        self._extra = SmallIndex()
+        self._extra_forms: dict[str, str] = {}  # lower-case -> as the knowledge base writes it
+        self._extra_exact: set[str] = set()  # exactly as written ("iPhone" is no case slip)
+        self._lexicon: Lexicon | None = None
+        self._decisions: dict[tuple, Decision | None] = {}
+        self.add_vocabulary(extra_vocabulary)
+
+    @property
+    def lexicon(self) -> Lexicon:
+        if self._lexicon is None:
+            self._lexicon = load_lexicon()
+        return self._lexicon
+
+    def add_vocabulary(self, words: Iterable[str]) -> None:
+        """Knowledge-base words: never corrected away, and offered as candidates."""
+        self._decisions.clear()
+        for item in words:
+            if not item or "@" in item or "://" in item:
+                continue  # addresses and links are protected tokens, not words
+            for word in _VOCABULARY_WORD.findall(item):
+                word = word.replace("’", "'")
+                lower = word.lower()
+                if len(lower) < 2:
+                    continue
+                # Keep a capitalised spelling over a lower-case one: names are what matter here.
+                if lower not in self._extra_forms or word[:1].isupper():
+                    self._extra_forms[lower] = word
+                self._extra.add(lower)
+                self._extra_exact.add(word)
+
+    # --- knowing a word ----------------------------------------------------------------
+
+    def is_known(self, lower: str) -> bool:
+        """Whether a lower-case word is one to leave alone (dictionary, web list, knowledge base, chat)."""
+        if self.lexicon.is_word(lower) or lower in self._extra_forms or lower in abbreviations.CHAT_WORDS:
+            return True
+        if lower.endswith("s") and lower[:-1] in self._extra_forms:
+            return True  # "Okafors": a possessive without its apostrophe is tier 3's to fix
+        stem, _, suffix = lower.partition("'")
+        if suffix in CONTRACTION_SUFFIXES:
+            if suffix == "t" and stem.endswith("n"):
+                stem = stem[:-1]  # "isn't" -> "is"
+            return self.lexicon.is_word(stem) or stem in self._extra_forms
+        return False
+
+    # --- ranking -----------------------------------------------------------------------
+
+    def _context_scores(self, ids: np.ndarray, left: str | None, right: str | None) -> np.ndarray:
+        """PMI of each candidate with its neighbours, from bigram counts with a capped back-off."""
+        lex, backoff = self.lexicon, self.weights.backoff
+        scores = np.zeros(len(ids))
+        unigram = lex.counts[ids] / lex.total
+        left_id = lex.word_id.get(left) if left else None
+        if left_id is not None and lex.left_totals[left_id] > 0:
+            total = lex.left_totals[left_id]
+            pairs = lex.bigram_counts_for(np.full(len(ids), left_id), ids)
+            # An unlisted pair occurred fewer times than the rarest listed one.
+            p = np.where(pairs > 0, pairs / total, np.minimum(backoff * unigram, lex.smallest_bigram / total))
+            scores += np.log(p) - np.log(unigram)
+        right_id = lex.word_id.get(right) if right else None
+        if right_id is not None:
+            p_right = lex.counts[right_id] / lex.total
+            totals = lex.left_totals[ids]
+            pairs = lex.bigram_counts_for(ids, np.full(len(ids), right_id))
+            unlisted = np.where(totals > 0, np.minimum(backoff * p_right, lex.smallest_bigram / np.maximum(totals, 1)), backoff * p_right)
+            p = np.where(pairs > 0, pairs / np.maximum(totals, 1), unlisted)
+            scores += np.log(p) - math.log(p_right)
+        return scores
+
+    def _edit_cost(self, typed: str, intended: str) -> float:
+        w, cost = self.weights, 0.0
+        for tag, i, j in Levenshtein.editops(intended, typed):
+            if tag == "replace":
+                a, b = intended[i], typed[j]
+                if a in VOWELS and b in VOWELS:
+                    step = w.substitute_vowel
+                elif frozenset((a, b)) in SOUND_ALIKE:
+                    step = w.substitute_sound
+                elif b in KEYBOARD_NEIGHBOURS.get(a, ()):
+                    step = w.substitute_key
+                else:
+                    step = w.substitute
+                first = i == 0
+            elif tag == "delete":  # a letter of the word is missing from what was typed
+                a = intended[i]
+                doubled = (i > 0 and intended[i - 1] == a) or (i + 1 < len(intended) and intended[i + 1] == a)
+                step = w.omit_double if doubled else w.omit_vowel if a in VOWELS else w.omit
+                first = i == 0
+            else:  # an extra letter was typed
+                b = typed[j]
+                doubled = (j > 0 and typed[j - 1] == b) or (j + 1 < len(typed) and typed[j + 1] == b)
+                step = w.add_double if doubled else w.add_vowel if b in VOWELS else w.add
+                first = j == 0
+            cost += step + (w.first_letter if first else 0.0)
+        return cost
+
+    def _channel(self, typed: str, intended: str, sound: str) -> tuple[float, str]:
+        """Cost of typing `typed` for `intended`, and the kind of slip it was."""
+        w = self.weights
+        cost = self._edit_cost(typed, intended)
+        kind = "Spelling"
+        damerau = OSA.distance(typed, intended)
+        if damerau < Levenshtein.distance(typed, intended):
+            # Undo one swap of neighbours and price the rest as plain edits.
+            for k in range(len(typed) - 1):
+                if typed[k] == typed[k + 1]:
+                    continue
+                swapped = typed[:k] + typed[k + 1] + typed[k] + typed[k + 2 :]
+                if Levenshtein.distance(swapped, intended) == damerau - 1:
+                    swap_cost = w.transpose + (w.first_letter if k == 0 else 0.0) + self._edit_cost(swapped, intended)
+                    if swap_cost <= cost:
+                        cost = swap_cost
+                        kind = "Transposition" if damerau == 1 else kind
+        if sound and phonetic_key(intended) == sound:
+            cost -= w.phonetic_bonus
+            if kind == "Spelling":
+                kind = "Phonetic"
+        return cost, kind
+
+    def _candidates(self, word: str, left: str | None, right: str | None, include_self: bool) -> list[Candidate]:
+        """Scored candidates for a lower-case word, best first."""
+        w, lex = self.weights, self.lexicon
+        ids, distances = lex.near(word)
+        sound = phonetic_key(word)
+        if w.phonetic_distance > 2 and sound:
+            seen = set(ids.tolist())
+            alike = [i for i in lex.sounding_like(word) if i not in seen]
+            if alike:
+                far = cdist([word], [lex.words[i] for i in alike], scorer=OSA.distance, score_cutoff=w.phonetic_distance)[0]
+                keep = far <= w.phonetic_distance
+                ids = np.concatenate([ids, np.array(alike, dtype=np.int64)[keep]])
+                distances = np.concatenate([distances, far[keep]])
+        scored: dict[str, Candidate] = {}
+        slip = w.real_word_error if include_self else 0.0
+        if len(ids):
+            base = w.unigram * lex.log_probabilities[ids] + w.context * self._context_scores(ids, left, right)
+            # A rough cost per edit picks the shortlist that gets the full error model.
+            rough = base - w.rough_edit * distances
+            for k in np.argsort(-rough)[: w.shortlist]:
+                candidate = lex.words[ids[k]]
+                if not self._offerable(candidate, ids[k]):
+                    continue
+                cost, kind = self._channel(word, candidate, sound)
+                scored[candidate] = Candidate(candidate, float(base[k] - cost + slip), kind)
+        extra = ({c for c, _ in self._extra.near(word)} | self._extra.sounding_like(word)) if self._extra.words else set()
+        for lower in extra - {word}:
+            cost, kind = self._channel(word, lower, sound)
+            count = max(lex.count(lower), w.kb_count)
+            context = self._context_scores(np.array([lex.word_id[lower]]), left, right)[0] if lower in lex else 0.0
+            score = w.unigram * math.log(count / lex.total) + w.context * context - cost + slip
+            if lower not in scored or scored[lower].score < score:
+                scored[lower] = Candidate(self._extra_forms.get(lower, lower), float(score), kind)
+        if include_self:
+            scored[word] = Candidate(word, self._unchanged_score(word, left, right), "Spelling")
+        return sorted(scored.values(), key=lambda c: -c.score)
+
+    def _offerable(self, candidate: str, word_id: int) -> bool:
+        """Not chat-speak (it would be corrected again) nor a web word that is itself a misspelling."""
+        if abbreviations.lookup(candidate) is not None:
+            return False
+        return word_id < self.lexicon.core_size or self.lexicon.is_word(candidate)
+
+    def _unchanged_score(self, word: str, left: str | None, right: str | None) -> float:
+        """The score of a known word meaning just what it says."""
+        w, lex = self.weights, self.lexicon
+        word_id = lex.word_id.get(word)
+        if word_id is not None:
+            ids = np.array([word_id])
+            return float(w.unigram * lex.log_probabilities[word_id] + w.context * self._context_scores(ids, left, right)[0])
+        zipf = lex.web_zipf.get(word)
+        count = 10 ** (zipf - 9) * lex.total if zipf is not None else w.kb_count
+        return w.unigram * math.log(count / lex.total)
+
+    def _probabilities(self, scores: list[float]) -> list[float]:
+        top = max(scores)
+        weights = [math.exp((s - top) / self.weights.temperature) for s in scores]
+        total = sum(weights)
+        return [x / total for x in weights]
+
+    def suggest(self, word: str, left: str | None = None, right: str | None = None, k: int = 5) -> list[tuple[str, float]]:
+        """Ranked candidates for one word in context, with probabilities; the word itself competes if it is known."""
+        lower = word.replace("’", "'").lower()
+        expansion = abbreviations.lookup(lower)
+        if expansion and lower not in self._extra_forms:
+            return [(apply_case(word, f), round(expansion.confidence / (n + 1), 3)) for n, f in enumerate(expansion.forms)][:k]
+        context_left = left.lower() if left else None
+        context_right = right.lower() if right else None
+        candidates = self._candidates(lower, context_left, context_right, include_self=self.is_known(lower))
+        if not candidates:
+            return []
+        probabilities = self._probabilities([c.score for c in candidates])
+        return [(apply_case(word, c.word), round(p, 4)) for c, p in zip(candidates[:k], probabilities)]
+
+    # --- correcting a tokenised input ------------------------------------------------
+
+    def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
+        records: list[CorrectionRecord] = []
+        for index, token in enumerate(doc.tokens):
+            if token.kind != "word" or token.protected:
+                continue
+            key = (token.text, self._neighbour(doc, index, -1), self._neighbour(doc, index, +1), self._starts_sentence(doc, index))
+            decision = self._decisions.get(key, _UNDECIDED)
+            if decision is _UNDECIDED:
+                if len(self._decisions) >= DECISION_CACHE_SIZE:
+                    self._decisions.clear()
+                decision = self._decisions[key] = self._decide(*key)
+            if decision is None or decision.corrected == token.text:
+                continue
+            records.append(CorrectionRecord(
+                tier=TIER,
+                span=(token.start, token.end),
+                original=token.original,
+                corrected=decision.corrected,
+                correction_type=decision.correction_type,
+                confidence=decision.confidence,
+                alternatives=list(decision.alternatives),
+                applied=True,
+            ))
+            token.text = decision.corrected
+        return records
+
+    @staticmethod
+    def _starts_sentence(doc: TokenizedInput, index: int) -> bool:
+        if index == 0:
+            return True
+        before = doc.tokens[index - 1]
+        gap = doc.original[before.end : doc.tokens[index].start]
+        return "\n" in gap or before.text[-1:] in SENTENCE_ENDS
+
+    def _neighbour(self, doc: TokenizedInput, index: int, step: int) -> str | None:
+        """The next word left or right (as corrected so far), if nothing but spaces lies between."""
+        other = index + step
+        if not 0 <= other < len(doc.tokens) or doc.tokens[other].kind not in ("word", "acronym"):
+            return None
+        start, end = sorted((doc.tokens[index].start, doc.tokens[other].start))
+        if "\n" in doc.original[start:end]:
+            return None
+        words = doc.tokens[other].text.replace("’", "'").lower().split()
+        if not words:
+            return None
+        word = words[-1] if step < 0 else words[0]
+        return word if word in self.lexicon else None
+
+    def _decide(self, typed: str, left: str | None, right: str | None, sentence_start: bool) -> Decision | None:
+        """What tier 1 does with one word in its context, or None to leave it."""
+        lower = typed.replace("’", "'").lower()
+        if not _PLAIN_WORD.fullmatch(lower) or lower in self._extra_forms:
+            return None  # other scripts have no dictionary here; knowledge-base words stay
+        expansion = abbreviations.lookup(lower)
+        if expansion is not None:
+            form, confidence = self._choose_expansion(expansion, left, right)
+            others = tuple((apply_case(typed, f), 0.0) for f in expansion.forms if f != form)
+            return Decision(apply_case(typed, form), expansion.correction_type, confidence, others)
+        if self.is_known(lower):
+            fixed = _case_slip(typed)
+            if fixed and typed not in self._extra_exact:
+                return Decision(fixed, "CaseNormalization", 0.9)
+            return None
+        if len(lower) < 2:
+            return None
+        stem, apostrophe, suffix = lower.partition("'")
+        if apostrophe and suffix not in CONTRACTION_SUFFIXES:
+            return None
+        candidates = self._candidates(stem, left, None if apostrophe else right, include_self=False)
+        if not candidates:
+            return None
+        w = self.weights
+        keep = w.keep_score + (w.name_bonus if typed[:1].isupper() and not sentence_start else 0.0)
+        probabilities = self._probabilities([keep] + [c.score for c in candidates[:5]])
+        ending = typed[len(stem) :] if apostrophe else ""
+        best = candidates[0]
+        if best.word.islower() or best.word.lower() in self.lexicon:
+            corrected = apply_case(typed, best.word.lower())
+        else:  # a name only the knowledge base knows keeps its capitals
+            corrected = best.word if typed.islower() else apply_case(typed, best.word)
+        alternatives = tuple((apply_case(typed, c.word) + ending, round(p, 3)) for c, p in zip(candidates[1:4], probabilities[2:]))
+        return Decision(corrected + ending, best.correction_type, _clamp(probabilities[1]), alternatives)
+
+    def _choose_expansion(self, expansion: abbreviations.Expansion, left: str | None, right: str | None) -> tuple[str, float]:
+        if len(expansion.forms) == 1:
+            return expansion.forms[0], expansion.confidence
+        lex = self.lexicon
+        known = [f for f in expansion.forms if f.lower() in lex]
+        if len(known) < 2 or not (left or right):
+            return expansion.forms[0], expansion.confidence * 0.9
+        ids = np.array([lex.word_id[f.lower()] for f in known])
+        scores = self._context_scores(ids, left, right) + lex.log_probabilities[ids]
+        return known[int(np.argmax(scores))], expansion.confidence
+
+
+def _clamp(confidence: float) -> float:
+    return round(float(min(max(confidence, 0.0), 1.0)), 3)

@@ -1,0 +1,165 @@
+"""Failures of a model call: what went wrong, in one of a few kinds, and a
+one-line message that tells the user what to do about it."""
+
+from __future__ import annotations
+
+import re
+import time
+from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chatapp.llm.client import LLMSettings
+
+# The kinds a caller can branch on; the first three are worth a retry when no text has arrived yet.
+RETRYABLE_KINDS = frozenset({"rate_limit", "server", "connection"})
+ERROR_KINDS = RETRYABLE_KINDS | {"auth", "bad_request", "not_found", "timeout_first_byte", "timeout_total",
+                                 "interrupted"}
+
+
+class LLMError(Exception):
+    """A failed model call. `message` is one line that says what to do;
+    `partial_text` is what arrived before the failure."""
+
+    def __init__(self, kind: str, message: str, partial_text: str = "", attempts: int = 1,
+                 status: int | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.partial_text = partial_text
+        self.attempts = attempts
+        self.status = status
+
+
+def _exception_chain(exc: BaseException) -> list[BaseException]:
+    """The exception and everything it wraps: litellm nests the real cause
+    (an httpx error, an SSE error body) under generic wrappers."""
+    seen, order, stack = set(), [], [exc]
+    while stack:
+        current = stack.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        order.append(current)
+        stack += [getattr(current, "original_exception", None), current.__cause__, current.__context__]
+    return order
+
+
+def _status_of(chain: list[BaseException]) -> int | None:
+    import openai
+
+    for exc in chain:
+        if isinstance(exc, openai.APIStatusError):
+            return exc.status_code
+    for exc in chain:  # an error event inside a stream carries its code in the body
+        body = getattr(exc, "body", None)
+        code = body.get("code") if isinstance(body, dict) else None
+        if isinstance(code, int) or (isinstance(code, str) and code.isdigit()):
+            return int(code)
+        if isinstance(body, dict) and body.get("type") == "server_error":
+            return 500
+    return None
+
+
+def _retry_after_seconds(chain: list[BaseException]) -> float | None:
+    for exc in chain:
+        headers = getattr(getattr(exc, "response", None), "headers", None) or getattr(
+            exc, "litellm_response_headers", None)
+        if not headers:
+            continue
+        if headers.get("retry-after-ms"):
+            try:
+                return float(headers["retry-after-ms"]) / 1000
+            except ValueError:
+                pass
+        value = headers.get("retry-after")
+        if value:
+            try:
+                return max(0.0, float(value))
+            except ValueError:
+                try:
+                    return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+                except (TypeError, ValueError):
+                    return None
+    return None
+
+
+MISSING_KEY = re.compile(r"missing credentials|missing \w* ?api[ _]key|no (api )?key is set|api_key \w* ?must be set", re.I)
+
+
+def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None, str]:
+    """(kind, HTTP status, Retry-After seconds, provider's own message) for an exception from litellm.
+
+    litellm wraps causes in generic classes (a refused connection arrives as
+    InternalServerError 500), so the chain is read cause first."""
+    import httpx
+    import openai
+
+    chain = _exception_chain(exc)
+    bodies = [e for e in chain if isinstance(getattr(e, "body", None), dict) and e.body.get("message")]
+    detail = bodies[0].body["message"] if bodies else str(chain[-1]) or str(exc)
+    detail = " ".join(str(detail).split())[:200]
+    if any(isinstance(e, (httpx.TimeoutException, openai.APITimeoutError, TimeoutError)) for e in chain):
+        return "timeout", None, None, detail
+    if MISSING_KEY.search(" ".join(str(e) for e in chain)):
+        return "auth", None, None, detail
+    # An error object the server sent (also mid-stream, inside the SSE body) says what happened.
+    status = _status_of(bodies) if bodies else None
+    if status is None:
+        transport = (openai.APIConnectionError, httpx.TransportError, ConnectionError)
+        if any(isinstance(e, transport) and not type(e).__module__.startswith("litellm") for e in chain):
+            return "connection", None, None, detail
+        status = _status_of(chain)
+    if status is None:
+        text = " ".join(str(e) for e in chain).lower()
+        return ("bad_request" if "provider not provided" in text else "server"), None, None, detail
+    if status in (401, 403):
+        kind = "auth"
+    elif status == 404:
+        kind = "not_found"
+    elif status == 429:
+        kind = "rate_limit"
+    elif status == 408 or status >= 500:
+        kind = "server"
+    else:
+        kind = "bad_request"
+    return kind, status, _retry_after_seconds(chain), detail
+
+
+def _key_variable(litellm_model: str) -> str:
+    provider = litellm_model.split("/", 1)[0] if "/" in litellm_model else "openai"
+    return f"{provider.upper().replace('-', '_')}_API_KEY"
+
+
+def failure_message(kind: str, status: int | None, detail: str, settings: "LLMSettings", litellm_model: str,
+                    attempts: int, partial_chars: int) -> str:
+    """One line: what happened, then what to do about it."""
+    model = settings.model
+    code = f" ({status})" if status else ""
+    tries = f" after {attempts} attempts" if attempts > 1 else ""
+    kept = f"; the partial answer ({partial_chars} characters) is kept" if partial_chars else ""
+    where = settings.api_base or "the provider"
+    if kind == "auth" and status == 403:
+        return f"the provider refused access to {model} (403): check that your API key may use this model"
+    if kind == "auth":
+        return (f"the provider rejected the API key{code}: set {_key_variable(litellm_model)} or --api-key"
+                if status else f"no API key for {model}: set {_key_variable(litellm_model)} or --api-key")
+    if kind == "rate_limit":
+        return f"{model} is rate-limited (429){tries}: wait a minute and try again, or use another --model"
+    if kind == "server" and partial_chars:
+        return f"the provider failed mid-answer{code}{kept}: ask again to retry"
+    if kind == "server":
+        return f"the provider had a server error{code}{tries}: try again shortly, or use another --model"
+    if kind == "connection":
+        return f"could not reach {where}{tries}: check that the server runs, the --api-base address and your network"
+    if kind == "interrupted":
+        return f"the connection dropped mid-answer{kept}: ask again to retry"
+    if kind == "not_found":
+        return f"the provider does not know the model '{model}'{code}: check --model and --api-base"
+    if kind == "timeout_first_byte":
+        return (f"no answer from {model} within {settings.first_byte_timeout:g}s: the server may be busy or "
+                "still loading the model; try again, or raise first_byte_timeout")
+    if kind == "timeout_total":
+        return (f"the answer from {model} took longer than {settings.total_timeout:g}s and was cut off{kept}: "
+                "raise total_timeout, or ask for a shorter answer")
+    return f"the provider rejected the request{code}: {detail or 'check the model name and parameters'}"

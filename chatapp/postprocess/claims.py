@@ -1,0 +1,341 @@
+"""Claims in an answer: its sentences, and inside them the values (emails,
+phones, URLs, dates, amounts, numbers) and names it states — each with its
+span in the original answer and, where it can be told, the entity it is about.
+
+"John's email is X": the email is about whoever "John" resolves to. The
+entity a value belongs to is the mentioned entity that could have such a value
+(a person has an email, a meeting has a time), preferring the possessor
+("John's"), then the nearest mention before the value; pronouns refer back to
+the last person or thing named, and names the user's question resolved win
+over other readings of the same alias.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from chatapp.postprocess import values as V
+from chatapp.postprocess.evidence import is_stop
+from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
+from chatapp.records import Claim, ResolvedEntity
+
+NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
+PERSON_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})
+THING_PRONOUNS = frozenset({"it", "its"})
+NEGATIONS = frozenset({"not", "n't", "never", "no", "neither", "nor", "none", "cannot"})
+FUTURE_MARKERS = frozenset({"will", "'ll", "upcoming", "shall"})
+# Words that may sit between a name and what it is ("Sarah from marketing",
+# "John Smith, the Engineering Manager", "Priya, based in Austin").
+LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a", "an", "as", "works", "worked",
+                        "working", "based", "who", "heads", "leads", "runs", "over", "on", "team", "office",
+                        "department", "dept", "'s", "s", "out", "now", "currently"})
+# What kind of stored value could a value found in text be compared with?
+COMPATIBLE_SHAPES = {
+    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
+    "relative": {"date"}, "year": {"date"}, "time": {"time"}, "amount": {"amount"},
+    "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
+}
+
+
+@dataclass
+class NameClaim:
+    claim: Claim
+    label: str  # spaCy label, or "KNOWN" for a registry alias spaCy missed
+    entity_ids: list[str]  # registry candidates, best first (empty: not in the registry)
+    certain: bool  # the full name, or what the user's question already resolved
+    sentence: int
+
+
+@dataclass
+class ValueClaim:
+    claim: Claim
+    value: V.FoundValue
+    cue: str  # the noun the value is said of ("email", "budget", …), for matching slots
+    sentence: int
+    certain: bool  # the entity it is about is identified beyond doubt
+
+
+@dataclass
+class ProfileLink:
+    """A known entity written next to a profile value: "Sarah from marketing"."""
+
+    entity_id: str
+    span: tuple[int, int]  # from the name to the end of the value
+    value_span: tuple[int, int]
+    value_text: str
+    key: str
+    certain: bool
+    sentence: int
+
+
+@dataclass
+class SentenceInfo:
+    claim: Claim
+    index: int
+    words: list[tuple[str, tuple[int, int], str]]  # (text, span, pos) of content words
+    stems: set[str] = field(default_factory=set)
+    entity_ids: list[str] = field(default_factory=list)  # mentioned or referred to, in order
+    subject_id: str | None = None
+    negated: bool = False
+    future: bool = False
+    past: bool = False
+    root_lemma: str = ""
+    # "statement" states facts; "question" and "opinion" ("I think you'll like it") do not,
+    # so their wording is not held to the sources.
+    mode: str = "statement"
+
+
+@dataclass
+class AnswerAnalysis:
+    text: str
+    sentences: list[SentenceInfo]
+    values: list[ValueClaim]
+    names: list[NameClaim]
+    profile_links: list[ProfileLink]
+
+    @property
+    def claims(self) -> list[Claim]:
+        every = [s.claim for s in self.sentences] + [v.claim for v in self.values] + [n.claim for n in self.names]
+        return sorted(every, key=lambda c: (c.span[0], c.kind != "sentence", -c.span[1]))
+
+    def sentence_of(self, position: int) -> SentenceInfo | None:
+        for sentence in self.sentences:
+            if sentence.claim.span[0] <= position < sentence.claim.span[1]:
+                return sentence
+        return None
+
+
+class ClaimExtractor:
+    def __init__(self, nlp, view: KnowledgeView):
+        self.nlp = nlp
+        self.view = view
+
+    def extract(self, text: str, resolved: list[ResolvedEntity] = (), with_ner: bool = True) -> AnswerAnalysis:
+        """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names)."""
+        from chatapp.postprocess.evidence import stem
+
+        doc = self.nlp(text) if with_ner or "ner" not in self.nlp.pipe_names else self.nlp(text, disable=["ner"])
+        resolved_ids = [r.entity_id for r in resolved if r.entity_id and r.entity_id in self.view.entities]
+        found_values = V.find_values(text)
+        value_spans = [v.span for v in found_values]
+        mentions = self._known_mentions(text, value_spans, resolved_ids)
+        mentions = _drop_partial_names(mentions, doc, self.view)
+        sentences = self._sentences(doc, text)
+        name_claims: list[NameClaim] = []
+        for m in mentions:
+            index = _index_at(sentences, m.span[0])
+            certain = m.exact_name or m.entity_ids[0] in resolved_ids
+            name_claims.append(NameClaim(Claim(m.surface, m.span, "name", m.entity_ids[0]), "KNOWN", m.entity_ids,
+                                         certain, index))
+        for ent in doc.ents:
+            if ent.label_ not in NAME_LABELS or _overlaps((ent.start_char, ent.end_char), value_spans):
+                continue
+            if any(_overlaps((ent.start_char, ent.end_char), [m.span]) for m in mentions):
+                continue
+            surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", ent.text))
+            start = ent.start_char + ent.text.index(surface)
+            span = (start, start + len(surface))
+            ids = self.view.lookup(surface)
+            index = _index_at(sentences, span[0])
+            name_claims.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None), ent.label_, ids,
+                                         bool(ids) and (ids[0] in resolved_ids), index))
+        name_claims.sort(key=lambda n: n.claim.span)
+        names = name_claims
+
+        # Who each sentence talks about, with pronouns resolved to the last person/thing named.
+        # (entity, identified beyond doubt) of the last person / thing named
+        last_person = next(((i, True) for i in resolved_ids if self.view.entities[i].type == "person"), None)
+        last_thing = next(((i, True) for i in resolved_ids if self.view.entities[i].type != "person"), None)
+        pronoun_refs: list[tuple[tuple[int, int], str, bool]] = []
+        for info in sentences:
+            s_start, s_end = info.claim.span
+            inside = sorted([n for n in names if s_start <= n.claim.span[0] < s_end and n.entity_ids],
+                            key=lambda n: n.claim.span)
+            cursor = 0
+            for token in doc.char_span(s_start, s_end, alignment_mode="expand") or []:
+                while cursor < len(inside) and inside[cursor].claim.span[0] <= token.idx:
+                    eid = inside[cursor].entity_ids[0]
+                    info.entity_ids.append(eid)
+                    named = (eid, inside[cursor].certain or len(inside[cursor].entity_ids) == 1)
+                    if self.view.entities[eid].type == "person":
+                        last_person = named
+                    else:
+                        last_thing = named
+                    cursor += 1
+                low = token.lower_
+                referent = last_person if low in PERSON_PRONOUNS else last_thing if low in THING_PRONOUNS else None
+                ref = referent[0] if referent else None
+                if referent:
+                    info.entity_ids.append(ref)
+                    pronoun_refs.append(((token.idx, token.idx + len(token)), ref, referent[1]))
+                if token.dep_ in ("nsubj", "nsubjpass") and info.subject_id is None:
+                    info.subject_id = ref or _mention_id(inside, token.idx)
+            for n in inside[cursor:]:
+                info.entity_ids.append(n.entity_ids[0])
+            info.stems = {stem(w) for w, _, _ in info.words}
+            info.claim.entity_id = info.subject_id or (info.entity_ids[0] if info.entity_ids else None)
+
+        value_claims = [self._value_claim(v, text, doc, sentences, names, pronoun_refs, resolved_ids)
+                        for v in found_values]
+        links = self._profile_links(text, sentences, names, value_spans)
+        return AnswerAnalysis(text, sentences, value_claims, names, links)
+
+    # --- pieces ----------------------------------------------------------------
+
+    def _known_mentions(self, text, value_spans, resolved_ids) -> list[EntityMention]:
+        mentions = [m for m in self.view.find_mentions(text) if not _overlaps(m.span, value_spans)]
+        for m in mentions:  # the user's own referent first when an alias is shared
+            m.entity_ids.sort(key=lambda i: i not in resolved_ids)
+        return mentions
+
+    def _sentences(self, doc, text: str) -> list[SentenceInfo]:
+        sentences = []
+        for sent in doc.sents:
+            raw = sent.text
+            start = sent.start_char + (len(raw) - len(raw.lstrip()))
+            end = sent.start_char + len(raw.rstrip())
+            if end <= start:
+                continue
+            content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in sent
+                       if (t.is_alpha or t.like_num) and not is_stop(t.text)]
+            info = SentenceInfo(Claim(text[start:end], (start, end), "sentence"), len(sentences), content)
+            info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in sent)
+            info.future = any(t.lower_ in FUTURE_MARKERS for t in sent) or "going to" in raw.lower()
+            info.root_lemma = sent.root.lemma_.lower()
+            info.past = sent.root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"
+                                                       for c in sent.root.children)
+            info.mode = "question" if raw.rstrip().endswith("?") else "opinion" if _is_opinion(sent.root) else "statement"
+            sentences.append(info)
+        if not sentences and text.strip():
+            start = len(text) - len(text.lstrip())
+            sentences.append(SentenceInfo(Claim(text.strip(), (start, start + len(text.strip())), "sentence"), 0, []))
+        return sentences
+
+    def _value_claim(self, value, text, doc, sentences, names, pronoun_refs, resolved_ids) -> ValueClaim:
+        index = _index_at(sentences, value.span[0])
+        sentence = sentences[index]
+        s_start, s_end = sentence.claim.span
+        candidates: list[tuple[str, int, bool, bool]] = []  # (entity, position, certain, possessive)
+        for n in names:
+            if n.entity_ids and s_start <= n.claim.span[0] < s_end:
+                possessive = bool(re.match(r"['’]s\b", text[n.claim.span[1]:n.claim.span[1] + 2]))
+                candidates.append((n.entity_ids[0], n.claim.span[0], n.certain or len(n.entity_ids) == 1, possessive))
+        for span, ref, certain in pronoun_refs:
+            if s_start <= span[0] < s_end:
+                possessive = text[span[0]:span[1]].lower() in ("his", "her", "its")
+                candidates.append((ref, span[0], certain, possessive))
+        if not candidates and len(resolved_ids) >= 1:
+            candidates.append((resolved_ids[0], -1, True, False))
+        shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
+        best, best_score, certain = None, float("-inf"), False
+        for entity_id, position, is_certain, possessive in candidates:
+            compatible = any(k.shape in shapes for k in self.view.values_of(entity_id))
+            before = position < value.span[0]
+            score = 3 * compatible + 2 * (possessive and before) + 1 * before - 0.001 * abs(value.span[0] - position)
+            if score > best_score:
+                best, best_score, certain = entity_id, score, is_certain
+        cue = _cue(doc, value.span, [n.claim.span for n in names])
+        return ValueClaim(Claim(value.text, value.span, value.kind, best), value, cue, index, certain)
+
+    def _profile_links(self, text, sentences, names, value_spans) -> list[ProfileLink]:
+        links = []
+        known = [n for n in names if n.entity_ids]
+        for span, surface, _owners in self.view.profile_mentions(text):
+            if _overlaps(span, value_spans) or any(_overlaps(span, [n.claim.span]) and n.label != "KNOWN"
+                                                   and n.claim.span != span for n in names):
+                continue
+            before = [n for n in known if n.claim.span[1] <= span[0] and not _overlaps(n.claim.span, [span])]
+            if not before:
+                continue
+            name = before[-1]
+            between = text[name.claim.span[1]:span[0]]
+            gap = re.findall(r"[\w']+|[^\w\s]", between.lower())
+            if len(gap) > 5 or any(w not in LINK_WORDS and w != "," for w in gap):
+                continue
+            entity_id = name.entity_ids[0]
+            key = self._profile_key(entity_id, surface)
+            if key is None:
+                continue
+            links.append(ProfileLink(entity_id, (name.claim.span[0], span[1]), span, surface, key, name.certain,
+                                     name.sentence))
+        return links
+
+    def _profile_key(self, entity_id: str, surface: str) -> str | None:
+        """Which of the entity's profile attributes the value speaks to."""
+        from chatapp.knowledge.registry import normalize_alias
+
+        owners = self.view.profile_index.get(re.sub(r"\s+", " ", normalize_alias(surface)), [])
+        keys = list(dict.fromkeys(k for _, k in owners))
+        for key in keys:
+            if self.view.profile_value(entity_id, key) is not None:
+                return key
+        return None
+
+
+OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
+                            "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
+SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
+
+
+def _is_opinion(verb) -> bool:
+    """A speaker's or listener's taste or plan ("I really like football", "you might enjoy it"),
+    not a statement about the world — unless it wraps one ("I think she starred in X")."""
+    if verb.lemma_.lower() not in OPINION_LEMMAS:
+        return False
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects or subjects[0].lower_ not in SPEAKER_PRONOUNS:
+        return False
+    clauses = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")]
+    return all(_is_opinion(c) or c.dep_ == "xcomp" for c in clauses)
+
+
+def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView) -> list[EntityMention]:
+    """"Sarah Johnson" is not Sarah Chen: a known first name inside a longer, unknown
+    person's name does not make it the known person."""
+    dropped = set()
+    for ent in doc.ents:
+        if ent.label_ != "PERSON":
+            continue
+        full = re.sub(r"['’]s$", "", ent.text)
+        if view.lookup(full):
+            continue
+        for i, m in enumerate(mentions):
+            inside = ent.start_char <= m.span[0] and m.span[1] <= ent.start_char + len(full)
+            if inside and (m.span[1] - m.span[0]) < len(full) and not m.exact_name:
+                dropped.add(i)
+    return [m for i, m in enumerate(mentions) if i not in dropped]
+
+
+def _index_at(sentences: list[SentenceInfo], position: int) -> int:
+    for info in sentences:
+        if position < info.claim.span[1]:
+            return info.index
+    return sentences[-1].index if sentences else 0
+
+
+def _overlaps(span, spans) -> bool:
+    return any(span[0] < b and a < span[1] for a, b in spans)
+
+
+def _mention_id(inside: list[NameClaim], position: int) -> str | None:
+    for n in inside:
+        if n.claim.span[0] <= position < n.claim.span[1]:
+            return n.entity_ids[0]
+    return None
+
+
+def _cue(doc, span, name_spans) -> str:
+    """The noun a value is said of: nearest before it in the sentence, else just after."""
+    tokens = [t for t in doc if t.sent.start_char <= span[0] < t.sent.end_char] if doc.has_annotation("SENT_START") else list(doc)
+    nouns_before, nouns_after = [], []
+    for t in tokens:
+        t_span = (t.idx, t.idx + len(t))
+        if t.pos_ not in ("NOUN",) or _overlaps(t_span, [span, *name_spans]):
+            continue
+        (nouns_before if t.idx < span[0] else nouns_after).append(t)
+    if nouns_before and span[0] - nouns_before[-1].idx < 60:
+        return nouns_before[-1].lemma_.lower()
+    if nouns_after and nouns_after[0].idx - span[1] < 20:
+        return nouns_after[0].lemma_.lower()
+    return ""

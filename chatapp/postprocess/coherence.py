@@ -1,0 +1,133 @@
+"""Coherence: does the answer address the question under discussion?
+
+Three signals, each 0–1: the kind of answer the question asks for (a "when"
+wants a date, "johns email" wants an address), staying on the question's
+topic (sentence embeddings when an embedder is given, shared words
+otherwise), and keeping to the entities the user asked about.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatapp.postprocess.claims import AnswerAnalysis
+from chatapp.postprocess.evidence import is_stop, stem, words
+from chatapp.postprocess.knowledge_view import KnowledgeView
+from chatapp.records import CoherenceResult, ResolvedEntity
+
+# First match wins: asking for an attribute outranks the grammar of the question.
+QUESTION_TYPES = [
+    ("email", re.compile(r"\be-?mail\b", re.I)),
+    ("phone", re.compile(r"\b(?:phone|mobile|cell|number to call|call (?:him|her|them))\b", re.I)),
+    ("url", re.compile(r"\b(?:link|url|website|web site|web page)\b", re.I)),
+    ("quantity", re.compile(r"\bhow (?:many|much|long|old|far|big)\b|\bwhat (?:number|percentage|amount)\b", re.I)),
+    ("date", re.compile(r"\bwhen\b|\b(?:what|which) (?:time|date|day|year|month)\b", re.I)),
+    ("location", re.compile(r"\bwhere\b|\b(?:what|which|in what|in which) (?:city|country|state|place|location|room|town)\b", re.I)),
+    ("person", re.compile(r"\bwho(?:m|se)?\b", re.I)),
+    ("reason", re.compile(r"\bwhy\b", re.I)),
+    ("yes/no", re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|might|"
+                          r"isn't|aren't|wasn't|weren't|don't|doesn't|didn't|won't)\b", re.I)),
+    ("manner", re.compile(r"\bhow\b", re.I)),
+    ("entity", re.compile(r"\b(?:what|which)\b", re.I)),
+]
+REFUSAL_RE = re.compile(r"\b(?:i don'?t know|i'?m not sure|i (?:could|can)(?:n'?t| not) find|no information|"
+                        r"i (?:do not|don'?t) have)\b", re.I)
+WANTS = {  # question type -> answer types that satisfy it
+    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "quantity": {"quantity"},
+    "location": {"location"}, "person": {"person"},
+}
+
+
+def question_type(question: str) -> str:
+    if not question.strip():
+        return ""
+    for name, pattern in QUESTION_TYPES:
+        if pattern.search(question):
+            return name
+    return "open"
+
+
+def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
+    found: list[str] = []
+    kinds = {v.value.vtype for v in analysis.values}
+    for vtype, label in (("email", "email"), ("phone", "phone"), ("url", "url")):
+        if vtype in kinds:
+            found.append(label)
+    if {"date", "weekday", "year", "time", "relative"} & kinds:
+        found.append("date")
+    if {"number", "amount", "quantity"} & kinds or re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                                                            r"dozen|hundred|thousand|million|none)\b", analysis.text, re.I):
+        found.append("quantity")
+    entity_types = {view.entities[n.entity_ids[0]].type for n in analysis.names if n.entity_ids}
+    labels = {n.label for n in analysis.names}
+    if "PERSON" in labels or "person" in entity_types:
+        found.append("person")
+    if labels & {"GPE", "LOC", "FAC"} or analysis.profile_links or re.search(r"\b(?:room|office|building|floor)\b",
+                                                                              analysis.text, re.I):
+        found.append("location")
+    if re.match(r"\s*(?:yes|no|yeah|nope|correct|right|indeed)\b", analysis.text, re.I):
+        found.append("yes/no")
+    if REFUSAL_RE.search(analysis.text):
+        found.append("refusal")
+    return found or ["statement"]
+
+
+def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeView,
+                     resolved: list[ResolvedEntity] = (), embedder=None) -> CoherenceResult:
+    if not analysis.text.strip():
+        return CoherenceResult(0.0, question_type(question), "empty", ["the answer is empty"])
+    q_type = question_type(question)
+    a_types = answer_types(analysis, view)
+    if not q_type:
+        return CoherenceResult(1.0, "", a_types[0], [])
+    issues: list[str] = []
+
+    type_score = 1.0
+    wanted = WANTS.get(q_type)
+    if "refusal" in a_types:
+        type_score = 0.6
+        issues.append("the answer declines to answer")
+    elif wanted and not wanted & set(a_types):
+        type_score = 0.3
+        issues.append(f"the question asks for {_article(q_type)} but the answer gives none")
+
+    topic_score = _topic(question, analysis, embedder)
+    if topic_score < 0.5:
+        issues.append("the answer drifts from the question's topic")
+
+    entity_score = 1.0
+    asked = [r.entity_id for r in resolved if r.entity_id and r.entity_id in view.entities]
+    if asked:
+        said = {e for s in analysis.sentences for e in s.entity_ids}
+        if not set(asked) & said:
+            types = {view.entities[a].type for a in asked}
+            others = [e for e in said if view.entities[e].type in types]
+            if others:
+                entity_score = 0.3
+                issues.append(f"the question is about {view.name(asked[0])} but the answer talks about "
+                              f"{view.name(others[0])}")
+            else:
+                entity_score = 0.8
+
+    score = 0.45 * type_score + 0.35 * topic_score + 0.2 * entity_score
+    return CoherenceResult(round(score, 3), q_type, a_types[0], issues)
+
+
+def _topic(question: str, analysis: AnswerAnalysis, embedder) -> float:
+    content = [w for w in words(analysis.text) if not is_stop(w)]
+    if len(content) <= 5:
+        return 1.0  # a terse answer is judged by its kind, not by repeating the question
+    if embedder is not None:
+        vectors = embedder.embed([question, analysis.text])
+        similarity = float(vectors[0] @ vectors[1])
+        return max(0.0, min(1.0, (similarity - 0.1) / 0.35))
+    asked = {stem(w) for w in words(question) if not is_stop(w)}
+    if not asked:
+        return 1.0
+    said = {stem(w) for w in content}
+    return max(0.0, min(1.0, 0.3 + len(asked & said) / len(asked)))
+
+
+def _article(q_type: str) -> str:
+    return {"email": "an email address", "phone": "a phone number", "url": "a link", "date": "a date or time",
+            "quantity": "a number", "location": "a place", "person": "a person"}.get(q_type, q_type)

@@ -1,0 +1,148 @@
+"""What the user sees: the answer with wrong values replaced and marked
+" [corrected]", doubtful claims marked " [unverified]" — and what to do with
+it (Accept, AcceptWithFlags, CorrectAndDeliver, Regenerate, HumanReview),
+with an overall confidence.
+
+Only a value the knowledge base states, for an entity identified beyond
+doubt, is ever replaced; everything else keeps the model's words and gets a
+marker, at most one per place, so prose is not littered with them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chatapp.postprocess.facts import Finding
+from chatapp.records import CoherenceResult, FactualValidationResult
+
+CORRECTED, UNVERIFIED = " [corrected]", " [unverified]"
+CORRECTABLE = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
+# How much a flag of each type costs the answer's confidence (times the flag's own confidence).
+SEVERITY = {"ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
+            "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25}
+# A contradiction of an earlier answer the sources cannot settle (which of the two is right?):
+# regenerating could repeat the earlier mistake, so a person decides.
+UNDECIDABLE = frozenset({"ContradictsPrior"})
+
+
+@dataclass
+class DeliverySettings:
+    correct_at: float = 0.8  # replace a wrong value at or above this confidence
+    flag_at: float = 0.5  # report a finding as a flag at or above this confidence
+    annotate_at: float = 0.5  # mark a doubtful claim at or above this confidence
+    major_at: float = 0.75  # an uncorrected contradiction this sure blocks acceptance
+    regenerate_below: float = 0.35  # overall confidence under which the answer is not worth delivering
+    allow_regenerate: bool = True  # off: what would be regenerated goes to a person instead
+
+
+def deliver(text: str, findings: list[Finding], settings: DeliverySettings) -> tuple[str, set[int]]:
+    """The annotated text, and the indexes of findings that were corrected in it."""
+    edits: list[tuple[int, int, str, int]] = []  # (start, end, new text, finding index)
+    corrected: set[int] = set()
+    for i, f in sorted(enumerate(findings), key=lambda p: (-p[1].confidence, p[1].span)):
+        if (f.flag_type in CORRECTABLE and f.replacement and f.replace_span and f.confidence >= settings.correct_at
+                and not _clashes(f.replace_span, edits)):
+            edits.append((f.replace_span[0], f.replace_span[1], f.replacement + CORRECTED, i))
+            corrected.add(i)
+    marked_at: set[int] = set()
+    for i, f in sorted(enumerate(findings), key=lambda p: p[1].span):
+        if i in corrected or f.confidence < settings.annotate_at:
+            continue
+        if any(f.sentence == findings[j].sentence and _contains(f.span, findings[j].span) and f.span != findings[j].span
+               for j in range(len(findings)) if j != i and findings[j].confidence >= settings.annotate_at):
+            continue  # a narrower flag in the same place says it more precisely
+        at = _marker_position(text, f.span[1])
+        if at in marked_at or any(start < at <= end for start, end, _, _ in edits):
+            continue
+        if any(end == at for start, end, _, _ in edits):
+            continue  # right after a correction: the correction speaks for itself
+        marked_at.add(at)
+        edits.append((at, at, UNVERIFIED, i))
+    out, cursor = [], 0
+    for start, end, new, _ in sorted(edits, key=lambda e: (e[0], e[1])):
+        out.append(text[cursor:start])
+        out.append(new)
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out), corrected
+
+
+def _clashes(span, edits) -> bool:
+    return any(span[0] < end and start < span[1] for start, end, _, _ in edits)
+
+
+def _contains(outer, inner) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
+
+
+def _marker_position(text: str, end: int) -> int:
+    # After a possessive ("Marcus's [unverified] team"), never inside a word.
+    match = re.match(r"['’]s\b", text[end:end + 2])
+    if match:
+        end += 2
+    while end < len(text) and (text[end].isalnum() or text[end] in "@_"):
+        end += 1
+    return end
+
+
+def confidence(findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
+               validation: FactualValidationResult, support: float) -> float:
+    """How far the delivered answer can be trusted: corrected claims count as right."""
+    fixed = [findings[i].replace_span for i in corrected]
+    score = validation.score
+    if fixed and validation.checks:
+        statuses = ["verified" if c.status == "contradicted" and any(_contains(c.claim.span, s) for s in fixed)
+                    else c.status for c in validation.checks]
+        score = sum(1.0 if s == "verified" else 0.5 if s == "unverifiable" else 0.0 for s in statuses) / len(statuses)
+        score = max(score, validation.score)
+    base = 0.55 * score + 0.25 * coherence.score + 0.2 * support
+    for i, f in enumerate(findings):
+        penalty = SEVERITY.get(f.flag_type, 0.3) * f.confidence
+        base *= 1 - (penalty * 0.3 if i in corrected else penalty)
+    return round(max(0.0, min(1.0, base)), 3)
+
+
+def recommend(text: str, findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
+              overall: float, settings: DeliverySettings) -> tuple[str, str]:
+    """(recommendation, guidance for a regeneration)."""
+    if not text.strip():
+        return _regenerate(settings), "The answer was empty: answer the question."
+    guidance = _guidance(findings, corrected, coherence)
+    open_major = [f for i, f in enumerate(findings)
+                  if i not in corrected and f.major and f.confidence >= settings.major_at]
+    if not findings:
+        if coherence.score < 0.3:
+            return _regenerate(settings), guidance
+        return "Accept", ""
+    if open_major and all(f.flag_type in UNDECIDABLE for f in open_major):
+        return "HumanReview", guidance
+    if open_major or overall < settings.regenerate_below or coherence.score < 0.3:
+        return _regenerate(settings), guidance
+    if corrected:
+        return "CorrectAndDeliver", ""
+    return "AcceptWithFlags", ""
+
+
+def _regenerate(settings: DeliverySettings) -> str:
+    return "Regenerate" if settings.allow_regenerate else "HumanReview"
+
+
+def _guidance(findings: list[Finding], corrected: set[int], coherence: CoherenceResult) -> str:
+    lines = []
+    for i, f in enumerate(findings):
+        if f.flag_type in ("WrongAttribute", "ContradictsFact", "TemporalError") and f.suggestion:
+            lines.append(f"Replace {f.content!r} with {f.suggestion!r} ({'; '.join(f.evidence[:1])}).")
+        elif f.flag_type == "ContradictsPrior":
+            lines.append(f"{f.content!r} contradicts an earlier answer ({'; '.join(f.evidence[:1])}); keep them consistent.")
+        elif f.flag_type == "TemporalError":
+            lines.append(f"{f.content!r} is not a possible or consistent date ({'; '.join(f.evidence[:1])}).")
+        elif f.flag_type == "LogicalInconsistency":
+            lines.append(f"{f.content!r} contradicts another statement in the same answer.")
+        elif f.flag_type == "NonexistentEntity":
+            hint = f" (did you mean {f.suggestion}?)" if f.suggestion else ""
+            lines.append(f"{f.content!r} is not in the knowledge base{hint}; do not name people or teams that are not.")
+        else:
+            lines.append(f"Only state {f.content!r} if the sources support it.")
+    lines.extend(f"Coherence: {issue}." for issue in coherence.issues)
+    return " ".join(dict.fromkeys(lines))

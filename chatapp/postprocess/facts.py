@@ -1,0 +1,386 @@
+"""Fact validation: each claim of the answer verified, contradicted or left
+unverifiable, against the registry (entity attributes and the fact store),
+the supplied sources (evidence texts and retrieved chunks) and what the
+assistant said earlier in the conversation.
+
+Problems found on the way are returned as Findings; hallucination.py turns
+them into flags. A claim is only called unsupported when it is *in scope*:
+sources were supplied for this answer, or the sentence is about an entity the
+knowledge base knows. An answer about the weather, with nothing to check it
+against, is left alone rather than littered with doubts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from chatapp.knowledge.registry import normalize_alias
+from chatapp.postprocess import values as V
+from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
+from chatapp.postprocess.evidence import TextIndex, date_covers, rarity, stem, words
+from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
+from chatapp.records import ClaimCheck, FactualValidationResult
+
+PERSON_LIKE = frozenset({"PERSON", "ORG"})
+# Values that identify whom they belong to; getting one wrong is a wrong attribute.
+IDENTIFYING_SHAPES = frozenset({"email", "phone", "url"})
+
+
+@dataclass
+class ValidationSettings:
+    certain_confidence: float = 0.92  # a contradiction about an entity identified beyond doubt
+    uncertain_confidence: float = 0.62  # … about an entity named only by a shared or first name
+    # A grounded sentence is unsupported when this much rare-word weight is missing from the sources …
+    unsupported_mass: float = 1.0
+    # … and less than this share of its weight is supported.
+    min_support: float = 0.6
+
+
+@dataclass
+class Finding:
+    flag_type: str
+    span: tuple[int, int]
+    content: str
+    confidence: float
+    suggestion: str | None = None
+    evidence: list[str] = field(default_factory=list)
+    sentence: int = 0
+    # Where a correction would go and what it would say (value-level, not the whole content).
+    replace_span: tuple[int, int] | None = None
+    replacement: str | None = None
+    major: bool = False
+
+
+@dataclass
+class Sources:
+    """Everything a claim can be checked against, already indexed."""
+
+    view: KnowledgeView
+    supplied: TextIndex  # evidence texts and retrieved chunks
+    records: TextIndex  # the registry's words about the entities in play
+    given: TextIndex  # the question and what the user said: theirs, not the model's claims
+    prior: list[AnswerAnalysis]  # earlier assistant answers
+
+    @property
+    def grounded(self) -> bool:
+        return not self.supplied.empty
+
+
+class FactValidator:
+    def __init__(self, settings: ValidationSettings | None = None):
+        self.settings = settings or ValidationSettings()
+
+    def validate(self, analysis: AnswerAnalysis, sources: Sources) -> tuple[FactualValidationResult, list[Finding], dict]:
+        checks: dict[int, ClaimCheck] = {}
+        findings: list[Finding] = []
+        in_scope_ids: set[int] = set()
+        for vc in analysis.values:
+            check, finding = self._check_value(vc, analysis, sources)
+            checks[id(vc.claim)] = check
+            if self._in_scope(analysis.sentences[vc.sentence], sources):
+                in_scope_ids.add(id(vc.claim))
+            if finding:
+                findings.append(finding)
+        for name in analysis.names:
+            check, finding = self._check_name(name, analysis, sources)
+            checks[id(name.claim)] = check
+            if finding:
+                findings.append(finding)
+            if name.entity_ids or self._in_scope(analysis.sentences[name.sentence], sources):
+                in_scope_ids.add(id(name.claim))
+        for link in analysis.profile_links:
+            finding = self._check_profile(link, analysis, sources)
+            if finding:
+                findings.append(finding)
+        support: dict[int, float] = {}
+        for sentence in analysis.sentences:
+            check, finding, share = self._check_sentence(sentence, analysis, sources, findings, checks)
+            checks[id(sentence.claim)] = check
+            support[sentence.index] = share
+            if self._in_scope(sentence, sources) and (share < 1.0 or check.status != "unverifiable"):
+                in_scope_ids.add(id(sentence.claim))
+            if finding:
+                findings.append(finding)
+        ordered = [checks[id(c)] for c in analysis.claims if id(c) in checks]
+        result = FactualValidationResult(checks=ordered)
+        for check in ordered:
+            setattr(result, check.status, getattr(result, check.status) + 1)
+        scored = [c for c in ordered if id(c.claim) in in_scope_ids]
+        if scored:
+            good = sum(1.0 if c.status == "verified" else 0.5 if c.status == "unverifiable" else 0.0 for c in scored)
+            result.score = round(good / len(scored), 3)
+        return result, findings, support
+
+    # --- values ----------------------------------------------------------------
+
+    def _check_value(self, vc: ValueClaim, analysis: AnswerAnalysis, sources: Sources):
+        claim, value = vc.claim, vc.value
+        sentence = analysis.sentences[vc.sentence]
+        if value.vtype == "relative" or (hasattr(value.parsed, "valid") and not value.parsed.valid):
+            return ClaimCheck(claim, "unverifiable", 0.5), None  # temporal checks judge these
+        registry = self._against_registry(vc, sentence, sources.view)
+        stated = sources.supplied.supports_value(value) or sources.records.supports_value(value)
+        if registry is not None:
+            status, known = registry
+            label = f"{sources.view.name(claim.entity_id)}: {known.key} = {sources.view.display(known)}"
+            if status == "verified":
+                return ClaimCheck(claim, "verified", 0.95, [label]), None
+            if stated:  # the supplied sources say what the answer says: trust them over a stale record
+                return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
+            return self._registry_contradiction(vc, known, label, sources)
+        if stated:
+            return ClaimCheck(claim, "verified", 0.85, [stated]), None
+        prior = self._against_prior(vc, sources)
+        if prior is not None:
+            return prior
+        if sources.given.supports_value(value):
+            return ClaimCheck(claim, "unverifiable", 0.5, ["stated by the user"]), None
+        if not self._in_scope(sentence, sources):
+            return ClaimCheck(claim, "unverifiable", 0.5), None
+        contradiction = self._against_source_sentence(vc, sentence, sources)
+        if contradiction is not None:
+            return contradiction
+        where = "the supplied sources" if sources.grounded else "the knowledge base"
+        confidence = 0.6 if value.vtype not in ("number", "year") else 0.5
+        if sentence.mode != "statement":
+            confidence = 0.45
+        finding = Finding("FabricatedFact", claim.span, claim.text, confidence,
+                          None, [f"{claim.text!r} appears nowhere in {where}"], vc.sentence)
+        return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
+
+    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo, view: KnowledgeView):
+        """('verified'|'contradicted', known value) when the registry can judge, else None."""
+        shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
+        known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes]
+        if not known:
+            return None
+        for k in known:
+            if value_matches(vc.value, k):
+                return "verified", k
+        targets = select_by_key(known, sentence.stems, vc.value.vtype)
+        distinct = {(k.shape, repr(k.parsed)) for k in targets}
+        if len(distinct) != 1:
+            return None
+        return "contradicted", targets[0]
+
+    def _registry_contradiction(self, vc: ValueClaim, known: KnownValue, label: str, sources: Sources):
+        view, claim = sources.view, vc.claim
+        certain = vc.certain
+        confidence = self.settings.certain_confidence if certain else self.settings.uncertain_confidence
+        confidence = round(min(confidence, 0.5 + known.confidence / 2), 3)
+        kind = "WrongAttribute" if known.shape in IDENTIFYING_SHAPES or known.key in PROFILE_KEYS else "ContradictsFact"
+        replacement = V.render_like(claim.text, vc.value.vtype, view.display(known), known.parsed)
+        evidence = [label] + ([f"source: {known.source}"] if known.source != "registry" else [])
+        finding = Finding(kind, claim.span, claim.text, confidence, view.display(known), evidence, vc.sentence,
+                          claim.span, replacement, major=True)
+        return ClaimCheck(claim, "contradicted", confidence, evidence, view.display(known)), finding
+
+    def _against_prior(self, vc: ValueClaim, sources: Sources):
+        """An earlier answer gave this slot a value: same → consistent, different → contradiction."""
+        for earlier in reversed(sources.prior):
+            for old in earlier.values:
+                if not same_slot(vc, old):
+                    continue
+                sentence = earlier.sentences[old.sentence].claim.text
+                if value_matches(vc.value, as_known(old)):
+                    return ClaimCheck(vc.claim, "unverifiable", 0.6, [f"consistent with an earlier answer: {sentence}"]), None
+                finding = Finding("ContradictsPrior", vc.claim.span, vc.claim.text, 0.8, old.claim.text,
+                                  [f"earlier answer: {sentence}"], vc.sentence, major=True)
+                return ClaimCheck(vc.claim, "contradicted", 0.8, finding.evidence, old.claim.text), finding
+        return None
+
+    def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+        """The source sentence most like the claim states a different value of the same kind."""
+        value_stems = {stem(w) for w in words(vc.claim.text)}
+        stems = sentence.stems - value_stems
+        if len(stems) < 2:
+            return None
+        best, overlap = sources.supplied.best_sentence(stems)
+        if overlap < 0.5:
+            return None
+        group = _group(vc.value.vtype)
+        rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()]
+        if len(rivals) != 1:
+            return None
+        confidence = round(0.45 + 0.4 * overlap, 3)
+        finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rivals[0].text, [best],
+                          vc.sentence, vc.claim.span, rivals[0].text, major=True)
+        return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
+
+    # --- names -----------------------------------------------------------------
+
+    def _check_name(self, name: NameClaim, analysis: AnswerAnalysis, sources: Sources):
+        claim, view = name.claim, sources.view
+        if name.entity_ids:
+            entity = view.entities[name.entity_ids[0]]
+            return ClaimCheck(claim, "verified", 0.95 if name.certain else 0.8,
+                              [f"known {entity.type}: {entity.name}"]), None
+        if sources.supplied.supports_name(claim.text) or sources.records.supports_name(claim.text):
+            return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
+        if sources.given.supports_name(claim.text) or any(_names_in(p, claim.text) for p in sources.prior):
+            return ClaimCheck(claim, "unverifiable", 0.5, ["named earlier in the conversation"]), None
+        sentence = analysis.sentences[name.sentence]
+        if not self._in_scope(sentence, sources):
+            return ClaimCheck(claim, "unverifiable", 0.5), None
+        guess = _did_you_mean(claim.text, view) if name.label in PERSON_LIKE else None
+        if name.label in PERSON_LIKE and view.entities:
+            evidence = [f"no {name.label.lower() if name.label == 'ORG' else 'person'} called {claim.text!r} "
+                        "in the knowledge base or the sources"]
+            if guess:
+                evidence.append(f"closest known: {guess}")
+            finding = Finding("NonexistentEntity", claim.span, claim.text, 0.75, guess, evidence, name.sentence)
+        else:
+            confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
+            if sentence.mode != "statement":
+                confidence = 0.45  # named in a question or a suggestion, not asserted
+            finding = Finding("UnsupportedClaim", claim.span, claim.text, confidence, guess,
+                              [f"{claim.text!r} is not named in the supplied sources"], name.sentence)
+        return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
+
+    # --- profile values ("Sarah from marketing") ----------------------------------
+
+    def _check_profile(self, link, analysis: AnswerAnalysis, sources: Sources) -> Finding | None:
+        view = sources.view
+        known = view.profile_value(link.entity_id, link.key)
+        if known is None or _same_profile(link.value_text, view.display(known)):
+            return None
+        entity = view.entities[link.entity_id]
+        text = analysis.text
+        content = text[link.span[0]:link.span[1]]
+        shown = view.display(known)
+        if link.certain:
+            confidence = self.settings.certain_confidence
+            suggestion = text[link.span[0]:link.value_span[0]] + shown
+        else:
+            # The name alone ties the claim to this entity; the mismatch may mean another person.
+            confidence = self.settings.uncertain_confidence
+            suggestion = f"{entity.name} ({link.key}: {shown})"
+        evidence = [f"{entity.name}: {link.key} = {shown}"]
+        others = [e.name for e in view.entities.values()
+                  if e.id != entity.id and e.type == entity.type and _first_word(e.name) == _first_word(content)]
+        if not link.certain and not others:
+            first = content.split()[0]
+            evidence.append(f"the only {first} in the knowledge base is {entity.name}; a different {first} "
+                            "would be unknown to it")
+        return Finding("WrongAttribute", link.span, content, confidence, suggestion, evidence, link.sentence,
+                       link.value_span, shown, major=link.certain)
+
+    # --- sentences ----------------------------------------------------------------
+
+    def _check_sentence(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources,
+                        findings: list[Finding], checks: dict):
+        claim = sentence.claim
+        inner = [checks[id(c)] for c in analysis.claims
+                 if c.kind != "sentence" and claim.span[0] <= c.span[0] < claim.span[1] and id(c) in checks]
+        problems = [f for f in findings if f.sentence == sentence.index]
+        share, missing = self._lexical_support(sentence, analysis, sources)
+        if any(c.status == "contradicted" for c in inner) or any(f.major for f in problems):
+            expected = next((c.expected for c in inner if c.expected), None)
+            return ClaimCheck(claim, "contradicted", 0.8, [e for c in inner for e in c.evidence][:3], expected), None, share
+        best = sources.supplied.best_sentence(sentence.stems)[0] if sources.grounded else ""
+        verified_inner = [c for c in inner if c.status == "verified"]
+        grounded_ok = share >= 0.8 if sources.grounded else bool(verified_inner) and len(verified_inner) == len(inner)
+        if not problems and grounded_ok:
+            evidence = (sources.supplied.best_sentences(sentence.stems) if best
+                        else [e for c in verified_inner for e in c.evidence][:3])
+            return ClaimCheck(claim, "verified", round(0.5 + 0.45 * share, 3), evidence), None, share
+        finding = None
+        weight = sum(rarity(w) for w in missing)  # missing: the words no source has
+        if (sources.grounded and not problems and sentence.mode == "statement"
+                and weight >= self.settings.unsupported_mass
+                and share < self.settings.min_support):
+            end = claim.span[1] - (1 if claim.text[-1:] in ".!?" else 0)
+            finding = Finding("UnsupportedClaim", (claim.span[0], end), analysis.text[claim.span[0]:end],
+                              round(0.5 + 0.4 * (1 - share), 3), None,
+                              ([f"closest source sentence: {best}"] if best else [])
+                              + [f"not in the sources: {', '.join(missing[:6])}"], sentence.index)
+        return ClaimCheck(claim, "unverifiable", round(0.3 + 0.4 * share, 3), [best] if best else []), finding, share
+
+    def _lexical_support(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
+        """Share of the sentence's rare-word weight found in the sources; the words that were not."""
+        spans = [c.span for c in analysis.claims if c.kind != "sentence"]
+        total, supported, missing = 0.0, 0.0, []
+        for word, span, pos in sentence.words:
+            if any(a <= span[0] < b for a, b in spans):
+                continue
+            weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)  # a name spaCy did not tag
+            total += weight
+            if sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word):
+                supported += weight
+            else:
+                missing.append(word)
+        return (supported / total if total else 1.0), missing
+
+    def _in_scope(self, sentence: SentenceInfo, sources: Sources) -> bool:
+        return sources.grounded or bool(sentence.entity_ids)
+
+
+# --- helpers ----------------------------------------------------------------------
+
+
+def value_matches(value: V.FoundValue, known: KnownValue) -> bool:
+    if value.vtype in ("date", "weekday", "year"):
+        return isinstance(known.parsed, V.DateValue) and date_covers(value.parsed, known.parsed)
+    if value.vtype == "number" and known.shape == "quantity":
+        return V.same_value("number", value.parsed, known.parsed[0])
+    if value.vtype == "number" and known.shape == "amount":
+        return V.same_value("number", value.parsed, known.parsed)
+    return V.same_value(value.vtype, value.parsed, known.parsed)
+
+
+def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str) -> list[KnownValue]:
+    """The stored values the sentence speaks of: by key words it uses, else the generic date/time."""
+    scored = [(len({stem(w) for w in k.key_words} & sentence_stems), k) for k in known]
+    top = max(score for score, _ in scored)
+    if top > 0:
+        return [k for score, k in scored if score == top]
+    if vtype in ("email", "phone", "url"):
+        return known
+    generic = [k for k in known if k.key in ("date", "time", "start_date", "start")]
+    if generic:
+        return generic
+    return known if len({repr(k.parsed) for k in known}) == 1 else []
+
+
+def _group(vtype: str) -> str:
+    return {"weekday": "date", "year": "date", "relative": "date"}.get(vtype, vtype)
+
+
+def same_slot(current: ValueClaim, old: ValueClaim) -> bool:
+    if not current.claim.entity_id or current.claim.entity_id != old.claim.entity_id:
+        return False
+    if _group(current.value.vtype) != _group(old.value.vtype) or "relative" in (current.value.vtype, old.value.vtype):
+        return False
+    return current.value.vtype in IDENTIFYING_SHAPES or current.cue == old.cue
+
+
+def as_known(old: ValueClaim) -> KnownValue:
+    shape = {"weekday": "date", "year": "date"}.get(old.value.vtype, old.value.vtype)
+    return KnownValue("earlier", old.claim.text, shape, old.value.parsed)
+
+
+def _names_in(analysis: AnswerAnalysis, text: str) -> bool:
+    return text.lower() in analysis.text.lower()
+
+
+def _same_profile(claimed: str, known: str) -> bool:
+    a, b = normalize_alias(claimed), normalize_alias(known)
+    return a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
+
+
+def _first_word(text: str) -> str:
+    return (re.findall(r"\w+", text) or [""])[0].lower()
+
+
+def _did_you_mean(text: str, view: KnowledgeView) -> str | None:
+    if not view.entities:
+        return None
+    first = view.first_name_matches(_first_word(text))
+    if len(first) == 1:
+        return view.name(first[0])
+    from rapidfuzz import fuzz, process
+
+    names = {e.id: e.name for e in view.entities.values()}
+    match = process.extractOne(text, names, scorer=fuzz.WRatio, score_cutoff=86)
+    return match[0] if match else None

@@ -1,0 +1,216 @@
+"""Hallucination flags: the validator's findings, plus what only shows when
+the answer is read against the clock and against itself — impossible or
+mistimed dates (TemporalError), statements that contradict each other
+(LogicalInconsistency) and reversals of what the assistant said before.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from chatapp.postprocess import values as V
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim
+from chatapp.postprocess.evidence import TextIndex
+from chatapp.postprocess.facts import Finding, as_known, same_slot, select_by_key, value_matches
+from chatapp.postprocess.knowledge_view import KnowledgeView
+from chatapp.records import HallucinationFlag, KnowledgeChunk
+
+FLAG_TYPES = ("FabricatedFact", "NonexistentEntity", "WrongAttribute", "ContradictsFact", "ContradictsPrior",
+              "UnsupportedClaim", "TemporalError", "LogicalInconsistency")
+# Verbs whose date is the date of the thing that is the subject ("the review was yesterday").
+EVENT_VERBS = frozenset({"be", "hold", "happen", "take", "schedule", "occur", "start", "begin", "end", "launch",
+                         "move", "run", "meet", "close", "finish", "go"})
+# Words that announce a deliberate change, so two values for one slot are not a contradiction.
+CHANGE_WORDS = re.compile(r"\b(?:moved|changed|rescheduled|postponed|pushed|instead|originally|previously|"
+                          r"updated|new|was planned|used to|from .{1,20} to)\b", re.IGNORECASE)
+COMMUNICATION_WORDS = frozenset({"message", "email", "mail", "wrote", "write", "sent", "send", "said", "mention",
+                                 "mentioned", "note", "notes", "post", "posted", "reply", "replied", "announce"})
+NEGATION_STEMS = frozenset({"not", "n't", "never", "no", "none", "nor", "neither", "cannot"})
+
+
+def temporal_findings(analysis: AnswerAnalysis, view: KnowledgeView, given: TextIndex, question: str,
+                      now: datetime | None, rag_chunks: list[KnowledgeChunk]) -> list[Finding]:
+    findings = []
+    for vc in analysis.values:
+        parsed = vc.value.parsed
+        if isinstance(parsed, V.DateValue) and not parsed.valid:
+            findings.append(Finding("TemporalError", vc.claim.span, vc.claim.text, 0.95, None,
+                                    [f"{vc.claim.text!r} is not a date on the calendar"], vc.sentence, major=True))
+    if now is None:
+        return findings
+    for vc in analysis.values:
+        if vc.value.vtype != "relative" or _echoes_user(vc.claim.text, question, given):
+            continue
+        start, end = vc.value.parsed.resolve(now)
+        sentence = analysis.sentences[vc.sentence]
+        finding = _against_entity_date(vc, sentence, view, start, end, now) or _against_documents(
+            vc, sentence, rag_chunks, start, end, now)
+        if finding:
+            findings.append(finding)
+    findings.extend(_tense_against_dates(analysis, view, now))
+    return findings
+
+
+def _echoes_user(text: str, question: str, given: TextIndex) -> bool:
+    """The user framed the time ("from yesterday"): the answer repeating it is not the model's claim."""
+    if given.has_phrase(text):
+        return True
+    from rapidfuzz import fuzz
+
+    return " " not in text and any(fuzz.ratio(text.lower(), w.lower()) >= 80 for w in re.findall(r"\w+", question))
+
+
+def _about(sentence: SentenceInfo, entity_id: str | None, view: KnowledgeView) -> bool:
+    if not entity_id or entity_id not in view.entities:
+        return False
+    return sentence.subject_id == entity_id or (
+        view.entities[entity_id].type == "event" and sentence.root_lemma in EVENT_VERBS and sentence.subject_id is None)
+
+
+def _against_entity_date(vc: ValueClaim, sentence, view, start, end, now) -> Finding | None:
+    entity_id = next((e for e in [vc.claim.entity_id, *sentence.entity_ids] if _about(sentence, e, view)), None)
+    if entity_id is None:
+        return None
+    dated = [k for k in view.values_of(entity_id, "date") if k.parsed.as_date()]
+    targets = select_by_key(dated, sentence.stems, "date") if dated else []
+    days = {k.parsed.as_date() for k in targets}
+    if len(days) != 1:
+        return None
+    day = days.pop()
+    if start <= day <= end:
+        return None
+    known = targets[0]
+    said = start if start == end else f"{start} to {end}"
+    replacement = V.render_like(vc.claim.text, "relative", known.raw, known.parsed)
+    return Finding("TemporalError", vc.claim.span, vc.claim.text, 0.85 if vc.certain else 0.65,
+                   replacement, [f"{view.name(entity_id)}: {known.key} = {known.raw}",
+                                 f"{vc.claim.text!r} means {said} (now is {now.date()}; {_ago(day, now)})"],
+                   vc.sentence, vc.claim.span, replacement, major=True)
+
+
+def _against_documents(vc: ValueClaim, sentence, rag_chunks, start, end, now) -> Finding | None:
+    """'His message yesterday': the retrieved messages on the subject are dated otherwise."""
+    from chatapp.postprocess.evidence import stem, words
+
+    if not sentence.stems & {stem(w) for w in COMMUNICATION_WORDS}:
+        return None
+
+    dated = []
+    for chunk in rag_chunks:
+        day = _chunk_day(chunk)
+        if day is None:
+            continue
+        overlap = len(sentence.stems & {stem(w) for w in words(chunk.content)}) / max(1, len(sentence.stems))
+        if overlap >= 0.4:
+            dated.append((overlap, day, chunk))
+    if not dated or any(start <= day <= end for _, day, _ in dated):
+        return None
+    overlap, day, chunk = max(dated, key=lambda d: d[0])
+    return Finding("TemporalError", vc.claim.span, vc.claim.text, round(0.4 + 0.4 * overlap, 3),
+                   f"on {day:%B} {day.day}", [f"{chunk.source} is dated {day} ({_ago(day, now)})"], vc.sentence)
+
+
+def _tense_against_dates(analysis: AnswerAnalysis, view: KnowledgeView, now: datetime) -> list[Finding]:
+    """'The review will be…' about a review that is over, or 'was' about one still to come."""
+    findings = []
+    today = now.date()
+    for sentence in analysis.sentences:
+        if not (sentence.future or sentence.past) or not sentence.subject_id:
+            continue
+        entity = view.entities.get(sentence.subject_id)
+        if entity is None or entity.type != "event" or any(
+                v.value.kind == "date" for v in analysis.values if v.sentence == sentence.index):
+            continue
+        dates = [k.parsed.as_date() for k in view.values_of(entity.id, "date") if k.key == "date" and k.parsed.as_date()]
+        if not dates:
+            continue
+        day = dates[0]
+        wrong = (sentence.future and day < today - timedelta(days=1)) or (sentence.past and day > today + timedelta(days=1))
+        if wrong:
+            end = sentence.claim.span[1] - (1 if sentence.claim.text[-1:] in ".!?" else 0)
+            findings.append(Finding("TemporalError", (sentence.claim.span[0], end), analysis.text[sentence.claim.span[0]:end],
+                                    0.7, f"{entity.name} is on {day} ({_ago(day, now)})",
+                                    [f"{entity.name}: date = {day}", f"now is {today}"], sentence.index))
+    return findings
+
+
+def _chunk_day(chunk: KnowledgeChunk):
+    if not chunk.date:
+        return None
+    try:
+        return datetime.fromisoformat(chunk.date.replace("Z", "+00:00")).date()
+    except ValueError:
+        found = [v for v in V.find_values(chunk.date) if v.vtype == "date"]
+        return found[0].parsed.as_date() if found else None
+
+
+def _ago(day, now: datetime) -> str:
+    delta = (now.date() - day).days
+    if delta == 0:
+        return "today"
+    return f"{delta} days ago" if delta > 0 else f"in {-delta} days"
+
+
+# --- contradictions inside the answer and with earlier answers ------------------------
+
+
+def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], already: list[Finding]) -> list[Finding]:
+    findings = []
+    flagged = {f.span for f in already}
+    values = analysis.values
+    for i, later in enumerate(values):
+        for earlier in values[:i]:
+            if earlier.sentence == later.sentence or not same_slot(later, earlier):
+                continue
+            if value_matches(later.value, as_known(earlier)) or later.claim.span in flagged or earlier.claim.span in flagged:
+                continue
+            texts = analysis.sentences[later.sentence].claim.text + " " + analysis.sentences[earlier.sentence].claim.text
+            if CHANGE_WORDS.search(texts):
+                continue
+            findings.append(Finding("LogicalInconsistency", later.claim.span, later.claim.text, 0.75, earlier.claim.text,
+                                    [f"the answer also says: {analysis.sentences[earlier.sentence].claim.text}"],
+                                    later.sentence, major=True))
+            break
+    sentences = analysis.sentences
+    for i, later in enumerate(sentences):
+        for earlier in sentences[:i]:
+            if _negation_pair(earlier, later):
+                findings.append(_sentence_finding("LogicalInconsistency", later, analysis.text, 0.75,
+                                                  f"the answer also says: {earlier.claim.text}"))
+                break
+        for old in prior:
+            match = next((s for s in old.sentences if _negation_pair(s, later)), None)
+            if match is not None:
+                findings.append(_sentence_finding("ContradictsPrior", later, analysis.text, 0.7,
+                                                  f"earlier answer: {match.claim.text}"))
+                break
+    return findings
+
+
+def _negation_pair(a: SentenceInfo, b: SentenceInfo) -> bool:
+    if a.negated == b.negated:
+        return False
+    sa, sb = a.stems - NEGATION_STEMS, b.stems - NEGATION_STEMS
+    if min(len(sa), len(sb)) < 2:
+        return False
+    return len(sa & sb) / len(sa | sb) >= 0.75
+
+
+def _sentence_finding(kind: str, sentence: SentenceInfo, text: str, confidence: float, evidence: str) -> Finding:
+    end = sentence.claim.span[1] - (1 if sentence.claim.text[-1:] in ".!?" else 0)
+    return Finding(kind, (sentence.claim.span[0], end), text[sentence.claim.span[0]:end], confidence, None,
+                   [evidence], sentence.index, major=True)
+
+
+def to_flags(findings: list[Finding]) -> list[HallucinationFlag]:
+    """One flag per finding, without repeating the same type over the same text."""
+    flags, seen = [], set()
+    for f in sorted(findings, key=lambda f: (f.span, -f.confidence)):
+        key = (f.flag_type, f.span)
+        if key in seen:
+            continue
+        seen.add(key)
+        flags.append(HallucinationFlag(f.flag_type, f.span, f.content, round(f.confidence, 3), f.suggestion,
+                                       list(f.evidence)))
+    return flags

@@ -1,0 +1,225 @@
+"""Stage 2: which John, which day, who is "he", which email is "the email"."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chatapp.dialogue import DialogueState
+from chatapp.engine import ChatEngine
+from chatapp.entities import EntityResolver, ResolutionSettings
+from chatapp.nlp import load_pipeline
+from chatapp.records import KnowledgeChunk
+
+NOW = datetime(2026, 12, 2, 10, 0)  # a Wednesday
+STAMP = NOW.isoformat()
+
+
+@pytest.fixture(scope="module")
+def resolver(registry_engine) -> EntityResolver:
+    return EntityResolver(registry_engine.kb.registry, nlp=load_pipeline()[0])
+
+
+def by_surface(results, surface):
+    matches = [r for r in results if r.surface == surface]
+    assert matches, f"{surface!r} not resolved in {[(r.surface, r.entity_id) for r in results]}"
+    return matches[0]
+
+
+def state_after(*user_turns: tuple[str, list[str]]) -> DialogueState:
+    state = DialogueState()
+    for text, entity_ids in user_turns:
+        state.add_user_turn(text, STAMP, entity_ids, is_question=text.endswith("?"))
+    return state
+
+
+# --- the seed example ---------------------------------------------------------------
+
+
+def test_john_is_john_smith_with_the_other_johns_as_weaker_candidates(resolver):
+    text = "can you help me find John's email from yesterday?"
+    john = by_surface(resolver.resolve(text, now=NOW), "John")
+    assert john.entity_id == "person:john-smith"
+    assert john.canonical_name == "John Smith"
+    assert john.entity_type == "PERSON"
+    assert text[john.span[0]:john.span[1]] == "John"
+    assert john.attributes["email"] == "john.smith@company.com"
+    ids = [entity_id for entity_id, _ in john.candidates]
+    scores = [score for _, score in john.candidates]
+    assert ids == ["person:john-smith", "person:john-doe", "person:johnny-walker"]
+    assert scores == sorted(scores, reverse=True) and scores[0] > scores[1] > scores[2]
+    assert john.confidence == scores[0] >= ResolutionSettings().min_confidence
+
+
+def test_yesterday_is_the_day_before_the_turn(resolver):
+    results = resolver.resolve("can you help me find John's email from yesterday?", now=NOW)
+    yesterday = by_surface(results, "yesterday")
+    assert yesterday.entity_type == "DATE"
+    assert yesterday.entity_id in (None, "date:2026-12-01")
+    assert yesterday.canonical_name == "2026-12-01"
+    assert yesterday.attributes == {"date": "2026-12-01"}
+
+
+@pytest.mark.parametrize(
+    "text, surface, attributes",
+    [
+        ("what did Sarah say last Monday?", "last Monday", {"date": "2026-11-30"}),
+        ("what is planned for next week?", "next week", {"start": "2026-12-07", "end": "2026-12-13"}),
+        ("what is due on Friday?", "Friday", {"date": "2026-12-04"}),
+        ("the note from 2 days ago", "2 days ago", {"date": "2026-11-30"}),
+        ("the notes of 2026-11-30", "2026-11-30", {"date": "2026-11-30"}),
+        ("the meeting on Nov 30", "Nov 30", {"date": "2026-11-30"}),
+        ("anything on December 10th?", "December 10th", {"date": "2026-12-10"}),
+        ("what happened last month", "last month", {"start": "2026-11-01", "end": "2026-11-30"}),
+    ],
+)
+def test_dates_resolve_relative_to_the_turn(resolver, text, surface, attributes):
+    date = by_surface(resolver.resolve(text, now=NOW), surface)
+    assert date.entity_type == "DATE"
+    assert date.attributes == attributes
+
+
+def test_a_just_discussed_john_doe_wins_over_john_smith(resolver):
+    state = state_after(("tell me about John Doe and the Q4 sales pipeline", ["person:john-doe"]))
+    assert state.salience["person:john-doe"] == 1.0
+    john = by_surface(resolver.resolve("can you help me find John's email from yesterday?", state, NOW), "John")
+    assert john.entity_id == "person:john-doe"
+    assert [e for e, _ in john.candidates][:2] == ["person:john-doe", "person:john-smith"]
+
+
+# --- references back into the conversation ----------------------------------------------
+
+
+def test_pronoun_goes_to_the_person_just_discussed(resolver):
+    state = state_after(("who is John Smith?", ["person:john-smith"]))
+    state.add_assistant_turn("John Smith is the Engineering Manager.", STAMP, ["person:john-smith"])
+    his = by_surface(resolver.resolve("what is his phone number?", state, NOW), "his")
+    assert his.entity_id == "person:john-smith"
+    assert his.attributes["phone"] == "+1 555 0142"
+
+
+def test_pronoun_prefers_an_antecedent_in_the_same_sentence(resolver):
+    state = state_after(("who is Sarah Chen?", ["person:sarah-chen"]))
+    results = resolver.resolve("Did Emma say when she will finish?", state, NOW)
+    assert by_surface(results, "she").entity_id == "person:emma-johansson"
+
+
+def test_pronoun_without_anyone_salient_links_nothing(resolver):
+    assert not [r for r in resolver.resolve("what is his phone number?", DialogueState(), NOW) if r.surface == "his"]
+    # "it" goes to things, never to a person.
+    state = state_after(("who is John Smith?", ["person:john-smith"]))
+    assert not [r for r in resolver.resolve("can you send it?", state, NOW) if r.surface == "it"]
+
+
+def test_it_goes_to_the_salient_project(resolver):
+    state = state_after(("how is Project Atlas going?", ["project:atlas"]))
+    it = by_surface(resolver.resolve("when is it due?", state, NOW), "it")
+    assert it.entity_id == "project:atlas"
+
+
+def test_the_email_is_the_document_just_discussed(resolver):
+    state = state_after(("find the Q4 budget review follow-up", ["event:q4-budget-review"]))
+    state.note_documents([
+        KnowledgeChunk("c1", "emails/2026-12-01-q4-budget-review-followup.eml", 0.9, "…",
+                       title="Q4 budget review follow-up", document_id="doc-email-1", date="2026-12-01"),
+        KnowledgeChunk("c2", "data/q4-budget-summary.csv", 0.7, "…", title="Q4 budget summary",
+                       document_id="doc-csv-1", date="2026-11-28"),
+    ])
+    state.add_assistant_turn("Here is the follow-up email.", STAMP, [])
+    email = by_surface(resolver.resolve("who else got the email?", state, NOW), "the email")
+    assert email.entity_type == "DOCUMENT"
+    assert email.entity_id == "doc:doc-email-1"
+    assert email.attributes["source"].endswith(".eml")
+    sheet = by_surface(resolver.resolve("open that spreadsheet", state, NOW), "that spreadsheet")
+    assert sheet.entity_id == "doc:doc-csv-1"
+
+
+def test_the_email_without_a_discussed_document_links_nothing(resolver):
+    results = resolver.resolve("who else got the email?", DialogueState(), NOW)
+    assert not [r for r in results if r.entity_type == "DOCUMENT"]
+
+
+def test_the_meeting_is_the_salient_event(resolver):
+    state = state_after(("when is the Q4 budget review?", ["event:q4-budget-review"]))
+    meeting = by_surface(resolver.resolve("who organized the meeting?", state, NOW), "the meeting")
+    assert meeting.entity_id == "event:q4-budget-review"
+
+
+# --- what must not be linked --------------------------------------------------------------
+
+
+def test_unknown_name_is_not_linked_to_a_wrong_entity(resolver):
+    assert resolver.resolve("Bartholomew sent the report", now=NOW) == []
+    state = state_after(("who is John Smith?", ["person:john-smith"]))
+    assert [r.entity_id for r in resolver.resolve("did Bartholomew reply?", state, NOW)] == []
+
+
+def test_ordinary_words_are_not_read_as_entity_names(resolver):
+    results = resolver.resolve("let's meet in the office at 3 PM about the product", now=NOW)
+    assert [r.entity_id for r in results if r.entity_id and not r.entity_id.startswith("date:")] == []
+    assert by_surface(results, "3 PM").entity_type == "TIME"
+
+
+def test_names_and_addresses_are_linked_whatever_the_case(resolver):
+    results = resolver.resolve("did sarah reply to john.doe@company.com about Helios?", now=NOW)
+    assert [r.entity_id for r in results] == ["person:sarah-chen", "person:john-doe", "project:helios"]
+
+
+def test_misspelled_name_from_ner_is_matched_fuzzily(resolver):
+    results = resolver.resolve("What did Jon Smth say?", now=NOW)
+    assert [r.entity_id for r in results] == ["person:john-smith"]
+
+
+def test_correction_markers_are_used(resolver):
+    # The correction stage fixed "Jon Smth" and says so, with a span in the original input.
+    marker = {"kind": "entity", "span": (8, 16), "text": "John Smith", "entity_id": "person:john-smith"}
+    results = resolver.resolve("what is John Smith's role?", now=NOW, markers=[marker])
+    smith = by_surface(results, "John Smith")
+    assert smith.entity_id == "person:john-smith" and smith.span == (8, 18)
+
+
+def test_new_entities_are_found_after_refresh(tmp_path):
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "entities.jsonl").write_text(json.dumps({"id": "person:ada", "type": "person", "name": "Ada Lovelace"}) + "\n")
+    engine.ingest(kb / "entities.jsonl")
+    resolver = EntityResolver(engine.kb.registry, nlp=load_pipeline()[0])
+    assert resolver.resolve("ask Bartholomew Quill", now=NOW) == []
+    (kb / "entities.jsonl").write_text(
+        (kb / "entities.jsonl").read_text()
+        + json.dumps({"id": "person:bq", "type": "person", "name": "Bartholomew Quill"}) + "\n"
+    )
+    engine.ingest(kb / "entities.jsonl")
+    resolver.refresh()
+    assert [r.entity_id for r in resolver.resolve("ask Bartholomew Quill", now=NOW)] == ["person:bq"]
+    engine.close()
+
+
+# --- robustness and speed -----------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=120))
+def test_any_text_resolves_without_crashing_and_spans_are_exact(resolver, text):
+    state = state_after(("who is John Smith?", ["person:john-smith"]))
+    for resolved in resolver.resolve(text, state, NOW):
+        assert text[resolved.span[0]:resolved.span[1]] == resolved.surface
+        assert 0.0 <= resolved.confidence <= 1.0
+
+
+def test_resolution_takes_a_few_milliseconds_once_parsed(resolver):
+    text = ("can you help me find John's email from yesterday? I think he mentioned the Q4 budget review "
+            "with Sarah from marketing last Monday, and Emma wants the Atlas numbers before next week")
+    state = state_after(("who is John Smith?", ["person:john-smith"]))
+    doc = resolver._parse(text)
+    resolver.resolve(text, state, NOW, doc=doc)
+    started = time.perf_counter()
+    for _ in range(20):
+        resolver.resolve(text, state, NOW, doc=doc)
+    assert (time.perf_counter() - started) / 20 < 0.010

@@ -1,0 +1,328 @@
+"""The model call, end to end over real HTTP: every test talks to an
+OpenAI-compatible server on 127.0.0.1 (tests/openai_server.py) through
+litellm, or to the offline responder over a real knowledge base."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import chatapp  # noqa: F401 - offline environment first
+from chatapp.engine import ChatEngine
+from chatapp.llm import LLMClient, LLMError, LLMSettings, OfflineResponder
+from chatapp.llm.client import load_litellm
+from chatapp.records import KnowledgeChunk
+from tests.openai_server import Scripted  # the fixtures come from tests/conftest.py
+
+# litellm's own pydantic deprecation noise is not ours to fix.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SAMPLE_KB = Path(__file__).resolve().parent.parent / "sample_kb"
+QUESTION = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Say hello to the team"}]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def litellm_loaded():
+    load_litellm()  # seconds, once: keeps the first test's timings honest
+
+
+def client_for(server, **overrides) -> LLMClient:
+    settings = dict(model="test-model", api_base=server.url, api_key="sk-test-123", backoff_base=0.01,
+                    backoff_max=0.05, first_byte_timeout=10, total_timeout=30)
+    settings.update(overrides)
+    return LLMClient(LLMSettings(**settings))
+
+
+def failure(call) -> LLMError:
+    with pytest.raises(LLMError) as caught:
+        call()
+    return caught.value
+
+
+# --- streaming -----------------------------------------------------------------------
+
+
+def test_text_streams_in_pieces_through_on_delta(openai_server):
+    answer = "Hello team, the Q4 budget review is on Monday at 14:00."
+    openai_server.script(Scripted.reply(answer, pieces=6))
+    pieces: list[str] = []
+    result = client_for(openai_server).stream(QUESTION, on_delta=pieces.append)
+
+    assert len(pieces) == 6 and "".join(pieces) == answer
+    assert result.text == answer and result.finish_reason == "stop" and result.attempts == 1
+    assert result.model == "test-model" and result.first_byte_ms is not None
+    assert result.latency_ms >= result.first_byte_ms
+    sent = openai_server.chat_requests[0]
+    # A bare model name with --api-base goes out as-is, and the key as a bearer token.
+    assert sent.body["model"] == "test-model" and sent.body["stream"] is True
+    assert sent.body["messages"] == QUESTION
+    assert sent.body["stream_options"] == {"include_usage": True}
+    assert sent.headers["authorization"] == "Bearer sk-test-123"
+
+
+def test_model_options_reach_the_server(openai_server):
+    client = client_for(openai_server, model="openai/test-model", temperature=0.2, max_tokens=64)
+    client.stream(QUESTION)
+    body = openai_server.chat_requests[0].body
+    assert body["model"] == "test-model"
+    assert body["temperature"] == 0.2 and body["max_tokens"] == 64
+
+
+def test_usage_numbers_come_from_the_server(openai_server):
+    openai_server.script(Scripted.reply("Fine.", prompt_tokens=42, completion_tokens=7))
+    result = client_for(openai_server).stream(QUESTION)
+    assert (result.prompt_tokens, result.completion_tokens) == (42, 7)
+    assert result.cost == 0.0  # a local model has no price
+
+
+def test_tokens_are_counted_when_the_server_sends_no_usage(openai_server):
+    openai_server.script(Scripted.reply("one two three four five six seven eight", pieces=3, send_usage=False))
+    result = client_for(openai_server).stream(QUESTION)
+    assert result.prompt_tokens > 5 and 6 <= result.completion_tokens <= 12
+
+
+def test_cost_comes_from_the_local_price_map_for_known_models(openai_server):
+    openai_server.script(Scripted.reply("Hi.", prompt_tokens=1000, completion_tokens=1000))
+    result = client_for(openai_server, model="gpt-4o-mini").stream(QUESTION)
+    assert 0.0 < result.cost < 0.01
+
+
+# --- retries ---------------------------------------------------------------------------
+
+
+def test_rate_limit_then_success_takes_two_attempts(openai_server):
+    openai_server.script(Scripted.error(429, retry_after=0), Scripted.reply("Done.", pieces=2))
+    result = client_for(openai_server).stream(QUESTION)
+    assert result.text == "Done." and result.attempts == 2
+    assert len(openai_server.chat_requests) == 2
+
+
+def test_retry_after_is_waited_for_but_capped_at_backoff_max(openai_server):
+    openai_server.script(Scripted.error(429, retry_after=0.4), Scripted.reply("A"),
+                         Scripted.error(429, retry_after=60), Scripted.reply("B"))
+    client = client_for(openai_server, backoff_max=1.0)
+    assert client.stream(QUESTION).text == "A"
+    started = time.monotonic()
+    assert client.stream(QUESTION).text == "B"
+    assert time.monotonic() - started < 3  # not 60 s: backoff_max wins
+    first, second, third, fourth = openai_server.chat_requests
+    assert second.received_at - first.received_at >= 0.4
+    assert fourth.received_at - third.received_at >= 0.9
+
+
+def test_server_error_before_any_text_is_retried(openai_server):
+    openai_server.script(Scripted.error(500), Scripted.error(503), Scripted.reply("Recovered.", pieces=3))
+    result = client_for(openai_server).stream(QUESTION)
+    assert result.text == "Recovered." and result.attempts == 3
+
+
+def test_retries_stop_after_max_retries(openai_server):
+    openai_server.script(*[Scripted.error(500)] * 5)
+    error = failure(lambda: client_for(openai_server, max_retries=2).stream(QUESTION))
+    assert error.kind == "server" and error.attempts == 3
+    assert len(openai_server.chat_requests) == 3
+    assert "after 3 attempts" in error.message
+
+
+@pytest.mark.parametrize("mode", ["close", "error_event"])
+def test_a_stream_that_breaks_before_any_text_is_retried(openai_server, mode):
+    openai_server.script(Scripted.broken_stream("never seen", pieces=2, break_after=0, mode=mode),
+                         Scripted.reply("Second try."))
+    result = client_for(openai_server).stream(QUESTION)
+    assert result.text == "Second try." and result.attempts == 2
+
+
+# --- failures mid-stream keep the partial text and are not retried -------------------------
+
+
+def test_server_error_mid_stream_keeps_partial_text(openai_server):
+    openai_server.script(Scripted.broken_stream("John's email is john.smith@company.com.", pieces=4, break_after=2))
+    shown: list[str] = []
+    error = failure(lambda: client_for(openai_server).stream(QUESTION, on_delta=shown.append))
+    assert error.kind == "server" and error.status == 500
+    assert error.partial_text == "".join(shown) and error.partial_text.startswith("John's email")
+    assert len(openai_server.chat_requests) == 1 and error.attempts == 1
+    assert "partial answer" in error.message and "\n" not in error.message
+
+
+def test_connection_dropped_mid_stream_is_reported_as_interrupted(openai_server):
+    openai_server.script(Scripted.broken_stream("abcdefghij", pieces=5, break_after=3, mode="close"))
+    error = failure(lambda: client_for(openai_server).stream(QUESTION))
+    assert error.kind == "interrupted" and error.partial_text == "abcdef"
+    assert len(openai_server.chat_requests) == 1
+
+
+# --- timeouts -------------------------------------------------------------------------------
+
+
+def test_first_byte_timeout_fires_on_time(openai_server):
+    openai_server.script(Scripted.reply("too late", first_byte_delay=10))
+    started = time.monotonic()
+    error = failure(lambda: client_for(openai_server, first_byte_timeout=1.0).stream(QUESTION))
+    elapsed = time.monotonic() - started
+    assert error.kind == "timeout_first_byte" and 1.0 <= elapsed < 2.0
+    assert "first_byte_timeout" in error.message
+    assert len(openai_server.chat_requests) == 1  # a timeout is not retried
+
+
+def test_a_stall_mid_stream_hits_the_total_timeout_with_text_kept(openai_server):
+    openai_server.script(Scripted.reply("first piece, then nothing", pieces=3, piece_delay=10))
+    started = time.monotonic()
+    error = failure(lambda: client_for(openai_server, total_timeout=1.5).stream(QUESTION))
+    assert error.kind == "timeout_total" and time.monotonic() - started < 2.5
+    assert error.partial_text and "first piece, then nothing".startswith(error.partial_text)
+
+
+# --- errors that a retry cannot fix ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("status, kind, hint", [
+    (401, "auth", "--api-key"),
+    (403, "auth", "API key"),
+    (400, "bad_request", "max_tokens is too large"),
+    (404, "not_found", "--model"),
+])
+def test_client_errors_are_not_retried(openai_server, status, kind, hint):
+    openai_server.script(Scripted.error(status, message="max_tokens is too large"), Scripted.reply("unused"))
+    error = failure(lambda: client_for(openai_server).stream(QUESTION))
+    assert (error.kind, error.status, error.attempts) == (kind, status, 1)
+    assert hint in error.message
+    assert len(openai_server.chat_requests) == 1
+
+
+def test_unreachable_server_is_a_connection_error_after_retries(closed_port_url):
+    client = LLMClient(LLMSettings(model="test-model", api_base=closed_port_url, max_retries=2, backoff_base=0.01))
+    error = failure(lambda: client.stream(QUESTION))
+    assert error.kind == "connection" and error.attempts == 3
+    assert closed_port_url in error.message
+
+
+def test_missing_api_key_says_which_variable_to_set(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    client = LLMClient(LLMSettings(model="anthropic/claude-3-5-haiku-20241022", backoff_base=0.01))
+    error = failure(lambda: client.stream(QUESTION))
+    assert error.kind == "auth" and error.attempts == 1
+    assert "ANTHROPIC_API_KEY" in error.message
+
+
+def test_litellm_prints_nothing_of_its_own(openai_server, capfd):
+    openai_server.script(Scripted.error(500), Scripted.error(400))
+    failure(lambda: client_for(openai_server, max_retries=0).stream(QUESTION))
+    failure(lambda: client_for(openai_server, max_retries=0).stream(QUESTION))
+    out, err = capfd.readouterr()
+    assert "Give Feedback" not in out + err and "LiteLLM" not in out + err
+
+
+# --- cancellation ---------------------------------------------------------------------------
+
+
+def test_cancel_mid_stream_returns_what_arrived(openai_server):
+    openai_server.script(Scripted.reply("x" * 40, pieces=40, piece_delay=0.05))
+    cancel = threading.Event()
+    shown: list[str] = []
+
+    def on_delta(piece: str) -> None:
+        shown.append(piece)
+        if len(shown) == 3:
+            cancel.set()
+
+    started = time.monotonic()
+    result = client_for(openai_server).stream(QUESTION, on_delta=on_delta, cancel=cancel)
+    assert time.monotonic() - started < 1.5  # not the 2 s the whole answer takes
+    assert result.finish_reason == "cancelled"
+    assert result.text == "".join(shown) and 3 <= len(result.text) < 40
+    assert result.completion_tokens > 0
+
+
+def test_cancel_while_waiting_for_the_first_byte(openai_server):
+    openai_server.script(Scripted.reply("late", first_byte_delay=10))
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    result = client_for(openai_server).stream(QUESTION, cancel=cancel)
+    assert time.monotonic() - started < 1.0
+    assert result.finish_reason == "cancelled" and result.text == ""
+
+
+# --- the offline responder -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_kb(tmp_path_factory):
+    """The registry plus two emails: enough for attribute answers and retrieval."""
+    engine = ChatEngine.open(tmp_path_factory.mktemp("llm-kb"), load_sample_kb=False)
+    engine.ingest(SAMPLE_KB / "entities.jsonl", SAMPLE_KB / "facts.jsonl",
+                  SAMPLE_KB / "emails" / "2026-11-26-q4-budget-review.eml",
+                  SAMPLE_KB / "emails" / "2026-11-24-conference-room-b-maintenance.eml")
+    yield engine.kb
+    engine.close()
+
+
+def offline_client(kb) -> LLMClient:
+    return LLMClient(LLMSettings(model="offline"), OfflineResponder(kb))
+
+
+def ask(kb, *turns: str, **kwargs):
+    messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": t} for i, t in enumerate(turns)]
+    pieces: list[str] = []
+    result = offline_client(kb).stream(messages, on_delta=pieces.append, **kwargs)
+    return result, pieces
+
+
+def test_offline_answers_an_email_question_from_the_registry(small_kb):
+    result, pieces = ask(small_kb, "what is John Smith's email?")
+    assert "John Smith's email is john.smith@company.com." in result.text
+    assert result.text.startswith("(offline")
+    assert "team-directory.md" in result.text  # the fact's source, by file name
+    assert len(pieces) >= 5 and "".join(pieces) == result.text
+    assert result.model == "offline" and result.cost == 0.0 and result.finish_reason == "stop"
+    assert result.prompt_tokens > 0 and result.completion_tokens > 0
+
+
+def test_offline_resolves_aliases_and_follow_up_pronouns(small_kb):
+    result, _ = ask(small_kb, "What's John's phone number?")
+    assert "John Smith's phone is +1 555 0142." in result.text
+    result, _ = ask(small_kb, "What's Sarah's email?", "Sarah Chen's email is sarah.chen@company.com.",
+                    "and where is she based?")
+    assert "Sarah Chen's location is San Francisco, CA." in result.text
+
+
+def test_offline_answers_when_from_event_attributes(small_kb):
+    result, _ = ask(small_kb, "When is the Q4 budget review?")
+    assert "2026-11-30 at 14:00" in result.text
+
+
+def test_offline_quotes_retrieved_passages_with_their_file_names(small_kb):
+    result, _ = ask(small_kb, "Why is conference room B closed?")
+    assert "2026-11-24-conference-room-b-maintenance.eml" in result.text
+    assert "From your documents:" in result.text
+
+
+def test_offline_uses_the_chunks_and_entities_it_is_given(small_kb):
+    chunk = KnowledgeChunk(chunk_id="c1", source="/kb/notes/atlas-sync.md", relevance=1.0,
+                           content="The Atlas backfill is at 88% and on track for December 4.")
+    result, _ = ask(small_kb, "How far along is the backfill?", context={"rag_chunks": [chunk]})
+    assert "88%" in result.text and "atlas-sync.md" in result.text
+
+
+def test_offline_says_so_when_it_knows_nothing(small_kb):
+    result, _ = ask(small_kb, "hello")
+    assert result.text.startswith("(offline") and "found nothing" in result.text
+    no_kb, _ = ask(None, "what is John Smith's email?")
+    assert "no knowledge base" in no_kb.text and "@" not in no_kb.text
+
+
+def test_offline_stream_can_be_cancelled(small_kb):
+    cancel = threading.Event()
+    pieces: list[str] = []
+
+    def on_delta(piece: str) -> None:
+        pieces.append(piece)
+        cancel.set()
+
+    result = offline_client(small_kb).stream([{"role": "user", "content": "Tell me about Project Atlas"}],
+                                             on_delta=on_delta, cancel=cancel)
+    assert result.finish_reason == "cancelled" and result.text == pieces[0]

@@ -1,0 +1,149 @@
+"""Stage 4: which knowledge reaches the prompt, from a real knowledge base."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+import chatapp  # noqa: F401  (offline environment first)
+from chatapp.assembly import assemble, fence_chunk
+from chatapp.budgets import count_tokens
+from chatapp.engine import ChatEngine
+from chatapp.records import ContextInjection, ResolvedEntity
+from chatapp.retrieval import RetrievalSettings, form_queries, retrieve
+
+NOW = datetime(2026, 11, 27, 10, 0, tzinfo=timezone.utc)
+QUESTION = "Can you help me find John's email from yesterday?"
+# As stage 2 resolves them.
+JOHN = ResolvedEntity("John", (21, 25), "person:john-smith", "John Smith", "PERSON", 0.53)
+YESTERDAY = ResolvedEntity("yesterday", (39, 48), "date:2026-11-26", "2026-11-26", "DATE", 0.97, {"date": "2026-11-26"})
+
+
+# sample_engine (all of sample_kb, ingested once per session) comes from conftest.py.
+
+
+NOTE = """# Vendor invoice status
+
+The vendor invoice for the data warehouse migration was approved and paid.
+{person} confirmed the purchase order number and the payment schedule.
+"""
+
+
+@pytest.fixture(scope="module")
+def twin_engine(tmp_path_factory):
+    """Documents that differ only in date, or only in the person they name."""
+    folder = tmp_path_factory.mktemp("twins-docs")
+    (folder / "2026-09-01-invoice-status.md").write_text(NOTE.format(person="The finance team"), encoding="utf-8")
+    # The newer one says a little more, so on text alone it ranks just below the older one.
+    newer = NOTE.format(person="The finance team") + (
+        "Other news: the office plants were watered and the printer on floor three was fixed.\n"
+    )
+    (folder / "2026-11-20-invoice-status.md").write_text(newer, encoding="utf-8")
+    (folder / "2026-10-15-invoice-sarah.md").write_text(NOTE.format(person="Sarah Chen"), encoding="utf-8")
+    (folder / "2026-10-15-invoice-tom.md").write_text(NOTE.format(person="Tom Becker"), encoding="utf-8")
+    engine = ChatEngine.open(tmp_path_factory.mktemp("twins-data"))
+    engine.ingest(folder)
+    yield engine
+    engine.close()
+
+
+def file_names(chunks) -> list[str]:
+    return [Path(c.source).name for c in chunks]
+
+
+def test_johns_email_from_yesterday_is_the_q4_budget_email(sample_engine):
+    chunks = retrieve(sample_engine.kb, QUESTION, [JOHN, YESTERDAY], NOW)
+    assert file_names(chunks)[0] == "2026-11-26-q4-budget-review.eml"
+    top = chunks[0]
+    assert "From: John Smith" in top.content
+    assert top.title == "Q4 Budget Review Meeting" and top.date.startswith("2026-11-26")
+    assert top.document_id and top.chunk_id and top.relevance > 0
+
+
+def test_queries_spell_out_names_and_dates():
+    queries = form_queries(QUESTION, [JOHN, YESTERDAY])
+    assert queries[0] == QUESTION
+    assert "Can you help me find John Smith's email from 26 Nov 2026?" in queries
+    assert any("2026-11-26" in q and "John Smith" in q for q in queries)
+
+
+def test_results_are_distinct_relevant_and_at_most_k(sample_engine):
+    chunks = retrieve(sample_engine.kb, "What is the Q4 budget for Project Atlas?", [], NOW, RetrievalSettings(k=4))
+    assert 0 < len(chunks) <= 4
+    assert len({c.chunk_id for c in chunks}) == len(chunks)
+    assert any("$350" in c.content for c in chunks)
+    assert [c.relevance for c in chunks] == sorted((c.relevance for c in chunks), reverse=True)
+
+
+def test_unrelated_questions_find_nothing_weak(sample_engine):
+    chunks = retrieve(sample_engine.kb, "lattice quantum chromodynamics gluon propagator", [], NOW)
+    settings = RetrievalSettings()
+    assert all(
+        (c.similarity or 0) >= settings.min_similarity or c.ranks.get("keyword", 99) <= settings.strong_keyword_rank
+        for c in chunks
+    )
+
+
+def test_selection_fits_the_rag_budget_with_whole_chunks(sample_engine):
+    chunks = retrieve(sample_engine.kb, "Project Atlas migration status and budget", [], NOW, budget_tokens=500)
+    assert chunks
+    assert sum(count_tokens(fence_chunk(c)) + 1 for c in chunks) <= 500
+    everything = retrieve(sample_engine.kb, "Project Atlas migration status and budget", [], NOW)
+    assert len(chunks) < len(everything)
+
+
+def test_a_newer_equally_relevant_document_ranks_first(twin_engine):
+    question = "vendor invoice status for the warehouse migration"
+    no_recency = retrieve(twin_engine.kb, question, [], NOW, RetrievalSettings(recency_weight=0.0))
+    twins = [c for c in no_recency if "finance team" in c.content]
+    assert file_names(twins) == ["2026-09-01-invoice-status.md", "2026-11-20-invoice-status.md"]
+    assert twins[0].relevance - twins[1].relevance < 0.05  # as good as equally relevant
+
+    ranked = [c for c in retrieve(twin_engine.kb, question, [], NOW) if "finance team" in c.content]
+    assert file_names(ranked) == ["2026-11-20-invoice-status.md", "2026-09-01-invoice-status.md"]
+
+
+@pytest.mark.parametrize(
+    "person, expected",
+    [
+        (ResolvedEntity("her", (8, 11), "person:sarah-chen", "Sarah Chen", "person", 0.9), "2026-10-15-invoice-sarah.md"),
+        (ResolvedEntity("his", (8, 11), "person:tom-becker", "Tom Becker", "person", 0.9), "2026-10-15-invoice-tom.md"),
+    ],
+)
+def test_chunks_naming_the_resolved_entity_rank_higher(twin_engine, person, expected):
+    question = f"What is {person.surface} vendor invoice status?"
+    # Without the boost the newest note wins on recency; naming the person outweighs that.
+    unboosted = retrieve(twin_engine.kb, question, [person], NOW, RetrievalSettings(entity_boost=0.0))
+    assert file_names(unboosted)[0] == "2026-11-20-invoice-status.md"
+    assert file_names(retrieve(twin_engine.kb, question, [person], NOW))[0] == expected
+
+
+def test_a_document_the_conversation_points_at_ranks_first(twin_engine):
+    question = "vendor invoice status for the warehouse migration"
+    oldest = next(c for c in retrieve(twin_engine.kb, question, [], NOW) if "2026-09-01" in c.source)
+    the_note = ResolvedEntity("that note", (0, 9), f"doc:{oldest.document_id}", oldest.title, "DOCUMENT", 0.8,
+                              {"document_id": oldest.document_id, "source": oldest.source, "title": oldest.title})
+    ranked = retrieve(twin_engine.kb, "What did that note say about the vendor invoice?", [the_note], NOW)
+    assert file_names(ranked)[0] == "2026-09-01-invoice-status.md"
+
+
+def test_a_date_range_prefers_documents_inside_it(sample_engine):
+    last_week = ResolvedEntity("last week", (27, 36), "date:2026-11-16..2026-11-22", "2026-11-16..2026-11-22", "DATE",
+                               0.9, {"start": "2026-11-16", "end": "2026-11-22"})
+    chunks = retrieve(sample_engine.kb, "What happened with Atlas last week?", [last_week], NOW)
+    assert chunks and "2026-11-16" <= chunks[0].date[:10] <= "2026-11-22"
+
+
+def test_retrieved_documents_go_into_the_prompt_fenced_with_provenance(sample_engine):
+    chunks = retrieve(sample_engine.kb, QUESTION, [JOHN, YESTERDAY], NOW)
+    prompt = assemble(QUESTION, ContextInjection(), chunks, [JOHN, YESTERDAY], "default")
+    assert prompt.meta["mode"] == "rag"
+    ref = prompt.meta["source_refs"][0]
+    assert Path(ref["source"]).name == "2026-11-26-q4-budget-review.eml" and ref["title"] == "Q4 Budget Review Meeting"
+    assert '<reference_data source="' in prompt.messages[-1]["content"]
+
+
+def test_empty_questions_search_nothing(sample_engine):
+    assert retrieve(sample_engine.kb, "   ", [], NOW) == []
