@@ -161,7 +161,8 @@ class TurnRunner:
         chunks = []
         if "rag" in channels and not self.kb.is_empty():
             started = time.perf_counter()
-            chunks = retrieve(self.kb, corrected, resolved, now, budget_tokens=budget.sections.get("rag"))
+            # No cut here: assembly fits whole chunks and may lend RAG what other sections leave.
+            chunks = retrieve(self.kb, corrected, resolved, now)
             timings["retrieval"] = (time.perf_counter() - started) * 1000
         on_event("retrieval", {"chunks": chunks})
 

@@ -50,6 +50,7 @@ CONTRACTION_SUFFIXES = frozenset({"s", "t", "re", "ve", "ll", "d", "m"})
 _PLAIN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
 _VOCABULARY_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 SENTENCE_ENDS = frozenset(".!?…")
+IMPLAUSIBLE_CONTEXT = -3.0  # PMI with the neighbours below which an expansion is doubtful
 
 
 @dataclass(frozen=True)
@@ -404,15 +405,48 @@ class LexicalCorrector:
         return Decision(corrected + ending, best.correction_type, _clamp(probabilities[1]), alternatives)
 
     def _choose_expansion(self, expansion: abbreviations.Expansion, left: str | None, right: str | None) -> tuple[str, float]:
-        if len(expansion.forms) == 1:
-            return expansion.forms[0], expansion.confidence
-        lex = self.lexicon
-        known = [f for f in expansion.forms if f.lower() in lex]
-        if len(known) < 2 or not (left or right):
-            return expansion.forms[0], expansion.confidence * 0.9
-        ids = np.array([lex.word_id[f.lower()] for f in known])
-        scores = self._context_scores(ids, left, right) + lex.log_probabilities[ids]
-        return known[int(np.argmax(scores))], expansion.confidence
+        """The expansion the neighbours favour, and how sure that is.
+
+        The bigram counts have no contractions, so "you're" is judged as "you" to
+        its left and "are" to its right. A form the context argues strongly
+        against ("the letter r" -> "are") loses most of its confidence.
+        """
+        scored = []
+        for form in expansion.forms:
+            first, last = _context_words(form)
+            score = self.lexicon.log_probabilities[self.lexicon.word_id[first]] if first in self.lexicon else -30.0
+            if left and first in self.lexicon:
+                score += self._context_scores(np.array([self.lexicon.word_id[first]]), left, None)[0]
+            if right and last in self.lexicon:
+                score += self._context_scores(np.array([self.lexicon.word_id[last]]), None, right)[0]
+            scored.append((score, form))
+        best_score, best = max(scored, key=lambda pair: pair[0])
+        confidence = expansion.confidence
+        fit = best_score - (self.lexicon.log_probabilities[self.lexicon.word_id[_context_words(best)[0]]]
+                            if _context_words(best)[0] in self.lexicon else best_score)
+        if fit < IMPLAUSIBLE_CONTEXT:
+            confidence = min(confidence, 0.5)
+        elif len(scored) > 1 and sorted(s for s, _ in scored)[-2] > best_score - 1.0:
+            confidence *= 0.9  # the neighbours hardly prefer one reading
+        return best, confidence
+
+
+_CONTRACTED = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would", "'m": "am", "n't": "not", "'s": "is"}
+
+
+def _context_words(form: str) -> tuple[str, str]:
+    """The words of an expansion that meet its left and right neighbours ("you're" -> you, are)."""
+    words = form.lower().split()
+    first, last = words[0], words[-1]
+    for ending, word in _CONTRACTED.items():
+        if first.endswith(ending) and len(first) > len(ending):
+            first = first[: -len(ending)] + ("n" if ending == "n't" and first[: -len(ending)] in ("ca", "wo") else "")
+            break
+    for ending, word in _CONTRACTED.items():
+        if last.endswith(ending):
+            last = word
+            break
+    return first, last
 
 
 def _clamp(confidence: float) -> float:

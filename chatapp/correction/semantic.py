@@ -25,7 +25,6 @@ from functools import lru_cache
 from typing import Iterable, Iterator
 
 from rapidfuzz import fuzz, process
-from spacy.tokens import Doc
 from rapidfuzz.distance import OSA
 
 from chatapp.correction.syntactic import (
@@ -243,17 +242,21 @@ class KnownNames:
 
 
 @lru_cache(maxsize=2048)
-def _tag_of_second_cached(nlp_id: int, first: str, second: str) -> str:
+def _tags_after_name_cached(nlp_id: int, name: str, word: str) -> tuple[str, str]:
+    from spacy.tokens import Doc  # spaCy loads lazily: the TUI paints first
+
     nlp = _TAGGERS[nlp_id]
-    return nlp(Doc(nlp.vocab, words=[first, second]))[1].pos_
+    tagged = nlp(Doc(nlp.vocab, words=[name, "'s", word]))
+    return tagged[1].pos_, tagged[2].pos_
 
 
 _TAGGERS: dict[int, object] = {}
 
 
-def _tag_of_second(nlp, first: str, second: str) -> str:
+def _tags_after_name(nlp, name: str, word: str) -> tuple[str, str]:
+    """spaCy's tags of "'s" and `word` in "<name> 's <word>"."""
     _TAGGERS.setdefault(id(nlp), nlp)
-    return _tag_of_second_cached(id(nlp), first, second)
+    return _tags_after_name_cached(id(nlp), name, word)
 
 
 def _only_spaces_between(doc: TokenizedInput, indices: list[int]) -> bool:
@@ -353,7 +356,7 @@ class SemanticCorrector:
                 form = self.names.person_word(lower[:-1])
                 if form is None or form.capitalize_confidence <= 0.5 or self.names.exact(lower) is not None:
                     continue
-                confidence = self._possessive_confidence(doc, index)
+                confidence = self._possessive_confidence(doc, index, form.words[0])
                 if confidence is None:
                     continue
                 if not form.explicit:
@@ -365,19 +368,22 @@ class SemanticCorrector:
                 break
         return records
 
-    def _possessive_confidence(self, doc: TokenizedInput, index: int) -> float | None:
+    def _possessive_confidence(self, doc: TokenizedInput, index: int, name: str) -> float | None:
         """How sure "<name>s <next>" is a possessive: a noun must follow."""
         following = next_word(doc, index)
         if following is None:
             return None
-        name, noun = doc.tokens[index].text.lower(), doc.tokens[following].text.lower()
+        noun = doc.tokens[following].text.lower()
         if noun in FUNCTION_WORDS:
             return None
         if self.nlp is None:
             return 0.75
-        # Tag the two words alone, lower-cased: the answer then cannot change
-        # when the words around them are corrected (correcting twice is stable).
-        return 0.85 if _tag_of_second(self.nlp, name, noun) in NOUN_TAGS else None
+        # Tag "John 's email" alone: the answer then cannot change when the
+        # words around it are corrected (so correcting twice is stable).
+        marker, tag = _tags_after_name(self.nlp, name, noun)
+        if marker != "PART":
+            return None  # spaCy reads "'s" as "is" / "has": "John's going"
+        return {"NOUN": 0.85, "PROPN": 0.85, "ADJ": 0.6}.get(tag)
 
     def _fix_names(self, doc: TokenizedInput, claimed: set[int]) -> list[CorrectionRecord]:
         records = []
