@@ -18,8 +18,11 @@ def correction_diff(original: str, corrections) -> Text:
         if start < position:
             continue
         text.append(original[position:start])
+        # Old and new side by side with an arrow, so the diff reads even where
+        # the terminal cannot draw strike-through.
         if record.original:
             text.append(record.original, style="strike red")
+            text.append("→", style="dim")
         text.append(record.corrected or "∅", style="bold green")
         position = end
     text.append(original[position:])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from chatapp.views import annotated_answer, budget_bars, correction_diff, entity_table
+from chatapp.views import annotated_answer, budget_bars, correction_diff
 
 
 class UserMessage(Static):
@@ -23,10 +23,10 @@ class AssistantMessage(Static):
     def __init__(self, text: str = "", status: str = "complete"):
         self.text = text
         classes = "message assistant" + (" interrupted" if status in ("interrupted", "failed") else "")
-        super().__init__(self._render(status), classes=classes)
+        super().__init__(self._body(status), classes=classes)
         self.status = status
 
-    def _render(self, status: str) -> Text:
+    def _body(self, status: str) -> Text:
         body = annotated_answer(self.text or "…")
         if status == "interrupted":
             body.append("\n[interrupted — the answer stopped here]", style="bold yellow")
@@ -36,14 +36,14 @@ class AssistantMessage(Static):
 
     def append(self, piece: str) -> None:
         self.text += piece
-        self.update(self._render("streaming"))
+        self.update(self._body("streaming"))
 
     def finish(self, text: str, status: str = "complete") -> None:
         self.text = text
         self.status = status
         if status != "complete":
             self.add_class("interrupted")
-        self.update(self._render(status))
+        self.update(self._body(status))
 
 
 class CorrectionDiff(Static):
@@ -60,8 +60,21 @@ class CorrectionDiff(Static):
 
 
 class EntityPanel(Static):
+    """One line per mention: what was said, what it resolved to, how sure."""
+
     def show(self, entities) -> None:
-        self.update(entity_table(entities) if entities else Text("none yet", style="dim"))
+        if not entities:
+            self.update(Text("none yet", style="dim"))
+            return
+        lines = Text()
+        for entity in entities:
+            lines.append(entity.surface, style="bold")
+            lines.append(" → ")
+            lines.append(entity.canonical_name or "?", style="green" if entity.entity_id else "yellow")
+            lines.append(f"  {entity.entity_type.lower()} {entity.confidence:.2f}\n", style="dim")
+            for candidate, score in entity.candidates[1:3]:
+                lines.append(f"    also {candidate} {score:.2f}\n", style="dim")
+        self.update(lines)
 
 
 class BudgetPanel(Static):
@@ -69,4 +82,4 @@ class BudgetPanel(Static):
         if prompt is None:
             self.update(Text("no prompt yet", style="dim"))
             return
-        self.update(budget_bars(prompt, width=18))
+        self.update(budget_bars(prompt, width=12))
