@@ -19,7 +19,9 @@ from textual.widgets import Footer, Header, Input, Static
 from chatapp.tui.widgets import AssistantMessage, BudgetPanel, CorrectionDiff, EntityPanel, UserMessage
 
 LEVELS = ("off", "minimal", "standard", "aggressive")
-THEMES_DIR = Path(__file__).resolve().parent.parent.parent / "themes"
+# Installed: chatapp/themes; in a source checkout: themes/ beside the package.
+_PACKAGE = Path(__file__).resolve().parent.parent
+THEMES_DIR = next((p for p in (_PACKAGE / "themes", _PACKAGE.parent / "themes") if p.is_dir()), _PACKAGE / "themes")
 HELP = (
     "Type a message and press Enter. Commands: /ingest PATH, /level off|minimal|standard|aggressive, "
     "/new, /export md|json|html, /help. Esc stops an answer; Ctrl+L changes the correction level."
