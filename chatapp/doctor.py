@@ -84,10 +84,20 @@ def check_storage(engine) -> list[dict]:
 
 
 def check_provider(engine) -> dict:
-    model = engine.settings.model
-    if model == "offline":
+    """Ask the configured provider for one token: the only network use of doctor."""
+    settings = engine.settings
+    if settings.model == "offline":
         return _check("model", "ok", "offline responder (answers from the knowledge base; no network)")
-    return _check("model", "warn", f"{model}: provider checks arrive with the LLM turn")
+    from chatapp.llm.client import LLMClient, LLMError, LLMSettings
+
+    where = f" at {settings.api_base}" if settings.api_base else ""
+    client = LLMClient(LLMSettings(model=settings.model, api_base=settings.api_base, max_tokens=1,
+                                   first_byte_timeout=20, total_timeout=30, max_retries=0))
+    try:
+        result = client.stream([{"role": "user", "content": "Reply with OK."}])
+    except LLMError as exc:
+        return _check("model", "fail", f"{settings.model}{where}: {exc.message}")
+    return _check("model", "ok", f"{settings.model}{where} answers (first byte in {result.first_byte_ms or 0:.0f} ms)")
 
 
 def run_checks(engine) -> list[dict]:
