@@ -136,16 +136,17 @@ class TurnRunner:
         timings: dict[str, float] = {}
 
         started = time.perf_counter()
-        correction, _markers = self.correction.correct(text, level=self._level(level))
+        correction, markers = self.correction.correct(text, level=self._level(level))
         timings["correction"] = (time.perf_counter() - started) * 1000
         on_event("correction", {"result": correction})
         corrected = correction.corrected_input
 
         state = self.load_state(session)
         started = time.perf_counter()
-        # Correction markers carry spans of the original input; the resolver reads
-        # the corrected text and finds its own mentions there.
-        resolved = self.resolver.resolve(corrected, state=state, now=now)
+        # The correction stage already parsed the corrected text; the resolver reuses
+        # that parse and the entity/date markers (it maps their original spans itself).
+        resolved = self.resolver.resolve(corrected, state=state, now=now, markers=markers,
+                                         doc=self.correction.parse(corrected))
         timings["entities"] = (time.perf_counter() - started) * 1000
         on_event("entities", {"resolved": resolved})
 

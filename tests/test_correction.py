@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
-
 import pytest
 
 import chatapp  # noqa: F401  (offline environment first)
@@ -13,7 +11,6 @@ from chatapp.correction.pipeline import LIVE_TIERS, CorrectionPipeline
 from chatapp.correction.tokens import tokenize
 from chatapp.engine import ChatEngine
 
-ROOT = Path(__file__).resolve().parent.parent
 TYPES_BY_TIER = {
     "lexical": {"Spelling", "Transposition", "Phonetic", "Abbreviation", "CaseNormalization"},
     "syntactic": {"Grammar", "Capitalization", "Punctuation", "WordOrder"},
@@ -22,12 +19,9 @@ TYPES_BY_TIER = {
 
 
 @pytest.fixture(scope="module")
-def registry(tmp_path_factory):
-    """The sample registry only: entities and facts, no documents, no embeddings."""
-    engine = ChatEngine.open(tmp_path_factory.mktemp("registry"), load_sample_kb=False)
-    engine.ingest(ROOT / "sample_kb" / "entities.jsonl", ROOT / "sample_kb" / "facts.jsonl")
-    yield engine.kb.registry
-    engine.close()
+def registry(registry_engine):
+    """The sample registry only (conftest): entities and facts, no documents."""
+    return registry_engine.kb.registry
 
 
 @pytest.fixture(scope="module")
@@ -292,3 +286,18 @@ def test_new_names_are_known_after_refresh(tmp_path):
 def test_unknown_tier_is_refused(pipeline):
     with pytest.raises(ValueError, match="unknown correction tier 'spelling'"):
         pipeline.correct("hello", tiers=("spelling",))
+
+
+def test_rules_still_work_with_a_blank_spacy_pipeline(registry):
+    import spacy
+
+    pipeline = CorrectionPipeline(registry, nlp=spacy.blank("en"))
+    text = "can u help me find johns email from yesterdya"
+    assert corrected(pipeline, text) == "Can you help me find John's email from yesterday?"
+
+
+def test_stage_two_reuses_the_parse_of_the_corrected_text(pipeline):
+    result, _ = pipeline.correct("did sarah send the atlas report", "standard")
+    parse = pipeline.parse(result.corrected_input)
+    assert parse is pipeline.parse(result.corrected_input)
+    assert parse.text == result.corrected_input

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,9 +10,6 @@ import chatapp  # noqa: F401  (offline environment first)
 from chatapp.correction.levels import LEVELS
 from chatapp.correction.pipeline import LIVE_TIERS, TIERS, CorrectionPipeline
 from chatapp.correction.tokens import tokenize
-from chatapp.engine import ChatEngine
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # Words that exercise every rule: typos, chat-speak, names, slips, questions.
 WORDS = [
@@ -40,11 +35,8 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 
 @pytest.fixture(scope="module")
-def pipeline(tmp_path_factory):
-    engine = ChatEngine.open(tmp_path_factory.mktemp("registry"), load_sample_kb=False)
-    engine.ingest(ROOT / "sample_kb" / "entities.jsonl", ROOT / "sample_kb" / "facts.jsonl")
-    yield CorrectionPipeline(engine.kb.registry)
-    engine.close()
+def pipeline(registry_engine):
+    return CorrectionPipeline(registry_engine.kb.registry)
 
 
 @SETTINGS

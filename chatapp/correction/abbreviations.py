@@ -156,3 +156,23 @@ CHAT_WORDS = frozenset(
 def lookup(word: str) -> Expansion | None:
     """The entry for a lower-case word, from either table."""
     return CHAT_SPEAK.get(word) or CONTRACTIONS.get(word)
+
+
+_CONTRACTED = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would", "'m": "am", "n't": "not", "'s": "is"}
+
+
+def context_words(form: str) -> tuple[str, str]:
+    """The words of an expansion that meet its left and right neighbours, lower-case:
+    "you're" -> ("you", "are"), "I don't know" -> ("i", "know"), "can't" -> ("can", "not")."""
+    words = form.lower().split()
+    first, last = words[0], words[-1]
+    for ending in _CONTRACTED:
+        if first.endswith(ending) and len(first) > len(ending):
+            stem = first[: -len(ending)]
+            first = stem + "n" if ending == "n't" and stem in ("ca", "wo") else stem
+            break
+    for ending, word in _CONTRACTED.items():
+        if last.endswith(ending):
+            last = word
+            break
+    return first, last

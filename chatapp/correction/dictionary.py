@@ -2,9 +2,12 @@
 and fast look-ups of the dictionary words near a misspelling.
 
 The data are symspellpy's bundled frequency lists (82,765 words and 242,342
-bigrams from Google Books n-grams, intersected with SCOWL), read through
-importlib.resources so nothing is fetched at run time. The lexicon is built
-once per process, lazily, in well under a second.
+bigrams from Google Books n-grams, intersected with SCOWL), joined with
+wordfreq's list of English words used at least once per million words: the
+first is clean but British-leaning and dated (no "favorite", "color", "ok",
+"instagram"), the second fills those gaps. Both are read from the installed
+packages, so nothing is fetched at run time. The lexicon is built once per
+process, on first use.
 
 Words are numbered; counts and bigrams live in numpy arrays so a whole
 candidate list is scored in one vectorised step. Near words are found with a
@@ -17,12 +20,15 @@ numpy columns rather than Python strings is what keeps the first load short.
 
 from __future__ import annotations
 
+import gzip
 import importlib.resources
+import importlib.util
 import math
 import threading
 from collections import defaultdict
 from functools import lru_cache
 from itertools import combinations
+from pathlib import Path
 from typing import Iterable
 
 import jellyfish
@@ -40,17 +46,9 @@ MISSPELLING_MAX_ZIPF = 3.5
 MISSPELLING_GAP = 3.0
 _BASE = 1_000_003  # odd multiplier of the polynomial string hash
 _POWERS = [pow(_BASE, k, 1 << 64) for k in range(PREFIX)]
-_MASK = (1 << 32) - 1  # 32-bit keys: rare collisions only add candidates that the distance check drops
-_MASK32 = np.uint64(_MASK)
+# 32-bit keys: a rare collision only adds a candidate that the distance check drops.
+_MASK32 = np.uint64((1 << 32) - 1)
 _POWER_ARRAY = np.array(_POWERS, dtype=np.uint64)
-
-
-def _string_hash(text: str) -> int:
-    """Polynomial hash of a short string, mod 2**32; the same value the numpy build computes."""
-    value = 0
-    for power, char in zip(_POWERS, text):
-        value += ord(char) * power
-    return value & _MASK
 
 
 def deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
@@ -80,27 +78,11 @@ def _patterns(length: int, depth: int) -> np.ndarray:
 
 
 def _deletion_hashes(text: str, depth: int) -> np.ndarray:
-    """Hashes of `text` with up to `depth` letters deleted (what `_string_hash` gives each)."""
+    """Hashes of `text` with up to `depth` letters deleted: sum of code * BASE**position, mod 2**32,
+    the same value the index computes for its words."""
     codes = np.array([ord(c) for c in text] + [0], dtype=np.uint64)
     rows = codes[_patterns(len(text), depth)]
-    return (rows @ _POWER_ARRAY[: len(text)]) & _MASK32
-
-
-def letter_counts(word: str) -> np.ndarray:
-    """How often each of a-z occurs in `word` (other characters ignored)."""
-    counts = np.zeros(26, dtype=np.int16)
-    for char in word:
-        index = ord(char) - 97
-        if 0 <= index < 26:
-            counts[index] += 1
-    return counts
-
-
-def _letter_count_rows(codes: np.ndarray) -> np.ndarray:
-    """`letter_counts` for every row of a padded code matrix, in one pass."""
-    rows, columns = np.nonzero((codes >= 97) & (codes < 123))
-    flat = rows * 26 + (codes[rows, columns].astype(np.int64) - 97)
-    return np.bincount(flat, minlength=codes.shape[0] * 26).reshape(-1, 26).astype(np.int16)
+    return ((rows @ _POWER_ARRAY[: len(text)]) & _MASK32).astype(np.uint32)
 
 
 def phonetic_key(word: str) -> str:
@@ -118,10 +100,6 @@ class DeleteIndex:
         padded = "".join(w[:PREFIX].ljust(PREFIX, "\0") for w in words)
         codes = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).reshape(-1, PREFIX).astype(np.uint64)
         real_letters = np.minimum(self.lengths, PREFIX)
-        longest = max(self.lengths.max(initial=1), 1)
-        self.letter_counts = _letter_count_rows(
-            np.frombuffer("".join(w.ljust(longest, "\0") for w in words).encode("utf-32-le"), dtype=np.uint32).reshape(-1, longest)
-        )
         powers = np.array(_POWERS, dtype=np.uint64)
         entries = []
         for depth in range(MAX_DISTANCE + 1):
@@ -139,7 +117,7 @@ class DeleteIndex:
         self.owners = (combined & _MASK32).astype(np.int32)
         first = np.ones(len(all_hashes), dtype=bool)
         first[1:] = all_hashes[1:] != all_hashes[:-1]
-        self.keys = all_hashes[first]
+        self.keys = all_hashes[first].astype(np.uint32)
         self.starts = np.append(np.flatnonzero(first), len(all_hashes))
 
     def near(self, word: str, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
@@ -148,22 +126,22 @@ class DeleteIndex:
         if not word:
             return empty
         hashes = _deletion_hashes(word[:PREFIX], max_distance)
-        positions = np.minimum(np.searchsorted(self.keys, hashes), len(self.keys) - 1)
+        positions = np.searchsorted(self.keys, hashes)
+        np.minimum(positions, len(self.keys) - 1, out=positions)
         positions = positions[self.keys[positions] == hashes]
         if not len(positions):
             return empty
         # Concatenate the owner runs of all matched keys in one vectorised step.
-        starts, ends = self.starts[positions], self.starts[positions + 1]
-        sizes = ends - starts
-        offsets = np.repeat(starts - np.cumsum(sizes) + sizes, sizes)
-        ids = np.unique(self.owners[offsets + np.arange(sizes.sum())])
+        starts = self.starts[positions]
+        sizes = self.starts[positions + 1] - starts
+        ends = np.cumsum(sizes)
+        ids = self.owners[np.repeat(starts - ends + sizes, sizes) + np.arange(ends[-1])]
         ids = ids[np.abs(self.lengths[ids] - len(word)) <= max_distance]
-        # Each edit changes the letter counts by at most 2 in total: a cheap, exact pre-filter.
-        ids = ids[np.abs(self.letter_counts[ids] - letter_counts(word)).sum(axis=1) <= 2 * max_distance]
         if not len(ids):
             return empty
-        candidates = self.word_array[ids].tolist()
-        distances = cdist([word], candidates, scorer=OSA.distance, score_cutoff=max_distance, dtype=np.int32)[0]
+        ids.sort()
+        ids = ids[np.concatenate(([True], ids[1:] != ids[:-1]))]
+        distances = cdist([word], self.word_array[ids].tolist(), scorer=OSA.distance, score_cutoff=max_distance, dtype=np.int32)[0]
         keep = (distances > 0) & (distances <= max_distance)
         return ids[keep].astype(np.int64), distances[keep]
 
@@ -212,7 +190,8 @@ class Lexicon:
     """
 
     def __init__(self, words: list[str], counts: np.ndarray, bigram_left: np.ndarray, bigram_right: np.ndarray,
-                 bigram_counts: np.ndarray, web_words: dict[str, float] | None = None, never_offer: Iterable[str] = ()):
+                 bigram_counts: np.ndarray, web_words: dict[str, float] | None = None, never_offer: Iterable[str] = (),
+                 word_id: dict[str, int] | None = None):
         self.core_size = len(words)
         total = float(counts.sum())
         self.web_zipf: dict[str, float] = {}
@@ -229,7 +208,8 @@ class Lexicon:
             else:
                 self.other_known.add(word)
         self.words = words + extra_words
-        self.word_id = {w: i for i, w in enumerate(self.words)}
+        self.word_id = dict(word_id) if word_id is not None else {w: i for i, w in enumerate(words)}
+        self.word_id.update((w, i) for i, w in enumerate(extra_words, start=len(words)))
         self.size = len(self.words)
         self.counts = np.concatenate([counts.astype(np.float64), np.array(extra_counts, dtype=np.float64)])
         self.total = total
@@ -243,7 +223,7 @@ class Lexicon:
         self.left_totals = np.bincount(bigram_left, weights=bigram_counts, minlength=self.size).astype(np.float64)
         self.smallest_bigram = float(bigram_counts.min()) if len(bigram_counts) else 1.0
         self.index = DeleteIndex(self.words)
-        self._by_sound: dict[str, list[int]] | None = None
+        self._by_sound: tuple[list[str], dict[str, list[int]]] | None = None
         self._misspelling_verdicts: dict[str, bool] = {}
         self._lock = threading.Lock()
 
@@ -282,17 +262,25 @@ class Lexicon:
     def near(self, word: str, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
         return self.index.near(word, max_distance)
 
-    def sounding_like(self, word: str) -> list[int]:
-        """Ids of the dictionary words with the same Metaphone key as `word`."""
+    def sounding_like(self, word: str, key: str | None = None) -> list[int]:
+        """Ids of the dictionary words with the same Metaphone key as `word` (`key`, if known)."""
+        key = phonetic_key(word) if key is None else key
+        return self._sound_index()[1].get(key, []) if key else []
+
+    def sound_of(self, word_id: int) -> str:
+        """The Metaphone key of a dictionary word, computed once for all."""
+        return self._sound_index()[0][word_id]
+
+    def _sound_index(self) -> tuple[list[str], dict[str, list[int]]]:
         if self._by_sound is None:
             with self._lock:
                 if self._by_sound is None:
+                    keys = [jellyfish.metaphone(w) for w in self.words]
                     by_sound: dict[str, list[int]] = defaultdict(list)
-                    for i, w in enumerate(self.words):
-                        by_sound[jellyfish.metaphone(w)].append(i)
-                    self._by_sound = dict(by_sound)
-        key = phonetic_key(word)
-        return self._by_sound.get(key, []) if key else []
+                    for i, key in enumerate(keys):
+                        by_sound[key].append(i)
+                    self._by_sound = (keys, dict(by_sound))
+        return self._by_sound
 
 
 def _read_fields(name: str) -> list[str]:
@@ -300,11 +288,32 @@ def _read_fields(name: str) -> list[str]:
 
 
 def _web_words() -> dict[str, float]:
-    """wordfreq's English words used at least once per million words (its "small" list), if installed."""
-    try:
-        import wordfreq
-    except ImportError:
+    """wordfreq's English words used at least once per million words (its "small" list).
+
+    The list is read straight from wordfreq's data file, in the "cBpack" format its
+    docs describe (gzipped msgpack: a header, then one word list per centibel of
+    frequency), because importing wordfreq itself costs more than the rest of the
+    lexicon. Anything unexpected falls back to wordfreq's own reader; without
+    wordfreq the lexicon is symspellpy's lists alone.
+    """
+    spec = importlib.util.find_spec("wordfreq")
+    if spec is None or not spec.submodule_search_locations:
         return {}
+    try:
+        import msgpack
+
+        path = Path(list(spec.submodule_search_locations)[0]) / "data" / "small_en.msgpack.gz"
+        with gzip.open(path, "rb") as packed:
+            header, *buckets = msgpack.load(packed, raw=False)
+        if header == {"format": "cB", "version": 1}:
+            frequencies = {}
+            for centibels, bucket in enumerate(buckets):
+                frequencies.update(dict.fromkeys(bucket, 10 ** (-centibels / 100)))
+            return frequencies
+    except Exception:  # noqa: BLE001 - any surprise in a private file: use the public API instead
+        pass
+    import wordfreq
+
     return wordfreq.get_frequency_dict("en", wordlist="small")
 
 
@@ -324,11 +333,12 @@ def _build_lexicon() -> Lexicon:
     fields = _read_fields(WORDS_FILE)
     words = fields[0::2]
     counts = np.fromiter(map(int, fields[1::2]), dtype=np.int64)
-    word_id = {w: i for i, w in enumerate(words)}.get
+    word_id = {w: i for i, w in enumerate(words)}
     fields = _read_fields(BIGRAMS_FILE)
-    left = np.array([word_id(w, -1) for w in fields[0::3]], dtype=np.int64)
-    right = np.array([word_id(w, -1) for w in fields[1::3]], dtype=np.int64)
+    left = np.array([word_id.get(w, -1) for w in fields[0::3]], dtype=np.int64)
+    right = np.array([word_id.get(w, -1) for w in fields[1::3]], dtype=np.int64)
     pair_counts = np.fromiter(map(int, fields[2::3]), dtype=np.int64)
     listed = (left >= 0) & (right >= 0)
     # Chat-speak is corrected through its table, so it is never a dictionary word or a candidate.
-    return Lexicon(words, counts, left[listed], right[listed], pair_counts[listed], _web_words(), set(CHAT_SPEAK) | set(CONTRACTIONS))
+    return Lexicon(words, counts, left[listed], right[listed], pair_counts[listed], _web_words(),
+                   set(CHAT_SPEAK) | set(CONTRACTIONS), word_id)

@@ -9,15 +9,24 @@ ever build on applied corrections.
 
 Two paths:
 - the live path, `tiers=("lexical", "syntactic")`, runs on every keystroke in
-  the TUI for the diff preview: no spaCy parse, rules and dictionaries only;
-- the full path adds the semantic tier and one spaCy parse (shared by tiers 2
-  and 3 for names, tags and possessives), and returns entity and date markers
-  for stage 2.
+  the TUI for the diff preview: no spaCy, rules and dictionaries only;
+- the full path adds the semantic tier, parses the corrected text once (for
+  name hints from spaCy's NER; `parse()` hands the same parse to stage 2) and
+  returns entity and date markers for stage 2.
+
+Every applied correction comes from rules, dictionaries and the registry, not
+from the parse of the whole sentence: a parse shifts with the words around a
+word, and correcting the corrected text again must change nothing more.
+
+Pastes longer than CORRECTED_PREFIX_CHARS are corrected in their first part
+only; the rest passes through unchanged.
 """
 
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 from statistics import fmean
 from typing import Callable, Iterable
 
@@ -36,6 +45,10 @@ PARSE_LIMIT_CHARS = 5_000
 # only about 6,000 characters of the query anyway, and a 100,000-character
 # paste must still be corrected within a second.
 CORRECTED_PREFIX_CHARS = 10_000
+PARSE_CACHE_SIZE = 8
+TAG_CACHE_SIZE = 4096
+LEXICAL_ROUNDS = 3
+TIER_ROUNDS = 3
 
 
 class CorrectionPipeline:
@@ -48,6 +61,8 @@ class CorrectionPipeline:
         self._nlp = nlp
         self._lexical = lexical
         self._names: KnownNames | None = None
+        self._parses: OrderedDict[str, object] = OrderedDict()
+        self._tags: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._lock = threading.Lock()
 
     # --- lazily built parts --------------------------------------------------------
@@ -77,6 +92,38 @@ class CorrectionPipeline:
 
                 self._nlp = load_pipeline()[0]
             return self._nlp
+
+    def parse(self, text: str):
+        """spaCy's parse of `text`, cached: the full path parses the
+        corrected text once, and entity resolution reuses that parse."""
+        with self._lock:
+            cached = self._parses.get(text)
+            if cached is not None:
+                self._parses.move_to_end(text)
+                return cached
+        parsed = self.nlp(text)
+        with self._lock:
+            self._parses[text] = parsed
+            while len(self._parses) > PARSE_CACHE_SIZE:
+                self._parses.popitem(last=False)
+        return parsed
+
+    def tag_words(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """spaCy's POS tags of `words` taken alone, cached (tier 3 asks
+        about the same few word pairs again and again)."""
+        tags = self._tags.get(words)
+        if tags is None:
+            from spacy.tokens import Doc
+
+            nlp = self.nlp
+            tags = tuple(t.pos_ for t in nlp(Doc(nlp.vocab, words=list(words))))
+            if len(self._tags) >= TAG_CACHE_SIZE:
+                self._tags.clear()
+            self._tags[words] = tags
+        return tags
+
+    def _has_tagger(self) -> bool:
+        return self.nlp.has_pipe("tagger") or self.nlp.has_pipe("morphologizer")
 
     def refresh_vocabulary(self) -> None:
         """Pick up names and words that an ingest added to the registry."""
@@ -113,23 +160,43 @@ class CorrectionPipeline:
         def run(tier: Callable[[], list[CorrectionRecord]]) -> None:
             self._run_tier(doc, tier, level, applied, suggestions)
 
-        if "lexical" in tiers:
-            lexical = self.lexical
-            run(lambda: lexical.correct(doc))
         names = self.names
         full_path = "semantic" in tiers
-        parsed = ParsedText(doc, self.nlp) if full_path and len(text) <= PARSE_LIMIT_CHARS else None
         syntactic = SyntacticCorrector(names)
-        semantic = SemanticCorrector(names, self.nlp if full_path else None)
-        if "syntactic" in tiers:
-            run(lambda: syntactic.correct(doc, parsed))
-        if full_path:
-            run(lambda: semantic.correct(doc))
+        semantic = SemanticCorrector(names, self.tag_words if full_path and self._has_tagger() else None)
+        lexical = self.lexical if "lexical" in tiers else None
+
+        def run_lexical() -> bool:
+            """Tier 1 until nothing new is applied: it ranks a word by its
+            neighbours, so once "hlep" became "help" (or "a" became "an"),
+            "teh" may clear the threshold too."""
+            count = len(applied)
+            for _ in range(LEXICAL_ROUNDS):
+                before = len(applied)
+                run(lambda: lexical.correct(doc))
+                if len(applied) == before:
+                    break
+            return len(applied) > count
+
+        # Rounds until the text settles, so correcting the output once more changes nothing.
+        for round_number in range(TIER_ROUNDS):
+            if lexical is not None and not run_lexical() and round_number > 0:
+                break
+            if "syntactic" in tiers:
+                run(lambda: syntactic.correct(doc))
+            if full_path:
+                run(lambda: semantic.correct(doc))
+            if lexical is None:
+                break
         if "syntactic" in tiers and doc is full:
             # Last, so the mark follows whatever word really ends the text now.
             run(lambda: [r for r in [syntactic.punctuate(doc)] if r is not None])
-        markers = semantic.markers(doc) if "semantic" in tiers else []
-        suggestions = _not_superseded(suggestions, applied)
+        if "syntactic" in tiers and full_path and len(text) <= PARSE_LIMIT_CHARS:
+            # One parse of the corrected text: NER hints here, and stage 2
+            # gets the same parse from self.parse() without paying again.
+            run(lambda: syntactic.entity_hints(doc, ParsedText(doc, self.parse)))
+        markers = semantic.markers(doc) if full_path else []
+        suggestions = _latest_suggestions(suggestions, applied)
 
         result = CorrectionResult(
             original_input=text,
@@ -150,27 +217,37 @@ class CorrectionPipeline:
         suggestions: list[CorrectionRecord],
     ) -> None:
         before = {id(token): token.text for token in doc.tokens}
-        for record in tier():
+        records = tier()
+        starts = [token.start for token in doc.tokens]  # in order, inserted tokens included
+        for record in records:
             record.applied = is_applied(record.confidence, level)
             if record.applied:
                 applied.append(record)
                 continue
             suggestions.append(record)
-            for token in doc.tokens:
+            # Tokens from just before the span (a zero-width insertion sits at
+            # a token's end) to its end.
+            first = max(bisect_left(starts, record.span[0]) - 1, 0)
+            for token in doc.tokens[first : bisect_right(starts, record.span[1]) + 1]:
                 if _touches(token, record.span):
                     # Tokens this tier inserted (a terminal "?") had no text before.
                     token.text = before.get(id(token), "")
 
 
-def _not_superseded(suggestions: list[CorrectionRecord], applied: list[CorrectionRecord]) -> list[CorrectionRecord]:
-    """Drop a suggestion when a later tier applied a different fix to the same
-    text ("johns" -> "Johns" once tier 3 made it "John's")."""
+def _latest_suggestions(suggestions: list[CorrectionRecord], applied: list[CorrectionRecord]) -> list[CorrectionRecord]:
+    """Suggestions that still stand: one per tier and span (the last round's),
+    and none where a later round or tier applied a fix to the same text
+    ("johns" -> "Johns" is dropped once tier 3 made it "John's")."""
+    latest: dict[tuple[str, tuple[int, int]], CorrectionRecord] = {}
+    for suggestion in suggestions:
+        latest.pop((suggestion.tier, suggestion.span), None)
+        latest[(suggestion.tier, suggestion.span)] = suggestion
     order = {tier: position for position, tier in enumerate(TIERS)}
     return [
         s
-        for s in suggestions
+        for s in latest.values()
         if not any(
-            order[a.tier] > order[s.tier] and a.span[0] < s.span[1] and s.span[0] < a.span[1] for a in applied
+            order[a.tier] >= order[s.tier] and a.span[0] < s.span[1] and s.span[0] < a.span[1] for a in applied
         )
     ]
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -38,6 +37,7 @@ from chatapp.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import CorrectionRecord, Entity
 
 TIER = "semantic"
+Tagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy POS tags
 PLACE_ATTRIBUTES = ("location", "headquarters", "offices", "city")
 # Given names that are also ordinary words: "I will", "mark it", "the rose".
 AMBIGUOUS_NAME_WORDS = frozenset(
@@ -46,7 +46,6 @@ AMBIGUOUS_NAME_WORDS = frozenset(
     "chase hunter carter mason cash max sage miles penny chip sandy don gay noel sunny victor "
     "page bishop king young white black brown green long price stone wood hill hall".split()
 )
-NOUN_TAGS = frozenset({"NOUN", "PROPN"})
 
 
 @dataclass
@@ -241,24 +240,6 @@ class KnownNames:
         return sorted(results, key=lambda r: -r[1])
 
 
-@lru_cache(maxsize=2048)
-def _tags_after_name_cached(nlp_id: int, name: str, word: str) -> tuple[str, str]:
-    from spacy.tokens import Doc  # spaCy loads lazily: the TUI paints first
-
-    nlp = _TAGGERS[nlp_id]
-    tagged = nlp(Doc(nlp.vocab, words=[name, "'s", word]))
-    return tagged[1].pos_, tagged[2].pos_
-
-
-_TAGGERS: dict[int, object] = {}
-
-
-def _tags_after_name(nlp, name: str, word: str) -> tuple[str, str]:
-    """spaCy's tags of "'s" and `word` in "<name> 's <word>"."""
-    _TAGGERS.setdefault(id(nlp), nlp)
-    return _tags_after_name_cached(id(nlp), name, word)
-
-
 def _only_spaces_between(doc: TokenizedInput, indices: list[int]) -> bool:
     tokens = doc.tokens
     return all(not doc.original[tokens[a].end : tokens[b].start].strip() for a, b in zip(indices, indices[1:]))
@@ -325,11 +306,11 @@ DATE_PATTERN = re.compile(
 
 
 class SemanticCorrector:
-    def __init__(self, names: KnownNames | None = None, nlp=None):
-        """`nlp`: a spaCy pipeline with a tagger, to tell "johns email" (a
+    def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None):
+        """`tagger`: words -> their spaCy POS tags, to tell "johns email" (a
         possessive) from "johns said"; without one, a simpler word test."""
         self.names = names or KnownNames()
-        self.nlp = nlp if nlp is not None and nlp.has_pipe("tagger") else None
+        self.tagger = tagger
 
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Fix possessives of known people and misspelled known names; sets token texts."""
@@ -341,7 +322,8 @@ class SemanticCorrector:
                 whole_names.update(match.indices)
         records = self._fix_possessives(doc, known)
         # A known single word may still be half of a misspelled full name ("jon Smith").
-        records += self._fix_names(doc, whole_names | {i for r in records for i in _indices_in(doc, r.span)})
+        fixed = {i for r in records for i in _indices_in(doc, r.span)}
+        records += self._fix_names(doc, whole_names | fixed, known)
         return sorted(records, key=lambda r: r.span)
 
     def _fix_possessives(self, doc: TokenizedInput, claimed: set[int]):
@@ -361,6 +343,7 @@ class SemanticCorrector:
                     continue
                 if not form.explicit:
                     confidence -= 0.15  # "smiths" may be a plural or a surname
+                confidence = round(confidence, 3)
                 corrected = form.words[0] + "'s"
                 records.append(_record(doc, [index], [corrected], "EntityCorrection", confidence, [
                     (corrected, confidence), (token.text, round(1 - confidence, 3))]))
@@ -376,16 +359,18 @@ class SemanticCorrector:
         noun = doc.tokens[following].text.lower()
         if noun in FUNCTION_WORDS:
             return None
-        if self.nlp is None:
+        if self.tagger is None:
             return 0.75
         # Tag "John 's email" alone: the answer then cannot change when the
         # words around it are corrected (so correcting twice is stable).
-        marker, tag = _tags_after_name(self.nlp, name, noun)
+        _, marker, tag = self.tagger((name, "'s", noun))
         if marker != "PART":
             return None  # spaCy reads "'s" as "is" / "has": "John's going"
         return {"NOUN": 0.85, "PROPN": 0.85, "ADJ": 0.6}.get(tag)
 
-    def _fix_names(self, doc: TokenizedInput, claimed: set[int]) -> list[CorrectionRecord]:
+    def _fix_names(self, doc: TokenizedInput, claimed: set[int], known: set[int]) -> list[CorrectionRecord]:
+        """Misspelled known names. `claimed` tokens are left alone; a `known`
+        single name may still be half of a misspelled full one."""
         records = []
         for run in _word_runs(doc):
             position = 0
@@ -399,7 +384,7 @@ class SemanticCorrector:
                     ):
                         continue
                     window = run[position : position + length]
-                    if any(i in claimed for i in window):
+                    if any(i in claimed for i in window) or (length == 1 and window[0] in known):
                         continue
                     accepted = self._best_name(doc, window)
                     if accepted is not None:
@@ -407,7 +392,7 @@ class SemanticCorrector:
                 if accepted is None:
                     position += 1
                     continue
-                window, form, score, others = accepted
+                window, form, score, others, suffix = accepted
                 confidence = min(0.9, 0.75 + (score - 85) / 100)
                 correction_type = "EntityCorrection"
                 if others and others[0][1] >= score - 5:
@@ -418,7 +403,8 @@ class SemanticCorrector:
                 alternatives = [(" ".join(form.words), confidence)] + [
                     (" ".join(f.words), round(s / 100 - 0.1, 3)) for f, s in others
                 ]
-                records.append(_record(doc, window, list(form.words), correction_type, confidence, alternatives))
+                texts = [*form.words[:-1], form.words[-1] + suffix]  # "Jon Smth's" -> "John Smith's"
+                records.append(_record(doc, window, texts, correction_type, confidence, alternatives))
                 claimed.update(window)
                 position += len(window)
         return records
@@ -432,16 +418,21 @@ class SemanticCorrector:
             variants.append(original)  # tier 1 may have "fixed" a name into another word
         best = None
         for words in variants:
+            if any("'" in w or "’" in w for w in words[:-1]):
+                return None  # "John's smith" is no misspelled "John Smith"
+            bare = _strip_possessive(words[-1])
+            suffix = words[-1][len(bare) :]
+            words = [*words[:-1], bare]
+            if self.names.forms.get(tuple(w.lower() for w in words)):
+                return None  # the window is itself a known name
             if not self.names.has_fuzzy_candidates(len(words), words[0]):
                 continue
             found = self.names.fuzzy(words)
             if found and (best is None or found[0][1] > best[2]):
                 form, score = found[0]
                 others = [(f, s) for f, s in found[1:] if f.entity_ids != form.entity_ids]
-                best = (window, form, score, others)
-        if best is None or any(self.names.forms.get(tuple(w.lower() for w in v)) for v in variants):
-            return None  # nothing close, or the window is itself a known name
-        if current == list(best[1].words):
+                best = (window, form, score, others, suffix)
+        if best is None or current == [*best[1].words[:-1], best[1].words[-1] + best[4]]:
             return None
         return best
 

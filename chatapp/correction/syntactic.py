@@ -14,9 +14,11 @@ every record keeps an exact span in the ORIGINAL input:
   and corrected "?". `punctuate` runs after every other tier has settled, so
   the mark lands after the word that really ends the text.
 
-Names come from the knowledge base first (KnownNames, built from registry
-aliases); spaCy's tags and entities are a second, weaker signal, used only
-when the caller passes a parse (not on the live, per-keystroke path).
+Names come from the knowledge base (KnownNames, built from registry names,
+aliases and place attributes) and a short list of always-capitalised words
+(days, months, nationalities). spaCy's NER comes second: on the full path,
+`entity_hints` offers names only it found as suggestions, never applied (see
+there why). No rule here needs spaCy, so a blank pipeline loses only hints.
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ if TYPE_CHECKING:
     from chatapp.correction.semantic import KnownNames
 
 TIER = "syntactic"
-WORDLIKE_KINDS = frozenset({"word", "acronym"})
 
 FUNCTION_WORDS = frozenset(
     "a an the and or but nor so yet for of in on at to from by with about as into onto over under "
@@ -46,10 +47,10 @@ AUXILIARIES = frozenset(
     "haven't hasn't".split()
 )
 # Words that, right after an auxiliary, make "is it", "can you", "did John" a question.
-SUBJECT_WORDS = frozenset(
-    "i you u we they he she it this that these those there anyone someone anybody somebody "
-    "everyone everybody the a an my your our his her their its any some".split()
+PRONOUN_SUBJECTS = frozenset(
+    "i you u we they he she it this that these those there anyone someone anybody somebody everyone everybody".split()
 )
+SUBJECT_WORDS = PRONOUN_SUBJECTS | frozenset("the a an my your our his her their its any some".split())
 MODALS = frozenset("can could would will should shall may might".split())
 # A dot after these does not end a sentence.
 ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st jr sr inc ltd co approx no fig dept est al".split())
@@ -63,38 +64,11 @@ INTENTIONAL_REPEATS = frozenset(
 )
 
 # Single tokens that are always a slip: text -> (replacement, confidence).
+# (Contractions typed without an apostrophe, "dont", "im", are tier 1's.)
 SLIP_WORDS: dict[str, tuple[str, float]] = {
-    "alot": ("a lot", 0.95),
-    "atleast": ("at least", 0.9),
-    "aswell": ("as well", 0.85),
-    "infact": ("in fact", 0.85),
-    "eachother": ("each other", 0.9),
-    "incase": ("in case", 0.8),
-    "everytime": ("every time", 0.8),
-    "irregardless": ("regardless", 0.75),
-    "im": ("I'm", 0.9),
-    "ive": ("I've", 0.85),
-    "youre": ("you're", 0.9),
-    "theyre": ("they're", 0.9),
-    "dont": ("don't", 0.9),
-    "doesnt": ("doesn't", 0.95),
-    "didnt": ("didn't", 0.95),
-    "isnt": ("isn't", 0.95),
-    "wasnt": ("wasn't", 0.95),
-    "arent": ("aren't", 0.95),
-    "werent": ("weren't", 0.9),
-    "havent": ("haven't", 0.95),
-    "hasnt": ("hasn't", 0.95),
-    "hadnt": ("hadn't", 0.95),
-    "wouldnt": ("wouldn't", 0.95),
-    "couldnt": ("couldn't", 0.95),
-    "shouldnt": ("shouldn't", 0.95),
-    "cant": ("can't", 0.85),
-    "wont": ("won't", 0.75),
-    "thats": ("that's", 0.85),
-    "whats": ("what's", 0.9),
-    "theres": ("there's", 0.85),
-    "shes": ("she's", 0.8),
+    "alot": ("a lot", 0.95), "atleast": ("at least", 0.9), "aswell": ("as well", 0.85),
+    "infact": ("in fact", 0.85), "eachother": ("each other", 0.9), "incase": ("in case", 0.8),
+    "everytime": ("every time", 0.8), "irregardless": ("regardless", 0.75),
 }
 HAVE_SLIP_VERBS = frozenset("could should would must might".split())
 COMPARATIVES = frozenset(
@@ -145,12 +119,12 @@ def render_with_owners(doc: TokenizedInput) -> tuple[str, list[int]]:
 
 
 class ParsedText:
-    """One spaCy parse of the current text, looked up by our token index."""
+    """A spaCy parse of the doc's current text, looked up by our token index."""
 
-    def __init__(self, doc: TokenizedInput, nlp):
+    def __init__(self, doc: TokenizedInput, parse):
+        """`parse`: text -> spaCy Doc (the pipeline's cached parser)."""
         text, owners = render_with_owners(doc)
-        self.spacy_doc = nlp(text)
-        self.tagged = nlp.has_pipe("tagger") or nlp.has_pipe("morphologizer")
+        self.spacy_doc = parse(text)
         self._by_token: dict[int, tuple[str, str]] = {}
         for word in self.spacy_doc:
             owner = owners[word.idx] if word.idx < len(owners) else -1
@@ -224,35 +198,46 @@ class SyntacticCorrector:
     def __init__(self, names: KnownNames | None = None):
         self.names = names
 
-    def correct(self, doc: TokenizedInput, parsed: ParsedText | None = None) -> list[CorrectionRecord]:
-        """Apply every rule to `doc` (setting token texts); one record per changed token.
-
-        With a parse, names that only spaCy's NER found are added as
-        suggestions (confidence 0.35, below every level's threshold): a
-        parse changes with the text around a word, and an applied correction
-        must not appear or vanish when the corrected text is corrected again.
-        """
+    def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
+        """Apply every rule to `doc` (setting token texts); one record per changed token."""
         edits = _Edits(doc)
-        words = [i for i, t in enumerate(doc.tokens) if is_editable_word(t)]
-        self._fix_slips(doc, words, edits)
+        self._fix_slips(doc, edits)
         self._capitalise_pronoun_i(doc, edits)
-        claimed = self._capitalise_names(doc, edits)
+        self._capitalise_names(doc, edits)
         self._remove_doubled_words(doc, edits)
         self._fix_articles(doc, edits)
         self._capitalise_sentence_starts(doc, edits)
-        records = edits.records()
-        if parsed is not None:
-            hints = _Edits(doc)
-            self._suggest_entity_names(doc, hints, parsed, claimed | set(edits.before))
-            records += hints.records()
-        return records
+        return edits.records()
+
+    def entity_hints(self, doc: TokenizedInput, parsed: ParsedText) -> list[CorrectionRecord]:
+        """Lower-case words that spaCy's NER takes for names the knowledge
+        base does not know ("mike", "boston"), as suggestions only
+        (confidence 0.35, below every level's threshold): NER on lower-case
+        text is weak, and a parse shifts with the words around it, so an
+        applied fix could appear or vanish when corrected text is corrected
+        again. Leaves the tokens as they are."""
+        known = {i for match in (self.names.find(doc) if self.names else ()) for i in match.indices}
+        hints = []
+        for index, token in enumerate(doc.tokens):
+            text = token.text
+            if index in known or not is_editable_word(token) or not text.islower() or len(text) < 3:
+                continue
+            if parsed.entity(index) in NER_LABELS and parsed.pos(index) == "PROPN" and zipf(text) < 4.5:
+                # zipf: "johns report" is no ORG, "report" is an everyday word.
+                name = text[0].upper() + text[1:]
+                hints.append(CorrectionRecord(
+                    tier=TIER, span=(token.start, token.end), original=token.original, corrected=name,
+                    correction_type="Capitalization", confidence=0.35, alternatives=[(name, 0.35), (text, 0.65)],
+                ))
+        return hints
 
     # --- rules ------------------------------------------------------------------
 
-    def _fix_slips(self, doc: TokenizedInput, words: list[int], edits: _Edits) -> None:
+    def _fix_slips(self, doc: TokenizedInput, edits: _Edits) -> None:
         tokens = doc.tokens
-        for position, index in enumerate(words):
-            token = tokens[index]
+        for index, token in enumerate(tokens):
+            if not is_editable_word(token):
+                continue
             lower = token.text.lower()
             following = next_word(doc, index)
             previous = previous_word(doc, index)
@@ -285,8 +270,7 @@ class SyntacticCorrector:
                 continue
             edits.set(index, "I" + token.text[1:], "Capitalization", 0.95)
 
-    def _capitalise_names(self, doc: TokenizedInput, edits: _Edits) -> set[int]:
-        """Known names get their capitals; returns the tokens that are names."""
+    def _capitalise_names(self, doc: TokenizedInput, edits: _Edits) -> None:
         claimed: set[int] = set()
         for match in self.names.find(doc) if self.names is not None else ():
             claimed.update(match.indices)
@@ -306,35 +290,22 @@ class SyntacticCorrector:
             if index not in claimed and is_editable_word(token) and token.text.lower() in ALWAYS_CAPITALISED:
                 if token.text.islower():
                     edits.set(index, ALWAYS_CAPITALISED[token.text.lower()], "Capitalization", 0.9)
-        return claimed
-
-    @staticmethod
-    def _suggest_entity_names(doc: TokenizedInput, hints: _Edits, parsed: ParsedText, skip: set[int]) -> None:
-        for index, token in enumerate(doc.tokens):
-            if index in skip or not is_editable_word(token) or not token.text.islower():
-                continue
-            lower = token.text
-            if (
-                parsed.entity(index) in NER_LABELS
-                and parsed.pos(index) == "PROPN"
-                and len(lower) > 2
-                and zipf(lower) < 4.5  # "johns report" is no ORG: "report" is an everyday word
-            ):
-                hints.set(index, lower[0].upper() + lower[1:], "Capitalization", 0.35)
 
     def _remove_doubled_words(self, doc: TokenizedInput, edits: _Edits) -> None:
         tokens = doc.tokens
         previous_end = -1
-        previous_word = ""  # the previous token if it was a word, as it read before this rule
+        previous_word = previous_text = ""  # the previous word, as it read before this rule
         for index, token in enumerate(tokens):
             if token.text == "":
                 continue
-            word = token.text.lower() if is_editable_word(token) else ""
+            # One word as typed: not an expansion like "a lot" that a rule made of "alot".
+            word = token.text.lower() if is_editable_word(token) and " " not in token.text else ""
             gap = doc.original[previous_end : token.start] if previous_end >= 0 else "\n"
             if word and word == previous_word and gap.strip() == "" and "\n" not in gap:
-                if word not in INTENTIONAL_REPEATS:
+                # Capitalised twice is a name or a refrain ("Rin Tin Tin", "Bora Bora").
+                if word not in INTENTIONAL_REPEATS and not (token.text[:1].isupper() and previous_text[:1].isupper()):
                     edits.set(index, "", "Grammar", 0.9 if word in FUNCTION_WORDS else 0.75)
-            previous_end, previous_word = token.end, word
+            previous_end, previous_word, previous_text = token.end, word, token.text
 
     def _fix_articles(self, doc: TokenizedInput, edits: _Edits) -> None:
         for index, token in enumerate(doc.tokens):
@@ -398,6 +369,8 @@ class SyntacticCorrector:
                 clause_mark, clause_confidence = _terminal_mark(clause) if clause else (None, 0.0)
                 if clause_mark == "?":
                     mark, confidence = "?", round(clause_confidence - 0.1, 3)
+        if mark == "?" and any(t.text == ":" for t in doc.tokens[first:last]):
+            confidence = round(confidence - 0.2, 3)  # "What needs fixing: the charts" is a heading
         # A handle swallows a following dot ("@jsmith." is one token): no "." there.
         if mark is None or (mark == "." and token.kind == "handle") or token.text[-1:] in ".!?…":
             return None
@@ -421,17 +394,18 @@ def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
     first = words[0]
     second = words[1] if len(words) > 1 else ""
     if first in QUESTION_WORDS:
-        if second in AUXILIARIES or second in SUBJECT_WORDS or second in ("many", "much", "long", "often", "far"):
+        if second in AUXILIARIES or (first == "how" and second in ("many", "much", "long", "often", "far")):
             return "?", 0.9
-        return "?", 0.75
+        if first in ("when", "where", "why", "how"):
+            return "?", 0.55  # "when they came back, ..." is a statement
+        return "?", 0.6 if second in SUBJECT_WORDS else 0.75  # "who sent it", not "what you need is"
+    if first in ("do", "have", "has", "had"):
+        # "do you", "have they": a question; "have a look", "do the rest": an order.
+        return ("?", 0.88) if second in PRONOUN_SUBJECTS else (None, 0.0)
     if first in AUXILIARIES:
         if second in SUBJECT_WORDS or (len(written) > 1 and written[1][:1].isupper()):
             return "?", 0.88
-        if first in MODALS:
-            return "?", 0.65
-        if first not in ("do", "have", "has", "had"):  # "do this", "have a look": orders
-            return "?", 0.75
-        return None, 0.0
+        return "?", 0.65 if first in MODALS else 0.75
     if len(words) >= 4:
         return ".", 0.5  # a statement: only at the aggressive level
     return None, 0.0
@@ -446,8 +420,8 @@ def _wants_an(word: Token) -> tuple[bool | None, float]:
     if word.kind == "acronym" or (len(text) <= 4 and text.isupper()):
         # Letter by letter ("an FBI agent") unless said as a word ("a NATO base").
         return lower[0] in VOWEL_SOUND_LETTERS, 0.6
-    if lower in FUNCTION_WORDS:
-        return None, 0.0
+    if lower in FUNCTION_WORDS or lower.replace("’", "'").split("'")[0] in FUNCTION_WORDS:
+        return None, 0.0  # "a the", "a I'm": something else is wrong there
     if lower.startswith(AN_BEFORE_PREFIXES):
         return True, 0.85
     if lower.startswith(A_BEFORE_PREFIXES):
@@ -465,32 +439,36 @@ def _wants_an(word: Token) -> tuple[bool | None, float]:
 
 
 def next_word(doc: TokenizedInput, index: int | None, allow_kinds=("word",)) -> int | None:
-    """The token right after `index`, if it is a word separated only by spaces."""
+    """The token after `index` if it is a word separated only by spaces
+    (looking past words deleted as doubled)."""
     if index is None:
         return None
     tokens = doc.tokens
     end = tokens[index].end
     for following in range(index + 1, len(tokens)):
         token = tokens[following]
-        if token.text == "":
-            continue
         gap = doc.original[end : token.start]
-        if token.kind in allow_kinds and gap and gap.strip() == "" and "\n\n" not in gap:
-            return following
-        return None
+        if gap.strip() or "\n\n" in gap:
+            return None
+        if token.text == "":
+            end = token.end
+            continue
+        return following if gap and token.kind in allow_kinds else None
     return None
 
 
 def previous_word(doc: TokenizedInput, index: int) -> int | None:
     tokens = doc.tokens
+    start = tokens[index].start
     for previous in range(index - 1, -1, -1):
         token = tokens[previous]
+        gap = doc.original[token.end : start]
+        if gap.strip() or "\n\n" in gap:
+            return None
         if token.text == "":
+            start = token.start
             continue
-        gap = doc.original[token.end : tokens[index].start]
-        if is_editable_word(token) and gap and gap.strip() == "" and "\n\n" not in gap:
-            return previous
-        return None
+        return previous if gap and is_editable_word(token) else None
     return None
 
 

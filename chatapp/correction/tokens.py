@@ -17,7 +17,8 @@ PROTECTED_PATTERNS: list[tuple[str, re.Pattern]] = [
     ("url", re.compile(r"\b(?:https?://|ftp://|www\.)[^\s<>\"']+[^\s<>\"'.,;:!?)\]]", re.I)),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")),
     ("path", re.compile(r"(?:~|\.{1,2})?/(?:[\w.-]+/)*[\w.-]+|\b[A-Za-z]:\\[^\s]+|\b[\w-]+\.(?:py|js|ts|md|txt|json|csv|pdf|html|eml|toml|yaml|yml|rs|go|java|c|h|cpp|sh|xlsx|docx)\b")),
-    ("handle", re.compile(r"(?<![\w@])[@#][A-Za-z_][\w.-]*")),
+    # A handle may contain dots and dashes but never ends with one: "@jsmith." is a handle and a full stop.
+    ("handle", re.compile(r"(?<![\w@])[@#][A-Za-z_](?:[\w.-]*\w)?")),
     ("id", re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[A-Z]+\d+[A-Z0-9]*\b")),
     ("number", re.compile(r"[$€£]?\d+(?:[.,:/-]\d+)*(?:%|st|nd|rd|th|am|pm|k|m|M|K)?\b")),
 ]
