@@ -236,6 +236,9 @@ class TurnRunner:
                 if result.status == "complete":
                     response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
                                                 state=state, now=now)
+                    if response.recommendation == "Regenerate":
+                        # One automatic retry only: a second bad answer goes to the person.
+                        response.recommendation = "HumanReview"
             on_event("postprocess", {"response": response})
         if response is not None and result.status == "complete":
             self.sessions.save_postprocessing(result.turn_id, response)

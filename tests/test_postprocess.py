@@ -118,6 +118,15 @@ def test_wrong_meeting_time_and_day_are_corrected_from_the_fact_store(post):
     assert {c.expected for c in contradicted} >= {"14:00", "2026-11-30"}
 
 
+def test_the_wrong_person_in_a_known_role_is_replaced(post):
+    result = post.process("Lisa Wong organized the Q4 budget review.")
+    assert result.delivered == "John Smith [corrected] organized the Q4 budget review."
+    flag = result.hallucination_flags[0]
+    assert (flag.hallucination_type, flag.suggestion) == ("WrongAttribute", "John Smith")
+    # Someone who holds a different, true relation to the same thing is left alone.
+    assert post.process("Emma Johansson is the tech lead of Project Atlas.").hallucination_flags == []
+
+
 def test_contradicting_an_earlier_answer_is_flagged(post):
     history = [
         DialogueTurn("user", "where does kenji sit?", "2026-12-01T10:00:00"),
@@ -158,6 +167,8 @@ def test_yesterday_that_was_not_yesterday_is_a_temporal_error(post):
     wrong = post.process(answer, now=datetime(2026, 12, 3, 9, 0))
     assert flag_types(wrong) == ["TemporalError"]
     assert wrong.delivered == "The Q4 budget review meeting was on November 30 [corrected]."
+    check = next(c for c in wrong.factual_validation.checks if c.claim.text == "yesterday")
+    assert check.status == "contradicted" and wrong.factual_validation.contradicted >= 1
     right = post.process(answer, now=datetime(2026, 12, 1, 9, 0))
     assert right.hallucination_flags == []
 

@@ -12,6 +12,7 @@ over other readings of the same alias.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -33,7 +34,7 @@ LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a"
 # What kind of stored value could a value found in text be compared with?
 COMPATIBLE_SHAPES = {
     "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
-    "relative": {"date"}, "year": {"date"}, "time": {"time"}, "amount": {"amount"},
+    "relative": {"date"}, "year": {"date"}, "decade": set(), "time": {"time"}, "amount": {"amount"},
     "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
 }
 
@@ -94,7 +95,7 @@ class AnswerAnalysis:
     names: list[NameClaim]
     profile_links: list[ProfileLink]
 
-    @property
+    @functools.cached_property
     def claims(self) -> list[Claim]:
         every = [s.claim for s in self.sentences] + [v.claim for v in self.values] + [n.claim for n in self.names]
         return sorted(every, key=lambda c: (c.span[0], c.kind != "sentence", -c.span[1]))
@@ -113,81 +114,76 @@ class ClaimExtractor:
 
     def extract(self, text: str, resolved: list[ResolvedEntity] = (), with_ner: bool = True) -> AnswerAnalysis:
         """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names)."""
-        from chatapp.postprocess.evidence import stem
-
         doc = self.nlp(text) if with_ner or "ner" not in self.nlp.pipe_names else self.nlp(text, disable=["ner"])
         resolved_ids = [r.entity_id for r in resolved if r.entity_id and r.entity_id in self.view.entities]
         found_values = V.find_values(text)
         value_spans = [v.span for v in found_values]
-        mentions = self._known_mentions(text, value_spans, resolved_ids)
-        mentions = _drop_partial_names(mentions, doc, self.view)
         sentences = self._sentences(doc, text)
-        name_claims: list[NameClaim] = []
-        for m in mentions:
-            index = _index_at(sentences, m.span[0])
-            certain = m.exact_name or m.entity_ids[0] in resolved_ids
-            name_claims.append(NameClaim(Claim(m.surface, m.span, "name", m.entity_ids[0]), "KNOWN", m.entity_ids,
-                                         certain, index))
-        for ent in doc.ents:
-            if ent.label_ not in NAME_LABELS or _overlaps((ent.start_char, ent.end_char), value_spans):
-                continue
-            if any(_overlaps((ent.start_char, ent.end_char), [m.span]) for m in mentions):
-                continue
-            surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", ent.text))
-            start = ent.start_char + ent.text.index(surface)
-            span = (start, start + len(surface))
-            ids = self.view.lookup(surface)
-            index = _index_at(sentences, span[0])
-            name_claims.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None), ent.label_, ids,
-                                         bool(ids) and (ids[0] in resolved_ids), index))
-        name_claims.sort(key=lambda n: n.claim.span)
-        names = name_claims
-
-        # Who each sentence talks about, with pronouns resolved to the last person/thing named.
-        # (entity, identified beyond doubt) of the last person / thing named
-        last_person = next(((i, True) for i in resolved_ids if self.view.entities[i].type == "person"), None)
-        last_thing = next(((i, True) for i in resolved_ids if self.view.entities[i].type != "person"), None)
-        pronoun_refs: list[tuple[tuple[int, int], str, bool]] = []
-        for info in sentences:
-            s_start, s_end = info.claim.span
-            inside = sorted([n for n in names if s_start <= n.claim.span[0] < s_end and n.entity_ids],
-                            key=lambda n: n.claim.span)
-            cursor = 0
-            for token in doc.char_span(s_start, s_end, alignment_mode="expand") or []:
-                while cursor < len(inside) and inside[cursor].claim.span[0] <= token.idx:
-                    eid = inside[cursor].entity_ids[0]
-                    info.entity_ids.append(eid)
-                    named = (eid, inside[cursor].certain or len(inside[cursor].entity_ids) == 1)
-                    if self.view.entities[eid].type == "person":
-                        last_person = named
-                    else:
-                        last_thing = named
-                    cursor += 1
-                low = token.lower_
-                referent = last_person if low in PERSON_PRONOUNS else last_thing if low in THING_PRONOUNS else None
-                ref = referent[0] if referent else None
-                if referent:
-                    info.entity_ids.append(ref)
-                    pronoun_refs.append(((token.idx, token.idx + len(token)), ref, referent[1]))
-                if token.dep_ in ("nsubj", "nsubjpass") and info.subject_id is None:
-                    info.subject_id = ref or _mention_id(inside, token.idx)
-            for n in inside[cursor:]:
-                info.entity_ids.append(n.entity_ids[0])
-            info.stems = {stem(w) for w, _, _ in info.words}
-            info.claim.entity_id = info.subject_id or (info.entity_ids[0] if info.entity_ids else None)
-
+        names = self._name_claims(doc, text, sentences, value_spans, resolved_ids)
+        pronoun_refs = self._attach_entities(doc, sentences, names, resolved_ids)
         value_claims = [self._value_claim(v, text, doc, sentences, names, pronoun_refs, resolved_ids)
                         for v in found_values]
         links = self._profile_links(text, sentences, names, value_spans)
         return AnswerAnalysis(text, sentences, value_claims, names, links)
 
-    # --- pieces ----------------------------------------------------------------
-
-    def _known_mentions(self, text, value_spans, resolved_ids) -> list[EntityMention]:
+    def _name_claims(self, doc, text, sentences, value_spans, resolved_ids) -> list[NameClaim]:
+        """Known entities by alias, then the names spaCy finds that are not among them."""
         mentions = [m for m in self.view.find_mentions(text) if not _overlaps(m.span, value_spans)]
         for m in mentions:  # the user's own referent first when an alias is shared
             m.entity_ids.sort(key=lambda i: i not in resolved_ids)
-        return mentions
+        mentions = _drop_partial_names(mentions, doc, self.view)
+        names: list[NameClaim] = []
+        for m in mentions:
+            certain = m.exact_name or m.entity_ids[0] in resolved_ids
+            names.append(NameClaim(Claim(m.surface, m.span, "name", m.entity_ids[0]), "KNOWN", m.entity_ids,
+                                   certain, _index_at(sentences, m.span[0])))
+        for ent in doc.ents:
+            ent_span = (ent.start_char, ent.end_char)
+            if ent.label_ not in NAME_LABELS or _overlaps(ent_span, value_spans + [m.span for m in mentions]):
+                continue
+            surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", ent.text))
+            start = ent.start_char + ent.text.index(surface)
+            span = (start, start + len(surface))
+            ids = self.view.lookup(surface)
+            names.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None), ent.label_, ids,
+                                   bool(ids) and (ids[0] in resolved_ids), _index_at(sentences, span[0])))
+        return sorted(names, key=lambda n: n.claim.span)
+
+    def _attach_entities(self, doc, sentences, names, resolved_ids) -> list[tuple[tuple[int, int], str, bool]]:
+        """Fill in who each sentence talks about, resolving he/she/it to the last person or thing
+        named (or asked about). Returns the pronouns as (span, entity, identified beyond doubt)."""
+        from chatapp.postprocess.evidence import stem
+
+        last_person = next(((i, True) for i in resolved_ids if self.view.entities[i].type == "person"), None)
+        last_thing = next(((i, True) for i in resolved_ids if self.view.entities[i].type != "person"), None)
+        pronoun_refs = []
+        for info in sentences:
+            s_start, s_end = info.claim.span
+            inside = [n for n in names if s_start <= n.claim.span[0] < s_end and n.entity_ids]
+            cursor = 0
+            for token in doc.char_span(s_start, s_end, alignment_mode="expand") or []:
+                while cursor < len(inside) and inside[cursor].claim.span[0] <= token.idx:
+                    named = inside[cursor]
+                    entity_id = named.entity_ids[0]
+                    info.entity_ids.append(entity_id)
+                    if self.view.entities[entity_id].type == "person":
+                        last_person = (entity_id, named.certain or len(named.entity_ids) == 1)
+                    else:
+                        last_thing = (entity_id, named.certain or len(named.entity_ids) == 1)
+                    cursor += 1
+                low = token.lower_
+                referent = last_person if low in PERSON_PRONOUNS else last_thing if low in THING_PRONOUNS else None
+                if referent:
+                    info.entity_ids.append(referent[0])
+                    pronoun_refs.append(((token.idx, token.idx + len(token)), referent[0], referent[1]))
+                if token.dep_ in ("nsubj", "nsubjpass") and info.subject_id is None:
+                    info.subject_id = referent[0] if referent else _mention_id(inside, token.idx)
+            info.entity_ids.extend(n.entity_ids[0] for n in inside[cursor:])
+            info.stems = {stem(w) for w, _, _ in info.words}
+            info.claim.entity_id = info.subject_id or (info.entity_ids[0] if info.entity_ids else None)
+        return pronoun_refs
+
+    # --- pieces ----------------------------------------------------------------
 
     def _sentences(self, doc, text: str) -> list[SentenceInfo]:
         sentences = []
@@ -225,8 +221,11 @@ class ClaimExtractor:
             if s_start <= span[0] < s_end:
                 possessive = text[span[0]:span[1]].lower() in ("his", "her", "its")
                 candidates.append((ref, span[0], certain, possessive))
-        if not candidates and len(resolved_ids) >= 1:
-            candidates.append((resolved_ids[0], -1, True, False))
+        if not candidates:
+            # "The contract is worth $120,000": about what the sentence before named, or what the user asked about.
+            if index > 0:
+                candidates += [(e, -1, False, False) for e in dict.fromkeys(sentences[index - 1].entity_ids)]
+            candidates += [(e, -1, True, False) for e in resolved_ids[:1]]
         shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
         best, best_score, certain = None, float("-inf"), False
         for entity_id, position, is_certain, possessive in candidates:
@@ -235,7 +234,7 @@ class ClaimExtractor:
             score = 3 * compatible + 2 * (possessive and before) + 1 * before - 0.001 * abs(value.span[0] - position)
             if score > best_score:
                 best, best_score, certain = entity_id, score, is_certain
-        cue = _cue(doc, value.span, [n.claim.span for n in names])
+        cue = _cue(doc, value.span, sentence.claim.span, [n.claim.span for n in names if s_start <= n.claim.span[0] < s_end])
         return ValueClaim(Claim(value.text, value.span, value.kind, best), value, cue, index, certain)
 
     def _profile_links(self, text, sentences, names, value_spans) -> list[ProfileLink]:
@@ -325,13 +324,12 @@ def _mention_id(inside: list[NameClaim], position: int) -> str | None:
     return None
 
 
-def _cue(doc, span, name_spans) -> str:
+def _cue(doc, span, sentence_span, name_spans) -> str:
     """The noun a value is said of: nearest before it in the sentence, else just after."""
-    tokens = [t for t in doc if t.sent.start_char <= span[0] < t.sent.end_char] if doc.has_annotation("SENT_START") else list(doc)
     nouns_before, nouns_after = [], []
-    for t in tokens:
+    for t in doc.char_span(*sentence_span, alignment_mode="expand") or []:
         t_span = (t.idx, t.idx + len(t))
-        if t.pos_ not in ("NOUN",) or _overlaps(t_span, [span, *name_spans]):
+        if t.pos_ != "NOUN" or _overlaps(t_span, [span, *name_spans]):
             continue
         (nouns_before if t.idx < span[0] else nouns_after).append(t)
     if nouns_before and span[0] - nouns_before[-1].idx < 60:

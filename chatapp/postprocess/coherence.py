@@ -53,7 +53,7 @@ def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
     for vtype, label in (("email", "email"), ("phone", "phone"), ("url", "url")):
         if vtype in kinds:
             found.append(label)
-    if {"date", "weekday", "year", "time", "relative"} & kinds:
+    if {"date", "weekday", "year", "decade", "time", "relative"} & kinds:
         found.append("date")
     if {"number", "amount", "quantity"} & kinds or re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
                                                             r"dozen|hundred|thousand|million|none)\b", analysis.text, re.I):
@@ -125,7 +125,8 @@ def _topic(question: str, analysis: AnswerAnalysis, embedder) -> float:
     if not asked:
         return 1.0
     said = {stem(w) for w in content}
-    return max(0.0, min(1.0, 0.3 + len(asked & said) / len(asked)))
+    # An answer on the topic seldom repeats every word of the question: a third of them is plenty.
+    return max(0.0, min(1.0, 0.5 + 1.5 * len(asked & said) / len(asked)))
 
 
 def _article(q_type: str) -> str:

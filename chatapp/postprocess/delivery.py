@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from chatapp.postprocess.facts import Finding
+from chatapp.postprocess.findings import Finding
 from chatapp.records import CoherenceResult, FactualValidationResult
 
 CORRECTED, UNVERIFIED = " [corrected]", " [unverified]"

@@ -45,6 +45,21 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure"}
 
 
+# Courtesy and taste: no source states "great" or "you're welcome", and no answer is
+# wrong for saying them. Their absence from the sources is not evidence of anything.
+SOFT_WORDS = frozenset("""
+great good amazing awesome crazy wonderful favorite favourite fun funny interesting beautiful best better love
+loved lovely nice cool excellent fantastic terrible bad worse worst boring exciting classic popular famous
+brilliant incredible perfect pretty really definitely absolutely probably maybe perhaps actually certainly
+sorry thanks thank welcome enjoy enjoyed glad happy hope help sure okay ok yes yeah oh wow hmm well indeed
+problem recommend check let know
+""".split())
+
+
+def is_soft(word: str) -> bool:
+    return word.lower() in SOFT_WORDS
+
+
 def is_stop(word: str) -> bool:
     return word.lower() in _stop_words()
 
@@ -92,6 +107,8 @@ class TextIndex:
         tokens += [half for t in tokens if len(t) == 8 and t.isdigit() for half in (t[:4], t[4:])]
         self.tokens = set(tokens)
         self.stems = {stem(t) for t in tokens}
+        # Stems of words written in lower case: "Cooke" (a name) must not vouch for "cooking".
+        self.common_stems = {stem(w) for w in words(joined) if w.islower()}
         self.sentences: list[tuple[str, set[str], int]] = []
         for index, text in enumerate(self.texts):
             for sentence in split_sentences(text):
@@ -110,7 +127,7 @@ class TextIndex:
     def found_values(self) -> list[V.FoundValue]:
         # Parsed lazily: most answers have no numbers to look for.
         if self._values is None:
-            self._values = [v for text in self.texts for v in V.find_values(text)]
+            self._values = [v for text in self.texts for v in _values_in(text)]
             self._numbers = {v.parsed for v in self._values if v.vtype in ("number", "amount")}
             self._numbers |= {v.parsed[0] for v in self._values if v.vtype == "quantity"}
             self._numbers |= {float(v.parsed.year) for v in self._values if v.vtype in ("year", "date") and v.parsed.year}
@@ -120,7 +137,9 @@ class TextIndex:
 
     def has_word(self, word: str) -> bool:
         low = word.lower()
-        return low in self.tokens or stem(low) in self.stems
+        if low in self.tokens:
+            return True
+        return stem(low) in (self.common_stems if word.islower() else self.stems)
 
     def has_phrase(self, phrase: str) -> bool:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())
@@ -142,6 +161,13 @@ class TextIndex:
                 if found.vtype in ("date", "year") and date_covers(value.parsed, found.parsed):
                     return self._sentence_with(found.text.lower())
             return None
+        if value.vtype == "decade":
+            for found in self.found_values:
+                year = getattr(found.parsed, "year", None) if found.vtype in ("date", "year") else (
+                    found.parsed if found.vtype == "decade" else None)
+                if year is not None and value.parsed <= year <= value.parsed + 9:
+                    return self._sentence_with(found.text.lower())
+            return None
         if value.vtype == "time":
             for found in self.found_values:
                 if found.vtype == "time" and found.parsed == value.parsed:
@@ -160,8 +186,13 @@ class TextIndex:
         if self.has_phrase(name):
             return True
         tokens = [w.lower() for w in words(name) if w.lower() not in NAME_FILLERS]
-        if tokens and all(t in self.tokens or stem(t) in self.stems for t in tokens):
+        if len(tokens) == 1 and (tokens[0] in self.tokens or stem(tokens[0]) in self.stems):
             return True
+        # A name whose words all occur in the sources but never together ("Jim Carrey" from
+        # "Jim Broadbent" and "Carrey Lake") needs at least its last two words side by side
+        # there ("Robert Downey" in "Robert Downey Jr.").
+        if len(tokens) > 1 and all(t in self.tokens or stem(t) in self.stems for t in tokens):
+            return self.has_phrase(" ".join(tokens[-2:]))
         compact = re.sub(r"[.\s]", "", name)
         return compact.isupper() and 2 <= len(compact) <= 5 and compact.lower() in self.acronyms
 
@@ -188,6 +219,12 @@ class TextIndex:
             if needle in sentence.lower():
                 return sentence
         return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _values_in(text: str) -> tuple[V.FoundValue, ...]:
+    # Entity records and retrieved chunks come back turn after turn: parse each once.
+    return tuple(V.find_values(text))
 
 
 def date_covers(claimed: V.DateValue, known: V.DateValue) -> bool:

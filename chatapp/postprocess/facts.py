@@ -12,14 +12,14 @@ against, is left alone rather than littered with doubts.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from chatapp.knowledge.registry import normalize_alias
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
-from chatapp.postprocess.evidence import TextIndex, date_covers, rarity, stem, words
+from chatapp.postprocess.evidence import date_covers, is_soft, rarity, stem, words
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
+from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.records import ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
@@ -29,42 +29,16 @@ IDENTIFYING_SHAPES = frozenset({"email", "phone", "url"})
 
 @dataclass
 class ValidationSettings:
+    flag_at: float = 0.5  # findings below this are doubts, not problems (kept equal to delivery's)
     certain_confidence: float = 0.92  # a contradiction about an entity identified beyond doubt
     uncertain_confidence: float = 0.62  # … about an entity named only by a shared or first name
     # A grounded sentence is unsupported when this much rare-word weight is missing from the sources …
-    unsupported_mass: float = 1.0
+    unsupported_mass: float = 0.7
+    # … from retrieved chunks only (no evidence supplied): they are a best guess at what is relevant,
+    # and a model may rightly say more than they do, so it takes more to call a sentence unsupported.
+    retrieved_unsupported_mass: float = 1.6
     # … and less than this share of its weight is supported.
-    min_support: float = 0.6
-
-
-@dataclass
-class Finding:
-    flag_type: str
-    span: tuple[int, int]
-    content: str
-    confidence: float
-    suggestion: str | None = None
-    evidence: list[str] = field(default_factory=list)
-    sentence: int = 0
-    # Where a correction would go and what it would say (value-level, not the whole content).
-    replace_span: tuple[int, int] | None = None
-    replacement: str | None = None
-    major: bool = False
-
-
-@dataclass
-class Sources:
-    """Everything a claim can be checked against, already indexed."""
-
-    view: KnowledgeView
-    supplied: TextIndex  # evidence texts and retrieved chunks
-    records: TextIndex  # the registry's words about the entities in play
-    given: TextIndex  # the question and what the user said: theirs, not the model's claims
-    prior: list[AnswerAnalysis]  # earlier assistant answers
-
-    @property
-    def grounded(self) -> bool:
-        return not self.supplied.empty
+    min_support: float = 0.9
 
 
 class FactValidator:
@@ -72,6 +46,10 @@ class FactValidator:
         self.settings = settings or ValidationSettings()
 
     def validate(self, analysis: AnswerAnalysis, sources: Sources) -> tuple[FactualValidationResult, list[Finding], dict]:
+        """Checks for every claim, the findings, and each sentence's lexical support (0-1).
+
+        The score is over claims in scope (about a known entity, or with sources supplied):
+        verified count 1, unverifiable ½, contradicted 0; 1.0 when nothing is in scope."""
         checks: dict[int, ClaimCheck] = {}
         findings: list[Finding] = []
         in_scope_ids: set[int] = set()
@@ -89,10 +67,20 @@ class FactValidator:
                 findings.append(finding)
             if name.entity_ids or self._in_scope(analysis.sentences[name.sentence], sources):
                 in_scope_ids.add(id(name.claim))
+        mismatches = relation_mismatches(analysis, sources.view)
+        replaced = {m.said.claim.span[0] for m in mismatches}
         for link in analysis.profile_links:
-            finding = self._check_profile(link, analysis, sources)
+            # Whoever is put in the wrong role gets replaced; their own profile is then beside the point.
+            finding = None if link.span[0] in replaced else profile_finding(
+                link, analysis.text, sources.view, self.settings.certain_confidence, self.settings.uncertain_confidence)
             if finding:
                 findings.append(finding)
+        for mismatch in mismatches:
+            finding = relation_finding(mismatch, sources.view, self.settings.certain_confidence,
+                                       self.settings.uncertain_confidence)
+            checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
+                                                         finding.evidence, finding.suggestion)
+            findings.append(finding)
         support: dict[int, float] = {}
         for sentence in analysis.sentences:
             check, finding, share = self._check_sentence(sentence, analysis, sources, findings, checks)
@@ -142,7 +130,7 @@ class FactValidator:
         if contradiction is not None:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
-        confidence = 0.6 if value.vtype not in ("number", "year") else 0.5
+        confidence = 0.6 if value.vtype not in ("number", "year", "decade") else 0.5
         if sentence.mode != "statement":
             confidence = 0.45
         finding = Finding("FabricatedFact", claim.span, claim.text, confidence,
@@ -221,50 +209,25 @@ class FactValidator:
         if sources.given.supports_name(claim.text) or any(_names_in(p, claim.text) for p in sources.prior):
             return ClaimCheck(claim, "unverifiable", 0.5, ["named earlier in the conversation"]), None
         sentence = analysis.sentences[name.sentence]
-        if not self._in_scope(sentence, sources):
+        if not self._in_scope(sentence, sources) or (
+                not sources.explicit and not sentence.entity_ids and name.label != "PERSON"):
+            # Retrieved chunks alone do not make every product or place the model names suspect.
             return ClaimCheck(claim, "unverifiable", 0.5), None
         guess = _did_you_mean(claim.text, view) if name.label in PERSON_LIKE else None
-        if name.label in PERSON_LIKE and view.entities:
-            evidence = [f"no {name.label.lower() if name.label == 'ORG' else 'person'} called {claim.text!r} "
-                        "in the knowledge base or the sources"]
+        acronym = claim.text.isupper() and len(claim.text) <= 5  # "DNS", "API": jargon more often than a company
+        if name.label in PERSON_LIKE and view.entities and not acronym:
+            kind = "organisation" if name.label == "ORG" else "person"
+            evidence = [f"no {kind} called {claim.text!r} in the knowledge base or the sources"]
             if guess:
                 evidence.append(f"closest known: {guess}")
             finding = Finding("NonexistentEntity", claim.span, claim.text, 0.75, guess, evidence, name.sentence)
         else:
             confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
-            if sentence.mode != "statement":
-                confidence = 0.45  # named in a question or a suggestion, not asserted
+            if sentence.mode != "statement" or acronym:
+                confidence = 0.45  # named in a question or a suggestion, not asserted; or jargon
             finding = Finding("UnsupportedClaim", claim.span, claim.text, confidence, guess,
                               [f"{claim.text!r} is not named in the supplied sources"], name.sentence)
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
-
-    # --- profile values ("Sarah from marketing") ----------------------------------
-
-    def _check_profile(self, link, analysis: AnswerAnalysis, sources: Sources) -> Finding | None:
-        view = sources.view
-        known = view.profile_value(link.entity_id, link.key)
-        if known is None or _same_profile(link.value_text, view.display(known)):
-            return None
-        entity = view.entities[link.entity_id]
-        text = analysis.text
-        content = text[link.span[0]:link.span[1]]
-        shown = view.display(known)
-        if link.certain:
-            confidence = self.settings.certain_confidence
-            suggestion = text[link.span[0]:link.value_span[0]] + shown
-        else:
-            # The name alone ties the claim to this entity; the mismatch may mean another person.
-            confidence = self.settings.uncertain_confidence
-            suggestion = f"{entity.name} ({link.key}: {shown})"
-        evidence = [f"{entity.name}: {link.key} = {shown}"]
-        others = [e.name for e in view.entities.values()
-                  if e.id != entity.id and e.type == entity.type and _first_word(e.name) == _first_word(content)]
-        if not link.certain and not others:
-            first = content.split()[0]
-            evidence.append(f"the only {first} in the knowledge base is {entity.name}; a different {first} "
-                            "would be unknown to it")
-        return Finding("WrongAttribute", link.span, content, confidence, suggestion, evidence, link.sentence,
-                       link.value_span, shown, major=link.certain)
 
     # --- sentences ----------------------------------------------------------------
 
@@ -273,23 +236,27 @@ class FactValidator:
         claim = sentence.claim
         inner = [checks[id(c)] for c in analysis.claims
                  if c.kind != "sentence" and claim.span[0] <= c.span[0] < claim.span[1] and id(c) in checks]
-        problems = [f for f in findings if f.sentence == sentence.index]
+        problems = [f for f in findings if f.sentence == sentence.index and f.confidence >= self.settings.flag_at]
         share, missing = self._lexical_support(sentence, analysis, sources)
         if any(c.status == "contradicted" for c in inner) or any(f.major for f in problems):
             expected = next((c.expected for c in inner if c.expected), None)
             return ClaimCheck(claim, "contradicted", 0.8, [e for c in inner for e in c.evidence][:3], expected), None, share
         best = sources.supplied.best_sentence(sentence.stems)[0] if sources.grounded else ""
         verified_inner = [c for c in inner if c.status == "verified"]
-        grounded_ok = share >= 0.8 if sources.grounded else bool(verified_inner) and len(verified_inner) == len(inner)
+        weight = sum(rarity(w) for w in missing)  # missing: the words no source has
+        threshold = self.settings.unsupported_mass if sources.explicit else self.settings.retrieved_unsupported_mass
+        unsupported = (sources.grounded and sentence.mode == "statement"
+                       and weight >= threshold and share < self.settings.min_support)
+        if sources.grounded:
+            grounded_ok = share >= 0.8 and not unsupported
+        else:
+            grounded_ok = bool(verified_inner) and len(verified_inner) == len(inner)
         if not problems and grounded_ok:
             evidence = (sources.supplied.best_sentences(sentence.stems) if best
                         else [e for c in verified_inner for e in c.evidence][:3])
             return ClaimCheck(claim, "verified", round(0.5 + 0.45 * share, 3), evidence), None, share
         finding = None
-        weight = sum(rarity(w) for w in missing)  # missing: the words no source has
-        if (sources.grounded and not problems and sentence.mode == "statement"
-                and weight >= self.settings.unsupported_mass
-                and share < self.settings.min_support):
+        if unsupported and not problems:
             end = claim.span[1] - (1 if claim.text[-1:] in ".!?" else 0)
             finding = Finding("UnsupportedClaim", (claim.span[0], end), analysis.text[claim.span[0]:end],
                               round(0.5 + 0.4 * (1 - share), 3), None,
@@ -299,10 +266,11 @@ class FactValidator:
 
     def _lexical_support(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
         """Share of the sentence's rare-word weight found in the sources; the words that were not."""
-        spans = [c.span for c in analysis.claims if c.kind != "sentence"]
+        start, end = sentence.claim.span
+        spans = [c.span for c in analysis.claims if c.kind != "sentence" and start <= c.span[0] < end]
         total, supported, missing = 0.0, 0.0, []
         for word, span, pos in sentence.words:
-            if any(a <= span[0] < b for a, b in spans):
+            if any(a <= span[0] < b for a, b in spans) or is_soft(word) or len(word) <= 2:
                 continue
             weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)  # a name spaCy did not tag
             total += weight
@@ -364,19 +332,10 @@ def _names_in(analysis: AnswerAnalysis, text: str) -> bool:
     return text.lower() in analysis.text.lower()
 
 
-def _same_profile(claimed: str, known: str) -> bool:
-    a, b = normalize_alias(claimed), normalize_alias(known)
-    return a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
-
-
-def _first_word(text: str) -> str:
-    return (re.findall(r"\w+", text) or [""])[0].lower()
-
-
 def _did_you_mean(text: str, view: KnowledgeView) -> str | None:
     if not view.entities:
         return None
-    first = view.first_name_matches(_first_word(text))
+    first = view.first_name_matches(first_word(text))
     if len(first) == 1:
         return view.name(first[0])
     from rapidfuzz import fuzz, process

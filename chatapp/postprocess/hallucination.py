@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim
 from chatapp.postprocess.evidence import TextIndex
-from chatapp.postprocess.facts import Finding, as_known, same_slot, select_by_key, value_matches
+from chatapp.postprocess.facts import as_known, same_slot, select_by_key, value_matches
+from chatapp.postprocess.findings import Finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import HallucinationFlag, KnowledgeChunk
 

@@ -46,6 +46,7 @@ class Postprocessor:
         self.embedder = embedder
         self._nlp = nlp
         self.settings = settings or PostprocessSettings()
+        self.settings.validation.flag_at = self.settings.delivery.flag_at
         self.validator = FactValidator(self.settings.validation)
         self._view: KnowledgeView | None = None
         self._prior_cache: OrderedDict[str, AnswerAnalysis] = OrderedDict()
@@ -93,11 +94,14 @@ class Postprocessor:
             records=TextIndex(_entity_records(view, analysis, resolved)),
             given=TextIndex([question, *(t.content for t in history if t.role == "user")]),
             prior=prior,
+            explicit=bool(evidence),
         )
         embedder = self.embedder if self.settings.use_embeddings else None
         coherence = assess_coherence(question, analysis, view, resolved, embedder)
         validation, findings, support = self.validator.validate(analysis, sources)
-        findings += temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks))
+        temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks))
+        _mark_contradicted(validation, temporal)
+        findings += temporal
         findings += consistency_findings(analysis, prior, findings)
         findings.sort(key=lambda f: f.span)
 
@@ -142,6 +146,17 @@ class Postprocessor:
             while len(self._prior_cache) > self.settings.prior_cache_size:
                 self._prior_cache.popitem(last=False)
         return analysis
+
+
+def _mark_contradicted(validation: FactualValidationResult, findings) -> None:
+    """A date the clock or the calendar rules out is a contradicted claim, not an unverifiable one."""
+    for finding in findings:
+        for check in validation.checks:
+            if check.claim.kind != "sentence" and check.claim.span == finding.span and check.status != "contradicted":
+                setattr(validation, check.status, getattr(validation, check.status) - 1)
+                validation.contradicted += 1
+                check.status, check.confidence = "contradicted", finding.confidence
+                check.evidence, check.expected = list(finding.evidence), finding.suggestion
 
 
 def _chunk_text(chunk: KnowledgeChunk) -> str:

@@ -29,6 +29,14 @@ MONTHS = {
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
 SMALL_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+                "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+                "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
+                "million": 1e6, "billion": 1e9}
+ORDINAL_WORDS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+                 "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15,
+                 "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20}
 _MONTH = r"(Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 _SMALL = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 
@@ -61,7 +69,11 @@ AMOUNT_RE = re.compile(
 QUANTITY_RE = re.compile(
     r"\b(\d+(?:\.\d+)?)[\s-]?(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|percent|%)(?!\w)", re.IGNORECASE
 )
+DECADE_RE = re.compile(r"(?<![\w$-])(1[5-9]\d0|20[0-9]0)['’]?s\b")
 YEAR_RE = re.compile(r"(?<![\w.,$-])(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)")
+ORDINAL_RE = re.compile(r"(?<![\w.,$-])(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
+# Spelled numbers count as claims too ("his seventh reign"); "one" and "first" are too often not numbers.
+NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(list(NUMBER_WORDS) + list(ORDINAL_WORDS)) + r")\b", re.IGNORECASE)
 NUMBER_RE = re.compile(r"(?<![\w.,$€£/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
@@ -219,10 +231,19 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
     for m in QUANTITY_RE.finditer(text):
         add(m.span(), "number", "quantity", (float(m.group(1)), _UNIT[m.group(2).lower()]))
+    for m in DECADE_RE.finditer(text):
+        add(m.span(), "date", "decade", int(m.group(1)))
     for m in YEAR_RE.finditer(text):
         add(m.span(), "date", "year", DateValue(year=int(m.group(1))))
     for m in NUMBER_RE.finditer(text):
         add(m.span(), "number", "number", float(m.group(0).replace(",", "")))
+    for m in ORDINAL_RE.finditer(text):
+        add(m.span(), "number", "number", float(m.group(1)))
+    for m in NUMBER_WORD_RE.finditer(text):
+        word = m.group(1).lower()
+        if word == "second" and re.match(r"\s+(?:half|hand|thought|look|chance|time)\b", text[m.end():], re.IGNORECASE):
+            continue  # "on second thought"
+        add(m.span(), "number", "number", float(NUMBER_WORDS.get(word) or ORDINAL_WORDS[word]))
     found.sort(key=lambda f: f.span)
     return found
 
@@ -327,4 +348,11 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
 
 def parse_number_words(text: str) -> list[float]:
     """Numbers spelled as small words ("two titles"), for evidence that spells them."""
-    return [float(SMALL_NUMBERS[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in SMALL_NUMBERS and w not in ("a", "an")]
+    found = []
+    for w in re.findall(r"[a-z]+", text.lower()):
+        if w in SMALL_NUMBERS and w not in ("a", "an"):
+            found.append(float(SMALL_NUMBERS[w]))
+        elif w in NUMBER_WORDS or w in ORDINAL_WORDS:
+            found.append(float(NUMBER_WORDS.get(w) or ORDINAL_WORDS[w]))
+    found += [float(n) for n in re.findall(r"\b(\d+)(?:st|nd|rd|th)\b", text.lower())]
+    return found

@@ -6,17 +6,7 @@ evidence (an empty knowledge base: no registry entities), the question as the
 question and, for dialogue, the earlier turns as history. Nothing else about
 the line is used.
 
-Definitions (printed with the results):
-- an answer is *flagged* when the Postprocessor raises at least one
-  hallucination flag on it; "positive" = the hallucinated answer.
-- per-answer accuracy: share of all 2N answers judged correctly (hallucinated
-  flagged, right not flagged). Balanced, chance = 50%. This is the setting of
-  the HaluEval paper, whose judge sees one answer at a time.
-- pair accuracy (the issue's definition): share of lines where the
-  hallucinated answer comes out worse than the right one — flagged while the
-  right one is not, or, when both or neither are flagged, given a strictly
-  lower confidence. Ties count as misses.
-- precision / recall of flagging, with positive = hallucinated.
+Definitions: see DEFINITIONS below (printed with the results).
 
 Lines 1–1,000 of each file are dev (thresholds were tuned there); the rest are
 test. `--sample N` takes a fixed random sample of N test lines (say so when
@@ -49,6 +39,17 @@ PAPER = {  # HaluEval paper, Table 5 (see ../shared/data/README.md)
            ("Claude", "67.6%")],
     "dialogue": [("ChatGPT", "72.4%")],
 }
+DEFINITIONS = """Definitions:
+- an answer is *flagged* when the Postprocessor raises at least one
+  hallucination flag on it; "positive" = the hallucinated answer.
+- per-answer accuracy: share of all 2N answers judged correctly (hallucinated
+  flagged, right not flagged). Balanced, chance = 50%. This is the setting of
+  the HaluEval paper, whose judge sees one answer at a time.
+- pair accuracy (the issue's definition): share of lines where the
+  hallucinated answer comes out worse than the right one — flagged while the
+  right one is not, or, when both or neither are flagged, given a strictly
+  lower confidence. Ties count as misses.
+- precision / recall of flagging, with positive = hallucinated."""
 _TURN_RE = re.compile(r"\[(Human|Assistant)\]:\s*")
 
 
@@ -167,7 +168,7 @@ def main() -> int:
     args = parser.parse_args()
 
     tasks = ["qa", "dialogue"] if args.task == "both" else [args.task]
-    print(__doc__.split("Definitions")[1].split("Lines 1")[0].join(["Definitions", ""]).strip(), "\n")
+    print(DEFINITIONS, "\n")
     rows = []
     for task in tasks:
         items = load(task, args.split, args.sample, args.seed)

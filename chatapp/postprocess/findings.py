@@ -1,0 +1,43 @@
+"""What the checks hand on: findings (a problem with a span, a confidence and,
+where the knowledge says so, the right value), and the sources they were
+checked against."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from chatapp.postprocess.claims import AnswerAnalysis
+from chatapp.postprocess.evidence import TextIndex
+from chatapp.postprocess.knowledge_view import KnowledgeView
+
+
+@dataclass
+class Finding:
+    flag_type: str
+    span: tuple[int, int]
+    content: str
+    confidence: float
+    suggestion: str | None = None
+    evidence: list[str] = field(default_factory=list)
+    sentence: int = 0
+    # Where a correction would go and what it would say (value-level, not the whole content).
+    replace_span: tuple[int, int] | None = None
+    replacement: str | None = None
+    major: bool = False
+
+
+@dataclass
+class Sources:
+    """Everything a claim can be checked against, already indexed."""
+
+    view: KnowledgeView
+    supplied: TextIndex  # evidence texts and retrieved chunks
+    records: TextIndex  # the registry's words about the entities in play
+    given: TextIndex  # the question and what the user said: theirs, not the model's claims
+    prior: list[AnswerAnalysis]  # earlier assistant answers
+    # True when evidence texts were given to check against (not only retrieved chunks).
+    explicit: bool = True
+
+    @property
+    def grounded(self) -> bool:
+        return not self.supplied.empty

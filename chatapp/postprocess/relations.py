@@ -1,0 +1,155 @@
+"""Who is what, and who organised, owns or leads what: a known entity's
+profile ("Sarah from marketing") and the relations between known entities,
+checked against the attributes and facts that link them.
+
+"Priya Patel leads Engineering" names the relation (lead), the thing
+(Engineering) and someone in the role (Priya) — but the registry says
+Engineering's lead is John Smith. The check is deliberately narrow: the
+relation word must be in the sentence, the known holder must be missing from
+it, and exactly one other entity of the holder's kind must stand in their
+place. Anything less clear is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from chatapp.knowledge.registry import normalize_alias
+from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, ProfileLink
+from chatapp.postprocess.evidence import is_stop, stem
+from chatapp.postprocess.findings import Finding
+from chatapp.postprocess.knowledge_view import KnowledgeView
+
+# Irregular forms whose stems do not share a prefix with the relation's name.
+_IRREGULAR = {"led": "lead", "ran": "run", "head": "lead", "run": "lead", "chair": "lead"}
+
+
+@dataclass
+class RelationMismatch:
+    sentence: int
+    entity_id: str  # whose relation it is (the thing organised, owned, led …)
+    key: str
+    expected_id: str  # who holds it according to the registry
+    said: NameClaim  # who the answer puts there
+    certain: bool
+    source: str
+
+
+def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[RelationMismatch]:
+    links = _links(view)
+    found = []
+    for sentence in analysis.sentences:
+        named = [n for n in analysis.names if n.sentence == sentence.index and n.entity_ids]
+        ids = {n.entity_ids[0] for n in named}
+        stems = {_norm(stem(w)) for w, _, _ in sentence.words}
+        for n in named:
+            entity_id = n.entity_ids[0]
+            if view.entities[entity_id].type == "person":
+                continue  # correct who holds a role in a thing, never which thing a person has
+            for key, holders in links.get(entity_id, {}).items():
+                if len(holders) != 1 or not _key_in(key, stems):
+                    continue  # several holders (attendees, members): nobody is wrong by not being one
+                (holder, source), = holders.items()
+                if holder in ids:
+                    continue
+                kind = view.entities[holder].type
+                others = {o.entity_ids[0]: o for o in named
+                          if o.entity_ids[0] not in (entity_id, holder) and view.entities[o.entity_ids[0]].type == kind}
+                if len(others) != 1:
+                    continue
+                (said_id, said), = others.items()
+                if entity_id in links.get(said_id, {}).get(key, {}):
+                    continue  # the sentence states another relation of the same name that holds
+                # A thing named by a unique alias ("the Q4 budget review") is identified; a person by
+                # a first name shared with others is not.
+                certain = (n.certain or len(n.entity_ids) == 1) and said.certain
+                found.append(RelationMismatch(sentence.index, entity_id, key, holder, said, certain, source))
+    unique = {}
+    for m in found:  # "lead" and "leads" may name one relation twice
+        unique.setdefault((m.said.claim.span, m.expected_id), m)
+    return list(unique.values())
+
+
+def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
+    """entity -> relation -> {holder: source}, in both directions, built once per view."""
+    cached = getattr(view, "_relation_links", None)
+    if cached is not None:
+        return cached
+    links: dict[str, dict[str, dict[str, str]]] = {}
+    for entity_id, known in view.values.items():
+        for value in known:
+            if value.shape != "entity" or value.raw not in view.entities:
+                continue
+            # "Atlas owner John": Atlas's owner is John. "John manages Atlas": Atlas's manager is John.
+            links.setdefault(entity_id, {}).setdefault(value.key, {})[value.raw] = value.source
+            links.setdefault(value.raw, {}).setdefault(value.key, {})[entity_id] = value.source
+    view._relation_links = links
+    return links
+
+
+def _norm(word_stem: str) -> str:
+    return _IRREGULAR.get(word_stem, word_stem)
+
+
+def _key_in(key: str, stems: set[str]) -> bool:
+    """Every word of the relation's name ("tech_lead_of": tech, lead) is in the sentence."""
+    parts = [_norm(stem(w)) for w in key.split("_") if w and not is_stop(w)]
+    return bool(parts) and all(any(_alike(p, s) for s in stems) for p in parts)
+
+
+def _alike(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.startswith(short)
+
+
+# --- findings -----------------------------------------------------------------------------
+
+
+def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_confidence: float,
+                    uncertain_confidence: float) -> Finding | None:
+    """"Sarah from marketing" when Sarah Chen is in Finance."""
+    known = view.profile_value(link.entity_id, link.key)
+    if known is None or _same_profile(link.value_text, view.display(known)):
+        return None
+    entity = view.entities[link.entity_id]
+    content = text[link.span[0]:link.span[1]]
+    shown = view.display(known)
+    if link.certain:
+        confidence = certain_confidence
+        suggestion = text[link.span[0]:link.value_span[0]] + shown
+    else:
+        # Only the name ties the claim to this entity, and the mismatch may mean someone else.
+        confidence = uncertain_confidence
+        suggestion = f"{entity.name} ({link.key}: {shown})"
+    evidence = [f"{entity.name}: {link.key} = {shown}"]
+    namesakes = [e for e in view.entities.values()
+                 if e.id != entity.id and e.type == entity.type and first_word(e.name) == first_word(content)]
+    if not link.certain and not namesakes:
+        first = content.split()[0]
+        evidence.append(f"the only {first} in the knowledge base is {entity.name}; a different {first} "
+                        "would be unknown to it")
+    return Finding("WrongAttribute", link.span, content, confidence, suggestion, evidence, link.sentence,
+                   link.value_span, shown, major=link.certain)
+
+
+def relation_finding(mismatch: RelationMismatch, view: KnowledgeView, certain_confidence: float,
+                     uncertain_confidence: float) -> Finding:
+    said, expected = mismatch.said.claim, view.name(mismatch.expected_id)
+    confidence = certain_confidence if mismatch.certain else uncertain_confidence
+    evidence = [f"{view.name(mismatch.entity_id)}: {mismatch.key} = {expected}"]
+    if mismatch.source and mismatch.source != "registry":
+        evidence.append(f"source: {mismatch.source}")
+    return Finding("WrongAttribute", said.span, said.text, confidence, expected, evidence, mismatch.sentence,
+                   said.span, expected, major=mismatch.certain)
+
+
+def _same_profile(claimed: str, known: str) -> bool:
+    a, b = normalize_alias(claimed), normalize_alias(known)
+    return a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
+
+
+def first_word(text: str) -> str:
+    return (re.findall(r"\w+", text) or [""])[0].lower()
