@@ -241,3 +241,90 @@ def test_an_empty_answer_gives_a_clear_result(post):
     assert result.recommendation == "Regenerate"
     assert "empty" in result.guidance
     assert post.process("   ").recommendation == "Regenerate"
+
+
+# --- answers quoted from the knowledge base (the offline responder's shape) ---------------------
+
+OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
+
+
+@pytest.fixture(scope="session")
+def full_post(sample_engine):
+    return Postprocessor(sample_engine.kb.registry)
+
+
+def test_a_true_sentence_quoted_from_a_document_is_never_corrected(sample_engine, full_post):
+    question = "Who is Sarah Chen?"
+    chunks = sample_engine.search(question)
+    answer = (
+        f"{OFFLINE_NOTICE}\n\n"
+        "Sarah Chen: Finance Manager (FP&A). Owns the quarterly budget process, the Northwind Analytics "
+        "contract paperwork and Project Tally. Role: Finance Manager. Email: sarah.chen@company.com. "
+        "Phone: +1 555 0117.\n\n"
+        "From your documents:\n"
+        "- Software and tools over $500/year | Case by case | Department lead and Finance (Sarah Chen) (onboarding.html)\n"
+        "- Questions about budgets or purchase approvals go to Sarah Chen in Finance (sarah.chen@company.com). "
+        "(onboarding.html)\n"
+        "- Sarah Chen, Finance Manager (onboarding.html)\n\n"
+        "Sources: entities.jsonl, onboarding.html"
+    )
+    result = full_post.process(answer, question=question, rag_chunks=chunks)
+    assert result.delivered == answer
+    assert result.hallucination_flags == []
+    assert result.factual_validation.contradicted == 0
+    # Even with no sources at hand, "go to Sarah Chen in Finance" does not say she leads Finance.
+    bare = full_post.process("Questions about budgets or purchase approvals go to Sarah Chen in Finance.")
+    assert bare.hallucination_flags == [] and "[corrected]" not in bare.delivered
+    # Saying she leads it is still corrected.
+    wrong = full_post.process("Finance is led by Sarah Chen.")
+    assert wrong.delivered == "Finance is led by David Okafor [corrected]."
+
+
+def test_notice_and_source_lines_are_not_claims(sample_engine, full_post):
+    question = "What is John Smith's email?"
+    answer = f"{OFFLINE_NOTICE}\n\nJohn Smith's email is john.smith@company.com.\n\nSources: team-directory.md"
+    result = full_post.process(answer, question=question, rag_chunks=sample_engine.search(question))
+    assert result.delivered == answer
+    assert result.hallucination_flags == []
+    sentences = [c for c in result.factual_validation.checks if c.claim.kind == "sentence"]
+    assert [c.claim.text for c in sentences] == [
+        OFFLINE_NOTICE, "John Smith's email is john.smith@company.com.", "Sources: team-directory.md"]
+    assert sentences[1].status == "verified"
+    # A wrong email after the notice is still caught, and only the email is touched.
+    wrong = full_post.process(answer.replace("john.smith@company.com", "john.s@company.org"), question=question)
+    assert wrong.delivered.startswith(OFFLINE_NOTICE + "\n\nJohn Smith's email is john.smith@company.com [corrected].")
+    assert flag_types(wrong) == ["WrongAttribute"]
+
+
+@pytest.mark.parametrize(
+    "stated",
+    ["on 2026-11-30 at 14:00", "on Monday, 30 November 2026 at 2pm", "on November 30, 2026 at 2 p.m."],
+)
+def test_the_meeting_date_and_time_from_the_fact_store_verify(sample_engine, full_post, stated):
+    question = "When is the Q4 budget review?"
+    answer = f"{OFFLINE_NOTICE}\n\nQ4 Budget Review Meeting is {stated}.\n\nSources: 2026-11-26-q4-budget-review.eml"
+    result = full_post.process(answer, question=question, rag_chunks=sample_engine.search(question))
+    assert result.delivered == answer
+    assert result.hallucination_flags == []
+    values = [c for c in result.factual_validation.checks if c.claim.kind == "date"]
+    assert values and all(c.status == "verified" for c in values)
+
+
+def test_the_exact_registry_email_verifies_without_sources(full_post):
+    answer = "John Smith's email is john.smith@company.com"
+    result = full_post.process(answer, question="What is John Smith's email?")
+    assert result.delivered == answer and result.hallucination_flags == []
+    email = next(c for c in result.factual_validation.checks if c.claim.kind == "email")
+    assert email.status == "verified"
+
+
+def test_a_quote_that_flattens_markdown_lines_keeps_its_names(sample_engine, full_post):
+    question = "How long did the incident last?"
+    answer = (
+        f"{OFFLINE_NOTICE}\n\nFrom your documents:\n"
+        "- Date: Monday, 16 November 2026, 11:00-11:45 PT Incident: INC-1112, stale balances in the customer "
+        "portal, 2026-11-12 09:52-10:39 PST (47 min), SEV-2 Postmortem author: Emma Johansson "
+        "(2026-11-16-inc-1112-review.md)\n\nSources: 2026-11-16-inc-1112-review.md"
+    )
+    result = full_post.process(answer, question=question, rag_chunks=sample_engine.search(question))
+    assert result.hallucination_flags == [] and result.delivered == answer

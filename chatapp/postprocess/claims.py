@@ -83,7 +83,8 @@ class SentenceInfo:
     past: bool = False
     root_lemma: str = ""
     # "statement" states facts; "question" and "opinion" ("I think you'll like it") do not,
-    # so their wording is not held to the sources.
+    # so their wording is not held to the sources; nor is "meta", a line that frames the answer
+    # ("(offline — …)", "Sources: …", "From your documents:") or cites where it came from.
     mode: str = "statement"
 
 
@@ -94,6 +95,7 @@ class AnswerAnalysis:
     values: list[ValueClaim]
     names: list[NameClaim]
     profile_links: list[ProfileLink]
+    doc: object = None  # the spaCy parse, for checks that need the syntax (relations.py)
 
     @functools.cached_property
     def claims(self) -> list[Claim]:
@@ -124,7 +126,7 @@ class ClaimExtractor:
         value_claims = [self._value_claim(v, text, doc, sentences, names, pronoun_refs, resolved_ids)
                         for v in found_values]
         links = self._profile_links(text, sentences, names, value_spans)
-        return AnswerAnalysis(text, sentences, value_claims, names, links)
+        return AnswerAnalysis(text, sentences, value_claims, names, links, doc)
 
     def _name_claims(self, doc, text, sentences, value_spans, resolved_ids) -> list[NameClaim]:
         """Known entities by alias, then the names spaCy finds that are not among them."""
@@ -186,23 +188,28 @@ class ClaimExtractor:
     # --- pieces ----------------------------------------------------------------
 
     def _sentences(self, doc, text: str) -> list[SentenceInfo]:
+        """spaCy's sentences, further cut at line breaks, list items and trailing source citations:
+        an answer laid out in lines ("(offline …)", a blank line, "- item (file.html)") is read
+        line by line, never as one run-on sentence."""
         sentences = []
         for sent in doc.sents:
-            raw = sent.text
-            start = sent.start_char + (len(raw) - len(raw.lstrip()))
-            end = sent.start_char + len(raw.rstrip())
-            if end <= start:
-                continue
-            content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in sent
-                       if (t.is_alpha or t.like_num) and not is_stop(t.text)]
-            info = SentenceInfo(Claim(text[start:end], (start, end), "sentence"), len(sentences), content)
-            info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in sent)
-            info.future = any(t.lower_ in FUTURE_MARKERS for t in sent) or "going to" in raw.lower()
-            info.root_lemma = sent.root.lemma_.lower()
-            info.past = sent.root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"
-                                                       for c in sent.root.children)
-            info.mode = "question" if raw.rstrip().endswith("?") else "opinion" if _is_opinion(sent.root) else "statement"
-            sentences.append(info)
+            for start, end, meta in _line_pieces(text, sent.start_char, sent.end_char):
+                span = doc.char_span(start, end, alignment_mode="expand")
+                if span is None or len(span) == 0:
+                    continue
+                raw = text[start:end]
+                content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in span
+                           if (t.is_alpha or t.like_num) and not is_stop(t.text)]
+                info = SentenceInfo(Claim(raw, (start, end), "sentence"), len(sentences), content)
+                info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in span)
+                info.future = any(t.lower_ in FUTURE_MARKERS for t in span) or "going to" in raw.lower()
+                root = span.root
+                info.root_lemma = root.lemma_.lower()
+                info.past = root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"
+                                                      for c in root.children)
+                info.mode = ("meta" if meta else "question" if raw.rstrip().endswith("?")
+                             else "opinion" if _is_opinion(root) else "statement")
+                sentences.append(info)
         if not sentences and text.strip():
             start = len(text) - len(text.lstrip())
             sentences.append(SentenceInfo(Claim(text.strip(), (start, start + len(text.strip())), "sentence"), 0, []))
@@ -304,6 +311,39 @@ def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView)
             if inside and (m.span[1] - m.span[0]) < len(full) and not m.exact_name:
                 dropped.add(i)
     return [m for i, m in enumerate(mentions) if i not in dropped]
+
+
+# A list item's marker: "- ", "* ", "• ", "1. ", "2) ".
+_LIST_MARKER_RE = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s+")
+# A source citation closing a line: "(onboarding.html)", "(team-directory.md, notes.txt)".
+_CITATION_RE = re.compile(r"\s*\((?:[\w./-]+\.[A-Za-z]{2,5}(?:,\s*)?)+\)\s*$")
+# Lines that frame an answer rather than state anything: "(offline — answering from …)",
+# "Sources: a.md, b.html", "From your documents:", "## Details".
+_META_LINE_RE = re.compile(
+    r"^(?:\([^()]*\)|(?:sources?|references?|citations?|see also)\s*:.*|#+\s.*|[^.!?:]{0,60}:)$", re.IGNORECASE | re.DOTALL)
+
+
+def _line_pieces(text: str, start: int, end: int):
+    """(start, end, is_meta) of each non-empty line in text[start:end], without list markers;
+    a trailing citation is a piece of its own, and meta."""
+    position = start
+    for line in re.split(r"(\n)", text[start:end]):
+        line_start, position = position, position + len(line)
+        if line == "\n" or not line.strip():
+            continue
+        lead = len(line) - len(line.lstrip())
+        marker = _LIST_MARKER_RE.match(line, lead)
+        if marker and marker.end() < len(line.rstrip()):
+            lead = marker.end()
+        body_start, body_end = line_start + lead, line_start + len(line.rstrip())
+        body = text[body_start:body_end]
+        citation = _CITATION_RE.search(body)
+        if citation and citation.start() > 0:
+            cite_start = body_start + citation.start() + (len(citation.group(0)) - len(citation.group(0).lstrip()))
+            yield body_start, body_start + citation.start(), bool(_META_LINE_RE.match(body[:citation.start()]))
+            yield cite_start, body_end, True
+        else:
+            yield body_start, body_end, bool(_META_LINE_RE.match(body))
 
 
 def _index_at(sentences: list[SentenceInfo], position: int) -> int:

@@ -20,6 +20,7 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _GLUE_SENTENCE_RE = re.compile(r"(?<=[a-z0-9\)\]\"'])([.!?])(?=[A-Z])")
 _GLUE_WORD_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+_LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})
 
 
@@ -102,6 +103,9 @@ class TextIndex:
         self.texts = [unglue(t) for t in originals]
         joined = "\n".join(originals + self.texts)
         self.lower = joined.lower()
+        # The same text with markdown and layout between words flattened: an answer that quotes
+        # "SEV-2\n\n## Postmortem" on one line still quotes it.
+        self.flat = _LAYOUT_RE.sub(" ", self.lower)
         tokens = [w.lower() for w in words(joined)]
         # "released 19821982 was the year": two glued years in scraped triples.
         tokens += [half for t in tokens if len(t) == 8 and t.isdigit() for half in (t[:4], t[4:])]
@@ -145,7 +149,8 @@ class TextIndex:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())
         if not phrase:
             return False
-        return re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", self.lower) is not None
+        pattern = re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)")
+        return pattern.search(self.lower) is not None or pattern.search(self.flat) is not None
 
     def supports_value(self, value: V.FoundValue) -> str | None:
         """The source sentence that states this value, if any."""

@@ -67,7 +67,10 @@ class FactValidator:
                 findings.append(finding)
             if name.entity_ids or self._in_scope(analysis.sentences[name.sentence], sources):
                 in_scope_ids.add(id(name.claim))
-        mismatches = relation_mismatches(analysis, sources.view)
+        # The supplied sources outrank the registry's role table: a sentence they state (quoted from
+        # a document) is not rewritten because someone else holds a role of the same name.
+        mismatches = [m for m in relation_mismatches(analysis, sources.view)
+                      if not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
         for link in analysis.profile_links:
             # Whoever is put in the wrong role gets replaced; their own profile is then beside the point.
@@ -107,6 +110,8 @@ class FactValidator:
         sentence = analysis.sentences[vc.sentence]
         if value.vtype == "relative" or (hasattr(value.parsed, "valid") and not value.parsed.valid):
             return ClaimCheck(claim, "unverifiable", 0.5), None  # temporal checks judge these
+        if sentence.mode == "meta":
+            return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
         registry = self._against_registry(vc, sentence, sources.view)
         stated = sources.supplied.supports_value(value) or sources.records.supports_value(value)
         if registry is not None:
@@ -206,6 +211,8 @@ class FactValidator:
                               [f"known {entity.type}: {entity.name}"]), None
         if sources.supplied.supports_name(claim.text) or sources.records.supports_name(claim.text):
             return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
+        if analysis.sentences[name.sentence].mode == "meta":
+            return ClaimCheck(claim, "unverifiable", 0.5), None
         if sources.given.supports_name(claim.text) or any(_names_in(p, claim.text) for p in sources.prior):
             return ClaimCheck(claim, "unverifiable", 0.5, ["named earlier in the conversation"]), None
         sentence = analysis.sentences[name.sentence]
@@ -281,10 +288,18 @@ class FactValidator:
         return (supported / total if total else 1.0), missing
 
     def _in_scope(self, sentence: SentenceInfo, sources: Sources) -> bool:
-        return sources.grounded or bool(sentence.entity_ids)
+        return sentence.mode != "meta" and (sources.grounded or bool(sentence.entity_ids))
 
 
 # --- helpers ----------------------------------------------------------------------
+
+
+def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:
+    """A supplied source sentence says nearly all this sentence says, naming the same person."""
+    if sources.supplied.empty or not sentence.stems:
+        return False
+    best, overlap = sources.supplied.best_sentence(sentence.stems)
+    return overlap >= 0.7 and said.lower() in best.lower()
 
 
 def value_matches(value: V.FoundValue, known: KnownValue) -> bool:

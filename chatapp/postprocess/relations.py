@@ -61,6 +61,8 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
                 (said_id, said), = others.items()
                 if entity_id in links.get(said_id, {}).get(key, {}):
                     continue  # the sentence states another relation of the same name that holds
+                if not _asserted(analysis, sentence, key, n, said):
+                    continue  # the words are all there, but the sentence does not put them together
                 # A thing named by a unique alias ("the Q4 budget review") is identified; a person by
                 # a first name shared with others is not.
                 certain = (n.certain or len(n.entity_ids) == 1) and said.certain
@@ -69,6 +71,52 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
     for m in found:  # "lead" and "leads" may name one relation twice
         unique.setdefault((m.said.claim.span, m.expected_id), m)
     return list(unique.values())
+
+
+# How far apart (in dependency arcs) the relation word may be from the thing and from the person
+# it is said of: "Lisa Wong organized the review" (1 and 1), "the review was organized by Lisa
+# Wong" (1 and 2), "Lisa Wong is the organizer of the review" (2 and 2).
+_MAX_ARCS = 3
+
+
+def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, said: NameClaim) -> bool:
+    """Does the sentence state the relation between the two — a relation word that governs or is
+    governed by both — rather than merely contain all three words ("Department lead and Finance
+    (Sarah Chen)", "questions go to Sarah Chen in Finance")?"""
+    doc = analysis.doc
+    if doc is None:
+        return True
+    thing_span = doc.char_span(*thing.claim.span, alignment_mode="expand")
+    said_span = doc.char_span(*said.claim.span, alignment_mode="expand")
+    clause = doc.char_span(*sentence.claim.span, alignment_mode="expand")
+    if thing_span is None or said_span is None or clause is None:
+        return True
+    parts = [_norm(stem(w)) for w in key.split("_") if w and not is_stop(w)]
+    inside = (thing_span.start, thing_span.end), (said_span.start, said_span.end)
+    for token in clause:
+        if any(a <= token.i < b for a, b in inside):
+            continue
+        if not any(_alike(p, _norm(stem(token.text))) for p in parts):
+            continue
+        if (_arcs(token, thing_span.root) <= _MAX_ARCS and _arcs(token, said_span.root) <= _MAX_ARCS
+                and not _parenthesised(doc, token, said_span)):
+            return True
+    return False
+
+
+def _arcs(a, b) -> int:
+    """Dependency arcs between two tokens of one parse (large when unconnected)."""
+    depth = {t.i: d for d, t in enumerate([a, *a.ancestors])}
+    for d, t in enumerate([b, *b.ancestors]):
+        if t.i in depth:
+            return d + depth[t.i]
+    return 99
+
+
+def _parenthesised(doc, token, span) -> bool:
+    """The person is an aside in brackets after the relation word: "Finance (Sarah Chen)"."""
+    between = doc[min(token.i, span.start):max(token.i, span.start)]
+    return any(t.text == "(" for t in between) and not any(t.text == ")" for t in between)
 
 
 def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
