@@ -211,8 +211,11 @@ class _Hit:
 
 def _gather(kb, queries: list[str], pool: int) -> dict[str, _Hit]:
     hits: dict[str, _Hit] = {}
-    for query in queries:
-        for chunk in kb.search(query, k=pool):
+    # One batched search for all query forms: embedding them together costs
+    # little more than embedding one.
+    batched = kb.search_many(queries, k=pool) if hasattr(kb, "search_many") else [kb.search(q, k=pool) for q in queries]
+    for found in batched:
+        for chunk in found:
             hit = hits.get(chunk.chunk_id)
             keyword_rank = chunk.ranks.get("keyword")
             if hit is None:

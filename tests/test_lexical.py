@@ -60,10 +60,11 @@ def test_second_seed_sentence_leaves_the_possessive_to_tier_three(corrector):
 
 def test_context_decides_between_candidates(corrector):
     assert correct(corrector, "please hlep me")[0] == "please help me"
-    ranked = corrector.suggest("hlep", left="can", right="me")
-    assert ranked[0][0] == "help" and "held" in dict(corrector.suggest("hlep", k=10))
+    assert corrector.suggest("ot", left="one", right="them")[0][0] == "of"
+    assert corrector.suggest("ot", left="want", right="go")[0][0] == "to"
+    ranked = corrector.suggest("thier", left="in", right="house", k=3)
+    assert ranked[0][0] == "their" and len(ranked) == 3
     assert [score for _, score in ranked] == sorted((score for _, score in ranked), reverse=True)
-    assert len(corrector.suggest("hlep", k=2)) == 2
 
 
 # --- what is never touched -------------------------------------------------------------------
@@ -139,6 +140,11 @@ def test_chat_speak_is_written_out(corrector, typed, expected):
     text, records = correct(corrector, typed)
     assert text == expected
     assert all(r.confidence >= 0.7 for r in records.values())
+
+
+@pytest.mark.parametrize("text", ["the U.S. economy", "our R&D budget", "I use R for stats", "a u-turn"])
+def test_single_letters_that_are_initials_or_names_stay(corrector, text):
+    assert correct(corrector, text) == (text, {})
 
 
 # --- bad input -----------------------------------------------------------------------------------

@@ -14,7 +14,13 @@ otherwise follows the case of what was typed ("Pls" -> "Please").
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+import numpy as np
+
+# PMI with the neighbours below which a one-letter expansion ("the letter r" -> "are") is doubtful.
+IMPLAUSIBLE_CONTEXT = -1.5
 
 
 @dataclass(frozen=True)
@@ -176,3 +182,31 @@ def context_words(form: str) -> tuple[str, str]:
             last = word
             break
     return first, last
+
+
+def choose_expansion(expansion: Expansion, lexicon, left: str | None, right: str | None,
+                     single_letter: bool, backoff: float) -> tuple[str, float]:
+    """The expansion the neighbouring words favour (by the lexicon's bigrams), and how sure that is.
+
+    The bigram counts have no contractions, so "you're" is judged as "you" to its
+    left and "are" to its right. A single letter the context does not support
+    ("the letter r") is only a suggestion.
+    """
+    scored = []
+    for form in expansion.forms:
+        first, last = context_words(form)
+        if first not in lexicon:
+            scored.append((-math.inf, 0.0, form))
+            continue
+        fit = lexicon.context_pmi(np.array([lexicon.word_id[first]]), left, None, backoff)[0]
+        if last in lexicon:
+            fit += lexicon.context_pmi(np.array([lexicon.word_id[last]]), None, right, backoff)[0]
+        scored.append((lexicon.log_probabilities[lexicon.word_id[first]] + fit, fit, form))
+    scored.sort(reverse=True)
+    _, fit, best = scored[0]
+    confidence = expansion.confidence
+    if single_letter and fit < IMPLAUSIBLE_CONTEXT:
+        confidence = min(confidence, 0.5)
+    elif len(scored) > 1 and scored[1][0] > scored[0][0] - 1.0:
+        confidence *= 0.9  # the neighbours hardly prefer one reading
+    return best, confidence

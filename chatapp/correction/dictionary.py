@@ -44,11 +44,11 @@ MAX_DISTANCE = 2
 # word MISSPELLING_GAP zipf units more frequent is taken for that word's misspelling ("teh").
 MISSPELLING_MAX_ZIPF = 3.5
 MISSPELLING_GAP = 3.0
+NEAR_CACHE_SIZE = 8192  # words whose near words are remembered
 _BASE = 1_000_003  # odd multiplier of the polynomial string hash
 _POWERS = [pow(_BASE, k, 1 << 64) for k in range(PREFIX)]
 # 32-bit keys: a rare collision only adds a candidate that the distance check drops.
 _MASK32 = np.uint64((1 << 32) - 1)
-_POWER_ARRAY = np.array(_POWERS, dtype=np.uint64)
 
 
 def deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
@@ -61,28 +61,31 @@ def deletions(text: str, depth: int = MAX_DISTANCE) -> set[str]:
     return found
 
 
-_DELETION_PATTERNS: dict[tuple[int, int], np.ndarray] = {}
+_DELETION_WEIGHTS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
-def _patterns(length: int, depth: int) -> np.ndarray:
-    """Column choices that delete up to `depth` of `length` letters; column `length` is a zero pad."""
-    key = (length, depth)
-    if key not in _DELETION_PATTERNS:
+def _deletion_weights(length: int, depth: int, least: int) -> np.ndarray:
+    """One row per way of deleting `least` to `depth` of `length` letters: the power of BASE
+    each remaining letter is multiplied by (0 for a deleted one), so rows @ codes are hashes."""
+    key = (length, depth, least)
+    if key not in _DELETION_WEIGHTS:
         rows = []
-        for d in range(min(depth, length) + 1):
+        for d in range(least, min(depth, length) + 1):
             for removed in combinations(range(length), d):
                 kept = [c for c in range(length) if c not in removed]
-                rows.append(kept + [length] * (length - len(kept)))
-        _DELETION_PATTERNS[key] = np.array(rows, dtype=np.intp)
-    return _DELETION_PATTERNS[key]
+                row = [0] * length
+                for position, column in enumerate(kept):
+                    row[column] = _POWERS[position]
+                rows.append(row)
+        _DELETION_WEIGHTS[key] = np.array(rows, dtype=np.uint64).reshape(len(rows), length)
+    return _DELETION_WEIGHTS[key]
 
 
-def _deletion_hashes(text: str, depth: int) -> np.ndarray:
-    """Hashes of `text` with up to `depth` letters deleted: sum of code * BASE**position, mod 2**32,
-    the same value the index computes for its words."""
-    codes = np.array([ord(c) for c in text] + [0], dtype=np.uint64)
-    rows = codes[_patterns(len(text), depth)]
-    return ((rows @ _POWER_ARRAY[: len(text)]) & _MASK32).astype(np.uint32)
+def _deletion_hashes(text: str, depth: int, least: int = 0) -> np.ndarray:
+    """Hashes of `text` with `least` to `depth` letters deleted: sum of code * BASE**position,
+    mod 2**32, the same value the index computes for its words."""
+    codes = np.array([ord(c) for c in text], dtype=np.uint64)
+    return ((_deletion_weights(len(text), depth, least) @ codes) & _MASK32).astype(np.uint32)
 
 
 def phonetic_key(word: str) -> str:
@@ -120,12 +123,28 @@ class DeleteIndex:
         self.keys = all_hashes[first].astype(np.uint32)
         self.starts = np.append(np.flatnonzero(first), len(all_hashes))
 
-    def near(self, word: str, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
-        """Ids and OSA distances of the words within `max_distance` of `word` (itself excluded)."""
-        empty = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32))
+    def near(self, word: str, max_distance: int = MAX_DISTANCE, closest_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Ids and OSA distances of the words within `max_distance` of `word` (itself excluded).
+
+        `closest_first`: look up the word's single deletions first and stop there if
+        that finds a word one edit away (as SymSpell does); those keys also find many
+        words two edits away, so little is lost, and most words need 8 look-ups instead of 29.
+        """
         if not word:
-            return empty
-        hashes = _deletion_hashes(word[:PREFIX], max_distance)
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32)
+        prefix = word[:PREFIX]
+        if not closest_first or max_distance < 2:
+            return self._verified(word, _deletion_hashes(prefix, max_distance), max_distance)
+        ids, distances = self._verified(word, _deletion_hashes(prefix, 1), max_distance)
+        if len(distances) and distances.min() == 1:
+            return ids, distances
+        more, more_distances = self._verified(word, _deletion_hashes(prefix, max_distance, least=2), max_distance)
+        ids, first = np.unique(np.concatenate([ids, more]), return_index=True)
+        return ids, np.concatenate([distances, more_distances])[first]
+
+    def _verified(self, word: str, hashes: np.ndarray, max_distance: int) -> tuple[np.ndarray, np.ndarray]:
+        """The words owning any of `hashes`, checked to lie within `max_distance` of `word`."""
+        empty = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int32))
         positions = np.searchsorted(self.keys, hashes)
         np.minimum(positions, len(self.keys) - 1, out=positions)
         positions = positions[self.keys[positions] == hashes]
@@ -207,6 +226,8 @@ class Lexicon:
                 extra_counts.append(frequency * total)
             else:
                 self.other_known.add(word)
+        # Dictionary words that are also chat-speak ("cant"): never offered, they would be corrected again.
+        self.chat_speak_ids = frozenset(i for i, w in enumerate(words) if w in skip)
         self.words = words + extra_words
         self.word_id = dict(word_id) if word_id is not None else {w: i for i, w in enumerate(words)}
         self.word_id.update((w, i) for i, w in enumerate(extra_words, start=len(words)))
@@ -225,6 +246,7 @@ class Lexicon:
         self.index = DeleteIndex(self.words)
         self._by_sound: tuple[list[str], dict[str, list[int]]] | None = None
         self._misspelling_verdicts: dict[str, bool] = {}
+        self._near_cached = lru_cache(maxsize=NEAR_CACHE_SIZE)(self._near_read_only)
         self._lock = threading.Lock()
 
     def __contains__(self, word: str) -> bool:
@@ -252,15 +274,48 @@ class Lexicon:
         i = self.word_id.get(word)
         return 0.0 if i is None else float(self.counts[i])
 
-    def bigram_counts_for(self, left_ids: np.ndarray, right_ids: np.ndarray) -> np.ndarray:
-        """Counts of the pairs (left_ids[k], right_ids[k]); 0 where the pair is not listed."""
-        keys = left_ids.astype(np.int64) * self.size + right_ids
-        positions = np.minimum(np.searchsorted(self.bigram_keys, keys), len(self.bigram_keys) - 1)
-        found = self.bigram_keys[positions] == keys
-        return np.where(found, self.bigram_counts[positions], 0.0)
+    def _pair_counts(self, keys: np.ndarray) -> np.ndarray:
+        """Counts of the bigrams with these keys (left id * size + right id); 0 where unlisted."""
+        positions = np.searchsorted(self.bigram_keys, keys)
+        np.minimum(positions, len(self.bigram_keys) - 1, out=positions)
+        return np.where(self.bigram_keys[positions] == keys, self.bigram_counts[positions], 0.0)
 
-    def near(self, word: str, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
-        return self.index.near(word, max_distance)
+    def near(self, word: str, max_distance: int = MAX_DISTANCE, closest_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """`DeleteIndex.near`, remembered for the most recent words: text repeats its
+        words ("the", "and"), and the live path re-reads the same line on every key."""
+        return self._near_cached(word, max_distance, closest_first)
+
+    def forget_recent(self) -> None:
+        """Drop the remembered look-ups (for measurements that must start cold)."""
+        self._near_cached.cache_clear()
+
+    def _near_read_only(self, word: str, max_distance: int, closest_first: bool) -> tuple[np.ndarray, np.ndarray]:
+        ids, distances = self.index.near(word, max_distance, closest_first)
+        ids.flags.writeable = distances.flags.writeable = False  # shared by every caller of the cache
+        return ids, distances
+
+    def context_pmi(self, ids: np.ndarray, left: str | None, right: str | None, backoff: float) -> np.ndarray:
+        """PMI(left, w) + PMI(w, right) for each word id: how much more likely the neighbours make it.
+
+        A pair the bigram list lacks occurred fewer times than its rarest pair, so
+        its probability is taken as `backoff` x P(w), capped by that bound.
+        """
+        scores = np.zeros(len(ids))
+        left_id = self.word_id.get(left) if left else None
+        if left_id is not None and self.left_totals[left_id] > 0:
+            total = self.left_totals[left_id]
+            unigram = self.counts[ids] / self.total
+            pairs = self._pair_counts(ids + left_id * self.size)
+            p = np.where(pairs > 0, pairs / total, np.minimum(backoff * unigram, self.smallest_bigram / total))
+            scores += np.log(p / unigram)
+        right_id = self.word_id.get(right) if right else None
+        if right_id is not None:
+            p_right = self.counts[right_id] / self.total
+            totals = np.maximum(self.left_totals[ids], 1.0)  # 1 where a word starts no listed pair
+            pairs = self._pair_counts(ids * self.size + right_id)
+            p = np.where(pairs > 0, pairs / totals, np.minimum(backoff * p_right, self.smallest_bigram / totals))
+            scores += np.log(p / p_right)
+        return scores
 
     def sounding_like(self, word: str, key: str | None = None) -> list[int]:
         """Ids of the dictionary words with the same Metaphone key as `word` (`key`, if known)."""

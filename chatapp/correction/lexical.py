@@ -2,8 +2,9 @@
 
 A noisy-channel corrector. For a word the dictionary does not know, the
 candidates are the dictionary and knowledge-base words within Damerau (OSA)
-distance 2, plus words that sound alike (same Metaphone key) a little
-further away. Each candidate c is scored
+distance 2 (as in SymSpell, the two-edit search is cut short when a word one
+edit away turns up), plus words that sound alike (same Metaphone key) one
+edit further away. Each candidate c is scored
 
     log P(c) + PMI(left, c) + PMI(c, right) - cost(typed | c)
 
@@ -18,6 +19,11 @@ The confidence of a correction is its share of the probability mass, where
 leaving the word alone competes as one more option (stronger for a
 capitalised word mid-sentence, which is probably a name). The caller reverts
 corrections whose confidence is below its level's threshold.
+
+`correct()` never changes a word the dictionary, the web word list or the
+knowledge base knows (apart from chat-speak and case slips); `suggest()` also
+weighs a known word against its near neighbours ("two many" -> "too"), for
+the TUI's alternatives and the spelling benchmark.
 """
 
 from __future__ import annotations
@@ -53,7 +59,6 @@ _PLAIN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
 _VOCABULARY_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 SENTENCE_ENDS = frozenset(".!?…")
 PLURAL_MIN_STEM = 5  # shorter stems plus "s" are too often typos ("thes", "ands")
-IMPLAUSIBLE_CONTEXT = -1.5  # PMI with the neighbours below which a one-letter expansion is doubtful
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class Weights:
     first_letter: float = 1.92
     phonetic_bonus: float = 1.875
     phonetic_distance: int = 3  # sound-alikes are looked for up to this distance
+    phonetic_when_near: bool = True  # ...even when a word one edit away was found
     kb_count: float = 2e7  # word count a knowledge-base word counts as, at least
     # Whether a known word is a slip for another ("two many") is judged with its own
     # context weight, and a log prior set so that suggest() keeps 99% of the correct
@@ -91,7 +97,10 @@ class Weights:
     temperature: float = 2.5
     shortlist: int = 12  # candidates that get the full error model
     rough_edit: float = 3.6  # cost per edit when picking that shortlist
-    rough_margin: float = 12.0  # how far behind the rough leader a candidate may be
+    rough_margin: float = 8.0  # how far behind the rough leader a candidate may be
+    closest_first: bool = True  # skip the two-deletion look-ups when a one-edit word turned up
+    real_word_distance: int = 1  # how far a known word's alternatives may lie ("two" -> "too")
+    real_word_fit: float = 1.0  # PMI with its neighbours above which a known word is taken as meant
 
 
 @dataclass(frozen=True)
@@ -136,6 +145,13 @@ def _case_slip(text: str) -> str | None:
 
 
 class LexicalCorrector:
+    """Tier 1. `extra_vocabulary`: the knowledge base's words (names, aliases, terms),
+    never corrected away and offered as candidates ("Smtih" -> "Smith").
+
+    Decisions are remembered per word in context, so re-correcting a line as it is
+    typed costs only its new words. Safe to share; the lexicon loads on first use.
+    """
+
     def __init__(self, extra_vocabulary: Iterable[str] = (), weights: Weights | None = None):
         self.weights = weights or Weights()
         self._extra = SmallIndex()
@@ -168,6 +184,11 @@ class LexicalCorrector:
                 self._extra.add(lower)
                 self._extra_exact.add(word)
 
+    def forget_recent(self) -> None:
+        """Drop remembered decisions and look-ups, e.g. before a benchmark measures a fresh set."""
+        self._decisions.clear()
+        self.lexicon.forget_recent()
+
     # --- knowing a word ----------------------------------------------------------------
 
     def is_known(self, lower: str) -> bool:
@@ -188,26 +209,7 @@ class LexicalCorrector:
     # --- ranking -----------------------------------------------------------------------
 
     def _context_scores(self, ids: np.ndarray, left: str | None, right: str | None) -> np.ndarray:
-        """PMI of each candidate with its neighbours, from bigram counts with a capped back-off."""
-        lex, backoff = self.lexicon, self.weights.backoff
-        scores = np.zeros(len(ids))
-        unigram = lex.counts[ids] / lex.total
-        left_id = lex.word_id.get(left) if left else None
-        if left_id is not None and lex.left_totals[left_id] > 0:
-            total = lex.left_totals[left_id]
-            pairs = lex.bigram_counts_for(np.full(len(ids), left_id), ids)
-            # An unlisted pair occurred fewer times than the rarest listed one.
-            p = np.where(pairs > 0, pairs / total, np.minimum(backoff * unigram, lex.smallest_bigram / total))
-            scores += np.log(p) - np.log(unigram)
-        right_id = lex.word_id.get(right) if right else None
-        if right_id is not None:
-            p_right = lex.counts[right_id] / lex.total
-            totals = lex.left_totals[ids]
-            pairs = lex.bigram_counts_for(ids, np.full(len(ids), right_id))
-            unlisted = np.where(totals > 0, np.minimum(backoff * p_right, lex.smallest_bigram / np.maximum(totals, 1)), backoff * p_right)
-            p = np.where(pairs > 0, pairs / np.maximum(totals, 1), unlisted)
-            scores += np.log(p) - math.log(p_right)
-        return scores
+        return self.lexicon.context_pmi(ids, left, right, self.weights.backoff)
 
     def _edit_cost(self, typed: str, intended: str) -> tuple[float, int]:
         """The price of the plain edits (no swaps) from `intended` to `typed`, and their number."""
@@ -245,11 +247,9 @@ class LexicalCorrector:
         kind = "Spelling"
         if damerau < plain_edits:
             # Undo one swap of neighbours and price the rest as plain edits.
-            for k in range(len(typed) - 1):
-                if typed[k] == typed[k + 1]:
-                    continue
+            for k in _swap_positions(typed, intended, damerau):
                 swapped = typed[:k] + typed[k + 1] + typed[k] + typed[k + 2 :]
-                if Levenshtein.distance(swapped, intended) == damerau - 1:
+                if damerau == 1 or Levenshtein.distance(swapped, intended) == damerau - 1:
                     swap_cost = w.transpose + (w.first_letter if k == 0 else 0.0) + self._edit_cost(swapped, intended)[0]
                     if swap_cost <= cost:
                         cost = swap_cost
@@ -263,9 +263,16 @@ class LexicalCorrector:
     def _candidates(self, word: str, left: str | None, right: str | None, include_self: bool) -> list[Candidate]:
         """Scored candidates for a lower-case word, best first."""
         w, lex = self.weights, self.lexicon
-        ids, distances = lex.near(word)
+        if include_self and word in lex and (left or right):
+            # A known word its neighbours expect is no slip: skip the search.
+            fit = self._context_scores(np.array([lex.word_id[word]]), left, right)[0]
+            if fit >= w.real_word_fit:
+                return [Candidate(word, float(w.unigram * lex.log_probabilities[lex.word_id[word]] + w.real_word_context * fit), "Spelling")]
+        ids, distances = lex.near(word, w.real_word_distance if include_self else 2, w.closest_first)
         sound = phonetic_key(word)
-        if w.phonetic_distance > 2 and sound:
+        # Real-word slips ("two many") are near misses; sound-alikes further away are for non-words.
+        near_miss = w.phonetic_when_near or not (len(distances) and distances.min() == 1)
+        if w.phonetic_distance > 2 and sound and not include_self and near_miss:
             seen = set(ids.tolist())
             alike = [i for i in lex.sounding_like(word, sound) if i not in seen]
             if alike:
@@ -276,14 +283,21 @@ class LexicalCorrector:
         scored: dict[str, Candidate] = {}
         slip = w.real_word_error if include_self else 0.0
         context_weight = w.real_word_context if include_self else w.context
+        self_id = lex.word_id.get(word) if include_self else None
+        if self_id is not None:  # scored with the others in one pass, as the last entry
+            ids, distances = np.append(ids, self_id), np.append(distances, 0)
         if len(ids):
             base = w.unigram * lex.log_probabilities[ids]
             if left or right:
                 base += context_weight * self._context_scores(ids, left, right)
+            if self_id is not None:
+                scored[word] = Candidate(word, float(base[-1]), "Spelling")
+                ids, distances, base = ids[:-1], distances[:-1], base[:-1]
+        if len(ids):
             # A rough cost per edit picks the shortlist that gets the full error model;
             # candidates far behind the leader on it never win.
             rough = base - w.rough_edit * distances
-            order = np.argsort(-rough)[: w.shortlist]
+            order = np.argsort(-rough)[: w.shortlist if not include_self else w.shortlist // 2]
             order = order[rough[order] >= rough[order[0]] - w.rough_margin]
             for word_id, score, distance in zip(ids[order].tolist(), base[order].tolist(), distances[order].tolist()):
                 candidate = lex.words[word_id]
@@ -298,23 +312,19 @@ class LexicalCorrector:
             score = w.unigram * math.log(count / lex.total) + context_weight * context - cost + slip
             if lower not in scored or scored[lower].score < score:
                 scored[lower] = Candidate(self._extra_forms.get(lower, lower), float(score), kind, known_name=True)
-        if include_self:
-            scored[word] = Candidate(word, self._unchanged_score(word, left, right), "Spelling")
+        if include_self and self_id is None:  # known from the web list, the knowledge base or chat
+            scored[word] = Candidate(word, self._unchanged_score(word), "Spelling")
         return sorted(scored.values(), key=lambda c: -c.score)
 
     def _offerable(self, candidate: str, word_id: int) -> bool:
         """Not chat-speak (it would be corrected again) nor a web word that is itself a misspelling."""
-        if abbreviations.lookup(candidate) is not None:
-            return False
-        return word_id < self.lexicon.core_size or self.lexicon.is_word(candidate)
+        if word_id < self.lexicon.core_size:
+            return word_id not in self.lexicon.chat_speak_ids
+        return abbreviations.lookup(candidate) is None and self.lexicon.is_word(candidate)
 
-    def _unchanged_score(self, word: str, left: str | None, right: str | None) -> float:
-        """The score of a known word meaning just what it says."""
+    def _unchanged_score(self, word: str) -> float:
+        """The score of a known word the lexicon has no bigrams for, meaning just what it says."""
         w, lex = self.weights, self.lexicon
-        word_id = lex.word_id.get(word)
-        if word_id is not None:
-            ids = np.array([word_id])
-            return float(w.unigram * lex.log_probabilities[word_id] + w.real_word_context * self._context_scores(ids, left, right)[0])
         zipf = lex.web_zipf.get(word)
         count = 10 ** (zipf - 9) * lex.total if zipf is not None else w.kb_count
         return w.unigram * math.log(count / lex.total)
@@ -331,8 +341,8 @@ class LexicalCorrector:
         expansion = abbreviations.lookup(lower)
         if expansion and lower not in self._extra_forms:
             form, confidence = self._choose_expansion(expansion, left and left.lower(), right and right.lower(), len(lower) == 1)
-            others = [f for f in expansion.forms if f != form]
-            return [(apply_case(word, f), round(c, 3)) for f, c in [(form, confidence)] + [(f, (1 - confidence) / len(others)) for f in others]][:k]
+            others = [(f, (1 - confidence) / (len(expansion.forms) - 1)) for f in expansion.forms if f != form]
+            return [(apply_case(word, f), round(c, 3)) for f, c in [(form, confidence)] + others][:k]
         context_left = left.lower() if left else None
         context_right = right.lower() if right else None
         candidates = self._candidates(lower, context_left, context_right, include_self=self.is_known(lower))
@@ -348,7 +358,8 @@ class LexicalCorrector:
         for index, token in enumerate(doc.tokens):
             if token.kind != "word" or token.protected:
                 continue
-            key = (token.text, self._neighbour(doc, index, -1), self._neighbour(doc, index, +1), self._starts_sentence(doc, index))
+            key = (token.text, self._neighbour(doc, index, -1), self._neighbour(doc, index, +1),
+                   self._starts_sentence(doc, index), _glued(doc.original, token))
             decision = self._decisions.get(key, _UNDECIDED)
             if decision is _UNDECIDED:
                 if len(self._decisions) >= DECISION_CACHE_SIZE:
@@ -357,15 +368,9 @@ class LexicalCorrector:
             if decision is None or decision.corrected == token.text:
                 continue
             records.append(CorrectionRecord(
-                tier=TIER,
-                span=(token.start, token.end),
-                original=token.original,
-                corrected=decision.corrected,
-                correction_type=decision.correction_type,
-                confidence=decision.confidence,
-                alternatives=list(decision.alternatives),
-                applied=True,
-            ))
+                tier=TIER, span=(token.start, token.end), original=token.original, corrected=decision.corrected,
+                correction_type=decision.correction_type, confidence=decision.confidence,
+                alternatives=list(decision.alternatives), applied=True))
             token.text = decision.corrected
         return records
 
@@ -391,15 +396,23 @@ class LexicalCorrector:
         word = words[-1] if step < 0 else words[0]
         return word if word in self.lexicon else None
 
-    def _decide(self, typed: str, left: str | None, right: str | None, sentence_start: bool) -> Decision | None:
-        """What tier 1 does with one word in its context, or None to leave it."""
+    def _decide(self, typed: str, left: str | None, right: str | None, sentence_start: bool,
+                glued: bool = False) -> Decision | None:
+        """What tier 1 does with one word in its context, or None to leave it.
+
+        `glued`: the word touches a ".", "&", "-" or "/" ("U.S.", "R&D"), so a single
+        letter there is an initial, not chat-speak; so is a capital one mid-sentence ("R").
+        """
         lower = typed.replace("’", "'").lower()
         if not _PLAIN_WORD.fullmatch(lower) or lower in self._extra_forms:
             return None  # other scripts have no dictionary here; knowledge-base words stay
         expansion = abbreviations.lookup(lower)
+        if expansion is not None and len(lower) == 1 and (glued or (typed.isupper() and not sentence_start)):
+            return None
         if expansion is not None:
             form, confidence = self._choose_expansion(expansion, left, right, len(lower) == 1)
-            others = tuple((apply_case(typed, f), 0.0) for f in expansion.forms if f != form)
+            others = tuple((apply_case(typed, f), round((1 - confidence) / (len(expansion.forms) - 1), 3))
+                           for f in expansion.forms if f != form)
             return Decision(apply_case(typed, form), expansion.correction_type, confidence, others)
         if self.is_known(lower):
             fixed = _case_slip(typed)
@@ -431,32 +444,30 @@ class LexicalCorrector:
         alternatives = tuple((apply_case(typed, c.word) + ending, round(p, 3)) for c, p in zip(candidates[1:4], probabilities[2:]))
         return Decision(corrected + ending, best.correction_type, _clamp(probabilities[1]), alternatives)
 
-    def _choose_expansion(self, expansion: abbreviations.Expansion, left: str | None, right: str | None,
-                          single_letter: bool = False) -> tuple[str, float]:
-        """The expansion the neighbours favour, and how sure that is.
+    def _choose_expansion(self, expansion, left: str | None, right: str | None, single_letter: bool) -> tuple[str, float]:
+        return abbreviations.choose_expansion(expansion, self.lexicon, left, right, single_letter, self.weights.backoff)
 
-        The bigram counts have no contractions, so "you're" is judged as "you" to
-        its left and "are" to its right. A single letter the context does not
-        support ("the letter r") is only a suggestion.
-        """
-        lex, scored = self.lexicon, []
-        for form in expansion.forms:
-            first, last = abbreviations.context_words(form)
-            if first not in lex:
-                scored.append((-math.inf, 0.0, form))
-                continue
-            fit = self._context_scores(np.array([lex.word_id[first]]), left, None)[0]
-            if last in lex:
-                fit += self._context_scores(np.array([lex.word_id[last]]), None, right)[0]
-            scored.append((lex.log_probabilities[lex.word_id[first]] + fit, fit, form))
-        scored.sort(reverse=True)
-        _, fit, best = scored[0]
-        confidence = expansion.confidence
-        if single_letter and fit < IMPLAUSIBLE_CONTEXT:
-            confidence = min(confidence, 0.5)
-        elif len(scored) > 1 and scored[1][0] > scored[0][0] - 1.0:
-            confidence *= 0.9  # the neighbours hardly prefer one reading
-        return best, confidence
+
+def _swap_positions(typed: str, intended: str, damerau: int) -> list[int]:
+    """Where undoing a swap of neighbours in `typed` may lead towards `intended`: the one place
+    for a lone swap ("emial"), every place otherwise."""
+    if damerau == 1 and len(typed) == len(intended):
+        k = next(i for i, (a, b) in enumerate(zip(typed, intended)) if a != b)
+        return [k]
+    return [k for k in range(len(typed) - 1) if typed[k] != typed[k + 1]]
+
+
+def _glued(text: str, token: Token) -> bool:
+    """Whether the token is joined to more letters by punctuation ("U.S.", "R&D", "u-turn");
+    a sentence's full stop ("see u.") does not count."""
+    before = text[max(token.start - 2, 0) : token.start]
+    after = text[token.end : token.end + 2]
+    return (
+        before[-1:] in _JOINERS and (before[-1:] != "." or before[:1].isalpha())
+    ) or (after[:1] in _JOINERS and (after[:1] != "." or after[1:2].isalpha()))
+
+
+_JOINERS = frozenset(".&-/'’_@")
 
 
 def _clamp(confidence: float) -> float:

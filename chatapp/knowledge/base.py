@@ -129,6 +129,11 @@ class KnowledgeBase:
 
         return hybrid_search(self, query, k=k or self.settings.search_k, mode=mode)
 
+    def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid") -> list[list[KnowledgeChunk]]:
+        from chatapp.knowledge.search import hybrid_search_many
+
+        return hybrid_search_many(self, queries, k=k or self.settings.search_k, mode=mode)
+
     def stats(self) -> dict:
         count = lambda table: self.database.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
         db_files = [self.database.path, Path(f"{self.database.path}-wal")]

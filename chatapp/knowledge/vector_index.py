@@ -77,16 +77,23 @@ class VectorIndex:
         self.collection.delete(where={"document_id": document_id})
 
     def query(self, text: str, k: int) -> list[VectorHit]:
-        if k <= 0 or self.count() == 0:
-            return []
-        vector = self.embedder.embed([text])
+        return self.query_many([text], k)[0]
+
+    def query_many(self, texts: list[str], k: int) -> list[list[VectorHit]]:
+        """Nearest chunks for each text: one embedding batch, one Chroma call."""
+        if k <= 0 or not texts or self.count() == 0:
+            return [[] for _ in texts]
+        vectors = self.embedder.embed(list(texts))
         result = self.collection.query(
-            query_embeddings=vector, n_results=k, include=["documents", "metadatas", "distances"]
+            query_embeddings=vectors, n_results=k, include=["documents", "metadatas", "distances"]
         )
         return [
-            VectorHit(chunk_id=i, similarity=1.0 - float(d), content=doc or "", metadata=meta or {})
-            for i, d, doc, meta in zip(
-                result["ids"][0], result["distances"][0], result["documents"][0], result["metadatas"][0]
+            [
+                VectorHit(chunk_id=i, similarity=1.0 - float(d), content=doc or "", metadata=meta or {})
+                for i, d, doc, meta in zip(ids, distances, documents, metadatas)
+            ]
+            for ids, distances, documents, metadatas in zip(
+                result["ids"], result["distances"], result["documents"], result["metadatas"]
             )
         ]
 

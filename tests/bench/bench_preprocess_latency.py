@@ -1,0 +1,84 @@
+"""Preprocess latency per turn on sample_kb, beside its floor, in one run.
+
+Floor = the work no preprocessor can skip for the same input: one spaCy
+parse, one query embedding and one Chroma query. Also the live path (tiers
+1–2 of correction, run on every keystroke) for a 30-word input.
+
+    python tests/bench/bench_preprocess_latency.py [--data-dir DIR] [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import chatapp  # noqa: F401 - offline environment
+from chatapp.engine import ChatEngine, sample_kb_path
+from chatapp.nlp import load_pipeline
+
+QUESTIONS = [
+    "can u hlep me find the emial from john yesterdya",
+    "can u help me find johns email from yesterdya",
+    "when is the q4 budget review meeting and who organised it",
+    "what did sarah say about the northwind contract",
+    "whos working on projct atlas and whats the deadline",
+    "summarize the incident postmortem from last month",
+    "what is the engineering budget for q4",
+    "who should i ask about purchase approvals",
+]
+LIVE_INPUT = ("so i was wondering if u could hlep me understand teh budget numbers that john sent "
+              "yesterday becuase the spreadsheet seems to disagree with what sarah said in her reply")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data-dir", type=Path, default=None)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    data_dir = args.data_dir or Path(tempfile.mkdtemp(prefix="chatapp-bench-"))
+    engine = ChatEngine.open(data_dir, load_sample_kb=False)
+    if engine.kb.is_empty():
+        engine.ingest(sample_kb_path())
+    nlp = load_pipeline()[0]
+    now = datetime(2026, 12, 2, 10, tzinfo=timezone.utc)
+    engine.preprocess(QUESTIONS[0], now=now)  # warm every model once
+
+    full, floor, live = [], [], []
+    for _ in range(args.rounds):
+        for question in QUESTIONS:
+            started = time.perf_counter()
+            engine.preprocess(question, now=now)
+            full.append((time.perf_counter() - started) * 1000)
+
+            started = time.perf_counter()
+            nlp(question)
+            engine.kb.vector.query(question, 20)  # one embedding + one Chroma query
+            floor.append((time.perf_counter() - started) * 1000)
+        for _ in range(len(QUESTIONS)):
+            started = time.perf_counter()
+            engine.live_correct(LIVE_INPUT)
+            live.append((time.perf_counter() - started) * 1000)
+
+    rows = [
+        ("preprocess (all five stages)", full),
+        ("floor: spaCy parse + embedding + Chroma query", floor),
+        (f"live path, tiers 1–2, {len(LIVE_INPUT.split())} words", live),
+    ]
+    print("| measure | p50 ms | p95 ms |\n| --- | ---: | ---: |")
+    for name, values in rows:
+        print(f"| {name} | {statistics.median(values):.1f} | {percentile(values, 0.95):.1f} |")
+    print(f"\nratio preprocess / floor: p50 {statistics.median(full) / statistics.median(floor):.2f}×, "
+          f"p95 {percentile(full, 0.95) / percentile(floor, 0.95):.2f}× (target ≤ 1.5×)")
+
+
+if __name__ == "__main__":
+    main()
