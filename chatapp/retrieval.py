@@ -211,9 +211,11 @@ class _Hit:
 
 def _gather(kb, queries: list[str], pool: int) -> dict[str, _Hit]:
     hits: dict[str, _Hit] = {}
-    # One batched search for all query forms: embedding them together costs
-    # little more than embedding one.
-    batched = kb.search_many(queries, k=pool) if hasattr(kb, "search_many") else [kb.search(q, k=pool) for q in queries]
+    # The question itself is searched by meaning and by words; its expanded
+    # forms (names, dates, key terms spelled out) only by words, which is where
+    # they help — and it keeps retrieval to one query embedding.
+    expanded = frozenset(range(1, len(queries)))
+    batched = kb.search_many(queries, k=pool, keyword_only=expanded)
     for found in batched:
         for chunk in found:
             hit = hits.get(chunk.chunk_id)

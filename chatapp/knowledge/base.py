@@ -129,10 +129,11 @@ class KnowledgeBase:
 
         return hybrid_search(self, query, k=k or self.settings.search_k, mode=mode)
 
-    def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid") -> list[list[KnowledgeChunk]]:
+    def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid",
+                    keyword_only: frozenset[int] = frozenset()) -> list[list[KnowledgeChunk]]:
         from chatapp.knowledge.search import hybrid_search_many
 
-        return hybrid_search_many(self, queries, k=k or self.settings.search_k, mode=mode)
+        return hybrid_search_many(self, queries, k=k or self.settings.search_k, mode=mode, keyword_only=keyword_only)
 
     def stats(self) -> dict:
         count = lambda table: self.database.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731

@@ -28,16 +28,23 @@ def hybrid_search(kb, query: str, k: int = 5, mode: str = "hybrid") -> list[Know
     return hybrid_search_many(kb, [query], k=k, mode=mode)[0]
 
 
-def hybrid_search_many(kb, queries: list[str], k: int = 5, mode: str = "hybrid") -> list[list[KnowledgeChunk]]:
+def hybrid_search_many(kb, queries: list[str], k: int = 5, mode: str = "hybrid",
+                       keyword_only: frozenset[int] = frozenset()) -> list[list[KnowledgeChunk]]:
     """Top-k chunks for each query. The queries share one embedding batch and
-    one Chroma call, which is most of the cost of a search."""
+    one Chroma call, which is most of the cost of a search. Queries whose
+    index is in `keyword_only` skip the dense side (their words matter, not
+    their meaning: names and dates spelled out)."""
     cleaned = [q.strip() for q in queries]
     results: list[list[KnowledgeChunk]] = [[] for _ in queries]
     live = [i for i, q in enumerate(cleaned) if q]
     if not live or k <= 0:
         return results
     pool = max(20, 4 * k)
-    dense_hits = kb.vector.query_many([cleaned[i] for i in live], pool) if mode in ("hybrid", "dense") else None
+    dense_hits = None
+    if mode in ("hybrid", "dense"):
+        dense_live = [i for i in live if i not in keyword_only or mode == "dense"]
+        found = dict(zip(dense_live, kb.vector.query_many([cleaned[i] for i in dense_live], pool)))
+        dense_hits = [found.get(i) for i in live]
     if mode in ("hybrid", "keyword"):
         kb.ensure_keyword_index()
 
@@ -47,7 +54,7 @@ def hybrid_search_many(kb, queries: list[str], k: int = 5, mode: str = "hybrid")
     for position, index in enumerate(live):
         rankings: dict[str, list[str]] = {}
         similarity: dict[str, float] = {}
-        if dense_hits is not None:
+        if dense_hits is not None and dense_hits[position] is not None:
             hits = dense_hits[position]
             rankings["dense"] = [h.chunk_id for h in hits]
             for hit in hits:
