@@ -27,6 +27,13 @@ from rapidfuzz import fuzz, process
 
 from chatapp.dialogue import DialogueState, keywords_of
 from chatapp.records import Entity, ResolvedEntity
+from chatapp.references import (  # noqa: F401 - PRONOUNS, DOCUMENT_NOUNS, TYPE_NOUNS re-exported
+    DOCUMENT_NOUNS,
+    PRONOUNS,
+    TYPE_NOUNS,
+    ReferenceResolution,
+    reference_mentions,
+)
 from chatapp.temporal import find_temporal_expressions, find_time_expressions
 
 
@@ -69,37 +76,6 @@ ATTRIBUTE_WORDS = {
     "date": ("date", "launch_date"), "vendor": ("vendor",), "contract": ("contract_value", "contract_term"),
     "attendees": ("attendees",), "organizer": ("organizer",), "contact": ("contact", "email", "phone"),
 }
-PRONOUNS = {
-    **dict.fromkeys(("he", "him", "his", "himself", "she", "her", "hers", "herself"), "person"),
-    **dict.fromkeys(("they", "them", "their", "theirs"), "group"),
-    **dict.fromkeys(("it", "its"), "thing"),
-}
-_PRONOUN_RE = re.compile(r"\b(" + "|".join(PRONOUNS) + r")\b", re.IGNORECASE)
-# "it" that points at nothing: "is it possible", "it seems", "make it quick".
-_EXPLETIVE_IT = re.compile(
-    r"\b(?:is|was|isn't|make|makes|made)\s+it\s+(?:possible|likely|okay|ok|fine|true|necessary|important|clear|worth|quick|easy|hard)\b"
-    r"|\bit(?:'s|\s+is|\s+was)?\s+(?:seems|looks|appears|possible|likely|okay|ok|fine|raining|time|worth|hard|easy|necessary|important|true)\b",
-    re.IGNORECASE,
-)
-DOCUMENT_NOUNS = {
-    "email": (".eml", ".msg", ".mbox"), "e-mail": (".eml", ".msg", ".mbox"), "mail": (".eml", ".msg", ".mbox"),
-    "message": (".eml", ".msg", ".mbox"), "thread": (".eml", ".msg", ".mbox"),
-    "spreadsheet": (".csv", ".tsv", ".xlsx", ".xls", ".ods"), "sheet": (".csv", ".tsv", ".xlsx", ".xls", ".ods"),
-    "csv": (".csv",), "document": (), "doc": (), "file": (), "note": (), "notes": (), "report": (),
-    "memo": (), "attachment": (), "page": (), "meeting notes": (), "meeting note": (),
-}
-# A definite noun phrase for an entity type: "the meeting" is the salient event.
-TYPE_NOUNS = {
-    "meeting": "event", "event": "event", "call": "event", "review": "event", "offsite": "event",
-    "incident": "event", "outage": "event", "launch": "event", "project": "project",
-    "department": "department", "team": "department", "vendor": "organization",
-}
-_DESCRIPTION_RE = re.compile(
-    r"\b(?:the|that|this|those|these)\s+(?:(?:last|latest|previous|same|above|recent|most\s+recent)\s+)?"
-    r"(?P<noun>" + "|".join(sorted({*DOCUMENT_NOUNS, *TYPE_NOUNS}, key=len, reverse=True)) + r")(?P<plural>s)?\b"
-    r"(?P<restrict>\s+(?:from|about|with|by|sent|regarding|on|for|of)\b)?",
-    re.IGNORECASE,
-)
 NER_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"})
 _NER_TYPES = {"PERSON": {"person"}, "ORG": {"organization", "department", "project"}}
 # First names that are also ordinary words: matched only when capitalised.
@@ -142,7 +118,7 @@ class _Profile:
     related: set[str] = field(default_factory=set)
 
 
-class EntityResolver:
+class EntityResolver(ReferenceResolution):
     def __init__(self, registry, nlp=None, settings: ResolutionSettings | None = None):
         self.registry = registry
         self._nlp = nlp
@@ -264,17 +240,7 @@ class EntityResolver:
                 found.append(Mention(text[start:end], (start, end), "date"))
         for expression in find_time_expressions(text):
             found.append(Mention(expression.text, expression.span, "time", value=expression))
-        for m in _DESCRIPTION_RE.finditer(text):
-            end = m.end("plural") if m.group("plural") else m.end("noun")
-            # "+" marks a restrictive phrase ("the email from Sarah"): likely a new
-            # description rather than a pointer back to the last one.
-            label = m.group("noun").lower() + ("+" if m.group("restrict") else "")
-            found.append(Mention(text[m.start():end], (m.start(), end), "description", label=label))
-        expletive = [m.span() for m in _EXPLETIVE_IT.finditer(text)]
-        for m in _PRONOUN_RE.finditer(text):
-            if m.group(1).lower() == "it" and any(s <= m.start() < e for s, e in expletive):
-                continue
-            found.append(Mention(m.group(0), m.span(), "pronoun", label=m.group(1).lower()))
+        found += [Mention(t, span, kind, label=label) for t, span, kind, label in reference_mentions(text)]
         # Exact sources (markers, registry names, dates) first, longest first;
         # spaCy's spans and the reference words only fill the gaps they leave.
         found.sort(key=lambda m: (_PRIORITY[m.kind] >= _PRIORITY["ner"], -(m.span[1] - m.span[0]), _PRIORITY[m.kind], m.span[0]))
@@ -356,14 +322,8 @@ class EntityResolver:
             elif mention.kind == "time":
                 resolved = ResolvedEntity(mention.text, mention.span, None, mention.value.time, "TIME", 0.9,
                                           {"time": mention.value.time})
-            elif mention.kind == "pronoun":
-                resolved = self._link(mention, self._referents(PRONOUNS[mention.label], mention, results[-12:], state, 0.8), state)
-            elif mention.label.rstrip("+") in TYPE_NOUNS:
-                wanted = TYPE_NOUNS[mention.label.rstrip("+")]
-                context = 0.85 * (0.6 if mention.label.endswith("+") else 1.0)  # "the meeting with Sarah" may be another
-                resolved = self._link(mention, self._referents(wanted, mention, results[-12:], state, context), state)
-            else:
-                resolved = self._document(mention, state)
+            else:  # a pronoun or a definite description ("the meeting", "the email")
+                resolved = self._resolve_reference(mention, results[-12:], state)
             if resolved is not None:
                 results.append(resolved)
         return results
@@ -434,40 +394,6 @@ class EntityResolver:
         info = state.entity_info.get(entity_id) if state else None
         return (info or {}).get("type", "").lower()
 
-    def _referents(self, wanted: str, mention: Mention, earlier: list[ResolvedEntity], state, context: float):
-        """Candidates for a pronoun or "the meeting": entities of a compatible
-        type, mentioned earlier in this text (most present of all) or salient
-        in the conversation."""
-        def compatible(entity_type: str) -> bool:
-            if wanted == "person":
-                return entity_type == "person"
-            if wanted == "group":
-                return entity_type in ("person", "organization", "department")
-            if wanted == "thing":
-                return entity_type not in ("person", "", "date", "time")
-            return entity_type == wanted
-
-        present: dict[str, float] = {}
-        has_antecedent = any(r.entity_id and r.span[1] <= mention.span[0] for r in earlier)
-        # Something named earlier in this very text is newer than anything in
-        # past turns: those count as one turn older then.
-        age = state.decay if (state and has_antecedent) else 1.0
-        if state:
-            for entity_id, value in state.salient(self.settings.pronoun_min_salience):
-                present[entity_id] = value * age
-            if wanted == "thing" and state.last_document:
-                doc_id = f"doc:{state.last_document['document_id']}"
-                present.setdefault(doc_id, state.document_salience() * age)
-        for order, resolved in enumerate(earlier):
-            if resolved.entity_id and resolved.span[1] <= mention.span[0]:
-                present[resolved.entity_id] = 1.0 + 0.01 * (order + 1)  # nearer antecedent first
-        scored = []
-        for entity_id, salience in present.items():
-            if salience >= self.settings.pronoun_min_salience and compatible(self._type_of(entity_id, state)):
-                prior = self.profiles[entity_id].entity.prior if entity_id in self.profiles else 0.5
-                scored.append((entity_id, self._combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))))
-        return scored
-
     def _link(self, mention: Mention, scored, state) -> ResolvedEntity | None:
         if not scored:
             return None
@@ -497,29 +423,4 @@ class EntityResolver:
         return ResolvedEntity(
             mention.text, mention.span, f"date:{expression.canonical}", expression.canonical, "DATE",
             expression.confidence, expression.attributes(),
-        )
-
-    def _document(self, mention: Mention, state: DialogueState | None) -> ResolvedEntity | None:
-        """"the email", "that spreadsheet": the most recently discussed document of that kind."""
-        if state is None or not state.recent_documents:
-            return None
-        noun, restricted = mention.label.rstrip("+"), mention.label.endswith("+")
-        kinds = DOCUMENT_NOUNS.get(noun, ())
-        context = (0.9 if kinds else 0.7) * (0.6 if restricted else 1.0)
-        scored = []
-        freshness = state.document_salience()
-        for rank, document in enumerate(state.recent_documents):
-            source = str(document.get("source") or "").lower()
-            if kinds and not source.endswith(kinds):
-                continue
-            scored.append((f"doc:{document['document_id']}", self._combine(context, freshness * state.decay ** rank, 0.5)))
-        return self._link(mention, scored, state)
-
-    def _document_entity(self, mention, document_id, state, confidence, candidates) -> ResolvedEntity:
-        document = next((d for d in state.recent_documents if d["document_id"] == document_id), None) or {
-            "document_id": document_id, "source": "", "title": "", "date": None,
-        }
-        return ResolvedEntity(
-            mention.text, mention.span, f"doc:{document_id}", document.get("title") or document.get("source") or document_id,
-            "DOCUMENT", round(confidence, 3), dict(document), candidates,
         )

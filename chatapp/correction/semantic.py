@@ -12,266 +12,27 @@ Spans follow the convention in syntactic.py: `record.original` is always
 `original_input[span[0]:span[1]]`, and `record.corrected` is what that span
 becomes.
 
-KnownNames (the registry's names, prepared once per vocabulary refresh) also
-lives here: tier 2 uses it to capitalise names.
+KnownNames (the registry's names, prepared once per vocabulary refresh) lives
+in names.py: tier 2 uses it to capitalise names. It is re-exported here.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA
-
-from chatapp.correction.syntactic import (
+from chatapp.correction.names import KnownNames, _strip_possessive
+from chatapp.correction.text_helpers import (
     FUNCTION_WORDS,
     is_editable_word,
     next_word,
     render_with_owners,
-    zipf,
 )
-from chatapp.correction.tokens import TokenizedInput, tokenize
-from chatapp.records import CorrectionRecord, Entity
+from chatapp.correction.tokens import TokenizedInput
+from chatapp.records import CorrectionRecord
 
 TIER = "semantic"
 Tagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy POS tags
-PLACE_ATTRIBUTES = ("location", "headquarters", "offices", "city")
-# Given names that are also ordinary words: "I will", "mark it", "the rose".
-AMBIGUOUS_NAME_WORDS = frozenset(
-    "will mark bill rose grace hope joy faith jack frank art bob pat sue dawn ray may june april "
-    "august summer amber ruby jade iris lily violet holly ivy daisy rob guy gene sky river brook drew "
-    "chase hunter carter mason cash max sage miles penny chip sandy don gay noel sunny victor "
-    "page bishop king young white black brown green long price stone wood hill hall".split()
-)
-
-
-@dataclass
-class NameForm:
-    """One way of writing a known name, e.g. ("Project", "Atlas")."""
-
-    words: tuple[str, ...]  # canonical spelling, one per token
-    entity_type: str
-    entity_ids: list[str] = field(default_factory=list)  # most likely first
-    # How sure we are that this name, typed in lower case, means the entity
-    # (0: never capitalise, e.g. the alias "the company").
-    capitalize_confidence: float = 0.0
-    explicit: bool = True  # a registry name or alias, not a part of one
-
-
-@dataclass
-class NameMatch:
-    indices: list[int]  # token indices in the doc
-    canonical: list[str]  # replacement text per token, possessive "'s" kept
-    form: NameForm
-
-
-def _capitalize_confidence(words: tuple[str, ...], entity_type: str, explicit: bool) -> float:
-    letters = [w for w in words if any(c.isalpha() for c in w)]
-    if not letters or not any(any(c.isupper() for c in w) for w in letters):
-        return 0.0
-    if len(letters) >= 2:
-        return 0.9
-    lower = letters[0].lower()
-    frequency = zipf(lower)
-    if lower in AMBIGUOUS_NAME_WORDS or frequency >= 5.5 or len(lower) < 2:
-        return 0.5
-    if entity_type in ("person", "place"):
-        if explicit:
-            return 0.9
-        return 0.8 if frequency < 3.0 else 0.6
-    # Projects, teams, departments: "Atlas", "Sales", "People" are also common words.
-    return 0.88 if frequency < 3.0 else 0.5
-
-
-class KnownNames:
-    """Registry names and aliases as token sequences, for exact and fuzzy lookup."""
-
-    def __init__(self, entities: Iterable[Entity] = ()):
-        self.forms: dict[tuple[str, ...], NameForm] = {}
-        self._weights: dict[tuple[tuple[str, ...], str], float] = {}
-        for entity in entities:
-            self._add_entity(entity)
-        # First word -> the word counts of names starting with it, longest first.
-        self.lengths_by_first: dict[str, list[int]] = {}
-        for key in self.forms:
-            self.lengths_by_first.setdefault(key[0], []).append(len(key))
-        for lengths in self.lengths_by_first.values():
-            lengths.sort(reverse=True)
-        self._fuzzy: dict[tuple[int, str], list[tuple[str, NameForm]]] = {}
-        for form in self.forms.values():
-            if self._fuzzy_eligible(form):
-                key = (len(form.words), form.words[0][0].lower())
-                self._fuzzy.setdefault(key, []).append((" ".join(form.words).lower(), form))
-        self.fuzzy_lengths = sorted({length for length, _ in self._fuzzy}, reverse=True)
-
-    @classmethod
-    def from_registry(cls, registry) -> "KnownNames":
-        return cls(registry.all_entities() if registry is not None else ())
-
-    def __len__(self) -> int:
-        return len(self.forms)
-
-    # --- building ------------------------------------------------------------------
-
-    def _add_entity(self, entity: Entity) -> None:
-        for text in dict.fromkeys([entity.name, *entity.aliases]):
-            self._add(text, entity.type, entity.id, entity.prior + 1.0, explicit=True)
-        if entity.type == "person":
-            for part in entity.name.split():
-                if len(part) > 1 and part[0].isalpha():
-                    self._add(part, "person", entity.id, entity.prior, explicit=False)
-        for key in PLACE_ATTRIBUTES:
-            for place in _place_names(entity.attributes.get(key)):
-                self._add(place, "place", None, 0.0, explicit=True)
-
-    def _add(self, text: str, entity_type: str, entity_id: str | None, weight: float, explicit: bool) -> None:
-        words = tuple(t.original for t in tokenize(text).tokens)
-        if not words or not any(any(c.isalpha() for c in w) for w in words):
-            return
-        key = tuple(w.lower() for w in words)
-        form = self.forms.get(key)
-        if form is None:
-            form = self.forms[key] = NameForm(words, entity_type, explicit=explicit)
-        elif explicit and not form.explicit:
-            form.words, form.entity_type, form.explicit = words, entity_type, True
-        if entity_id is not None and entity_id not in form.entity_ids:
-            self._weights[(key, entity_id)] = weight
-            form.entity_ids.append(entity_id)
-            form.entity_ids.sort(key=lambda e: -self._weights[(key, e)])
-        form.capitalize_confidence = max(
-            form.capitalize_confidence, _capitalize_confidence(form.words, form.entity_type, form.explicit)
-        )
-
-    @staticmethod
-    def _fuzzy_eligible(form: NameForm) -> bool:
-        """Proper names only: every word capitalised ("John Smith"), or one
-        rare word ("Okafor") — never descriptions like "new customer portal"."""
-        if not form.explicit or not all(w[:1].isalpha() for w in form.words):
-            return False
-        if len(form.words) >= 2:
-            return all(w[:1].isupper() for w in form.words)
-        word = form.words[0]
-        return len(word) >= 5 and word[:1].isupper() and not word.isupper() and zipf(word.lower()) < 3.0
-
-    # --- lookup --------------------------------------------------------------------
-
-    def exact(self, text: str) -> NameForm | None:
-        return self.forms.get(tuple(t.original.lower() for t in tokenize(text).tokens))
-
-    def find(self, doc: TokenizedInput) -> Iterator[NameMatch]:
-        """Longest known names in the doc's current text, left to right."""
-        if not self.forms:
-            return
-        sequence = [i for i, t in enumerate(doc.tokens) if t.text != ""]
-        position = 0
-        while position < len(sequence):
-            match = self._match_at(doc, sequence, position)
-            if match is None:
-                position += 1
-                continue
-            yield match
-            position += len(match.indices)
-
-    def _match_at(self, doc: TokenizedInput, sequence: list[int], position: int) -> NameMatch | None:
-        tokens = doc.tokens
-        first = tokens[sequence[position]].text.lower()
-        lengths = self.lengths_by_first.get(first) or self.lengths_by_first.get(_strip_possessive(first))
-        if not lengths:
-            return None
-        for length in lengths:
-            if length > len(sequence) - position:
-                continue
-            indices = sequence[position : position + length]
-            texts = [tokens[i].text.lower() for i in indices]
-            form = self.forms.get(tuple(texts))
-            suffix = ""
-            if form is None:
-                bare = _strip_possessive(texts[-1])
-                if bare != texts[-1]:
-                    form = self.forms.get((*texts[:-1], bare))
-                    suffix = tokens[indices[-1]].text[len(bare) :]
-            if form is None or not _only_spaces_between(doc, indices):
-                continue  # a name never spans punctuation or text we skipped
-            canonical = list(form.words)
-            canonical[-1] += suffix
-            return NameMatch(indices, canonical, form)
-        return None
-
-    def person_word(self, word: str) -> NameForm | None:
-        form = self.forms.get((word.lower(),))
-        return form if form is not None and form.entity_type == "person" else None
-
-    def has_fuzzy_candidates(self, length: int, first_word: str) -> bool:
-        return bool(first_word) and (length, first_word[0].lower()) in self._fuzzy
-
-    def fuzzy(self, words: list[str]) -> list[tuple[NameForm, float]]:
-        """Known names close to `words` (same word count), best first, score 0-100."""
-        if not words or not words[0]:
-            return []
-        candidates = self._fuzzy.get((len(words), words[0][0].lower()), [])
-        if not candidates:
-            return []
-        query = " ".join(words).lower()
-        if len(words) == 1:
-            return self._fuzzy_single(query, candidates)
-        found = process.extract(query, [c[0] for c in candidates], scorer=fuzz.ratio, score_cutoff=85, limit=3)
-        results = []
-        for _, score, position in found:
-            form = candidates[position][1]
-            # Every word must be close, not just the whole: "john said" is not "John Smith".
-            if all(fuzz.ratio(w.lower(), f.lower()) >= 70 for w, f in zip(words, form.words)):
-                results.append((form, score))
-        return results
-
-    @staticmethod
-    def _fuzzy_single(word: str, candidates: list[tuple[str, NameForm]]) -> list[tuple[NameForm, float]]:
-        # A single word only when it is no English word at all: "okafr", not "tally".
-        if len(word) < 5 or zipf(word) > 0:
-            return []
-        allowed = 1 if len(word) < 8 else 2
-        results = []
-        for text, form in candidates:
-            distance = OSA.distance(word, text, score_cutoff=allowed)
-            if distance <= allowed:
-                results.append((form, 100.0 * (1 - distance / max(len(word), len(text)))))
-        return sorted(results, key=lambda r: -r[1])
-
-
-def _only_spaces_between(doc: TokenizedInput, indices: list[int]) -> bool:
-    tokens = doc.tokens
-    return all(not doc.original[tokens[a].end : tokens[b].start].strip() for a, b in zip(indices, indices[1:]))
-
-
-def _strip_possessive(word: str) -> str:
-    if "'" not in word and "’" not in word:
-        return word
-    for suffix in ("'s", "’s", "'", "’"):
-        if word.endswith(suffix) and len(word) > len(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def _place_names(value) -> list[str]:
-    """ "San Francisco, CA" -> ["San Francisco"]; lists arrive as JSON text."""
-    if value is None:
-        return []
-    if isinstance(value, str) and value.startswith("["):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            pass
-    values = value if isinstance(value, list) else [value]
-    places = []
-    for item in values:
-        for part in re.split(r"[,;]", str(item)):
-            part = part.strip()
-            # Proper place names: capitalised words, not state codes ("CA").
-            if len(part) > 2 and part[0].isupper() and not part.isupper() and not part[0].isdigit():
-                places.append(part)
-    return places
 
 
 # --- dates ---------------------------------------------------------------------------
