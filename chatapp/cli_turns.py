@@ -40,28 +40,27 @@ def _check_text(text: str) -> str:
     return text
 
 
-def _level(level: str | None) -> str | None:
-    if level is None:
+def _validated(value: str | None, check) -> str | None:
+    """`value` if `check` accepts it; its ValueError becomes the user's one-line error."""
+    if value is None:
         return None
-    from chatapp.correction.levels import parse_level
-
     try:
-        parse_level(level)
+        check(value)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    return level
+    return value
+
+
+def _level(level: str | None) -> str | None:
+    from chatapp.correction.levels import parse_level
+
+    return _validated(level, parse_level)
 
 
 def _profile(profile: str | None) -> str | None:
-    if profile is None:
-        return None
     from chatapp.budgets import get_profile
 
-    try:
-        get_profile(profile)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    return profile
+    return _validated(profile, get_profile)
 
 
 def preprocess_json(pre) -> dict:
