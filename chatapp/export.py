@@ -88,7 +88,7 @@ def to_markdown(transcript: dict) -> str:
                 lines += ["", f"Recommendation: **{post['recommendation']}** (confidence {post['confidence']:.2f})"]
             lines.append("")
     usage = transcript["usage"]
-    lines += [f"---", f"{usage['calls']} model calls · {usage['prompt_tokens']} prompt + "
+    lines += ["---", f"{usage['calls']} model calls · {usage['prompt_tokens']} prompt + "
               f"{usage['completion_tokens']} completion tokens · ${usage['cost']:.4f}", ""]
     return "\n".join(lines)
 

@@ -55,7 +55,7 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
         ("month_year", rf"\b(?P<mon>{_MON})\.?\s+(?P<y>\d{{4}})\b"),
         # A bare month name is a date only after a preposition ("in March");
         # the span is the month itself.
-        ("in_month", rf"\b(?:in|during|since|until|by)\s+(?P<core>(?P<mon>january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec))\b"),
+        ("in_month", r"\b(?:in|during|since|until|by)\s+(?P<core>(?P<mon>january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec))\b"),
     ]
 ]
 

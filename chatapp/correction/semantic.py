@@ -48,7 +48,7 @@ DATE_PATTERN = re.compile(
     "|".join(
         [
             r"\bthe\s+day\s+(?:before\s+yesterday|after\s+tomorrow)\b",
-            rf"\b(?:yesterday|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?\b",
+            r"\b(?:yesterday|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?\b",
             rf"\b(?:this|last|next|past|coming)\s+(?:week(?:end)?|month|year|quarter|{_DAY}|"
             r"morning|afternoon|evening|night)\b",
             rf"\b{_NUMBER}\s+{_UNIT}\s+(?:ago|from\s+now)\b",
