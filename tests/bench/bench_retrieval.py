@@ -107,7 +107,9 @@ def chunk_documents(engine: ChatEngine) -> dict[str, str]:
 # --- the engine's own search, three modes -------------------------------------------
 
 
-def engine_rankings(engine: ChatEngine, queries: dict[str, str], k: int, mode: str) -> tuple[dict[str, list[str]], float]:
+def engine_rankings(
+    engine: ChatEngine, queries: dict[str, str], k: int, mode: str
+) -> tuple[dict[str, list[str]], float]:
     ranked, started = {}, time.perf_counter()
     for qid, text in queries.items():
         ranked[qid] = unique_in_order(Path(hit.source).stem for hit in engine.search(text, k=k, mode=mode))
@@ -260,7 +262,11 @@ def run(args, work: Path) -> None:
         "dense only": {"kind": "convex", "level": "chunk", "pool": VARIANT_POOL, "alpha": 1.0},
         "BM25 only": {"kind": "convex", "level": "chunk", "pool": VARIANT_POOL, "alpha": 0.0},
     }
-    chosen = [("current: " + describe(baseline), baseline)]
+    app_default = {**baseline, "pool": 20}  # search_k = 5 in the app: pool max(20, 4·5)
+    chosen = [
+        ("current: " + describe(baseline), baseline),
+        ("current at the app's k=5: " + describe(app_default), app_default),
+    ]
     chosen += [(name, v) for name, v in singles.items()]
     for family in (("rrf", "chunk"), ("rrf", "doc"), ("convex", "chunk"), ("convex", "doc")):
         best = max((r for r in rows if (r[1]["kind"], r[1]["level"]) == family), key=lambda r: r[0])
