@@ -14,8 +14,10 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from chatapp.knowledge.base import KnowledgeBase
 from chatapp.knowledge.registry import (
@@ -34,6 +36,25 @@ KNOWN_UNSUPPORTED_SUFFIXES = frozenset(
     ".rar .tar .xlsx .xls .docx .doc .pptx .ppt .odt .ods .exe .dll .so .dylib .bin .pyc .class .jar .woff "
     ".woff2 .ttf .otf .db .sqlite .parquet .pkl .npy".split()
 )
+
+
+# Chroma writes are far cheaper in batches; this many chunks are queued
+# across files before one write.
+WRITE_BATCH_CHUNKS = 64
+
+
+@dataclass
+class PendingDocument:
+    """A parsed, chunked file waiting for the next batched write."""
+
+    document_id: str
+    path: Path
+    parsed: Any
+    chunks: dict  # chunk id -> ChunkSpan, in order
+    metadatas: list[dict]
+    digest: str
+    size: int
+    doc_date: datetime
 
 
 def content_hash(data: bytes) -> str:
@@ -81,11 +102,12 @@ class Ingester:
         self.database = kb.database
         self.on_event = on_event or (lambda event, **data: None)
         self.max_bytes = int(kb.settings.max_file_mb * 1024 * 1024)
+        self._pending: list[PendingDocument] = []
 
     def run(self, paths: list[Path], prune: bool = False) -> IngestReport:
         report = IngestReport()
         started = time.perf_counter()
-        files = list(discover(paths, report))
+        files = list(dict.fromkeys(discover(paths, report)))  # a path named twice is read once
         self.on_event("start", total=len(files))
         changed = False
         with self.kb.write_lock(on_wait=lambda: self.on_event("waiting", path=str(self.kb.settings.data_dir))):
@@ -96,7 +118,10 @@ class Ingester:
                     changed |= self._ingest_one(path, report)
                 except OSError as exc:
                     report.files_failed.append(FailedFile(str(path), f"cannot read: {exc.strerror or exc}"))
+                if sum(len(p.chunks) for p in self._pending) >= WRITE_BATCH_CHUNKS:
+                    self._flush(report)
                 self.on_event("progress", path=str(path), chunks=report.chunks_added)
+            self._flush(report)
             if prune:
                 changed |= self._prune([p.resolve() for p in paths], report)
             if changed or self.kb.keyword.version != self.kb.version:
@@ -164,24 +189,45 @@ class Ingester:
                 base_meta[key] = parsed.metadata[key]
         metadatas = [{**base_meta, "chunk_index": n} for n in range(len(unique))]
 
-        old_ids = {r["id"] for r in self.database.query("SELECT id FROM chunks WHERE document_id = ?", (document_id,))}
-        vector = self.kb.vector
-        vector.delete_document(document_id)
-        vector.upsert(list(unique), [s.text for s in unique.values()], metadatas)
+        self._pending.append(PendingDocument(
+            document_id=document_id, path=path, parsed=parsed, chunks=unique, metadatas=metadatas,
+            digest=digest, size=len(data), doc_date=doc_date,
+        ))
+        return True
 
+    def _flush(self, report: IngestReport) -> None:
+        """Write the queued documents: Chroma first, in one batch (per-file
+        writes cost several times the embedding), then one SQLite transaction
+        per file. A kill loses only this batch, which the next run redoes."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        vector = self.kb.vector
+        vector.delete_documents([p.document_id for p in pending])
+        vector.upsert(
+            [chunk_id for p in pending for chunk_id in p.chunks],
+            [span.text for p in pending for span in p.chunks.values()],
+            [meta for p in pending for meta in p.metadatas],
+        )
+        for item in pending:
+            self._commit(item, report)
+
+    def _commit(self, item: "PendingDocument", report: IngestReport) -> None:
+        document_id = item.document_id
+        old_ids = {r["id"] for r in self.database.query("SELECT id FROM chunks WHERE document_id = ?", (document_id,))}
         with self.database.transaction() as db:
             db.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
             db["documents"].upsert(
                 {
                     "id": document_id,
-                    "path": str(path),
-                    "title": parsed.title,
-                    "format": parsed.format,
-                    "content_hash": digest,
-                    "doc_date": doc_date.isoformat(),
+                    "path": str(item.path),
+                    "title": item.parsed.title,
+                    "format": item.parsed.format,
+                    "content_hash": item.digest,
+                    "doc_date": item.doc_date.isoformat(),
                     "indexed_at": datetime.now(timezone.utc).isoformat(),
-                    "size": len(data),
-                    "metadata": json.dumps(parsed.metadata, ensure_ascii=False),
+                    "size": item.size,
+                    "metadata": json.dumps(item.parsed.metadata, ensure_ascii=False),
                 },
                 pk="id",
             )
@@ -196,15 +242,14 @@ class Ingester:
                         "hash": content_hash(span.text.encode("utf-8")),
                         "tokens": span.tokens,
                     }
-                    for n, (chunk_id, span) in enumerate(unique.items())
+                    for n, (chunk_id, span) in enumerate(item.chunks.items())
                 ]
             )
             self.kb.bump_version()
-        new_ids = set(unique)
+        new_ids = set(item.chunks)
         report.files_ingested += 1
         report.chunks_added += len(new_ids - old_ids)
         report.chunks_removed += len(old_ids - new_ids)
-        return True
 
     def _load_registry_file(self, path: Path, report: IngestReport) -> bool:
         data = path.read_bytes()

@@ -76,6 +76,10 @@ class VectorIndex:
         # write and the SQLite commit can leave chunks only Chroma has.
         self.collection.delete(where={"document_id": document_id})
 
+    def delete_documents(self, document_ids: list[str]) -> None:
+        if document_ids:
+            self.collection.delete(where={"document_id": {"$in": list(document_ids)}})
+
     def query(self, text: str, k: int) -> list[VectorHit]:
         return self.query_many([text], k)[0]
 
