@@ -109,8 +109,11 @@ def fence_chunk(chunk: KnowledgeChunk) -> str:
     speak as the system."""
     body = _FENCE_IN_TEXT.sub(r"&lt;\1", chunk.content.strip())
     date = (chunk.date or "")[:10]
+    # Folder and file name are enough to cite; the full path would tell a remote
+    # provider about the user's disk and cost tokens.
+    source = "/".join(Path(chunk.source).parts[-2:]) if chunk.source else ""
     return (
-        f'<{FENCE_TAG} source="{_attribute(chunk.source)}" title="{_attribute(chunk.title)}" '
+        f'<{FENCE_TAG} source="{_attribute(source)}" title="{_attribute(chunk.title)}" '
         f'date="{_attribute(date)}" chunk_id="{_attribute(chunk.chunk_id)}">\n{body}\n</{FENCE_TAG}>'
     )
 

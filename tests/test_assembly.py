@@ -199,7 +199,7 @@ def test_injected_instructions_stay_inside_the_reference_fence():
     # Exactly one real closing tag per chunk; the document's own fence tags are inert.
     assert len(re.findall(r"</reference_data>", user)) == 2
     assert len(re.findall(r"<\s*/?\s*reference_data", user, re.IGNORECASE)) == 4
-    opening = user.index('<reference_data source="/kb/emails/doc-1.eml"')
+    opening = user.index('<reference_data source="emails/doc-1.eml"')
     closing = user.index("</reference_data>", opening)
     injected = user.index("IGNORE PREVIOUS INSTRUCTIONS")
     developer = user.index("developer mode")

@@ -14,6 +14,8 @@ import shutil
 from pathlib import Path
 
 STATE_FILE = "chatapp-state.json"
+# The version alone, so the check before every search does not parse the id list.
+VERSION_FILE = "chatapp-version"
 
 
 def _stemmer():
@@ -42,10 +44,9 @@ class KeywordIndex:
 
     @property
     def version(self) -> str | None:
-        state = self.directory / STATE_FILE
         try:
-            return json.loads(state.read_text())["version"]
-        except (OSError, ValueError, KeyError):
+            return (self.directory / VERSION_FILE).read_text().strip() or None
+        except OSError:
             return None
 
     def size_bytes(self) -> int:
@@ -64,6 +65,7 @@ class KeywordIndex:
             retriever.index(self._tokenize(texts), show_progress=False)
             retriever.save(str(staging), show_progress=False)
         (staging / STATE_FILE).write_text(json.dumps({"version": version, "ids": ids}))
+        (staging / VERSION_FILE).write_text(version)
         # Swap directories so a reader never sees half an index.
         retired = self.directory.with_name(f"{self.directory.name}.old-{os.getpid()}")
         if self.directory.exists():
