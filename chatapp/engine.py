@@ -80,10 +80,7 @@ class ChatEngine:
         found = self.sessions.open_or_create(session) if session else None
         result = self.turns.preprocess(text, session=found, level=level, profile=profile, now=now)
         if found is not None:
-            turn_id = self.sessions.add_turn(found, "user", text, meta={"corrected": result.corrected_input,
-                                                                        "preprocess_only": True})
-            self.sessions.save_preprocessing(turn_id, result.corrections, result.suggestions,
-                                             result.resolved_entities, result.rag_chunks, result.prompt)
+            self.sessions.add_user_turn(found, result, meta={"preprocess_only": True})
         return result
 
     def postprocess(self, response: str, question: str = "", evidence=(), now=None):

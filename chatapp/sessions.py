@@ -123,6 +123,14 @@ class SessionStore:
             db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session.id))
             return cursor.lastrowid
 
+    def add_user_turn(self, session: Session, pre, meta: dict | None = None) -> int:
+        """The user's message as typed, with every record its preprocessing made."""
+        turn_id = self.add_turn(session, "user", pre.original_input,
+                                meta={"corrected": pre.corrected_input, **(meta or {})})
+        self.save_preprocessing(turn_id, pre.corrections, pre.suggestions, pre.resolved_entities,
+                                pre.rag_chunks, pre.prompt)
+        return turn_id
+
     def checkpoint(self, turn_id: int, content: str) -> None:
         with self.database.transaction() as db:
             db.execute("UPDATE turns SET content = ? WHERE id = ?", (content, turn_id))

@@ -216,9 +216,7 @@ class TurnRunner:
         pre = self.preprocess(text, session=session, level=level, profile=profile, now=now, on_event=on_event)
 
         # The question is safe on disk before the model is called.
-        user_turn = self.sessions.add_turn(session, "user", text, meta={"corrected": pre.corrected_input})
-        self.sessions.save_preprocessing(user_turn, pre.corrections, pre.suggestions, pre.resolved_entities,
-                                         pre.rag_chunks, pre.prompt)
+        self.sessions.add_user_turn(session, pre)
         client = self.llm_client(model, api_base)
         messages = pre.prompt.messages
         result = self._stream_answer(session, client, messages, on_event, cancel, pre)

@@ -72,11 +72,11 @@ class VectorIndex:
         self.collection.upsert(ids=ids, documents=texts, metadatas=metadatas, embeddings=embeddings)
 
     def delete_document(self, document_id: str) -> None:
-        # By metadata, not by the ids SQLite knows: a kill between the Chroma
-        # write and the SQLite commit can leave chunks only Chroma has.
-        self.collection.delete(where={"document_id": document_id})
+        self.delete_documents([document_id])
 
     def delete_documents(self, document_ids: list[str]) -> None:
+        # By metadata, not by the ids SQLite knows: a kill between the Chroma
+        # write and the SQLite commit can leave chunks only Chroma has.
         if document_ids:
             self.collection.delete(where={"document_id": {"$in": list(document_ids)}})
 
