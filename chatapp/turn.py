@@ -135,13 +135,15 @@ class TurnRunner:
         budget = get_profile(profile_name)
         timings: dict[str, float] = {}
 
+        state = self.load_state(session)
+        previous_question = next((t.content for t in reversed(state.turns) if t.role == "user"), None)
         started = time.perf_counter()
-        correction, markers = self.correction.correct(text, level=self._level(level))
+        correction, markers = self.correction.correct(text, level=self._level(level),
+                                                      previous_question=previous_question)
         timings["correction"] = (time.perf_counter() - started) * 1000
         on_event("correction", {"result": correction})
         corrected = correction.corrected_input
 
-        state = self.load_state(session)
         started = time.perf_counter()
         # The correction stage already parsed the corrected text; the resolver reuses
         # that parse and the entity/date markers (it maps their original spans itself).

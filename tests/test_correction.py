@@ -163,6 +163,33 @@ def test_questions_get_a_question_mark(pipeline, text, expected):
     assert tail == expected, result
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("where it is?", "Where is it?"),
+        ("what time it is", "What time is it?"),
+        ("how old she is?", "How old is she?"),
+        ("ok. who you are?", "Ok. Who are you?"),
+        # Embedded questions and longer clauses keep their order.
+        ("do you know where it is?", "Do you know where it is?"),
+        ("what it is, is a problem", "What it is, is a problem"),
+        ("where the meeting is?", "Where the meeting is?"),
+    ],
+)
+def test_question_word_order(pipeline, text, expected):
+    result = pipeline.correct(text, "standard", ("lexical", "syntactic"))[0]
+    assert result.corrected_input == expected
+    assert_well_formed(result)
+    reordered = [r for r in result.corrections if r.correction_type == "WordOrder"]
+    assert bool(reordered) == (" is it" in expected or " is she" in expected or " are you" in expected)
+
+
+def test_word_order_without_a_question_mark_is_only_a_suggestion_at_minimal(pipeline):
+    result = pipeline.correct("where it is", "minimal", ("syntactic",))[0]
+    assert result.corrected_input == "Where it is"
+    assert find(result.suggestions, "it is", "is it").correction_type == "WordOrder"
+
+
 def test_statements_get_a_full_stop_only_when_aggressive(pipeline):
     text = "please send me the budget report"
     assert corrected(pipeline, text, "standard", ("syntactic",)) == "Please send me the budget report"
@@ -301,3 +328,76 @@ def test_stage_two_reuses_the_parse_of_the_corrected_text(pipeline):
     parse = pipeline.parse(result.corrected_input)
     assert parse is pipeline.parse(result.corrected_input)
     assert parse.text == result.corrected_input
+
+
+# --- chat forms, case codes, word types, follow-ups --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see u b4 the meeting", "See you before the meeting"),
+        ("gr8, see u 2day", "Great, see you today"),
+        ("thx u so much", "Thank you so much"),
+        ("thx for the help", "Thanks for the help"),
+        ("what is the q4 budget", "What is the Q4 budget?"),
+        ("the fy25 plan", "The FY25 plan"),
+        # Capital letter-digit codes are ids, lower-case codes that are no chat form too.
+        ("put it in cell B4 on A4 paper", "Put it in cell B4 on A4 paper"),
+        ("the v2 release of x86 builds", "The v2 release of x86 builds"),
+    ],
+)
+def test_chat_forms_with_digits_and_case_codes(pipeline, text, expected):
+    result = pipeline.correct(text, "standard")[0]
+    assert result.corrected_input == expected
+    assert_well_formed(result)
+
+
+def test_letter_digit_chat_forms_are_recorded_as_abbreviations(pipeline):
+    result = pipeline.correct("call me b4 noon", "standard")[0]
+    record = find(result.corrections, "b4", "before")
+    assert (record.span, record.correction_type, record.tier) == ((8, 10), "Abbreviation", "lexical")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what is the affect of the new policy", "What is the effect of the new policy?"),
+        ("i could loose the file", "I could lose the file"),
+        ("i need some advise on the budget", "I need some advice on the budget"),
+        ("we dont want to loss the client", "We don't want to lose the client"),
+        # A bare "to" is often a preposition; a loose thread is an adjective.
+        ("listen to advice", "Listen to advice"),
+        ("there is a loose thread", "There is a loose thread"),
+    ],
+)
+def test_words_of_the_wrong_type_for_their_slot(pipeline, text, expected):
+    result = pipeline.correct(text, "standard")[0]
+    assert result.corrected_input == expected
+    changed = {r.original for r in result.corrections if r.correction_type == "TypeMismatch"}
+    assert bool(changed) == (text.split()[-1] not in ("advice", "thread"))
+
+
+def test_a_follow_up_is_completed_from_the_previous_question(pipeline):
+    previous = "What is John's email address?"
+    result = pipeline.correct("and sarah?", "standard", previous_question=previous)[0]
+    assert result.corrected_input == "And Sarah's email address?"
+    record = find(result.corrections, "sarah", "Sarah's email address")
+    assert (record.correction_type, record.tier, record.span) == ("PragmaticAdjustment", "semantic", (4, 9))
+    # Correcting the completed text again changes nothing more.
+    again = pipeline.correct(result.corrected_input, "standard", previous_question=previous)[0]
+    assert again.corrected_input == result.corrected_input
+
+
+@pytest.mark.parametrize(
+    ("previous", "text"),
+    [
+        (None, "and sarah?"),
+        ("hello there", "and sarah?"),
+        ("What is John's email?", "and sarah said what?"),
+        ("What is John's email?", "and the budget?"),
+    ],
+)
+def test_other_short_inputs_are_not_completed(pipeline, previous, text):
+    result = pipeline.correct(text, "standard", previous_question=previous)[0]
+    assert not [r for r in result.corrections + result.suggestions if r.correction_type == "PragmaticAdjustment"]

@@ -47,10 +47,10 @@ CHAT_SPEAK = _table(
         "pls": ("please", 0.95),
         "plz": ("please", 0.95),
         "plox": ("please", 0.85),
-        "thx": ("thanks", 0.95),
-        "thnx": ("thanks", 0.95),
-        "thanx": ("thanks", 0.95),
-        "tks": ("thanks", 0.85),
+        "thx": (("thanks", "thank"), 0.95),
+        "thnx": (("thanks", "thank"), 0.95),
+        "thanx": (("thanks", "thank"), 0.95),
+        "tks": (("thanks", "thank"), 0.85),
         "ty": ("thank you", 0.85),
         "tmrw": ("tomorrow", 0.95),
         "tmr": ("tomorrow", 0.9),
@@ -157,6 +157,10 @@ CHAT_WORDS = frozenset(
      "inbox", "chatbot", "chatbots", "backend", "frontend", "dataset", "datasets", "workflow", "workflows",
      "pdf", "pdfs", "url", "urls", "api", "apis", "json", "csv", "faq", "faqs", "todo", "todos"}
 )
+
+
+# Entries that mix letters and digits: the tokenizer keeps these as one word ("b4", not "b" + "4").
+ALPHANUMERIC_FORMS = frozenset(form for form in CHAT_SPEAK if any(c.isdigit() for c in form))
 
 
 def lookup(word: str) -> Expansion | None:

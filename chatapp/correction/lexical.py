@@ -39,7 +39,7 @@ from rapidfuzz.process import cdist
 
 from chatapp.correction import abbreviations
 from chatapp.correction.dictionary import Lexicon, SmallIndex, load_lexicon, phonetic_key
-from chatapp.correction.tokens import Token, TokenizedInput
+from chatapp.correction.tokens import CASE_CODES, Token, TokenizedInput
 from chatapp.records import CorrectionRecord
 
 TIER = "lexical"
@@ -394,6 +394,9 @@ class LexicalCorrector:
         if not words:
             return None
         word = words[-1] if step < 0 else words[0]
+        expansion = abbreviations.lookup(word) if step > 0 else None
+        if expansion is not None:  # not expanded yet: judge "thx u" as "thx you"
+            word = abbreviations.context_words(expansion.forms[0])[0]
         return word if word in self.lexicon else None
 
     def _decide(self, typed: str, left: str | None, right: str | None, sentence_start: bool,
@@ -404,9 +407,11 @@ class LexicalCorrector:
         letter there is an initial, not chat-speak; so is a capital one mid-sentence ("R").
         """
         lower = typed.replace("’", "'").lower()
-        if not _PLAIN_WORD.fullmatch(lower) or lower in self._extra_forms:
-            return None  # other scripts have no dictionary here; knowledge-base words stay
+        if CASE_CODES.fullmatch(lower):
+            return Decision(typed.upper(), "CaseNormalization", 0.92) if typed != typed.upper() else None
         expansion = abbreviations.lookup(lower)
+        if (expansion is None and not _PLAIN_WORD.fullmatch(lower)) or lower in self._extra_forms:
+            return None  # other scripts have no dictionary here; knowledge-base words stay
         if expansion is not None and len(lower) == 1 and (glued or (typed.isupper() and not sentence_start)):
             return None
         if expansion is not None:

@@ -139,9 +139,12 @@ class CorrectionPipeline:
         text: str,
         level: float | str = DEFAULT_LEVEL,
         tiers: Iterable[str] = TIERS,
+        previous_question: str | None = None,
     ) -> tuple[CorrectionResult, list[dict]]:
         """(result, markers). Markers (entities and dates, spans in `text`)
-        come from the semantic tier; the live path returns none."""
+        come from the semantic tier; the live path returns none.
+        `previous_question`: the user's last turn, so tier 3 can complete a
+        follow-up ("and sarah?")."""
         level = parse_level(level)
         tiers = tuple(tiers)
         unknown = [t for t in tiers if t not in TIERS]
@@ -163,7 +166,8 @@ class CorrectionPipeline:
         names = self.names
         full_path = "semantic" in tiers
         syntactic = SyntacticCorrector(names)
-        semantic = SemanticCorrector(names, self.tag_words if full_path and self._has_tagger() else None)
+        semantic = SemanticCorrector(names, self.tag_words if full_path and self._has_tagger() else None,
+                                     previous_question=previous_question)
         lexical = self.lexical if "lexical" in tiers else None
 
         def run_lexical() -> bool:
@@ -184,6 +188,7 @@ class CorrectionPipeline:
                 break
             if "syntactic" in tiers:
                 run(lambda: syntactic.correct(doc))
+                run(lambda: syntactic.reorder(doc))
             if full_path:
                 run(lambda: semantic.correct(doc))
             if lexical is None:

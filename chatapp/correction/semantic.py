@@ -5,6 +5,10 @@
 - Entity names fuzzily matched to the registry: "Jon Smth" -> "John Smith"
   (rapidfuzz over the registry's proper names; every word must be close, and
   the whole name closer still).
+- Words of the wrong type for their slot: "the affect of" -> "the effect of"
+  (word_types.py).
+- A follow-up completed from the previous question: "and sarah?" after
+  "What is John's email?" -> "and Sarah's email?" (followups.py).
 - Markers for stage 2: where the corrected text names a known entity or a
   date, with spans in the ORIGINAL input.
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from chatapp.correction.followups import complete_followup
 from chatapp.correction.names import KnownNames, _strip_possessive
 from chatapp.correction.text_helpers import (
     FUNCTION_WORDS,
@@ -29,6 +34,7 @@ from chatapp.correction.text_helpers import (
     render_with_owners,
 )
 from chatapp.correction.tokens import TokenizedInput
+from chatapp.correction.word_types import fix_word_types
 from chatapp.records import CorrectionRecord
 
 TIER = "semantic"
@@ -67,11 +73,14 @@ DATE_PATTERN = re.compile(
 
 
 class SemanticCorrector:
-    def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None):
+    def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None,
+                 previous_question: str | None = None):
         """`tagger`: words -> their spaCy POS tags, to tell "johns email" (a
-        possessive) from "johns said"; without one, a simpler word test."""
+        possessive) from "johns said"; without one, a simpler word test.
+        `previous_question`: the user's last turn, to complete a follow-up."""
         self.names = names or KnownNames()
         self.tagger = tagger
+        self.previous_question = previous_question
 
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Fix possessives of known people and misspelled known names; sets token texts."""
@@ -85,6 +94,9 @@ class SemanticCorrector:
         # A known single word may still be half of a misspelled full name ("jon Smith").
         fixed = {i for r in records for i in _indices_in(doc, r.span)}
         records += self._fix_names(doc, whole_names | fixed, known)
+        fixed = {i for r in records for i in _indices_in(doc, r.span)}
+        records += fix_word_types(doc, known | fixed, TIER)
+        records += complete_followup(doc, self.previous_question, self.names, TIER)
         return sorted(records, key=lambda r: r.span)
 
     def _fix_possessives(self, doc: TokenizedInput, claimed: set[int]):

@@ -25,13 +25,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatapp.correction import grammar
 from chatapp.correction.text_helpers import (  # noqa: F401 - render_with_owners re-exported
-    FUNCTION_WORDS,
     ParsedText,
     is_editable_word,
-    match_case,
-    next_word,
-    previous_word,
     render_with_owners,
     zipf,
 )
@@ -60,25 +57,6 @@ ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st jr sr inc ltd co appro
 SENTENCE_END = frozenset(". ! ? ?! !? ... …".split())
 OPENERS = frozenset("( [ { \" ' “ ‘ « - * • >".split())
 
-# Repeats that are usually meant ("I had had enough", "bye bye").
-INTENTIONAL_REPEATS = frozenset(
-    "had that is bye ha haha no yes very really so too much many more now well please go knock "
-    "tick tock chop blah hush night yeah wow".split()
-)
-
-# Single tokens that are always a slip: text -> (replacement, confidence).
-# (Contractions typed without an apostrophe, "dont", "im", are tier 1's.)
-SLIP_WORDS: dict[str, tuple[str, float]] = {
-    "alot": ("a lot", 0.95), "atleast": ("at least", 0.9), "aswell": ("as well", 0.85),
-    "infact": ("in fact", 0.85), "eachother": ("each other", 0.9), "incase": ("in case", 0.8),
-    "everytime": ("every time", 0.8), "irregardless": ("regardless", 0.75),
-}
-HAVE_SLIP_VERBS = frozenset("could should would must might".split())
-COMPARATIVES = frozenset(
-    "more less better worse rather other greater fewer larger smaller higher lower bigger faster "
-    "slower longer shorter cheaper older newer easier harder".split()
-)
-ITS_BEFORE = frozenset("a an the not been going ok okay fine all just really so very".split())
 # Proper nouns every English text capitalises. May, March and August are
 # left out: they are also ordinary words.
 ALWAYS_CAPITALISED = {
@@ -91,11 +69,6 @@ ALWAYS_CAPITALISED = {
     ).split()
 }
 NER_LABELS = frozenset({"PERSON", "GPE", "LOC", "ORG", "NORP", "FAC", "EVENT"})
-# Letter names that start with a vowel sound: "an FBI agent", "an SQL query".
-VOWEL_SOUND_LETTERS = frozenset("aefhilmnorsx")
-# Vowel letters sounding like a consonant, and silent h's.
-A_BEFORE_PREFIXES = ("uni", "use", "usu", "uti", "ute", "eu", "one", "once", "ubiq", "ufo", "uk")
-AN_BEFORE_PREFIXES = ("hour", "honest", "honor", "honour", "heir")
 
 
 class _Edits:
@@ -143,13 +116,19 @@ class SyntacticCorrector:
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Apply every rule to `doc` (setting token texts); one record per changed token."""
         edits = _Edits(doc)
-        self._fix_slips(doc, edits)
+        grammar.fix_slips(doc, edits)
         self._capitalise_pronoun_i(doc, edits)
         self._capitalise_names(doc, edits)
-        self._remove_doubled_words(doc, edits)
-        self._fix_articles(doc, edits)
+        grammar.remove_doubled_words(doc, edits)
+        grammar.fix_articles(doc, edits)
         self._capitalise_sentence_starts(doc, edits)
         return edits.records()
+
+    def reorder(self, doc: TokenizedInput) -> list[CorrectionRecord]:
+        """Word order of short questions ("where it is?" -> "where is it?"); a
+        separate step from `correct` because its record spans two tokens that
+        other rules of this tier may already have touched ("where i am")."""
+        return grammar.fix_question_order(doc, TIER)
 
     def entity_hints(self, doc: TokenizedInput, parsed: ParsedText) -> list[CorrectionRecord]:
         """Lower-case words that spaCy's NER takes for names the knowledge
@@ -174,30 +153,6 @@ class SyntacticCorrector:
         return hints
 
     # --- rules ------------------------------------------------------------------
-
-    def _fix_slips(self, doc: TokenizedInput, edits: _Edits) -> None:
-        tokens = doc.tokens
-        for index, token in enumerate(tokens):
-            if not is_editable_word(token):
-                continue
-            lower = token.text.lower()
-            following = next_word(doc, index)
-            previous = previous_word(doc, index)
-            next_lower = tokens[following].text.lower() if following is not None else ""
-            prev_lower = tokens[previous].text.lower() if previous is not None else ""
-            if lower in SLIP_WORDS:
-                replacement, confidence = SLIP_WORDS[lower]
-                edits.set(index, match_case(replacement, token.text), "Grammar", confidence)
-            elif lower == "of" and prev_lower in HAVE_SLIP_VERBS and next_lower not in ("course", ""):
-                edits.set(index, match_case("have", token.text), "Grammar", 0.9)
-            elif lower == "then" and prev_lower in COMPARATIVES and following is not None:
-                edits.set(index, match_case("than", token.text), "Grammar", 0.8)
-            elif lower == "their" and next_lower in ("is", "are", "was", "were"):
-                edits.set(index, match_case("there", token.text), "Grammar", 0.85)
-            elif lower == "its" and next_lower in ITS_BEFORE:
-                edits.set(index, match_case("it's", token.text), "Grammar", 0.8)
-            elif lower == "your" and next_lower == "welcome" and next_word(doc, following) is None:
-                edits.set(index, match_case("you're", token.text), "Grammar", 0.85)
 
     def _capitalise_pronoun_i(self, doc: TokenizedInput, edits: _Edits) -> None:
         for index, token in enumerate(doc.tokens):
@@ -232,37 +187,6 @@ class SyntacticCorrector:
             if index not in claimed and is_editable_word(token) and token.text.lower() in ALWAYS_CAPITALISED:
                 if token.text.islower():
                     edits.set(index, ALWAYS_CAPITALISED[token.text.lower()], "Capitalization", 0.9)
-
-    def _remove_doubled_words(self, doc: TokenizedInput, edits: _Edits) -> None:
-        tokens = doc.tokens
-        previous_end = -1
-        previous_word = previous_text = ""  # the previous word, as it read before this rule
-        for index, token in enumerate(tokens):
-            if token.text == "":
-                continue
-            # One word as typed: not an expansion like "a lot" that a rule made of "alot".
-            word = token.text.lower() if is_editable_word(token) and " " not in token.text else ""
-            gap = doc.original[previous_end : token.start] if previous_end >= 0 else "\n"
-            if word and word == previous_word and gap.strip() == "" and "\n" not in gap:
-                # Capitalised twice is a name or a refrain ("Rin Tin Tin", "Bora Bora").
-                if word not in INTENTIONAL_REPEATS and not (token.text[:1].isupper() and previous_text[:1].isupper()):
-                    edits.set(index, "", "Grammar", 0.9 if word in FUNCTION_WORDS else 0.75)
-            previous_end, previous_word, previous_text = token.end, word, token.text
-
-    def _fix_articles(self, doc: TokenizedInput, edits: _Edits) -> None:
-        for index, token in enumerate(doc.tokens):
-            if not is_editable_word(token) or token.text.lower() not in ("a", "an"):
-                continue
-            following = next_word(doc, index, allow_kinds=("word", "acronym", "number", "id"))
-            if following is None:
-                continue
-            word = doc.tokens[following]
-            wants_an, confidence = _wants_an(word)
-            if wants_an is None:
-                continue
-            article = "an" if wants_an else "a"
-            if token.text.lower() != article:
-                edits.set(index, match_case(article, token.text), "Grammar", confidence)
 
     def _capitalise_sentence_starts(self, doc: TokenizedInput, edits: _Edits) -> None:
         at_start, confidence = True, 0.9
@@ -351,33 +275,6 @@ def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
     if len(words) >= 4:
         return ".", 0.5  # a statement: only at the aggressive level
     return None, 0.0
-
-
-def _wants_an(word: Token) -> tuple[bool | None, float]:
-    """Whether `word` takes "an", and how sure we are (None: leave it)."""
-    text = word.text
-    lower = text.lower()
-    if word.kind in ("number", "id") or not text[:1].isalpha() or len(text) == 1:
-        return None, 0.0  # "option a or b", "a to z", "plan B"
-    if word.kind == "acronym" or (len(text) <= 4 and text.isupper()):
-        # Letter by letter ("an FBI agent") unless said as a word ("a NATO base").
-        return lower[0] in VOWEL_SOUND_LETTERS, 0.6
-    if lower in FUNCTION_WORDS or lower.replace("’", "'").split("'")[0] in FUNCTION_WORDS:
-        return None, 0.0  # "a the", "a I'm": something else is wrong there
-    if lower.startswith(AN_BEFORE_PREFIXES):
-        return True, 0.85
-    if lower.startswith(A_BEFORE_PREFIXES):
-        return False, 0.8
-    if lower[0] in "aeio":
-        return True, 0.9
-    if lower[0] == "u":
-        # "an umbrella", "an update" but "a user", "a unit": u + consonant + vowel is often "you".
-        if len(lower) > 2 and lower[1] not in "aeiou" and lower[2] in "aeiouy" and lower[1] not in "mnpgdls":
-            return None, 0.0
-        return True, 0.8
-    if lower[0] == "h":
-        return False, 0.75
-    return False, 0.9
 
 
 def _is_abbreviation(doc: TokenizedInput, dot_index: int) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chatapp.correction import abbreviations
+
 # Order matters: earlier patterns win where they overlap.
 PROTECTED_PATTERNS: list[tuple[str, re.Pattern]] = [
     ("code", re.compile(r"```.*?```|`[^`\n]+`", re.S)),
@@ -20,11 +22,18 @@ PROTECTED_PATTERNS: list[tuple[str, re.Pattern]] = [
     # A handle may contain dots and dashes but never ends with one: "@jsmith." is a handle and a full stop.
     ("handle", re.compile(r"(?<![\w@])[@#][A-Za-z_](?:[\w.-]*\w)?")),
     ("id", re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[A-Z]+\d+[A-Z0-9]*\b")),
+    # Lower-case codes that mix letters and digits ("v2", "a1b2", "x86"); "3pm" and "2nd" are numbers.
+    ("id", re.compile(r"(?<![\w@#$€£.-])(?!\d+(?:st|nd|rd|th|am|pm|k|m)\b)(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+(?![\w@-]|\.\w)")),
     ("number", re.compile(r"[$€£]?\d+(?:[.,:/-]\d+)*(?:%|st|nd|rd|th|am|pm|k|m|M|K)?\b")),
 ]
 # Letters, with combining marks kept inside the word (e + U+0301 is one word).
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 WORD_PATTERN = re.compile(rf"[^\W\d_][^\W\d_{_MARKS}]*(?:[{_MARKS}]+[^\W\d_]*)*(?:['’][^\W\d_]+)*", re.UNICODE)
+# Chat forms that mix letters and digits ("b4", "gr8", "2day") are words when the abbreviation
+# table knows them and they were typed in lower case: "B4" and "A4" stay ids (paper sizes, cells).
+# Codes whose only fault can be their case: quarters and fiscal years ("q4" -> "Q4", "fy25" -> "FY25").
+CASE_CODES = re.compile(r"q[1-4]|fy\d{2}(?:\d{2})?")
+_LETTERS_AND_DIGITS = re.compile(r"(?<![\w@#$€£.-])(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{2,8}(?![\w@-]|\.\w)")
 
 
 @dataclass
@@ -79,6 +88,9 @@ def _is_acronym(word: str) -> bool:
 
 def tokenize(text: str) -> TokenizedInput:
     protected: list[tuple[int, int, str]] = []
+    for match in _LETTERS_AND_DIGITS.finditer(text):
+        if match.group() in abbreviations.ALPHANUMERIC_FORMS or CASE_CODES.fullmatch(match.group()):
+            protected.append((match.start(), match.end(), "chat"))  # a word after all, not protected
     for kind, pattern in PROTECTED_PATTERNS:
         for match in pattern.finditer(text):
             start, end = match.span()
@@ -115,7 +127,10 @@ def tokenize(text: str) -> TokenizedInput:
     for start, end, kind in protected:
         scan_plain(position, start)
         piece = text[start:end]
-        tokens.append(Token(start, end, piece, piece, kind, protected=True))
+        if kind == "chat":
+            tokens.append(Token(start, end, piece, piece, "word"))
+        else:
+            tokens.append(Token(start, end, piece, piece, kind, protected=True))
         position = end
     scan_plain(position, len(text))
     return TokenizedInput(text, tokens)
