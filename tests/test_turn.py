@@ -80,6 +80,13 @@ def test_offline_responder_answers_from_the_knowledge_base(sample_engine):
     assert result.usage.model == "offline" and result.usage.cost == 0
 
 
+def test_a_follow_up_question_is_completed_from_the_previous_turn(sample_engine):
+    sample_engine.ask("What is John Smith's email address?", session="follow-up", model="offline", now=NOW)
+    result = sample_engine.ask("and sarah?", session="follow-up", model="offline", now=NOW)
+    assert result.preprocessed.corrected_input == "And Sarah's email address?"
+    assert "sarah.chen@company.com" in result.response.delivered
+
+
 def test_cli_ask_json_and_export_without_secrets(sample_engine, openai_server, tmp_path):
     openai_server.script(Scripted.reply(SEED_ANSWER, pieces=4))
     data_dir = str(sample_engine.settings.data_dir)
