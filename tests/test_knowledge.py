@@ -50,6 +50,15 @@ def test_email_metadata_and_date_are_kept(sample_engine):
     assert "Q4_Budget_Review.xlsx" in meta["attachments"]
 
 
+def test_a_page_without_a_date_of_its_own_stays_undated(sample_engine):
+    """The file's mtime is when it was copied: taking it would make every undated page the newest."""
+    rows = sample_engine.database.query("SELECT doc_date FROM documents WHERE path LIKE '%projects/atlas.md'")
+    assert rows and rows[0]["doc_date"] is None
+    results = sample_engine.search("Project Atlas data platform migration", k=10)
+    atlas = [r for r in results if r.source.endswith("projects/atlas.md")]
+    assert atlas and all(r.date is None for r in atlas)
+
+
 def test_search_finds_the_budget_email(sample_engine):
     results = sample_engine.search("email from John about the Q4 budget")  # default k=5
     assert any(r.source.endswith("2026-11-26-q4-budget-review.eml") for r in results)

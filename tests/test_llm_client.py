@@ -14,7 +14,7 @@ import chatapp  # noqa: F401 - offline environment first
 from chatapp.engine import ChatEngine
 from chatapp.llm import LLMClient, LLMError, LLMSettings, OfflineResponder
 from chatapp.llm.client import load_litellm
-from chatapp.records import KnowledgeChunk
+from chatapp.records import KnowledgeChunk, ResolvedEntity
 from tests.openai_server import Scripted  # the fixtures come from tests/conftest.py
 
 # litellm's own pydantic deprecation noise is not ours to fix.
@@ -299,6 +299,30 @@ def test_offline_quotes_retrieved_passages_with_their_file_names(small_kb):
     result, _ = ask(small_kb, "Why is conference room B closed?")
     assert "2026-11-24-conference-room-b-maintenance.eml" in result.text
     assert "From your documents:" in result.text
+
+
+def test_offline_lists_documents_when_asked_to_find_one(small_kb):
+    result, _ = ask(small_kb, "Can you help me find the email from John about the Q4 budget?")
+    assert "The document that matches:" in result.text or "Documents that match:" in result.text
+    first = result.text.split("match:", 1)[1].strip().splitlines()[0]
+    assert "2026-11-26-q4-budget-review.eml, 2026-11-26" in first
+    assert "john.smith@company.com" not in result.text  # a document was asked for, not the address
+    # Asking for the attribute still gets the attribute.
+    result, _ = ask(small_kb, "What is John's email?")
+    assert "john.smith@company.com" in result.text and "match:" not in result.text
+
+
+def test_offline_puts_documents_of_the_asked_day_first(small_kb):
+    later = KnowledgeChunk(chunk_id="a", source="/kb/emails/b.eml", relevance=0.9, content="Budget numbers attached.",
+                           title="Budget numbers", document_id="b", date="2026-11-26T09:00:00+00:00")
+    asked = KnowledgeChunk(chunk_id="b", source="/kb/emails/a.eml", relevance=0.5, content="Room B is closed.",
+                           title="Room B", document_id="a", date="2026-11-24T09:00:00+00:00")
+    day = ResolvedEntity(surface="on Tuesday", span=(0, 0), entity_id="date:2026-11-24", canonical_name="2026-11-24",
+                         entity_type="DATE", confidence=0.9)
+    result, _ = ask(small_kb, "find the email from Tuesday",
+                    context={"rag_chunks": [later, asked], "resolved_entities": [day]})
+    listed = result.text.split("match:", 1)[1].strip().splitlines()
+    assert listed[0].startswith("- Room B (a.eml, 2026-11-24)") and "Budget numbers" in listed[1]
 
 
 def test_offline_uses_the_chunks_and_entities_it_is_given(small_kb):

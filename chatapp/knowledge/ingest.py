@@ -54,7 +54,7 @@ class PendingDocument:
     metadatas: list[dict]
     digest: str
     size: int
-    doc_date: datetime
+    doc_date: datetime | None
 
 
 def content_hash(data: bytes) -> str:
@@ -170,7 +170,9 @@ class Ingester:
             return False
 
         document_id = document_id_for(path)
-        doc_date = parsed.date or datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
+        # Only a date the document states (a mail's Date:, a dated file name, front matter): a file's
+        # mtime says when it was copied, and would make every undated page look like today's news.
+        doc_date = parsed.date
         ids = [chunk_id_for(document_id, s.text) for s in spans]
         # Identical passages inside one file would share an id: keep the first.
         unique = {}
@@ -180,10 +182,10 @@ class Ingester:
             "document_id": document_id,
             "source": str(path),
             "title": parsed.title,
-            "date": doc_date.isoformat(),
-            "date_ts": doc_date.timestamp(),
             "format": parsed.format,
         }
+        if doc_date is not None:
+            base_meta.update(date=doc_date.isoformat(), date_ts=doc_date.timestamp())
         for key in ("from", "to", "subject"):
             if parsed.metadata.get(key):
                 base_meta[key] = parsed.metadata[key]
@@ -224,7 +226,7 @@ class Ingester:
                     "title": item.parsed.title,
                     "format": item.parsed.format,
                     "content_hash": item.digest,
-                    "doc_date": item.doc_date.isoformat(),
+                    "doc_date": item.doc_date.isoformat() if item.doc_date else None,
                     "indexed_at": datetime.now(timezone.utc).isoformat(),
                     "size": item.size,
                     "metadata": json.dumps(item.parsed.metadata, ensure_ascii=False),

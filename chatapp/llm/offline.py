@@ -49,6 +49,22 @@ STOPWORDS = frozenset(
 )
 PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's tokens
 
+# "find the email from John", "show me the notes about Atlas", "find John's email from yesterday":
+# the user wants documents, not an attribute ("what is John's email?" asks for the address).
+_DOCUMENT_NOUN = r"(?:e-?mails?|messages?|mails?|notes?|documents?|docs?|files?|reports?|memos?|minutes|threads?|postmortems?|summar(?:y|ies)|spreadsheets?)"
+_FIND_VERB = re.compile(r"\b(?:find|show|list|locate|pull up|dig up|look up|look for|search|fetch|open|where (?:is|are))\b", re.I)
+_DOCUMENT_REQUEST = re.compile(
+    rf"\b(?:the|a|an|that|this|those|these|any|all|my|last|latest|recent)\s+(?:[\w-]+\s+){{0,2}}{_DOCUMENT_NOUN}\b"
+    rf"|['’]s\s+{_DOCUMENT_NOUN}\s+(?:from|about|on|sent|of|last|yesterday|today)\b", re.I)
+# Which file types a document noun points at.
+_NOUN_SUFFIXES = {"mail": (".eml",), "message": (".eml",), "thread": (".eml",), "note": (".md", ".txt"),
+                  "minutes": (".md", ".txt"), "spreadsheet": (".csv", ".xlsx")}
+MAX_DOCUMENTS = 3
+
+
+def is_document_request(question: str) -> bool:
+    return bool(_FIND_VERB.search(question) and _DOCUMENT_REQUEST.search(question))
+
 
 @dataclass
 class _KnownEntity:
@@ -142,7 +158,9 @@ class OfflineResponder:
             return f"{NO_KB_NOTICE}. {HOW_TO_GET_MORE}"
         question = question_from(messages, context)
         entities = self._entities_for(question, messages, context)
-        lines, sources = self._attribute_answers(question, entities)
+        lines, sources = self._documents(question, entities, context) if is_document_request(question) else ([], [])
+        if not lines:
+            lines, sources = self._attribute_answers(question, entities)
         if not lines:
             lines, sources = self._reverse_lookup(question)
         if not lines:
@@ -316,13 +334,53 @@ class OfflineResponder:
 
     # --- passages ------------------------------------------------------------------
 
-    def _passages(self, question: str, entities: list[_KnownEntity], context: dict) -> tuple[list[str], list[str]]:
+    def _chunks(self, question: str, context: dict) -> list:
         chunks = context.get("rag_chunks")
         if chunks is None:
             try:
-                chunks = self.kb.search(question, k=4) if question.strip() else []
+                chunks = self.kb.search(question, k=6) if question.strip() else []
             except Exception:  # noqa: BLE001 - no index yet, or it is being rebuilt: answer from the registry
                 chunks = []
+        return chunks
+
+    def _documents(self, question: str, entities: list[_KnownEntity], context: dict) -> tuple[list[str], list[str]]:
+        """A document request answered with the documents: title, file, date and
+        the sentence that matches best. Documents of the asked-for day, of the
+        asked-for kind (an email is a .eml file) and naming the asked-for
+        people come first; otherwise retrieval's order stands."""
+        dates = {str(r.canonical_name)[:10] for r in context.get("resolved_entities") or []
+                 if str(getattr(r, "entity_type", "")).upper() == "DATE"}
+        lowered = question.lower()
+        suffixes = tuple(s for noun, found in _NOUN_SUFFIXES.items() if noun in lowered for s in found)
+        names = {w.lower() for e in entities for w in e.name.split() if len(w) > 2}
+        by_document: dict[str, list] = {}
+        for chunk in self._chunks(question, context):
+            by_document.setdefault(chunk.document_id or chunk.source, []).append(chunk)
+        ranked = []
+        for rank, chunks in enumerate(by_document.values()):
+            first = chunks[0]
+            text = " ".join(c.content for c in chunks).lower() + " " + (first.title or "").lower()
+            fit = (2 * bool(first.date and first.date[:10] in dates)
+                   + bool(suffixes and first.source.lower().endswith(suffixes))
+                   + bool(names and any(n in text for n in names)))
+            ranked.append((-fit, rank, chunks))
+        ranked.sort(key=lambda r: r[:2])
+        wanted = keywords(question) | names
+        lines, sources = [], []
+        for _, _, chunks in ranked[:MAX_DOCUMENTS]:
+            first = chunks[0]
+            sentences = [s for c in chunks for s in passage_sentences(c.content)]
+            best = max(sentences, key=lambda s: len(keywords(s) & wanted), default="")
+            when = f", {first.date[:10]}" if first.date else ""
+            title = first.title or file_name(first.source)
+            lines.append(f"- {title} ({file_name(first.source)}{when})" + (f": {best[:200]}" if best else ""))
+            sources.append(file_name(first.source))
+        if lines:
+            lines.insert(0, "Documents that match:" if len(lines) > 1 else "The document that matches:")
+        return lines, sources
+
+    def _passages(self, question: str, entities: list[_KnownEntity], context: dict) -> tuple[list[str], list[str]]:
+        chunks = self._chunks(question, context)
         wanted = keywords(question) | {w for e in entities for w in keywords(e.name)}
         scored = []
         for rank, chunk in enumerate(chunks[:4]):
