@@ -98,6 +98,10 @@ class ChatApp(App):
         if self.session_name:
             self._show_history()
         self.engine.live_correct("warm up")  # load the correction models before the first keystroke
+        if self.engine.settings.model != "offline":
+            from chatapp.llm.client import load_litellm
+
+            load_litellm()  # its import takes seconds: pay it now, not on the first message
 
     def _refresh_status(self) -> None:
         stats = self.engine.kb.stats()
