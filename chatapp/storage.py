@@ -111,8 +111,14 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m002_fact_times(db: sqlite_utils.Database) -> None:
+    # When a fact was last stored: a changed value with the same number of facts
+    # must still invalidate what readers built from the registry.
+    db.execute("ALTER TABLE facts ADD COLUMN updated_at TEXT")
+
+
 # Append new migrations; never edit one that has shipped.
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_initial]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_initial, _m002_fact_times]
 
 
 class Database:

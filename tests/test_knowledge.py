@@ -233,3 +233,20 @@ def test_killed_ingest_is_finished_by_the_next_run(tmp_path):
     assert _sqlite_ids(engine) == _chroma_ids(engine)
     assert any(r.source.endswith("q4-budget-review.eml") for r in engine.search("Q4 budget review meeting", k=5))
     engine.close()
+
+
+def test_a_changed_fact_value_changes_the_registry_stamp(tmp_path):
+    """Readers cache views of the registry by its stamp: a new value must show even when counts stay."""
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text(json.dumps({"id": "f1", "subject": "project:atlas", "predicate": "deadline",
+                                 "object": "2026-12-15"}) + "\n")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(facts)
+        before = engine.kb.registry.stamp()
+        time.sleep(0.01)
+        facts.write_text(json.dumps({"id": "f1", "subject": "project:atlas", "predicate": "deadline",
+                                     "object": "2026-12-22"}) + "\n")
+        engine.ingest(facts)
+        assert engine.kb.registry.counts()["facts"] == 1
+        assert engine.kb.registry.stamp() != before
+        assert engine.kb.registry.all_facts()[0].object == "2026-12-22"

@@ -103,6 +103,10 @@ def parse_facts(path: Path) -> list[Fact]:
     return facts
 
 
+# The columns a Fact record has (the table also keeps updated_at).
+_FACT_COLUMNS = "id, subject, predicate, object, source, confidence"
+
+
 def _attribute_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
@@ -144,6 +148,7 @@ class Registry:
             )
 
     def store_facts(self, db, facts: list[Fact]) -> None:
+        now = datetime.now(timezone.utc).isoformat()
         db["facts"].upsert_all(
             [
                 {
@@ -153,6 +158,7 @@ class Registry:
                     "object": f.object,
                     "source": f.source,
                     "confidence": f.confidence,
+                    "updated_at": now,
                 }
                 for f in facts
             ],
@@ -204,12 +210,12 @@ class Registry:
 
     def facts_about(self, entity_id: str) -> list[Fact]:
         rows = self.database.query(
-            "SELECT * FROM facts WHERE subject = ? OR object = ? ORDER BY id", (entity_id, entity_id)
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE subject = ? OR object = ? ORDER BY id", (entity_id, entity_id)
         )
         return [Fact(**r) for r in rows]
 
     def all_facts(self) -> list[Fact]:
-        return [Fact(**r) for r in self.database.query("SELECT * FROM facts ORDER BY id")]
+        return [Fact(**r) for r in self.database.query(f"SELECT {_FACT_COLUMNS} FROM facts ORDER BY id")]
 
     def vocabulary(self) -> set[str]:
         """Words the knowledge base knows: names, aliases and attribute values.
@@ -223,6 +229,15 @@ class Registry:
         for text in texts:
             words.update(w for w in re.findall(r"[\w'@.\-]+", text or "") if any(c.isalpha() for c in w))
         return words
+
+    def stamp(self) -> tuple:
+        """Changes whenever an entity or fact is added, removed or stored again, so a
+        reader can tell its cached view of the registry is stale."""
+        row = self.database.conn.execute(
+            "SELECT (SELECT count(*) FROM entities), (SELECT max(updated_at) FROM entities), "
+            "(SELECT count(*) FROM facts), (SELECT max(updated_at) FROM facts)"
+        ).fetchone()
+        return tuple(row)
 
     def counts(self) -> dict[str, int]:
         return {
