@@ -401,3 +401,18 @@ def test_a_follow_up_is_completed_from_the_previous_question(pipeline):
 def test_other_short_inputs_are_not_completed(pipeline, previous, text):
     result = pipeline.correct(text, "standard", previous_question=previous)[0]
     assert not [r for r in result.corrections + result.suggestions if r.correction_type == "PragmaticAdjustment"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "Doe" is a known surname, but "does" is a verb, not "Doe's".
+        ("when does helios launch", "When does Helios launch?"),
+        ("where does john go", "Where does John go?"),
+        # "John Doe" is known, but "do" here is the verb.
+        ("john do you think that works", "John do you think that works"),
+        ("whats toms phone", "What's Tom's phone?"),
+    ],
+)
+def test_common_words_are_not_read_as_names(pipeline, text, expected):
+    assert corrected(pipeline, text) == expected

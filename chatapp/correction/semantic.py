@@ -32,12 +32,15 @@ from chatapp.correction.text_helpers import (
     is_editable_word,
     next_word,
     render_with_owners,
+    zipf,
 )
 from chatapp.correction.tokens import TokenizedInput
 from chatapp.correction.word_types import fix_word_types
 from chatapp.records import CorrectionRecord
 
 TIER = "semantic"
+# A word this common is meant as itself, never as a name plus a lost apostrophe.
+COMMON_WORD_ZIPF = 4.5
 Tagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy POS tags
 
 
@@ -108,6 +111,8 @@ class SemanticCorrector:
                 lower = written.lower()
                 if len(lower) < 4 or not lower.endswith("s") or not written.isalpha():
                     continue
+                if lower in FUNCTION_WORDS or zipf(lower) >= COMMON_WORD_ZIPF:
+                    continue  # "does" is not "Doe's", "news" not "New's"
                 form = self.names.person_word(lower[:-1])
                 if form is None or form.capitalize_confidence <= 0.5 or self.names.exact(lower) is not None:
                     continue
@@ -207,6 +212,10 @@ class SemanticCorrector:
                 best = (window, form, score, others, suffix)
         if best is None or current == [*best[1].words[:-1], best[1].words[-1] + best[4]]:
             return None
+        for typed, name_word in zip(current, best[1].words):
+            lower = _strip_possessive(typed).lower()
+            if lower != name_word.lower() and (lower in FUNCTION_WORDS or zipf(lower) >= COMMON_WORD_ZIPF):
+                return None  # "john do you think" keeps its "do": a common word is meant as itself
         return best
 
     # --- markers for stage 2 -------------------------------------------------------------

@@ -259,6 +259,8 @@ def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
     words = [w.lower().replace("’", "'") for w in written]
     first = words[0]
     second = words[1] if len(words) > 1 else ""
+    if first.endswith("'s") and first[:-2] in QUESTION_WORDS and len(words) > 1:
+        return "?", 0.85  # "what's Tom's phone", "where's the report"
     if first in QUESTION_WORDS:
         if second in AUXILIARIES or (first == "how" and second in ("many", "much", "long", "often", "far")):
             return "?", 0.9
