@@ -90,6 +90,67 @@ def count_tokens(text: str, model: str | None = None) -> int:
     return token_counter(model)(text)
 
 
+# Encodings whose pre-tokenizer (the regex that splits text into pieces
+# before BPE) never puts a line break and a following letter, digit or "<" in
+# one piece, and never lets what follows a line break change the pieces before
+# it. See TokenTally.of_parts.
+_SPLIT_AFTER_LINE_BREAK = frozenset({"cl100k_base", "o200k_base"})
+
+
+def _starts_piece(text: str) -> bool:
+    return text[:1].isalnum() or text[:1] == "<"
+
+
+class TokenTally:
+    """Token counts for the texts of one prompt. Each distinct text is
+    encoded once; a text made of parts already counted (the user message is
+    the RAG section and the query, the flat prompt ends with the user
+    message) is counted from its parts where that is exact (of_parts)."""
+
+    def __init__(self, model: str | None = None):
+        self.encoding = encoding_for(model)
+        self._counts: dict[str, int] = {}
+        self._splits_after_line_break = self.encoding.name in _SPLIT_AFTER_LINE_BREAK
+
+    def __call__(self, text: str) -> int:
+        count = self._counts.get(text)
+        if count is None:
+            count = self._counts[text] = len(_encode(self.encoding, text)) if text else 0
+        return count
+
+    def of_parts(self, parts: list[str]) -> int:
+        """The tokens of "".join(parts), remembered under the joined text.
+
+        Counted from the parts where no token can span a join: the part
+        before ends in a line break and the part after starts with a letter,
+        a digit or "<" (a piece never holds a line break and the character
+        after it). A part of line breaks alone after a part that ends in a
+        letter or digit and ">" (a fenced chunk) only extends the piece of
+        that ">". Anywhere else, and for other encodings, the joined text is
+        encoded."""
+        text = "".join(parts)
+        known = self._counts.get(text)
+        if known is not None:
+            return known
+        parts = [part for part in parts if part]
+        if not self._splits_after_line_break or len(parts) < 2:
+            return self(text)
+        total, previous, index = 0, "", 0
+        while index < len(parts):
+            part = parts[index]
+            if previous and not (previous.endswith("\n") and _starts_piece(part)):
+                return self(text)
+            breaks = parts[index + 1] if index + 1 < len(parts) and not parts[index + 1].strip("\n") else ""
+            if breaks and part.endswith(">") and part[-2:-1].isalnum():
+                total += self(part) - self(">") + self(">" + breaks)
+                previous, index = part + breaks, index + 2
+            else:
+                total += self(part)
+                previous, index = part, index + 1
+        self._counts[text] = total
+        return total
+
+
 def _decode(encoding, tokens: list[int]) -> str:
     # A cut can split a multi-byte character; drop the partial bytes rather
     # than show a replacement character.

@@ -9,7 +9,7 @@ from chatapp.dialogue import DialogueState
 from chatapp.records import ResolvedEntity
 
 if TYPE_CHECKING:
-    from chatapp.entities import Mention
+    from chatapp.mentions import Mention
 
 PRONOUNS = {
     **dict.fromkeys(("he", "him", "his", "himself", "she", "her", "hers", "herself"), "person"),

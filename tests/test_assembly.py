@@ -253,3 +253,32 @@ def test_empty_input_gives_a_small_valid_prompt():
     prompt = assemble("", context(), [], [], "default")
     assert prompt.meta["mode"] == "chat" and prompt.warnings == []
     assert prompt.messages[0]["role"] == "system" and prompt.messages[-1] == {"role": "user", "content": ""}
+
+
+# --- token counting ------------------------------------------------------------------
+
+# Letters, digits, the fence's own characters, spaces, tabs, line breaks,
+# slashes (o200k joins them to line breaks) and a few non-ASCII letters and marks.
+_TEXT = st.text(alphabet="ab Z9<>/_:.\n\t\r'sé\u0301ıİſ日", max_size=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(parts=st.lists(st.one_of(_TEXT, st.sampled_from(["\n", "\n\n", ">", "a>", "<reference_data x>", "</reference_data>"])),
+                      max_size=8),
+       model=st.sampled_from(["gpt-4o-mini", "gpt-4", "text-davinci-003"]))
+def test_a_prompt_counted_from_its_parts_counts_what_is_sent(parts, model):
+    from chatapp.budgets import TokenTally
+
+    tally = TokenTally(model)
+    for part in parts[::2]:  # some parts already counted, as assembly's sections are
+        tally(part)
+    assert tally.of_parts(parts) == count_tokens("".join(parts), model)
+
+
+@pytest.mark.parametrize("model", ["gpt-4o-mini", "gpt-4"])
+def test_the_reported_token_count_is_the_real_one(model):
+    chunks = [chunk(n, content=f"Note {n}.\n\n\n" + "Budget line. " * (10 * n) + f"ends {n}>") for n in range(1, 6)]
+    prompt = assemble(QUESTION, context(recent=turns(3), entities=[JOHN_LINE], summary="Earlier: budgets."),
+                      chunks, [], "default", model=model)
+    assert prompt.meta["mode"] == "rag"
+    assert prompt.token_count == max(count_message_tokens(prompt.messages, model), count_tokens(prompt.text, model))

@@ -147,3 +147,26 @@ def test_retrieved_documents_go_into_the_prompt_fenced_with_provenance(sample_en
 
 def test_empty_questions_search_nothing(sample_engine):
     assert retrieve(sample_engine.kb, "   ", [], NOW) == []
+
+
+def test_every_search_mode_returns_each_chunk_whole(sample_engine):
+    for mode in ("hybrid", "dense", "keyword"):
+        hits = sample_engine.search("Q4 budget review with John", k=8, mode=mode)
+        stored = sample_engine.kb.vector.get([h.chunk_id for h in hits])
+        assert hits and all(h.content and h.content == stored[h.chunk_id][0] for h in hits), mode
+
+
+def test_a_keyword_index_from_before_chunk_texts_were_kept_is_rebuilt(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "2026-09-01-invoice-status.md").write_text(NOTE.format(person="Sarah Chen"), encoding="utf-8")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        index_dir = engine.settings.keyword_index_dir
+    # What an earlier chatapp left in the data dir: BM25 postings, no chunk texts.
+    for name in ("chatapp-texts.bin", "chatapp-text-offsets.npy"):
+        (index_dir / name).unlink()
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        chunks = retrieve(engine.kb, "Who confirmed the purchase order for the vendor invoice?", [], NOW)
+        assert chunks and "Sarah Chen confirmed the purchase order number" in chunks[0].content
+    assert (index_dir / "chatapp-texts.bin").is_file()

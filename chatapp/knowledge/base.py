@@ -85,15 +85,26 @@ class KnowledgeBase:
         return row[0] == 0
 
     def chunk_rows(self, chunk_ids: list[str]) -> dict[str, dict]:
+        """Document fields of each chunk of a committed document, by chunk id."""
         if not chunk_ids:
             return {}
         marks = ",".join("?" * len(chunk_ids))
-        rows = self.database.query(
+        rows = self.database.conn.execute(
             "SELECT c.id, c.document_id, d.path, d.title, d.doc_date FROM chunks c "
             f"JOIN documents d ON d.id = c.document_id WHERE c.id IN ({marks})",
             tuple(chunk_ids),
         )
-        return {r["id"]: r for r in rows}
+        fields = ("id", "document_id", "path", "title", "doc_date")
+        return {row[0]: dict(zip(fields, row)) for row in rows}
+
+    def chunk_texts(self, chunk_ids: list[str]) -> dict[str, str]:
+        """Text by chunk id: from the keyword index's store, from Chroma for
+        ids it lacks (a stale or not yet rebuilt index)."""
+        found = self.keyword.texts(chunk_ids)
+        missing = [i for i in chunk_ids if i not in found]
+        if missing:
+            found.update({i: text for i, (text, _) in self.vector.get(missing).items()})
+        return found
 
     # --- keyword index ----------------------------------------------------------
 

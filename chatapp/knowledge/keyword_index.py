@@ -1,21 +1,34 @@
 """The keyword half of the knowledge index: BM25 (bm25s) over chunk texts,
-persisted in the data dir.
+persisted in the data dir, with each chunk's text stored beside it.
 
 bm25s builds a static index, so it is rebuilt whole after each ingest that
 changed something; `version` records which knowledge-base state it reflects,
 so a reader can tell a stale index (e.g. after a killed ingest) and rebuild.
+
+The texts are kept so that a search can hand back chunk texts without a
+round trip to Chroma (fetching documents is most of a Chroma query's cost).
+Chunk ids are hashes of their text, so an id's text never changes: even a
+stale index answers correctly for the ids it has.
 """
 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 STATE_FILE = "chatapp-state.json"
 # The version alone, so the check before every search does not parse the id list.
 VERSION_FILE = "chatapp-version"
+# All chunk texts as UTF-8, back to back, and where each one starts (n + 1 offsets).
+TEXTS_FILE = "chatapp-texts.bin"
+OFFSETS_FILE = "chatapp-text-offsets.npy"
 
 
 def _stemmer():
@@ -27,12 +40,30 @@ def _stemmer():
         return None
 
 
+@dataclass(frozen=True)
+class _Loaded:
+    """One version of the index as read from disk, replaced whole (never
+    changed in place) so a search in another thread sees one version only."""
+
+    version: str
+    retriever: Any  # bm25s.BM25, or None for an empty knowledge base
+    ids: list[str]
+    positions: dict[str, int]
+    texts: mmap.mmap | bytes
+    offsets: np.ndarray
+
+    def text(self, chunk_id: str) -> str | None:
+        n = self.positions.get(chunk_id)
+        if n is None:
+            return None
+        return self.texts[int(self.offsets[n]) : int(self.offsets[n + 1])].decode("utf-8")
+
+
 class KeywordIndex:
     def __init__(self, directory: Path):
         self.directory = Path(directory)
-        self._retriever = None
-        self._ids: list[str] = []
-        self._loaded_version: str | None = None
+        self._loaded: _Loaded | None = None
+        self._version_seen: tuple[tuple, str | None] | None = None  # (version file's stat, version)
         self._stem = _stemmer()
 
     def _tokenize(self, texts: list[str], as_ids: bool = True):
@@ -44,10 +75,23 @@ class KeywordIndex:
 
     @property
     def version(self) -> str | None:
+        """The knowledge-base version this index reflects; None when there is
+        no index, or one written before texts were stored beside it (so the
+        next ingest or search rebuilds it once). Asked before every search:
+        the file is read again only when it changed (a rebuild writes a new one)."""
+        path = self.directory / VERSION_FILE
         try:
-            return (self.directory / VERSION_FILE).read_text().strip() or None
+            info = os.stat(path)
+            stamp = (info.st_ino, info.st_mtime_ns, info.st_size)
+            if self._version_seen is not None and self._version_seen[0] == stamp:
+                return self._version_seen[1]
+            version = path.read_text().strip() or None
         except OSError:
             return None
+        if version is not None and not (self.directory / OFFSETS_FILE).is_file():
+            version = None
+        self._version_seen = (stamp, version)
+        return version
 
     def size_bytes(self) -> int:
         if not self.directory.is_dir():
@@ -64,42 +108,73 @@ class KeywordIndex:
             retriever = bm25s.BM25()
             retriever.index(self._tokenize(texts), show_progress=False)
             retriever.save(str(staging), show_progress=False)
+        encoded = [text.encode("utf-8") for text in texts]
+        (staging / TEXTS_FILE).write_bytes(b"".join(encoded))
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(e) for e in encoded], out=offsets[1:])
+        np.save(staging / OFFSETS_FILE, offsets)
         (staging / STATE_FILE).write_text(json.dumps({"version": version, "ids": ids}))
         (staging / VERSION_FILE).write_text(version)
+        self._loaded = None  # let go of the old files before they are swapped away
         # Swap directories so a reader never sees half an index.
         retired = self.directory.with_name(f"{self.directory.name}.old-{os.getpid()}")
         if self.directory.exists():
             os.replace(self.directory, retired)
         os.replace(staging, self.directory)
         shutil.rmtree(retired, ignore_errors=True)
-        self._retriever = None
-        self._loaded_version = None
 
-    def _load(self) -> bool:
+    def _load(self) -> _Loaded | None:
         version = self.version
         if version is None:
-            return False
-        if self._loaded_version == version:
-            return True
+            return None
+        loaded = self._loaded
+        if loaded is not None and loaded.version == version:
+            return loaded
         import bm25s
 
-        state = json.loads((self.directory / STATE_FILE).read_text())
-        self._ids = state["ids"]
-        self._retriever = bm25s.BM25.load(str(self.directory), show_progress=False) if self._ids else None
-        self._loaded_version = version
-        return True
+        ids = json.loads((self.directory / STATE_FILE).read_text())["ids"]
+        retriever = bm25s.BM25.load(str(self.directory), show_progress=False) if ids else None
+        offsets = np.load(self.directory / OFFSETS_FILE)
+        with open(self.directory / TEXTS_FILE, "rb") as handle:
+            # Mapped, not read: a large knowledge base's texts stay on disk until asked for.
+            texts = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if offsets[-1] else b""
+        loaded = _Loaded(version, retriever, ids, {chunk_id: n for n, chunk_id in enumerate(ids)}, texts, offsets)
+        self._loaded = loaded
+        return loaded
+
+    def texts(self, chunk_ids: list[str]) -> dict[str, str]:
+        """The stored text of each chunk id this index has (others are absent)."""
+        try:
+            loaded = self._load()
+        except (OSError, ValueError):
+            return {}
+        if loaded is None:
+            return {}
+        return {chunk_id: text for chunk_id in chunk_ids if (text := loaded.text(chunk_id)) is not None}
 
     def search(self, query: str, k: int) -> list[tuple[str, float]]:
         """Chunk ids with BM25 scores, best first; empty if there is no index."""
+        return self.search_many([query], k)[0]
+
+    def search_many(self, queries: list[str], k: int) -> list[list[tuple[str, float]]]:
+        """search() for each query, tokenised and scored in one pass."""
+        results: list[list[tuple[str, float]]] = [[] for _ in queries]
         try:
-            if not self._load() or self._retriever is None:
-                return []
+            loaded = self._load() if queries else None
         except (OSError, ValueError):
-            return []
-        vocab = self._retriever.vocab_dict
-        tokens = [t for t in self._tokenize([query], as_ids=False)[0] if t in vocab]
-        if not tokens:
-            return []
-        k = min(k, len(self._ids))
-        docs, scores = self._retriever.retrieve([tokens], k=k, show_progress=False, n_threads=1)
-        return [(self._ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+            return results
+        if loaded is None or loaded.retriever is None:
+            return results
+        vocab = loaded.retriever.vocab_dict
+        tokenized = self._tokenize(list(queries), as_ids=False)
+        wanted = [(n, [t for t in tokens if t in vocab]) for n, tokens in enumerate(tokenized)]
+        wanted = [(n, tokens) for n, tokens in wanted if tokens]
+        k = min(k, len(loaded.ids))
+        if not wanted or k <= 0:
+            return results
+        # n_threads=0: scored in this thread; a pool per call costs more than a small corpus's scoring.
+        docs, scores = loaded.retriever.retrieve([tokens for _, tokens in wanted], k=k, show_progress=False,
+                                                 n_threads=0)
+        for (n, _), row_docs, row_scores in zip(wanted, docs, scores):
+            results[n] = [(loaded.ids[int(d)], float(s)) for d, s in zip(row_docs, row_scores) if s > 0]
+        return results

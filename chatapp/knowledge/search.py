@@ -15,12 +15,36 @@ def reciprocal_rank_fusion(rankings: dict[str, list[str]], k: int = RRF_K) -> li
     """Fuse named rankings of ids; returns (id, fused score, {ranking: rank}) best first."""
     scores: dict[str, float] = {}
     ranks: dict[str, dict[str, int]] = {}
+    best: dict[str, int] = {}  # each id's best rank in any ranking: the first tie-break
     for name, ids in rankings.items():
         for position, item in enumerate(ids, start=1):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + position)
-            ranks.setdefault(item, {})[name] = position
-    order = sorted(scores, key=lambda i: (-scores[i], min(ranks[i].values()), i))
+            if item in ranks:
+                ranks[item][name] = position
+                best[item] = min(best[item], position)
+            else:
+                ranks[item] = {name: position}
+                best[item] = position
+    order = sorted(scores, key=lambda i: (-scores[i], best[i], i))
     return [(i, scores[i], ranks[i]) for i in order]
+
+
+def _first_committed(kb, fused_lists: list[list[tuple]], k: int) -> tuple[dict[str, dict], list[list[tuple]]]:
+    """The first k rows of each fused list whose chunk belongs to a committed
+    document, and those chunks' document fields. Only the heads of the lists
+    are looked up, deeper only when a head holds uncommitted chunks."""
+    committed: dict[str, dict] = {}
+    checked: set[str] = set()
+    depth = k
+    while True:
+        wanted = {row[0] for fused in fused_lists for row in fused[:depth]} - checked
+        if wanted:
+            committed.update(kb.chunk_rows(sorted(wanted)))
+            checked |= wanted
+        selected = [[row for row in fused[:depth] if row[0] in committed][:k] for fused in fused_lists]
+        if all(len(rows) >= k or depth >= len(fused) for rows, fused in zip(selected, fused_lists)):
+            return committed, selected
+        depth *= 2
 
 
 def hybrid_search(kb, query: str, k: int = 5, mode: str = "hybrid") -> list[KnowledgeChunk]:
@@ -31,45 +55,42 @@ def hybrid_search(kb, query: str, k: int = 5, mode: str = "hybrid") -> list[Know
 def hybrid_search_many(kb, queries: list[str], k: int = 5, mode: str = "hybrid",
                        keyword_only: frozenset[int] = frozenset()) -> list[list[KnowledgeChunk]]:
     """Top-k chunks for each query. The queries share one embedding batch and
-    one Chroma call, which is most of the cost of a search. Queries whose
-    index is in `keyword_only` skip the dense side (their words matter, not
-    their meaning: names and dates spelled out)."""
+    one Chroma call, which is most of the cost of a search, and one BM25
+    pass. Queries whose index is in `keyword_only` skip the dense side (their
+    words matter, not their meaning: names and dates spelled out). Chunk texts
+    come from the keyword index's store (Chroma only for ids it lacks), and
+    only for the chunks returned."""
     cleaned = [q.strip() for q in queries]
     results: list[list[KnowledgeChunk]] = [[] for _ in queries]
     live = [i for i, q in enumerate(cleaned) if q]
     if not live or k <= 0:
         return results
     pool = max(20, 4 * k)
-    dense_hits = None
+    dense_hits: list[list[tuple[str, float]] | None] = [None] * len(live)
     if mode in ("hybrid", "dense"):
-        dense_live = [i for i in live if i not in keyword_only or mode == "dense"]
-        found = dict(zip(dense_live, kb.vector.query_many([cleaned[i] for i in dense_live], pool)))
-        dense_hits = [found.get(i) for i in live]
+        dense_live = [p for p, i in enumerate(live) if i not in keyword_only or mode == "dense"]
+        for position, hits in zip(dense_live, kb.vector.nearest_many([cleaned[live[p]] for p in dense_live], pool)):
+            dense_hits[position] = hits
+    keyword_hits: list[list[tuple[str, float]] | None] = [None] * len(live)
     if mode in ("hybrid", "keyword"):
         kb.ensure_keyword_index()
+        keyword_hits = kb.keyword.search_many([cleaned[i] for i in live], pool)
 
-    texts: dict[str, str] = {}
     similarity_by_query: list[dict[str, float]] = []
     fused_by_query = []
-    for position, index in enumerate(live):
+    for position in range(len(live)):
         rankings: dict[str, list[str]] = {}
         similarity: dict[str, float] = {}
-        if dense_hits is not None and dense_hits[position] is not None:
-            hits = dense_hits[position]
-            rankings["dense"] = [h.chunk_id for h in hits]
-            for hit in hits:
-                texts[hit.chunk_id] = hit.content
-                similarity[hit.chunk_id] = hit.similarity
-        if mode in ("hybrid", "keyword"):
-            rankings["keyword"] = [chunk_id for chunk_id, _ in kb.keyword.search(cleaned[index], pool)]
+        if dense_hits[position] is not None:
+            rankings["dense"] = [chunk_id for chunk_id, _ in dense_hits[position]]
+            similarity = dict(dense_hits[position])
+        if keyword_hits[position] is not None:
+            rankings["keyword"] = [chunk_id for chunk_id, _ in keyword_hits[position]]
         fused_by_query.append((rankings, reciprocal_rank_fusion(rankings)))
         similarity_by_query.append(similarity)
 
-    committed = kb.chunk_rows(sorted({row[0] for _, fused in fused_by_query for row in fused}))
-    selected = [[row for row in fused if row[0] in committed][:k] for _, fused in fused_by_query]
-    missing = sorted({row[0] for rows in selected for row in rows if row[0] not in texts})
-    if missing:
-        texts.update({i: text for i, (text, _) in kb.vector.get(missing).items()})
+    committed, selected = _first_committed(kb, [fused for _, fused in fused_by_query], k)
+    texts = kb.chunk_texts(sorted({row[0] for rows in selected for row in rows}))
 
     for position, index in enumerate(live):
         rankings, _ = fused_by_query[position]

@@ -49,6 +49,9 @@ class VectorIndex:
         self.embedder = embedder
         self._client = None
         self._collection = None
+        # Whether the collection was seen holding chunks: asked once, not before
+        # every query (writes happen under the write lock, which closes this index).
+        self._has_chunks = False
 
     @property
     def collection(self):
@@ -83,9 +86,14 @@ class VectorIndex:
     def query(self, text: str, k: int) -> list[VectorHit]:
         return self.query_many([text], k)[0]
 
+    def _is_empty(self) -> bool:
+        if not self._has_chunks:
+            self._has_chunks = self.count() > 0
+        return not self._has_chunks
+
     def query_many(self, texts: list[str], k: int) -> list[list[VectorHit]]:
         """Nearest chunks for each text: one embedding batch, one Chroma call."""
-        if k <= 0 or not texts or self.count() == 0:
+        if k <= 0 or not texts or self._is_empty():
             return [[] for _ in texts]
         vectors = self.embedder.embed(list(texts))
         result = self.collection.query(
@@ -101,6 +109,20 @@ class VectorIndex:
             )
         ]
 
+    def nearest_many(self, texts: list[str], k: int) -> list[list[tuple[str, float]]]:
+        """(chunk id, cosine similarity) of the nearest chunks for each text,
+        best first: query_many without the texts, which cost Chroma more to
+        fetch than the search itself (hybrid search takes them from the
+        keyword index instead)."""
+        if k <= 0 or not texts or self._is_empty():
+            return [[] for _ in texts]
+        vectors = self.embedder.embed(list(texts))
+        result = self.collection.query(query_embeddings=vectors, n_results=k, include=["distances"])
+        return [
+            [(i, 1.0 - float(d)) for i, d in zip(ids, distances)]
+            for ids, distances in zip(result["ids"], result["distances"])
+        ]
+
     def get(self, ids: list[str]) -> dict[str, tuple[str, dict]]:
         """Text and metadata by chunk id (ids Chroma does not have are absent)."""
         found: dict[str, tuple[str, dict]] = {}
@@ -111,5 +133,6 @@ class VectorIndex:
         return found
 
     def close(self) -> None:
+        self._has_chunks = False
         self._collection = None
         self._client = None
