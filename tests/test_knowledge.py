@@ -250,3 +250,22 @@ def test_a_changed_fact_value_changes_the_registry_stamp(tmp_path):
         assert engine.kb.registry.counts()["facts"] == 1
         assert engine.kb.registry.stamp() != before
         assert engine.kb.registry.all_facts()[0].object == "2026-12-22"
+
+
+def test_a_long_running_process_sees_what_another_process_ingested(tmp_path):
+    """The TUI keeps Chroma open while `chatapp ingest` runs in another terminal."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "zebra.md").write_text("The zebra migration plan covers the savanna crossing in spring.\n")
+    data = tmp_path / "data"
+    with ChatEngine.open(data, load_sample_kb=False) as engine:
+        engine.ingest(docs / "zebra.md")
+        query = "penguin colony on the antarctic ice"
+        assert [r.source for r in engine.search(query, mode="dense")] == [str(docs / "zebra.md")]
+
+        (docs / "penguin.md").write_text("The penguin colony lives on the antarctic ice shelf all winter.\n")
+        result = run_cli("ingest", str(docs / "penguin.md"), data_dir=data)
+        assert result.returncode == 0, result.stderr
+
+        dense = engine.search(query, mode="dense")
+        assert dense[0].source == str(docs / "penguin.md")

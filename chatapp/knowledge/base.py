@@ -30,6 +30,8 @@ class KnowledgeBase:
         self.keyword = KeywordIndex(settings.keyword_index_dir)
         self._embedder: MiniLMEmbedder | None = None
         self._vector = None
+        self._vector_version: str | None = None  # the knowledge-base version when Chroma was opened
+        self._writing = False
 
     @property
     def embedder(self) -> MiniLMEmbedder:
@@ -43,7 +45,17 @@ class KnowledgeBase:
             from chatapp.knowledge.vector_index import VectorIndex
 
             self._vector = VectorIndex(self.settings, self.embedder)
+            self._vector_version = self.version
         return self._vector
+
+    def _reopen_vector_if_stale(self) -> None:
+        """A long-running process (the TUI) keeps Chroma open, and Chroma keeps
+        its segments in memory: after another process ingested, the dense side
+        would not see the new chunks. The version in SQLite tells; reopen then,
+        unless this process is the writer (its own writes are visible)."""
+        if self._vector is not None and not self._writing and self._vector_version != self.version:
+            self._vector.close(forget_cached_state=True)
+            self._vector = None
 
     @contextlib.contextmanager
     def write_lock(self, on_wait=None):
@@ -59,9 +71,11 @@ class KnowledgeBase:
             if on_wait:
                 on_wait()
             lock.acquire()
+        self._writing = True
         try:
             yield
         finally:
+            self._writing = False
             # Reopen Chroma next time: another process may have written meanwhile.
             if self._vector is not None:
                 self._vector.close()
@@ -138,12 +152,14 @@ class KnowledgeBase:
     def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[KnowledgeChunk]:
         from chatapp.knowledge.search import hybrid_search
 
+        self._reopen_vector_if_stale()
         return hybrid_search(self, query, k=k or self.settings.search_k, mode=mode)
 
     def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid",
                     keyword_only: frozenset[int] = frozenset()) -> list[list[KnowledgeChunk]]:
         from chatapp.knowledge.search import hybrid_search_many
 
+        self._reopen_vector_if_stale()
         return hybrid_search_many(self, queries, k=k or self.settings.search_k, mode=mode, keyword_only=keyword_only)
 
     def stats(self) -> dict:

@@ -132,7 +132,14 @@ class VectorIndex:
                 found[i] = (doc or "", meta or {})
         return found
 
-    def close(self) -> None:
+    def close(self, forget_cached_state: bool = False) -> None:
+        """Let go of the collection. `forget_cached_state`: also drop the state
+        Chroma shares between clients of one path in this process, so the next
+        client reads what other processes wrote meanwhile."""
         self._has_chunks = False
         self._collection = None
         self._client = None
+        if forget_cached_state and not self.settings.chroma_url:
+            from chromadb.api.client import SharedSystemClient
+
+            SharedSystemClient.clear_system_cache()
