@@ -328,3 +328,119 @@ def test_a_quote_that_flattens_markdown_lines_keeps_its_names(sample_engine, ful
     )
     result = full_post.process(answer, question=question, rag_chunks=sample_engine.search(question))
     assert result.hallucination_flags == [] and result.delivered == answer
+
+
+# --- open conversation held to the evidence alone (no registry entry for any name) -----------------
+
+TURBO = "Ryan Reynolds starred in Turbo. Turbo is starring Snoop Dogg. Snoop Dogg starred in Turbo."
+TURBO_HISTORY = [DialogueTurn("user", "Who else was starring in Turbo, I think I saw there Snoop Dog?", "")]
+
+
+@pytest.fixture(scope="session")
+def open_post(tmp_path_factory):
+    engine = ChatEngine.open(tmp_path_factory.mktemp("empty"))  # no registry: the evidence is all there is
+    yield Postprocessor(engine.kb.registry)
+    engine.close()
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I am not a fan of this sport, but I have heard about it. She is a really good actress.",
+        "Hope you enjoy it! I suggest you check them out one day.",
+        "Yep, I didn't know that. My sister is a huge fan.",
+    ],
+)
+def test_opinions_and_small_talk_get_no_flags(open_post, answer):
+    result = open_post.process(answer, question="Do you like Tom Brady?", evidence=["Tom Brady plays football."])
+    assert result.hallucination_flags == [], result.hallucination_flags
+    assert result.delivered == answer
+
+
+def test_a_name_spelt_a_little_differently_from_the_evidence_is_the_same_name(open_post):
+    evidence = ["Michael Jackson : `~Lyricist`: Heal the World. Michael Jackson wrote Dancing the Dream."]
+    answer = "Yes, Healing the World is one of my favorite songs. Snoop Dog was in Turbo too."
+    result = open_post.process(answer, question="Do you like Michael Jackson?", evidence=evidence + [TURBO])
+    assert result.hallucination_flags == [], result.hallucination_flags
+
+
+def test_a_swapped_author_is_flagged_with_the_evidence_name_as_suggestion(open_post):
+    evidence = ["Dead to the World is written by Charlaine Harris"]
+    history = [DialogueTurn("user", "Could you recommend books similar to Dead to the World?", "")]
+    wrong = "Do you like this book because of its author Stephen King?"
+    result = open_post.process(wrong, question=history[0].content, evidence=evidence, history=history)
+    flag = next(f for f in result.hallucination_flags if f.content == "Stephen King")
+    assert flag.hallucination_type == "ContradictsFact"
+    assert flag.suggestion == "Charlaine Harris"
+    assert "Stephen King [unverified]" in result.delivered  # a guess at a swap is marked, not rewritten
+
+    right = open_post.process(wrong.replace("Stephen King", "Charlaine Harris"), question=history[0].content,
+                              evidence=evidence, history=history)
+    assert right.hallucination_flags == []
+    assert right.confidence > result.confidence
+
+
+def test_a_second_name_beside_the_evidence_one_is_not_a_swap(open_post):
+    answer = "Other than Noah Emmerich, it also stars Roger Willie."
+    result = open_post.process(answer, question="Who stars in Windtalkers?",
+                               evidence=["Noah Emmerich starred in Windtalkers"])
+    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
+
+
+def test_denying_what_the_evidence_states_contradicts_it(open_post):
+    result = open_post.process("Actually, Snoop Dog wasn't in Turbo.", question=TURBO_HISTORY[0].content,
+                               evidence=[TURBO], history=TURBO_HISTORY)
+    flag = result.hallucination_flags[0]
+    assert flag.hallucination_type == "ContradictsFact"
+    assert "Snoop Dogg" in flag.suggestion
+    assert result.recommendation in ("Regenerate", "HumanReview")
+
+
+def test_not_knowing_something_is_not_denying_it(open_post):
+    result = open_post.process("I didn't know Snoop Dogg was in Turbo!", question=TURBO_HISTORY[0].content,
+                               evidence=[TURBO], history=TURBO_HISTORY)
+    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
+
+
+def test_a_year_the_evidence_states_otherwise_is_flagged_with_the_evidence_year(open_post):
+    evidence = ["Dr. Seuss wrote Yertle the Turtle. Yertle the Turtle was released 1958"]
+    history = [DialogueTurn("user", "I agree. Yertle the Turtle is also a good one", "")]
+    result = open_post.process("That was released in 1965.", question=history[0].content, evidence=evidence,
+                               history=history)
+    flag = result.hallucination_flags[0]
+    assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "1965", "1958")
+    same = open_post.process("Yes, it was released in 1958.", question=history[0].content, evidence=evidence,
+                             history=history)
+    assert same.hallucination_flags == []
+
+
+def test_a_year_is_only_held_to_evidence_that_gives_dates(open_post):
+    question = "What else has Rick Riordan written?"
+    silent = open_post.process("He wrote The Red Pyramid, which came out in 2010.", question=question,
+                               evidence=["Rick Riordan wrote The Red Pyramid"])
+    assert silent.hallucination_flags == []
+    dated = open_post.process("He wrote The Red Pyramid, which came out in 2010.", question=question,
+                              evidence=["Rick Riordan wrote The Red Pyramid. Rick Riordan was born in 1964."])
+    assert [(f.hallucination_type, f.content) for f in dated.hallucination_flags] == [("FabricatedFact", "2010")]
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+TABLE = ("Here are the vendors:\n\n| Company | Industry | Founded |\n| --- | --- | --- |\n"
+         "| Acme | Software | 2024 |\n| Globex | Energy | 1999 |\n")
+VENDORS = "Acme is a software company founded in 2024. Globex works in energy and was founded in {year}."
+
+
+def test_each_table_row_is_its_own_claim_and_the_header_claims_nothing(open_post):
+    result = open_post.process(TABLE, question="which vendors do we use?", evidence=[VENDORS.format(year=1999)])
+    rows = [c.claim.text for c in result.factual_validation.checks if c.claim.kind == "sentence"]
+    assert rows[-2:] == ["Acme | Software | 2024", "Globex | Energy | 1999"]
+    assert result.hallucination_flags == []
+    assert result.delivered == TABLE
+
+
+def test_a_wrong_value_in_a_table_row_is_flagged_in_that_row(open_post):
+    result = open_post.process(TABLE, question="which vendors do we use?", evidence=[VENDORS.format(year=1989)])
+    assert [(f.content, f.suggestion) for f in result.hallucination_flags] == [("1999", "1989")]
+    assert "| Globex | Energy | 1989 [corrected] |" in result.delivered
+    assert "| Company | Industry | Founded |" in result.delivered

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
+from chatapp.postprocess.stance import sentence_mode
 from chatapp.records import Claim, ResolvedEntity
 
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
@@ -143,12 +144,15 @@ class ClaimExtractor:
             ent_span = (ent.start_char, ent.end_char)
             if ent.label_ not in NAME_LABELS or _overlaps(ent_span, value_spans + [m.span for m in mentions]):
                 continue
-            surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", ent.text))
-            start = ent.start_char + ent.text.index(surface)
-            span = (start, start + len(surface))
-            ids = self.view.lookup(surface)
-            names.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None), ent.label_, ids,
-                                   bool(ids) and (ids[0] in resolved_ids), _index_at(sentences, span[0])))
+            for offset, part in _cells(ent.text):  # a name never runs across table cells
+                surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", part))
+                if not re.search(r"\w", surface):
+                    continue
+                start = ent.start_char + offset + part.index(surface)
+                span = (start, start + len(surface))
+                ids = self.view.lookup(surface)
+                names.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None), ent.label_, ids,
+                                       bool(ids) and (ids[0] in resolved_ids), _index_at(sentences, span[0])))
         return sorted(names, key=lambda n: n.claim.span)
 
     def _attach_entities(self, doc, sentences, names, resolved_ids) -> list[tuple[tuple[int, int], str, bool]]:
@@ -190,26 +194,30 @@ class ClaimExtractor:
     def _sentences(self, doc, text: str) -> list[SentenceInfo]:
         """spaCy's sentences, further cut at line breaks, list items and trailing source citations:
         an answer laid out in lines ("(offline …)", a blank line, "- item (file.html)") is read
-        line by line, never as one run-on sentence."""
+        line by line, never as one run-on sentence; a table row by row."""
         sentences = []
-        for sent in doc.sents:
-            for start, end, meta in _line_pieces(text, sent.start_char, sent.end_char):
-                span = doc.char_span(start, end, alignment_mode="expand")
-                if span is None or len(span) == 0:
-                    continue
-                raw = text[start:end]
-                content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in span
-                           if (t.is_alpha or t.like_num) and not is_stop(t.text)]
-                info = SentenceInfo(Claim(raw, (start, end), "sentence"), len(sentences), content)
-                info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in span)
-                info.future = any(t.lower_ in FUTURE_MARKERS for t in span) or "going to" in raw.lower()
-                root = span.root
-                info.root_lemma = root.lemma_.lower()
-                info.past = root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"
-                                                      for c in root.children)
-                info.mode = ("meta" if meta else "question" if raw.rstrip().endswith("?")
-                             else "opinion" if _is_opinion(root) else "statement")
-                sentences.append(info)
+        # A table row is one claim ("Acme | Software | 2024"), whatever spaCy makes of the pipes;
+        # a header row names columns and claims nothing.
+        rows = table_rows(text)
+        table_lines = [m.span() for m in _TABLE_ROW_RE.finditer(text)]
+        pieces = [p for sent in doc.sents for p in _line_pieces(text, sent.start_char, sent.end_char)
+                  if not _overlaps(p[:2], table_lines)]
+        for start, end, meta in sorted(pieces + rows):
+            span = doc.char_span(start, end, alignment_mode="expand")
+            if span is None or len(span) == 0:
+                continue
+            raw = text[start:end]
+            content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in span
+                       if (t.is_alpha or t.like_num) and not is_stop(t.text)]
+            info = SentenceInfo(Claim(raw, (start, end), "sentence"), len(sentences), content)
+            info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in span)
+            info.future = any(t.lower_ in FUTURE_MARKERS for t in span) or "going to" in raw.lower()
+            root = span.root
+            info.root_lemma = root.lemma_.lower()
+            info.past = root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"
+                                                  for c in root.children)
+            info.mode = sentence_mode(span, raw, meta)
+            sentences.append(info)
         if not sentences and text.strip():
             start = len(text) - len(text.lstrip())
             sentences.append(SentenceInfo(Claim(text.strip(), (start, start + len(text.strip())), "sentence"), 0, []))
@@ -279,23 +287,6 @@ class ClaimExtractor:
         return None
 
 
-OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
-                            "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
-SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
-
-
-def _is_opinion(verb) -> bool:
-    """A speaker's or listener's taste or plan ("I really like football", "you might enjoy it"),
-    not a statement about the world — unless it wraps one ("I think she starred in X")."""
-    if verb.lemma_.lower() not in OPINION_LEMMAS:
-        return False
-    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
-    if not subjects or subjects[0].lower_ not in SPEAKER_PRONOUNS:
-        return False
-    clauses = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")]
-    return all(_is_opinion(c) or c.dep_ == "xcomp" for c in clauses)
-
-
 def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView) -> list[EntityMention]:
     """"Sarah Johnson" is not Sarah Chen: a known first name inside a longer, unknown
     person's name does not make it the known person."""
@@ -321,6 +312,39 @@ _CITATION_RE = re.compile(r"\s*\((?:[\w./-]+\.[A-Za-z]{2,5}(?:,\s*)?)+\)\s*$")
 # "Sources: a.md, b.html", "From your documents:", "## Details".
 _META_LINE_RE = re.compile(
     r"^(?:\([^()]*\)|(?:sources?|references?|citations?|see also)\s*:.*|#+\s.*|[^.!?:]{0,60}:)$", re.IGNORECASE | re.DOTALL)
+
+
+_TABLE_ROW_RE = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.MULTILINE)
+_TABLE_RULE_RE = re.compile(r"[\s|:-]*-[\s|:-]*")
+
+
+def table_rows(text: str) -> list[tuple[int, int, bool]]:
+    """(start, end, is_header) of each row of a pipe table, without its outer pipes; the rule
+    under the header ("| --- | --- |") is left out, and the row above it is the header."""
+    rows = []
+    for match in _TABLE_ROW_RE.finditer(text):
+        inner = match.group(1)
+        if _TABLE_RULE_RE.fullmatch(inner):
+            if rows and rows[-1][1] < match.start() and "\n" not in text[rows[-1][1]:match.start()].strip():
+                rows[-1] = (rows[-1][0], rows[-1][1], True)
+            continue
+        lead = len(inner) - len(inner.lstrip())
+        body = inner.strip()
+        if body:
+            start = match.start(1) + lead
+            rows.append((start, start + len(body), False))
+    return rows
+
+
+def _cells(text: str) -> list[tuple[int, str]]:
+    """(offset, text) of each pipe-separated part of a span (one part when there is no pipe)."""
+    parts, offset = [], 0
+    for part in text.split("|"):
+        stripped = part.strip()
+        if stripped:
+            parts.append((offset + part.index(stripped), stripped))
+        offset += len(part) + 1
+    return parts
 
 
 def _line_pieces(text: str, start: int, end: int):

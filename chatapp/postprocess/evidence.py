@@ -53,7 +53,8 @@ great good amazing awesome crazy wonderful favorite favourite fun funny interest
 loved lovely nice cool excellent fantastic terrible bad worse worst boring exciting classic popular famous
 brilliant incredible perfect pretty really definitely absolutely probably maybe perhaps actually certainly
 sorry thanks thank welcome enjoy enjoyed glad happy hope help sure okay ok yes yeah oh wow hmm well indeed
-problem recommend check let know
+problem recommend check let know yep yup nope hey hi hello haha lol anytime cheers goodbye bye pleasure
+touching moving entertaining underrated overrated hilarious talented enjoyable solid sweet cute scary sad mediocre
 """.split())
 
 
@@ -100,6 +101,7 @@ class TextIndex:
 
     def __post_init__(self) -> None:
         originals = [t for t in self.texts if t and t.strip()]
+        self.originals = originals  # as written: where scraped triples run together, they still show it
         self.texts = [unglue(t) for t in originals]
         joined = "\n".join(originals + self.texts)
         self.lower = joined.lower()
@@ -110,6 +112,9 @@ class TextIndex:
         # "released 19821982 was the year": two glued years in scraped triples.
         tokens += [half for t in tokens if len(t) == 8 and t.isdigit() for half in (t[:4], t[4:])]
         self.tokens = set(tokens)
+        # The words in reading order without fillers, for names written a little differently
+        # ("Snoop Dog" for "Snoop Dogg", "Healing the World" for "Heal the World").
+        self.name_sequence = [t for t in tokens if t not in NAME_FILLERS]
         self.stems = {stem(t) for t in tokens}
         # Stems of words written in lower case: "Cooke" (a name) must not vouch for "cooking".
         self.common_stems = {stem(w) for w in words(joined) if w.islower()}
@@ -199,7 +204,22 @@ class TextIndex:
         if len(tokens) > 1 and all(t in self.tokens or stem(t) in self.stems for t in tokens):
             return self.has_phrase(" ".join(tokens[-2:]))
         compact = re.sub(r"[.\s]", "", name)
-        return compact.isupper() and 2 <= len(compact) <= 5 and compact.lower() in self.acronyms
+        if compact.isupper() and 2 <= len(compact) <= 5 and compact.lower() in self.acronyms:
+            return True
+        return self.supports_name_loosely(tokens)
+
+    def supports_name_loosely(self, tokens: list[str]) -> bool:
+        """The name's words, in order and side by side, each the same word or a near spelling of
+        one in the sources: a misspelt or inflected name is the same name ("Snoop Dog", "Snoop
+        Dogg"), but a different word is a different name ("Chicago Bulls", "Chicago Bears")."""
+        if not tokens or not self.name_sequence:
+            return False
+        size = len(tokens)
+        sequence = self.name_sequence
+        for start in range(len(sequence) - size + 1):
+            if all(_near_word(t, sequence[start + i]) for i, t in enumerate(tokens)):
+                return True
+        return False
 
     def best_sentence(self, stems: set[str]) -> tuple[str, float]:
         """The source sentence sharing the most of `stems`, and the share."""
@@ -224,6 +244,19 @@ class TextIndex:
             if needle in sentence.lower():
                 return sentence
         return None
+
+
+@functools.lru_cache(maxsize=200_000)
+def _near_word(said: str, known: str) -> bool:
+    if said == known or stem(said) == stem(known):
+        return True
+    if min(len(said), len(known)) < 3 or said.isdigit() or known.isdigit():
+        return False
+    from rapidfuzz.distance import OSA
+
+    # One slip of the keyboard (a swapped pair counts as one: "Tamsay", "Tamasy"); two in a long word.
+    allowed = 1 if max(len(said), len(known)) < 8 else 2
+    return said[0] == known[0] and OSA.distance(said, known) <= allowed
 
 
 @functools.lru_cache(maxsize=4096)

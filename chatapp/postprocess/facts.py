@@ -136,7 +136,9 @@ class FactValidator:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
         confidence = 0.6 if value.vtype not in ("number", "year", "decade") else 0.5
-        if sentence.mode != "statement":
+        if sentence.mode != "statement" or (sources.grounded and not _states_kind(sources, value)):
+            # Asked or suggested, not asserted; or the sources give no value of this kind at all
+            # (no date, no number), so they cannot tell this one wrong: a doubt, not a flag.
             confidence = 0.45
         finding = Finding("FabricatedFact", claim.span, claim.text, confidence,
                           None, [f"{claim.text!r} appears nowhere in {where}"], vc.sentence)
@@ -187,16 +189,20 @@ class FactValidator:
         """The source sentence most like the claim states a different value of the same kind."""
         value_stems = {stem(w) for w in words(vc.claim.text)}
         stems = sentence.stems - value_stems
-        if len(stems) < 2:
+        if not stems:
             return None
         best, overlap = sources.supplied.best_sentence(stems)
         if overlap < 0.5:
             return None
+        if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
+            return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
         group = _group(vc.value.vtype)
-        rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()]
+        rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()
+                  and not _agrees(vc.value, f)]
         if len(rivals) != 1:
             return None
-        confidence = round(0.45 + 0.4 * overlap, 3)
+        # Tied by one word only, it is flagged but never rewritten.
+        confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rivals[0].text, [best],
                           vc.sentence, vc.claim.span, rivals[0].text, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
@@ -213,7 +219,7 @@ class FactValidator:
             return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
         if analysis.sentences[name.sentence].mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        if sources.given.supports_name(claim.text) or any(_names_in(p, claim.text) for p in sources.prior):
+        if sources.given.supports_name(claim.text) or sources.earlier.supports_name(claim.text):
             return ClaimCheck(claim, "unverifiable", 0.5, ["named earlier in the conversation"]), None
         sentence = analysis.sentences[name.sentence]
         if not self._in_scope(sentence, sources) or (
@@ -265,8 +271,9 @@ class FactValidator:
         finding = None
         if unsupported and not problems:
             end = claim.span[1] - (1 if claim.text[-1:] in ".!?" else 0)
+            confidence = round(0.5 + 0.4 * (1 - share), 3)
             finding = Finding("UnsupportedClaim", (claim.span[0], end), analysis.text[claim.span[0]:end],
-                              round(0.5 + 0.4 * (1 - share), 3), None,
+                              confidence, None,
                               ([f"closest source sentence: {best}"] if best else [])
                               + [f"not in the sources: {', '.join(missing[:6])}"], sentence.index)
         return ClaimCheck(claim, "unverifiable", round(0.3 + 0.4 * share, 3), [best] if best else []), finding, share
@@ -326,6 +333,27 @@ def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str)
     return known if len({repr(k.parsed) for k in known}) == 1 else []
 
 
+_DATE_LIKE = frozenset({"date", "year", "decade", "weekday", "time", "relative"})
+
+
+def _states_kind(sources: Sources, value: V.FoundValue) -> bool:
+    """Do the sources give any value a claim like this could be checked against (any date for a
+    date, any number or date for a number)? An address or phone number is never taken on trust."""
+    if value.vtype in IDENTIFYING_SHAPES:
+        return True
+    found = [f.vtype for index in (sources.supplied, sources.records) for f in index.found_values]
+    if value.vtype in _DATE_LIKE:
+        return any(v in _DATE_LIKE for v in found)
+    return bool(found)
+
+
+def _agrees(claimed: V.FoundValue, found: V.FoundValue) -> bool:
+    """"April of 2010" and "2010" are one date said more or less precisely, not two."""
+    if isinstance(claimed.parsed, V.DateValue) and isinstance(found.parsed, V.DateValue):
+        return V.dates_agree(claimed.parsed, found.parsed)
+    return False
+
+
 def _group(vtype: str) -> str:
     return {"weekday": "date", "year": "date", "relative": "date"}.get(vtype, vtype)
 
@@ -341,10 +369,6 @@ def same_slot(current: ValueClaim, old: ValueClaim) -> bool:
 def as_known(old: ValueClaim) -> KnownValue:
     shape = {"weekday": "date", "year": "date"}.get(old.value.vtype, old.value.vtype)
     return KnownValue("earlier", old.claim.text, shape, old.value.parsed)
-
-
-def _names_in(analysis: AnswerAnalysis, text: str) -> bool:
-    return text.lower() in analysis.text.lower()
 
 
 def _did_you_mean(text: str, view: KnowledgeView) -> str | None:

@@ -4,6 +4,7 @@ checked against."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from chatapp.postprocess.claims import AnswerAnalysis
@@ -37,6 +38,11 @@ class Sources:
     prior: list[AnswerAnalysis]  # earlier assistant answers
     # True when evidence texts were given to check against (not only retrieved chunks).
     explicit: bool = True
+
+    @functools.cached_property
+    def earlier(self) -> TextIndex:
+        """What the assistant said before, as text: a name it used stays a name it used."""
+        return TextIndex([p.text for p in self.prior])
 
     @property
     def grounded(self) -> bool:

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
-from chatapp.postprocess.coherence import assess_coherence
+from chatapp.postprocess.coherence import assess_coherence, question_type
 from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, recommend
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.facts import FactValidator, Sources, ValidationSettings
+from chatapp.postprocess.grounding import evidence_findings
 from chatapp.postprocess.hallucination import consistency_findings, temporal_findings, to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import (
@@ -99,6 +100,14 @@ class Postprocessor:
         embedder = self.embedder if self.settings.use_embeddings else None
         coherence = assess_coherence(question, analysis, view, resolved, embedder)
         validation, findings, support = self.validator.validate(analysis, sources)
+        history_text = "\n".join([*(t.content for t in history), question])
+        grounded = evidence_findings(analysis, sources, self.nlp, history_text)
+        if grounded:
+            # What the evidence contradicts outright needs no second flag saying it is unsupported.
+            findings = [f for f in findings if not any(g.span[0] <= f.span[0] and f.span[1] <= g.span[1]
+                                                       and f.flag_type in SOFTER for g in grounded)]
+            findings += grounded
+            _mark_contradicted(validation, grounded)
         temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks))
         _mark_contradicted(validation, temporal)
         findings += temporal
@@ -127,8 +136,6 @@ class Postprocessor:
     # --- pieces ----------------------------------------------------------------------
 
     def _empty(self, response: str, question: str) -> PostprocessedResponse:
-        from chatapp.postprocess.coherence import question_type
-
         coherence = CoherenceResult(0.0, question_type(question), "empty", ["the answer is empty"])
         recommendation, guidance = recommend(response, [], set(), coherence, 0.0, self.settings.delivery)
         return PostprocessedResponse(response, response, [], coherence, FactualValidationResult(score=0.0),
@@ -146,6 +153,9 @@ class Postprocessor:
             while len(self._prior_cache) > self.settings.prior_cache_size:
                 self._prior_cache.popitem(last=False)
         return analysis
+
+
+SOFTER = frozenset({"UnsupportedClaim", "FabricatedFact", "NonexistentEntity"})
 
 
 def _mark_contradicted(validation: FactualValidationResult, findings) -> None:

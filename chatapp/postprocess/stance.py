@@ -1,0 +1,95 @@
+"""What a sentence does: state a fact about the world, or voice the speaker's
+taste, experience or plan. Only statements are held to the sources.
+
+"I really like football", "you might enjoy it", "I've never been to a game",
+"She is a really good actress" and "Hope you enjoy it" tell the user how the
+assistant (or the user) feels; no source could state them, so a missing word
+is no evidence of anything. A sentence that *wraps* a statement ("I think she
+starred in X", "I heard that X directed it") still states it.
+"""
+
+from __future__ import annotations
+
+from chatapp.postprocess.evidence import is_soft
+
+OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
+                            "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
+SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
+# Who "I" and "we" are is the conversation itself: what they did or felt is not in any source.
+FIRST_PERSON = frozenset({"i", "we"})
+# Pronoun subjects of an evaluation ("it was great", "she is a good actress").
+PRONOUN_SUBJECTS = frozenset({"it", "he", "she", "they", "that", "this", "those", "these"})
+
+
+def sentence_mode(span, raw: str, meta: bool) -> str:
+    """"meta", "question", "opinion" or "statement" for one sentence (a spaCy span)."""
+    if meta:
+        return "meta"
+    if raw.rstrip().endswith("?"):
+        return "question"
+    root = span.root
+    if is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span):
+        return "opinion"
+    return "statement"
+
+
+def is_opinion(verb) -> bool:
+    """A speaker's or listener's taste or plan ("I really like football", "you might enjoy it"),
+    not a statement about the world — unless it wraps one ("I think she starred in X")."""
+    if verb.lemma_.lower() not in OPINION_LEMMAS:
+        return False
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects or subjects[0].lower_ not in SPEAKER_PRONOUNS:
+        return False
+    clauses = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")]
+    return all(is_opinion(c) or c.dep_ == "xcomp" or _to_listener(c) for c in clauses)
+
+
+def _to_listener(verb) -> bool:
+    """"(I suggest) you check them out": advice to the user, whatever it is about."""
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    return bool(subjects) and subjects[0].lower_ == "you"
+
+
+def is_personal(verb) -> bool:
+    """The assistant telling of itself ("I am not a fan of this sport", "I have not seen it",
+    "I didn't know that"): first person, and no clause inside that says something of the world."""
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects or not (subjects[0].lower_ in FIRST_PERSON
+                            or any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in subjects[0].children)):
+        return False  # "I …", "we …", "my sister …"
+    clauses = [c for c in verb.children if c.dep_ in ("ccomp", "advcl", "conj", "parataxis") and c.pos_ in ("VERB", "AUX")]
+    return all(is_personal(c) or is_opinion(c) or _subjectless(c) for c in clauses)
+
+
+def is_evaluation(span, root) -> bool:
+    """"She is a really good actress", "It is one of my favourite songs and the video was very
+    touching": a form of "be" and a judgement — praise, blame or the speaker's taste — in every
+    clause, nothing a source would state."""
+    clauses = [root] + [c for c in root.children if c.dep_ == "conj" and c.pos_ in ("AUX", "VERB")]
+    return all(_judges(c) for c in clauses)
+
+
+def _judges(verb) -> bool:
+    if verb.lemma_.lower() != "be":
+        return False
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "csubj")]
+    predicate = [t for c in verb.children if c.dep_ in ("attr", "acomp") for t in c.subtree]
+    if not subjects or not any(is_soft(t.text) for t in predicate):
+        return False
+    if any(t.pos_ in ("VERB", "PROPN") for t in predicate):
+        return False  # "a great film starring X": more than a judgement
+    taste = any(t.lower_ in ("my", "our") for t in predicate)  # "one of my favourite songs"
+    return taste or subjects[0].lower_ in PRONOUN_SUBJECTS or subjects[0].pos_ == "NOUN"
+
+
+def _is_wish(span) -> bool:
+    """Courtesy without a subject: "Hope you enjoy it", "Enjoy!", "Thanks for asking"."""
+    first = next((t for t in span if t.is_alpha), None)
+    return first is not None and first.lower_ in ("hope", "enjoy", "thanks", "thank", "glad", "happy") and not any(
+        t.dep_ in ("nsubj", "nsubjpass") and t.head.i == span.root.i for t in span)
+
+
+def _subjectless(verb) -> bool:
+    """"…and have heard about it": a clause sharing the first-person subject before it."""
+    return not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
