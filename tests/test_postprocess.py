@@ -4,6 +4,7 @@ pipeline: what the user would see delivered, and which flags they would get."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -444,3 +445,26 @@ def test_a_wrong_value_in_a_table_row_is_flagged_in_that_row(open_post):
     assert [(f.content, f.suggestion) for f in result.hallucination_flags] == [("1999", "1989")]
     assert "| Globex | Energy | 1989 [corrected] |" in result.delivered
     assert "| Company | Industry | Founded |" in result.delivered
+
+
+def test_a_changed_fact_is_used_on_the_next_answer(tmp_path):
+    """The postprocessor caches its view of the registry: a fact stored again with a new value
+    (same number of facts) must still reach the next check."""
+    entities, facts = tmp_path / "entities.jsonl", tmp_path / "facts.jsonl"
+    entities.write_text(json.dumps({"id": "project:atlas", "type": "project", "name": "Project Atlas",
+                                    "aliases": ["Atlas"], "attributes": {}}) + "\n")
+
+    def store_deadline(value: str) -> None:
+        facts.write_text(json.dumps({"id": "f1", "subject": "project:atlas", "predicate": "deadline",
+                                     "object": value}) + "\n")
+
+    store_deadline("2026-12-15")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(entities, facts)
+        answer, question = "The Atlas deadline is 2026-12-15.", "When is the Atlas deadline?"
+        assert engine.postprocess(answer, question=question).recommendation == "Accept"
+        store_deadline("2026-12-22")
+        engine.ingest(facts)
+        checked = engine.postprocess(answer, question=question)
+        assert [f.suggestion for f in checked.hallucination_flags] == ["2026-12-22"]
+        assert "2026-12-22 [corrected]" in checked.delivered

@@ -210,8 +210,6 @@ _COMMON_ALIASES = frozenset({"the company", "company", "office", "people", "work
 def _stamp(registry) -> tuple:
     """Changes whenever entities or facts are added, removed or re-ingested."""
     try:
-        counts = registry.counts()
-        updated = registry.database.query("SELECT max(updated_at) AS latest FROM entities")[0]["latest"]
-        return (counts.get("entities"), counts.get("facts"), updated, id(registry))
-    except Exception:  # a registry-like object without these: build once
+        return (*registry.stamp(), id(registry))
+    except Exception:  # a registry-like object without a stamp: build once
         return (id(registry),)
