@@ -62,6 +62,7 @@ def fix_slips(doc: TokenizedInput, edits) -> None:
         elif lower == "your" and next_lower == "welcome" and next_word(doc, following) is None:
             edits.set(index, match_case("you're", token.text), "Grammar", 0.85)
 
+
 def remove_doubled_words(doc: TokenizedInput, edits) -> None:
     tokens = doc.tokens
     previous_end = -1
@@ -78,6 +79,7 @@ def remove_doubled_words(doc: TokenizedInput, edits) -> None:
                 edits.set(index, "", "Grammar", 0.9 if word in FUNCTION_WORDS else 0.75)
         previous_end, previous_word, previous_text = token.end, word, token.text
 
+
 def fix_articles(doc: TokenizedInput, edits) -> None:
     for index, token in enumerate(doc.tokens):
         if not is_editable_word(token) or token.text.lower() not in ("a", "an"):
@@ -92,6 +94,7 @@ def fix_articles(doc: TokenizedInput, edits) -> None:
         article = "an" if takes_an else "a"
         if token.text.lower() != article:
             edits.set(index, match_case(article, token.text), "Grammar", confidence)
+
 
 def wants_an(word: Token) -> tuple[bool | None, float]:
     """Whether `word` takes "an", and how sure we are (None: leave it)."""
@@ -118,7 +121,6 @@ def wants_an(word: Token) -> tuple[bool | None, float]:
     if lower[0] == "h":
         return False, 0.75
     return False, 0.9
-
 
 
 # A question whose subject came before its verb: "where it is?" -> "where is it?".
