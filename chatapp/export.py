@@ -81,7 +81,8 @@ def to_markdown(transcript: dict) -> str:
             post = turn["postprocessing"]
             for flag in turn["hallucination_flags"]:
                 suggestion = f" — suggestion: {flag['suggestion']}" if flag["suggestion"] else ""
-                lines.append(f"- flag {flag['hallucination_type']}: “{flag['content']}”{suggestion}")
+                action = " (corrected)" if flag.get("corrected") else ""
+                lines.append(f"- flag {flag['hallucination_type']}{action}: “{flag['content']}”{suggestion}")
             if post:
                 if post["original"] != post["delivered"]:
                     lines += ["", "Model's original answer:", "", "> " + post["original"].replace("\n", "\n> ")]
@@ -122,7 +123,8 @@ def to_html(transcript: dict) -> str:
         items += [f"entity {esc(e['surface'])} → {esc(e['canonical_name'])}" for e in turn["resolved_entities"]]
         items += [f"source: {esc(r['title'] or r['source'])} <span class='meta'>{esc(r['source'])}</span>"
                   for r in turn["rag_chunks"]]
-        items += [f"<span class='flag'>{esc(f['hallucination_type'])}</span>: {esc(f['content'])}"
+        items += [f"<span class='flag'>{esc(f['hallucination_type'])}</span>"
+                  + (" (corrected)" if f.get("corrected") else "") + f": {esc(f['content'])}"
                   + (f" — suggestion: {esc(f['suggestion'])}" if f["suggestion"] else "")
                   for f in turn["hallucination_flags"]]
         if turn["postprocessing"]:

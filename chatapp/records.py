@@ -150,6 +150,7 @@ class HallucinationFlag:
     confidence: float
     suggestion: str | None = None
     evidence: list[str] = field(default_factory=list)
+    corrected: bool = False  # the delivered text carries the suggestion here, marked [corrected]
 
 
 @dataclass

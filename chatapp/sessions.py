@@ -223,7 +223,7 @@ class SessionStore:
                 [
                     {"turn_id": turn_id, "hallucination_type": f.hallucination_type, "span_start": f.span[0],
                      "span_end": f.span[1], "content": f.content, "confidence": f.confidence,
-                     "suggestion": f.suggestion, "evidence": _dumps(f.evidence)}
+                     "suggestion": f.suggestion, "evidence": _dumps(f.evidence), "corrected": int(f.corrected)}
                     for f in result.hallucination_flags
                 ]
             )
@@ -255,4 +255,6 @@ class SessionStore:
                 for field in ("alternatives", "attributes", "evidence"):
                     if isinstance(row.get(field), str):
                         row[field] = json.loads(row[field])
+        for row in records["hallucination_flags"]:
+            row["corrected"] = bool(row.get("corrected"))
         return records

@@ -117,8 +117,13 @@ def _m002_fact_times(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE facts ADD COLUMN updated_at TEXT")
 
 
+def _m003_flag_corrected(db: sqlite_utils.Database) -> None:
+    # Whether delivery replaced the flagged text with the suggestion ([corrected]) or only marked it.
+    db.execute("ALTER TABLE hallucination_flags ADD COLUMN corrected INTEGER NOT NULL DEFAULT 0")
+
+
 # Append new migrations; never edit one that has shipped.
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_initial, _m002_fact_times]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_initial, _m002_fact_times, _m003_flag_corrected]
 
 
 class Database:

@@ -37,7 +37,9 @@ def test_seed_scenario_end_to_end(sample_engine, openai_server):
     kinds = {f.hallucination_type for f in result.response.hallucination_flags}
     assert "WrongAttribute" in kinds
     wrong = next(f for f in result.response.hallucination_flags if f.hallucination_type == "WrongAttribute")
-    assert wrong.suggestion == "john.smith@company.com"
+    assert wrong.suggestion == "john.smith@company.com" and wrong.corrected
+    sarah = [f for f in result.response.hallucination_flags if "Sarah" in f.content]
+    assert sarah and not any(f.corrected for f in sarah)  # marked [unverified], not rewritten
     assert result.response.recommendation in ("AcceptWithFlags", "CorrectAndDeliver")
     # The model saw the corrected question and the retrieved knowledge, fenced as reference data.
     sent = openai_server.chat_requests[-1].body["messages"]
@@ -47,6 +49,8 @@ def test_seed_scenario_end_to_end(sample_engine, openai_server):
     records = sample_engine.sessions.turn_records(result.turn_id)
     assert records["postprocessing"]["recommendation"] == result.response.recommendation
     assert records["hallucination_flags"] and records["llm_calls"][0]["status"] == "ok"
+    stored = {(f["hallucination_type"], f["corrected"]) for f in records["hallucination_flags"]}
+    assert ("WrongAttribute", True) in stored
 
 
 def test_a_correct_answer_is_accepted(sample_engine, openai_server):
@@ -99,6 +103,7 @@ def test_cli_ask_json_and_export_without_secrets(sample_engine, openai_server, t
                 "response", "usage"):
         assert key in payload
     assert "[corrected]" in payload["response"]["delivered"]
+    assert any(f["corrected"] for f in payload["response"]["hallucination_flags"])
     assert openai_server.chat_requests[-1].headers.get("Authorization", "").endswith(secret)
 
     for fmt in ("md", "json", "html"):
@@ -108,6 +113,8 @@ def test_cli_ask_json_and_export_without_secrets(sample_engine, openai_server, t
         text = out.read_text()
         assert "[corrected]" in text and "[unverified]" in text
         assert "WrongAttribute" in text
+        assert {"md": "WrongAttribute (corrected)", "json": '"corrected": true',
+                "html": "WrongAttribute</span> (corrected)"}[fmt] in text
         assert secret not in text
     assert json.loads((tmp_path / "export.json").read_text())["session"]["name"] == "cli-seed"
 

@@ -204,14 +204,15 @@ def _sentence_finding(kind: str, sentence: SentenceInfo, text: str, confidence: 
                    [evidence], sentence.index, major=True)
 
 
-def to_flags(findings: list[Finding]) -> list[HallucinationFlag]:
-    """One flag per finding, without repeating the same type over the same text."""
+def to_flags(findings: list[Finding], corrected: set[int] = frozenset()) -> list[HallucinationFlag]:
+    """One flag per finding, without repeating the same type over the same text.
+    `corrected`: indices of the findings whose suggestion delivery put in the text."""
     flags, seen = [], set()
-    for f in sorted(findings, key=lambda f: (f.span, -f.confidence)):
+    for index, f in sorted(enumerate(findings), key=lambda item: (item[1].span, -item[1].confidence)):
         key = (f.flag_type, f.span)
         if key in seen:
             continue
         seen.add(key)
         flags.append(HallucinationFlag(f.flag_type, f.span, f.content, round(f.confidence, 3), f.suggestion,
-                                       list(f.evidence)))
+                                       list(f.evidence), corrected=index in corrected))
     return flags

@@ -125,7 +125,7 @@ class Postprocessor:
         return PostprocessedResponse(
             original=response,
             delivered=delivered,
-            hallucination_flags=to_flags(reported),
+            hallucination_flags=to_flags(reported, corrected),
             coherence=coherence,
             factual_validation=validation,
             recommendation=recommendation,

@@ -200,7 +200,8 @@ class ChatApp(App):
             self._current.finish(text, status)
         if result.response is not None:
             response = result.response
-            flags = ", ".join(sorted({f.hallucination_type for f in response.hallucination_flags})) or "no flags"
+            flags = ", ".join(sorted({f.hallucination_type + (" (corrected)" if f.corrected else "")
+                                      for f in response.hallucination_flags})) or "no flags"
             verdict = Static(f"{response.recommendation} · confidence {response.confidence:.2f} · {flags}",
                              classes="verdict")
             self._add_message(verdict)
