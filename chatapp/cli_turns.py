@@ -127,13 +127,16 @@ def ask(
                           "Turn this off with load_sample_kb = false.")
 
     streaming = not as_json
+    streamed: list[str] = []  # the text of the last attempt, as shown while it arrived
 
     def on_event(stage: str, data: dict) -> None:
         if not streaming:
             return
         if stage == "delta":
+            streamed.append(data["text"])
             console.print(data["text"], end="", markup=False, highlight=False, soft_wrap=True)
         elif stage == "regenerate":
+            streamed.clear()
             console.print("\n[dim]regenerating: the first answer had problems…[/]")
 
     try:
@@ -157,8 +160,11 @@ def ask(
         if result.response is not None:
             from chatapp.views import response_view
 
-            console.rule(style="dim")
-            console.print(response_view(result.response))
+            # The answer is on screen already unless checking changed it ([corrected], [unverified]).
+            changed = result.response.delivered.strip() != "".join(streamed).strip()
+            if changed:
+                console.rule(style="dim")
+            console.print(response_view(result.response, include_answer=changed))
         console.print(f"[dim]session {result.session_name} · {result.usage.model} · "
                       f"{result.usage.prompt_tokens}+{result.usage.completion_tokens} tokens · "
                       f"{result.usage.latency_ms:.0f} ms[/]")

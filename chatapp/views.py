@@ -88,10 +88,12 @@ def annotated_answer(text: str) -> Text:
     return styled
 
 
-def response_view(response: PostprocessedResponse) -> Group:
+def response_view(response: PostprocessedResponse, include_answer: bool = True) -> Group:
+    """The checked answer with its flags and verdict; `include_answer=False` when
+    the same text was already shown as it streamed."""
     colours = {"Accept": "green", "AcceptWithFlags": "yellow", "CorrectAndDeliver": "cyan",
                "Regenerate": "red", "HumanReview": "red"}
-    parts = [annotated_answer(response.delivered)]
+    parts = [annotated_answer(response.delivered)] if include_answer else []
     if response.hallucination_flags:
         table = Table(box=None, header_style="dim")
         for column in ("flag", "content", "conf", "suggestion"):

@@ -333,10 +333,17 @@ def test_offline_uses_the_chunks_and_entities_it_is_given(small_kb):
 
 
 def test_offline_says_so_when_it_knows_nothing(small_kb):
-    result, _ = ask(small_kb, "hello")
+    result, _ = ask(small_kb, "What is the frobnication quota for xyzzy?")
     assert result.text.startswith("(offline") and "found nothing" in result.text
     no_kb, _ = ask(None, "what is John Smith's email?")
     assert "no knowledge base" in no_kb.text and "@" not in no_kb.text
+
+
+def test_offline_answers_small_talk_in_kind(small_kb):
+    assert "Hello!" in ask(small_kb, "hi there")[0].text
+    assert "You're welcome" in ask(small_kb, "thanks a lot!")[0].text
+    assert "Goodbye" in ask(small_kb, "bye")[0].text
+    assert "found nothing" not in ask(small_kb, "ok")[0].text
 
 
 def test_offline_stream_can_be_cancelled(small_kb):

@@ -119,6 +119,21 @@ def test_cli_ask_json_and_export_without_secrets(sample_engine, openai_server, t
     assert json.loads((tmp_path / "export.json").read_text())["session"]["name"] == "cli-seed"
 
 
+def test_cli_ask_shows_the_answer_again_only_when_checking_changed_it(sample_engine, openai_server):
+    data_dir = str(sample_engine.settings.data_dir)
+    plain = run_cli("ask", "What is John Smith's email address?", "--model", "offline", "--data-dir", data_dir)
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.count("John Smith's email is john.smith@company.com.") == 1
+    assert "Accept" in plain.stdout
+
+    openai_server.script(Scripted.reply(SEED_ANSWER, pieces=4))
+    fixed = run_cli("ask", SEED_QUESTION, "--model", "gpt-4o-mini", "--api-base", openai_server.url,
+                    "--data-dir", data_dir)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "john.s@company.org" in fixed.stdout  # as it streamed
+    assert "john.smith@company.com [corrected]" in fixed.stdout  # then as delivered
+
+
 def test_killed_during_a_stream_then_resumed(tmp_path, openai_server):
     data_dir = tmp_path / "data"
     engine = ChatEngine.open(data_dir, load_sample_kb=False)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from chatapp.llm.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
+
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
 HOW_TO_GET_MORE = "Add documents with `chatapp ingest PATH`, or choose a model with --model to ask an LLM."
@@ -48,23 +50,6 @@ STOPWORDS = frozenset(
     "your my me you we they he she him them tell give please any there here have has had not".split()
 )
 PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's tokens
-
-# "find the email from John", "show me the notes about Atlas", "find John's email from yesterday":
-# the user wants documents, not an attribute ("what is John's email?" asks for the address).
-_DOCUMENT_NOUN = r"(?:e-?mails?|messages?|mails?|notes?|documents?|docs?|files?|reports?|memos?|minutes|threads?|postmortems?|summar(?:y|ies)|spreadsheets?)"
-_FIND_VERB = re.compile(r"\b(?:find|show|list|locate|pull up|dig up|look up|look for|search|fetch|open|where (?:is|are))\b", re.I)
-_DOCUMENT_REQUEST = re.compile(
-    rf"\b(?:the|a|an|that|this|those|these|any|all|my|last|latest|recent)\s+(?:[\w-]+\s+){{0,2}}{_DOCUMENT_NOUN}\b"
-    rf"|['’]s\s+{_DOCUMENT_NOUN}\s+(?:from|about|on|sent|of|last|yesterday|today)\b", re.I)
-# Which file types a document noun points at.
-_NOUN_SUFFIXES = {"mail": (".eml",), "message": (".eml",), "thread": (".eml",), "note": (".md", ".txt"),
-                  "minutes": (".md", ".txt"), "spreadsheet": (".csv", ".xlsx")}
-MAX_DOCUMENTS = 3
-
-
-def is_document_request(question: str) -> bool:
-    return bool(_FIND_VERB.search(question) and _DOCUMENT_REQUEST.search(question))
-
 
 @dataclass
 class _KnownEntity:
@@ -157,6 +142,9 @@ class OfflineResponder:
         if self.kb is None:
             return f"{NO_KB_NOTICE}. {HOW_TO_GET_MORE}"
         question = question_from(messages, context)
+        reply = small_talk_reply(question)
+        if reply:
+            return f"{OFFLINE_NOTICE}\n\n{reply}"
         entities = self._entities_for(question, messages, context)
         lines, sources = self._documents(question, entities, context) if is_document_request(question) else ([], [])
         if not lines:
@@ -351,7 +339,7 @@ class OfflineResponder:
         dates = {str(r.canonical_name)[:10] for r in context.get("resolved_entities") or []
                  if str(getattr(r, "entity_type", "")).upper() == "DATE"}
         lowered = question.lower()
-        suffixes = tuple(s for noun, found in _NOUN_SUFFIXES.items() if noun in lowered for s in found)
+        suffixes = tuple(s for noun, found in NOUN_SUFFIXES.items() if noun in lowered for s in found)
         names = {w.lower() for e in entities for w in e.name.split() if len(w) > 2}
         by_document: dict[str, list] = {}
         for chunk in self._chunks(question, context):
