@@ -339,6 +339,14 @@ def test_offline_says_so_when_it_knows_nothing(small_kb):
     assert "no knowledge base" in no_kb.text and "@" not in no_kb.text
 
 
+def test_offline_answers_both_parts_of_a_two_part_question(small_kb):
+    result, _ = ask(small_kb, "Who's working on Project Atlas and what's the deadline?")
+    assert "Project Atlas's owner is John Smith." in result.text
+    assert "Project Atlas's deadline is 2027-01-15." in result.text
+    only_deadline, _ = ask(small_kb, "What is the Atlas deadline?")
+    assert "deadline is 2027-01-15" in only_deadline.text and "owner" not in only_deadline.text
+
+
 def test_offline_answers_small_talk_in_kind(small_kb):
     assert "Hello!" in ask(small_kb, "hi there")[0].text
     assert "You're welcome" in ask(small_kb, "thanks a lot!")[0].text

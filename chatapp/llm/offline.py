@@ -33,7 +33,8 @@ ATTRIBUTE_CUES: dict[str, tuple[str, ...]] = {
     "reports_to": ("report to", "reports to", "manager", "boss"),
     "manages": ("manage",),
     "lead": ("lead", "head", "runs", "in charge"),
-    "owner": ("owner", "owns", "responsible"),
+    "owner": ("owner", "owns", "responsible", "working on", "works on", "who's on", "who is on"),
+    "tech_lead": ("tech lead", "technical lead", "working on", "works on", "who's on", "who is on"),
     "status": ("status", "progress", "how is", "how's"),
     "date": ("when", "date", "what day"),
     "time": ("what time", "when"),
@@ -252,13 +253,14 @@ class OfflineResponder:
         # A key named in full ("launch date", "cost center") beats a cue word.
         named = [k for k in entity.attributes if all(w in lowered for w in k.lower().split("_"))]
         named = [k for k in named if not any(k != other and k in other for other in named)]
-        if named:
+        if named and not re.search(r"\band\b", lowered):
             return named
         cued = [k for k, cues in ATTRIBUTE_CUES.items() if k in entity.attributes and any(
             re.search(rf"(?<!\w){re.escape(c)}", lowered) for c in cues)]
         if "time" in cued and "date" in cued and "what time" not in lowered:
-            return [k for k in cued if k != "time"] + ["time"]
-        return cued
+            cued = [k for k in cued if k != "time"] + ["time"]
+        # "who works on Atlas and what's the deadline": both parts, the named key too.
+        return list(dict.fromkeys(cued + named)) if named else cued
 
     def _source_of(self, entity: _KnownEntity, key: str) -> str:
         if entity.entity_id:
