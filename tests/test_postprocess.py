@@ -358,6 +358,40 @@ def test_opinions_and_small_talk_get_no_flags(open_post, answer):
     assert result.delivered == answer
 
 
+def test_advice_is_taste_but_the_author_it_names_is_a_claim(open_post):
+    evidence = ["Chris Cleave wrote Incendiary. Chris Cleave wrote The Other Hand."]
+    question = "What other books did he write that I might like?"
+    plain = open_post.process("You might like Incendiary.", question=question, evidence=evidence)
+    assert plain.hallucination_flags == []
+    answer = "I would recommend Animal Farm by George Orwell."
+    result = open_post.process(answer, question=question, evidence=evidence)
+    assert "George Orwell" in [f.content for f in result.hallucination_flags]
+    assert "George Orwell [unverified]" in result.delivered
+    assert "Animal Farm [unverified]" not in result.delivered  # the suggestion itself is taste
+
+
+def test_what_the_assistant_said_before_is_not_a_new_claim_when_repeated(open_post):
+    evidence = ["Anne Hathaway starred in Get Real. Get Real is starring Jon Tenney."]
+    history = [DialogueTurn("user", "What else is Jon Tenney in?", ""),
+               DialogueTurn("assistant", "He starred in Get Real, a coming-of-age romance set in a boarding school.", ""),
+               DialogueTurn("user", "Sounds nice, what is it about again?", "")]
+    repeated = open_post.process("It is a coming-of-age romance set in a boarding school.",
+                                 question=history[-1].content, evidence=evidence, history=history)
+    assert repeated.hallucination_flags == []
+    changed = open_post.process("It is a heist thriller set in a casino.",
+                                question=history[-1].content, evidence=evidence, history=history)
+    assert [f.hallucination_type for f in changed.hallucination_flags] == ["UnsupportedClaim"]
+
+
+def test_a_misspelt_word_is_not_an_unsupported_claim(open_post):
+    evidence = ["Anne Hathaway starred in Get Real. Get Real is starring Jon Tenney."]
+    typo = open_post.process("Jon Tenney starrred in Get Real.", question="Who starred in Get Real?", evidence=evidence)
+    assert typo.hallucination_flags == []
+    added = open_post.process("Jon Tenney starred in Get Real, he was a retired astronaut.",
+                              question="Who starred in Get Real?", evidence=evidence)
+    assert [f.hallucination_type for f in added.hallucination_flags] == ["UnsupportedClaim"]
+
+
 def test_a_name_spelt_a_little_differently_from_the_evidence_is_the_same_name(open_post):
     evidence = ["Michael Jackson : `~Lyricist`: Heal the World. Michael Jackson wrote Dancing the Dream."]
     answer = "Yes, Healing the World is one of my favorite songs. Snoop Dog was in Turbo too."

@@ -79,6 +79,16 @@ def rarity(word: str) -> float:
     return min(1.5, max(0.1, (6.5 - zipf) / 2.5))
 
 
+@functools.lru_cache(maxsize=50_000)
+def is_typo(word: str) -> bool:
+    """Not a word of English at all (wordfreq has never seen it): a misspelling, not a claim."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover
+        return False
+    return zipf_frequency(word.lower(), "en") == 0
+
+
 def unglue(text: str) -> str:
     text = _GLUE_SENTENCE_RE.sub(r"\1 ", text)
     return _GLUE_WORD_RE.sub(" ", text)

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
-from chatapp.postprocess.evidence import date_covers, is_soft, rarity, stem, words
+from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, stem, words
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.records import ClaimCheck, FactualValidationResult
 
@@ -236,7 +237,9 @@ class FactValidator:
             finding = Finding("NonexistentEntity", claim.span, claim.text, 0.75, guess, evidence, name.sentence)
         else:
             confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
-            if sentence.mode != "statement" or acronym:
+            asserted = sentence.mode == "statement" or (
+                sentence.mode == "opinion" and attributed(analysis.doc, claim.span))
+            if not asserted or acronym:
                 confidence = 0.45  # named in a question or a suggestion, not asserted; or jargon
             finding = Finding("UnsupportedClaim", claim.span, claim.text, confidence, guess,
                               [f"{claim.text!r} is not named in the supplied sources"], name.sentence)
@@ -286,9 +289,12 @@ class FactValidator:
         for word, span, pos in sentence.words:
             if any(a <= span[0] < b for a, b in spans) or is_soft(word) or len(word) <= 2:
                 continue
+            if word.islower() and is_typo(word):
+                continue  # "prolfic", "starrred": a slip of the keyboard claims nothing
             weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)  # a name spaCy did not tag
             total += weight
-            if sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word):
+            if (sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word)
+                    or sources.earlier.has_word(word)):  # the assistant's own earlier words, checked in their turn
                 supported += weight
             else:
                 missing.append(word)

@@ -93,3 +93,21 @@ def _is_wish(span) -> bool:
 def _subjectless(verb) -> bool:
     """"…and have heard about it": a clause sharing the first-person subject before it."""
     return not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
+
+
+# Words that attach a fact to a title inside advice: "X by Y", "a film starring Y".
+ATTRIBUTING = frozenset({"by", "starring", "featuring"})
+
+
+def attributed(doc, span: tuple[int, int]) -> bool:
+    """A name a piece of advice vouches for: "I'd recommend Animal Farm by George Orwell", "you may
+    like X, which was written by Y". The suggestion is taste; who wrote or stars in the thing is a
+    statement of fact, held to the sources like any other."""
+    if doc is None:
+        return False
+    named = doc.char_span(*span, alignment_mode="expand")
+    if named is None or named.start == 0:
+        return False
+    if doc[named.start - 1].lower_ in ATTRIBUTING:
+        return True
+    return any(t.dep_ == "relcl" for t in named.root.ancestors)
