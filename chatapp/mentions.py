@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from chatapp.references import reference_mentions
+from chatapp.spans import keep_unclaimed
 from chatapp.temporal import find_temporal_expressions, find_time_expressions
 
 
@@ -121,14 +122,7 @@ class MentionDetection:
         # Exact sources (markers, registry names, dates) first, longest first;
         # spaCy's spans and the reference words only fill the gaps they leave.
         found.sort(key=lambda m: (_PRIORITY[m.kind] >= _PRIORITY["ner"], -(m.span[1] - m.span[0]), _PRIORITY[m.kind], m.span[0]))
-        taken = bytearray(len(text))  # characters already claimed by a kept mention
-        kept: list[Mention] = []
-        for mention in found:
-            start, end = mention.span
-            if not any(taken[start:end]):
-                taken[start:end] = b"\x01" * (end - start)
-                kept.append(mention)
-        return sorted(kept, key=lambda m: m.span[0])
+        return keep_unclaimed(found, len(text))
 
     def _parse(self, text: str):
         nlp = self.nlp

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from chatapp.spans import keep_unclaimed
+
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
 MONTHS = [
@@ -321,14 +323,7 @@ def find_temporal_expressions(text: str, now: datetime, extra_spans: list[tuple[
             found.append(TemporalExpression(surface, (start_char, end_char), parsed, parsed, "day", 0.6))
     # Longest first, then leftmost, so "last Monday" beats "Monday".
     found.sort(key=lambda e: (-(e.span[1] - e.span[0]), e.span[0]))
-    taken = bytearray(len(text))
-    kept: list[TemporalExpression] = []
-    for expression in found:
-        start, end = expression.span
-        if not any(taken[start:end]):
-            taken[start:end] = b"\x01" * (end - start)
-            kept.append(expression)
-    return sorted(kept, key=lambda e: e.span[0])
+    return keep_unclaimed(found, len(text))
 
 
 _TIME = re.compile(

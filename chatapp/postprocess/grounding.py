@@ -25,6 +25,7 @@ import re
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, stem, words
 from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.relations import dependency_arcs
 
 # Words naming the same link between a work and a person, by family (compared by stem).
 RELATION_FAMILIES = [
@@ -220,17 +221,9 @@ def _tied(name, analysis: AnswerAnalysis, families: set[int]) -> bool:
     for token in sentence:
         if token.i in range(span.start, span.end) or _FAMILY_OF.get(stem(token.text)) not in families:
             continue
-        if _arcs(token, root) <= 2:
+        if dependency_arcs(token, root) <= 2:
             return True
     return False
-
-
-def _arcs(a, b) -> int:
-    depth = {t.i: d for d, t in enumerate([a, *a.ancestors])}
-    for d, t in enumerate([b, *b.ancestors]):
-        if t.i in depth:
-            return d + depth[t.i]
-    return 99
 
 
 def _same_kind(nlp, label: str, name: str, statement: str) -> bool:

@@ -98,13 +98,14 @@ def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, sa
             continue
         if not any(_alike(p, _norm(stem(token.text))) for p in parts):
             continue
-        if (_arcs(token, thing_span.root) <= _MAX_ARCS and _arcs(token, said_span.root) <= _MAX_ARCS
+        if (dependency_arcs(token, thing_span.root) <= _MAX_ARCS
+                and dependency_arcs(token, said_span.root) <= _MAX_ARCS
                 and not _parenthesised(doc, token, said_span)):
             return True
     return False
 
 
-def _arcs(a, b) -> int:
+def dependency_arcs(a, b) -> int:
     """Dependency arcs between two tokens of one parse (large when unconnected)."""
     depth = {t.i: d for d, t in enumerate([a, *a.ancestors])}
     for d, t in enumerate([b, *b.ancestors]):
