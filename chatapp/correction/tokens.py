@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from chatapp.correction import abbreviations
 
+# A lower-case run of letters and digits with both in it, standing alone: "v2", "x86", "b4".
+_LOWER_CODE = r"(?<![\w@#$€£.-])(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+(?![\w@-]|\.\w)"
+
 # Order matters: earlier patterns win where they overlap.
 PROTECTED_PATTERNS: list[tuple[str, re.Pattern]] = [
     ("code", re.compile(r"```.*?```|`[^`\n]+`", re.S)),
@@ -23,17 +26,17 @@ PROTECTED_PATTERNS: list[tuple[str, re.Pattern]] = [
     ("handle", re.compile(r"(?<![\w@])[@#][A-Za-z_](?:[\w.-]*\w)?")),
     ("id", re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[A-Z]+\d+[A-Z0-9]*\b")),
     # Lower-case codes that mix letters and digits ("v2", "a1b2", "x86"); "3pm" and "2nd" are numbers.
-    ("id", re.compile(r"(?<![\w@#$€£.-])(?!\d+(?:st|nd|rd|th|am|pm|k|m)\b)(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+(?![\w@-]|\.\w)")),
+    ("id", re.compile(r"(?!\d+(?:st|nd|rd|th|am|pm|k|m)\b)" + _LOWER_CODE)),
     ("number", re.compile(r"[$€£]?\d+(?:[.,:/-]\d+)*(?:%|st|nd|rd|th|am|pm|k|m|M|K)?\b")),
 ]
 # Letters, with combining marks kept inside the word (e + U+0301 is one word).
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 WORD_PATTERN = re.compile(rf"[^\W\d_][^\W\d_{_MARKS}]*(?:[{_MARKS}]+[^\W\d_]*)*(?:['’][^\W\d_]+)*", re.UNICODE)
-# Chat forms that mix letters and digits ("b4", "gr8", "2day") are words when the abbreviation
-# table knows them and they were typed in lower case: "B4" and "A4" stay ids (paper sizes, cells).
 # Codes whose only fault can be their case: quarters and fiscal years ("q4" -> "Q4", "fy25" -> "FY25").
 CASE_CODES = re.compile(r"q[1-4]|fy\d{2}(?:\d{2})?")
-_LETTERS_AND_DIGITS = re.compile(r"(?<![\w@#$€£.-])(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]{2,8}(?![\w@-]|\.\w)")
+# Chat forms that mix letters and digits ("b4", "gr8", "2day") are words when the abbreviation
+# table knows them and they were typed in lower case: "B4" and "A4" stay ids (paper sizes, cells).
+_LETTERS_AND_DIGITS = re.compile(_LOWER_CODE)
 
 
 @dataclass
