@@ -350,12 +350,24 @@ def open_post(tmp_path_factory):
         "I am not a fan of this sport, but I have heard about it. She is a really good actress.",
         "Hope you enjoy it! I suggest you check them out one day.",
         "Yep, I didn't know that. My sister is a huge fan.",
+        "Have a great movie night.",
+        "Definitely gonna check that out!",
+        "You're correct on both of those movies!",
+        "She is a very versatile person.",
+        "If either of them needs the money, I'm sure there will be a rematch.",
     ],
 )
 def test_opinions_and_small_talk_get_no_flags(open_post, answer):
     result = open_post.process(answer, question="Do you like Tom Brady?", evidence=["Tom Brady plays football."])
     assert result.hallucination_flags == [], result.hallucination_flags
     assert result.delivered == answer
+
+
+@pytest.mark.parametrize("answer", ["Remember he won three titles with the Celtics.",
+                                    "He won three championships with the Boston Celtics in 1994."])
+def test_a_statement_wrapped_in_an_imperative_is_still_held_to_the_evidence(open_post, answer):
+    result = open_post.process(answer, question="Do you like Tom Brady?", evidence=["Tom Brady plays football."])
+    assert any("Celtics" in f.content for f in result.hallucination_flags), result.hallucination_flags
 
 
 def test_advice_is_taste_but_the_author_it_names_is_a_claim(open_post):

@@ -2,9 +2,11 @@
 taste, experience or plan. Only statements are held to the sources.
 
 "I really like football", "you might enjoy it", "I've never been to a game",
-"She is a really good actress" and "Hope you enjoy it" tell the user how the
-assistant (or the user) feels; no source could state them, so a missing word
-is no evidence of anything. A sentence that *wraps* a statement ("I think she
+"She is a really good actress", "Hope you enjoy it", "Have a great movie
+night", "You're right about both" and "If he needs the money there will be a
+rematch" tell the user how the assistant (or the user) feels, what to do, or
+what might be; no source could state them, so a missing word is no evidence
+of anything. A sentence that *wraps* a statement ("I think she
 starred in X", "I heard that X directed it") still states it.
 """
 
@@ -28,7 +30,8 @@ def sentence_mode(span, raw: str, meta: bool) -> str:
     if raw.rstrip().endswith("?"):
         return "question"
     root = span.root
-    if is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span):
+    if (is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span)
+            or _is_imperative(span, root) or _agrees_with_listener(root) or _is_hypothetical(span)):
         return "opinion"
     return "statement"
 
@@ -62,6 +65,43 @@ def is_personal(verb) -> bool:
     return all(is_personal(c) or is_opinion(c) or _subjectless(c) for c in clauses)
 
 
+def _is_imperative(span, root) -> bool:
+    """Advice or courtesy in the imperative: "Have a great movie night", "Check it out",
+    "Definitely gonna check that out" (a plan with its "I" left out)."""
+    if any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children):
+        return False
+    lead = next((t for t in span if t.is_alpha and t.dep_ not in ("intj", "advmod", "discourse")
+                 and t.lower_ != "please"), None)
+    if lead is None or lead.i != root.i:
+        return False
+    if any(c.dep_ == "ccomp" for c in root.children):
+        return False  # "Remember he won three titles": the clause it wraps is a statement
+    if root.tag_ == "VB":
+        return True
+    # "gonna check it out", "going to try it": the speaker's plan
+    return root.lower_ in ("gon", "going") and any(c.dep_ == "xcomp" for c in root.children)
+
+
+# The listener's own words judged: "you're right", "you are correct on both".
+VERDICTS = frozenset({"right", "correct", "wrong", "mistaken", "spot"})
+
+
+def _agrees_with_listener(root) -> bool:
+    subjects = [c for c in root.children if c.dep_ == "nsubj"]
+    return (root.lemma_.lower() == "be" and bool(subjects) and subjects[0].lower_ == "you"
+            and any(c.dep_ in ("acomp", "attr") and c.lower_ in VERDICTS for c in root.children))
+
+
+CONDITIONAL_MODALS = frozenset({"will", "would", "'ll", "might", "could", "may"})
+
+
+def _is_hypothetical(span) -> bool:
+    """"If either of them needs money there will be a rematch": what might be, not what is."""
+    words = [t for t in span if t.is_alpha]
+    return bool(words) and words[0].lower_ in ("if", "unless") and any(
+        t.tag_ == "MD" and t.lower_ in CONDITIONAL_MODALS for t in span)
+
+
 def is_evaluation(span, root) -> bool:
     """"She is a really good actress", "It is one of my favourite songs and the video was very
     touching": a form of "be" and a judgement — praise, blame or the speaker's taste — in every
@@ -75,12 +115,21 @@ def _judges(verb) -> bool:
         return False
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "csubj")]
     predicate = [t for c in verb.children if c.dep_ in ("attr", "acomp") for t in c.subtree]
-    if not subjects or not any(is_soft(t.text) for t in predicate):
+    if not subjects or not any(is_soft(t.text) or _intensified(t) for t in predicate):
         return False
     if any(t.pos_ in ("VERB", "PROPN") for t in predicate):
         return False  # "a great film starring X": more than a judgement
     taste = any(t.lower_ in ("my", "our") for t in predicate)  # "one of my favourite songs"
     return taste or subjects[0].lower_ in PRONOUN_SUBJECTS or subjects[0].pos_ == "NOUN"
+
+
+INTENSIFIERS = frozenset({"very", "so", "really", "quite", "extremely", "incredibly", "super", "truly", "too",
+                          "such", "pretty", "rather", "fairly", "highly", "remarkably"})
+
+
+def _intensified(token) -> bool:
+    """An adjective of degree: "a very versatile person", "so talented" — a judgement."""
+    return token.pos_ == "ADJ" and any(c.dep_ == "advmod" and c.lower_ in INTENSIFIERS for c in token.children)
 
 
 def _is_wish(span) -> bool:
