@@ -443,6 +443,53 @@ def test_denying_what_the_evidence_states_contradicts_it(open_post):
     assert result.recommendation in ("Regenerate", "HumanReview")
 
 
+CHAPMAN = ["Gary Chapman wrote The Five Love Languages."]
+CHAPMAN_HISTORY = [DialogueTurn("user", "I have been reading Gary Chapman.", "")]
+
+
+@pytest.mark.parametrize("question", ["Wait a second, did he write The Five Love Languages?",
+                                      "He wrote The Five Love Languages, right?"])
+def test_no_to_a_question_the_evidence_answers_yes_contradicts_it(open_post, question):
+    result = open_post.process("No, he didn't write it.", question=question, evidence=CHAPMAN,
+                               history=CHAPMAN_HISTORY)
+    flag = result.hallucination_flags[0]
+    assert (flag.hallucination_type, flag.content) == ("ContradictsFact", "No, he didn't write it")
+    assert flag.suggestion == "Gary Chapman wrote The Five Love Languages"
+    assert open_post.process("Yes, he wrote it.", question=question, evidence=CHAPMAN,
+                             history=CHAPMAN_HISTORY).hallucination_flags == []
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Have you read The Five Love Languages?", "No, I have not."),  # about the assistant
+    ("Did he direct The Five Love Languages?", "No, he only wrote it."),  # a relation the evidence lacks
+    ("Is The Five Love Languages a Comedy?", "No, it is not."),  # a name the evidence lacks
+    ("Did he write The Five Love Languages?", "No problem, happy to help."),
+    ("Did he write The Five Love Languages?", "No, I'm not sure he did."),
+])
+def test_a_no_that_does_not_deny_the_evidence_is_not_flagged(open_post, question, answer):
+    result = open_post.process(answer, question=question, evidence=CHAPMAN, history=CHAPMAN_HISTORY)
+    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
+
+
+def test_only_where_the_evidence_names_more_contradicts_it(open_post):
+    evidence = ["Virginia Woolf wrote To The Lighthouse. Virginia Woolf wrote The Waves."]
+    question = "What else did Virginia Woolf write?"
+    result = open_post.process("She only wrote one book, To The Lighthouse.", question=question, evidence=evidence)
+    flag = result.hallucination_flags[0]
+    assert flag.hallucination_type == "ContradictsFact"
+    assert "Virginia Woolf wrote The Waves" in flag.evidence[0]
+    for fine in ("She was only 20 when she wrote To The Lighthouse.", "She wrote To The Lighthouse and The Waves."):
+        assert open_post.process(fine, question=question, evidence=evidence).hallucination_flags == []
+
+
+def test_a_stranger_named_instead_of_the_evidence_holder_contradicts_it(open_post):
+    result = open_post.process("Actually, Full Metal Jacket starred Brad Pitt instead of Matthew Modine.",
+                               question="Was Matthew Modine in Full Metal Jacket?",
+                               evidence=["Full Metal Jacket is starring Matthew Modine."])
+    flag = result.hallucination_flags[0]
+    assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "Brad Pitt", "Matthew Modine")
+
+
 def test_not_knowing_something_is_not_denying_it(open_post):
     result = open_post.process("I didn't know Snoop Dogg was in Turbo!", question=TURBO_HISTORY[0].content,
                                evidence=[TURBO], history=TURBO_HISTORY)

@@ -23,45 +23,32 @@ import functools
 import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex, stem, words
+from chatapp.postprocess.evidence import TextIndex, words
 from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.polar import answer_denials, exclusive_findings
 from chatapp.postprocess.relations import dependency_arcs
+from chatapp.postprocess.statements import REFERRING, evidence_statements, families_of, family_of
 
-# Words naming the same link between a work and a person, by family (compared by stem).
-RELATION_FAMILIES = [
-    {"write", "wrote", "written", "writer", "author", "authored", "novelist", "pen", "penned"},
-    {"direct", "directed", "director"},
-    {"produce", "produced", "producer"},
-    {"compose", "composed", "composer", "lyricist"},
-    {"coach", "coached", "manager", "managed"},
-    {"born", "birth", "birthplace"},
-    {"star", "starring", "starred", "stars", "actor", "actress", "cast"},
-]
-PLACE_FAMILIES = frozenset({5})
+PLACE_FAMILIES = frozenset({family_of("born")})
 # Links a thing has few holders of (an author, a director, a birthplace) can be displaced. A person
 # stars in many films, so a film the evidence does not list displaces none of them; a film's cast is
 # long too, so a stranger displaces the evidence's actor only when named alone, in their place.
-MANY_WORKS = frozenset({6})
-_FAMILY_OF = {stem(word): i for i, family in enumerate(RELATION_FAMILIES) for word in family}
+MANY_WORKS = frozenset({family_of("star")})
 # Verbs of knowing and hedges: "I didn't know X was in Y" affirms it; "I'm not sure" doubts, not denies.
 KNOWING = frozenset({"know", "realize", "realise", "hear", "remember", "forget", "notice", "see", "recall"})
 BELIEF = frozenset({"think", "believe", "suppose", "guess", "reckon"})
 # Parts of a clause that are clauses of their own: "I don't have the answer, but I know it is X".
 OWN_CLAUSES = frozenset({"conj", "cc", "advcl", "parataxis", "ccomp", "relcl", "punct", "mark"})
 HEDGES = frozenset({"sure", "aware", "certain", "positive"})
+DISPLACED_RE = re.compile(r"\b(?:instead of|rather than|in place of|not)\s+((?:[A-Z][\w'’.-]*\s*)+)")
 ADDITION_RE = re.compile(r"\b(?:also|too|as well|other than|besides|another|along with|in addition|apart from|"
                          r"aside from|alongside|co-?\w+)\b", re.IGNORECASE)
-REFERRING = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "this", "that", "the"})
-_NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to|in|on|for|at|with|de|la|von|van)\s+)*"
-                          r"[A-Z0-9][\w'’.&:!-]*)*")
-# Scraped triples run together: "…starred in TurboTurbo is starring…", "…Jr.Robert Downey…".
-_GLUE_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])|(?<=[.!?])(?=[A-Z])")
-_NEGATED_RE = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
-_LEADING_STOP = frozenset({"the", "a", "an", "it", "this", "that", "he", "she", "they", "his", "her", "its"})
 
 
-def evidence_findings(analysis: AnswerAnalysis, sources: Sources, nlp, history_text: str = "") -> list[Finding]:
-    """Denials of evidence statements and strangers in their places, for answers with evidence."""
+def evidence_findings(analysis: AnswerAnalysis, sources: Sources, nlp, history_text: str = "",
+                      question: str = "") -> list[Finding]:
+    """Denials of evidence statements and strangers in their places, for answers with evidence.
+    `history_text`: the conversation so far, the question included."""
     if not sources.explicit or sources.supplied.empty or analysis.doc is None:
         return []
     statements = [s for text in sources.supplied.originals for s in evidence_statements(text)]
@@ -76,36 +63,12 @@ def evidence_findings(analysis: AnswerAnalysis, sources: Sources, nlp, history_t
             finding = _substitution(sentence, analysis, sources, statements, nlp, history_text)
         if finding is not None:
             findings.append(finding)
+    # One finding per sentence: the checks above speak more precisely where they apply.
+    for extra in [*answer_denials(analysis, statements, question, history_text),
+                  *exclusive_findings(analysis, statements, history_text)]:
+        if not any(f.sentence == extra.sentence for f in findings):
+            findings.append(extra)
     return findings
-
-
-@functools.lru_cache(maxsize=1024)
-def evidence_statements(text: str) -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
-    """(statement, the names in it, its relation stems) for each affirmative statement of `text`."""
-    out = []
-    for piece in _GLUE_RE.split(text):
-        for statement in re.split(r"(?<=[.!?])\s+|\n+", piece):
-            statement = statement.strip(" .")
-            if not statement or _NEGATED_RE.search(statement):
-                continue
-            runs = tuple(dict.fromkeys(r for r in (_trim(m.group(0)) for m in _NAME_RUN_RE.finditer(statement)) if r))
-            runs = tuple(r for r in runs if not any(r != o and set(r.split()) <= set(o.split()) for o in runs))
-            name_stems = {stem(w) for r in runs for w in words(r)}
-            relation = frozenset(stem(w) for w in words(statement) if stem(w) not in name_stems)
-            if len(runs) >= 2:
-                out.append((statement, runs, relation))
-    return tuple(out)
-
-
-def _trim(run: str) -> str:
-    tokens = run.split()
-    while tokens and tokens[0].lower() in _LEADING_STOP:
-        tokens.pop(0)
-    return " ".join(tokens).strip(" .:")
-
-
-def _families(stems) -> set[int]:
-    return {_FAMILY_OF[s] for s in stems if s in _FAMILY_OF}
 
 
 # --- denials ------------------------------------------------------------------------------
@@ -162,28 +125,36 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
                  and not any(index.supports_name(n.claim.text) for index in (sources.supplied, sources.given, sources.earlier))]
     if not strangers:
         return None
-    families = _families(sentence.stems)
+    families = families_of(sentence.stems)
     if not families:
         return None
-    answer = TextIndex([analysis.text])
-    here = TextIndex([sentence.claim.text])
-    history = TextIndex([history_text]) if history_text else None
-    refers = bool({w.lower() for w in words(sentence.claim.text)} & REFERRING)
+    # "…starred Brad Pitt instead of Matthew Modine": the name after "instead of" is the one displaced.
+    displaced_text = " ".join(m.group(1) for m in DISPLACED_RE.finditer(sentence.claim.text))
+    displaced = TextIndex([displaced_text]) if displaced_text else None
+    kept = DISPLACED_RE.sub(" ", sentence.claim.text)
+    answer = TextIndex([analysis.text.replace(displaced_text, " ")] if displaced_text else [analysis.text])
+    here = TextIndex([kept])
+    # What came before: the conversation and the answer's own earlier sentences ("…RocknRolla. In
+    # fact, it was directed by X").
+    earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
+    history = TextIndex([history_text + "\n" + earlier]) if history_text or earlier else None
+    refers = bool({w.lower() for w in words(kept)} & REFERRING)
     for statement, runs, relation in statements:
-        shared = families & _families(relation)
+        shared = families & families_of(relation)
         if not shared or len(runs) != 2:
             continue
         named_here = [r for r in runs if here.supports_name(r)]
         # The thing the statement is about: named in this sentence, or named before and referred to.
         anchors = named_here or ([r for r in runs if history and history.supports_name(r)] if refers else [])
-        missing = [r for r in runs if r not in anchors and not answer.supports_name(r)]
+        missing = [r for r in runs if r not in anchors and (
+            not answer.supports_name(r) or (displaced is not None and displaced.supports_name(r)))]
         if len(anchors) != 1 or len(missing) != 1:
             continue
         place = bool(shared & PLACE_FAMILIES)
         for stranger in strangers:
             if any(TextIndex([stranger.claim.text]).supports_name(r) for r in runs):
                 continue  # a name spaCy cut too long ("Jason Segel - definitely") is still the known one
-            if _listed(stranger, analysis) or not _tied(stranger, analysis, shared):
+            if (displaced is None and _listed(stranger, analysis)) or not _tied(stranger, analysis, shared):
                 continue
             if (stranger.label == "PERSON") == place or not _same_kind(nlp, stranger.label, missing[0], statement):
                 continue
@@ -219,7 +190,7 @@ def _tied(name, analysis: AnswerAnalysis, families: set[int]) -> bool:
     root = span.root
     sentence = root.sent
     for token in sentence:
-        if token.i in range(span.start, span.end) or _FAMILY_OF.get(stem(token.text)) not in families:
+        if token.i in range(span.start, span.end) or family_of(token.text) not in families:
             continue
         if dependency_arcs(token, root) <= 2:
             return True

@@ -101,7 +101,7 @@ class Postprocessor:
         coherence = assess_coherence(question, analysis, view, resolved, embedder)
         validation, findings, support = self.validator.validate(analysis, sources)
         history_text = "\n".join([*(t.content for t in history), question])
-        grounded = evidence_findings(analysis, sources, self.nlp, history_text)
+        grounded = evidence_findings(analysis, sources, self.nlp, history_text, question)
         if grounded:
             # What the evidence contradicts outright needs no second flag saying it is unsupported.
             findings = [f for f in findings if not any(g.span[0] <= f.span[0] and f.span[1] <= g.span[1]

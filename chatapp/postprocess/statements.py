@@ -1,0 +1,76 @@
+"""The supplied evidence read as statements: each affirmative sentence with
+the names it links and the words that say how ("Turbo is starring Snoop
+Dogg": Turbo, Snoop Dogg; star). Scraped knowledge often runs its triples
+together ("…starred in TurboTurbo is starring…"); they are split apart here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from chatapp.postprocess.evidence import stem, words
+
+# Words naming the same link between a work and a person, by family (compared by stem).
+RELATION_FAMILIES = [
+    {"write", "wrote", "written", "writer", "author", "authored", "novelist", "pen", "penned"},
+    {"direct", "directed", "director"},
+    {"produce", "produced", "producer"},
+    {"compose", "composed", "composer", "lyricist"},
+    {"coach", "coached", "manager", "managed"},
+    {"born", "birth", "birthplace"},
+    {"star", "starring", "starred", "stars", "actor", "actress", "cast"},
+]
+_FAMILY_OF = {stem(word): i for i, family in enumerate(RELATION_FAMILIES) for word in family}
+# Words that point back to something named before ("he wrote it", "the film").
+REFERRING = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "this", "that", "the"})
+_NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to|in|on|for|at|with|de|la|von|van)\s+)*"
+                          r"[A-Z0-9][\w'’.&:!-]*)*")
+# Scraped triples run together: "…starred in TurboTurbo is starring…", "…Jr.Robert Downey…".
+_GLUE_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])|(?<=[.!?])(?=[A-Z])")
+_NEGATED_RE = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+_LEADING_STOP = frozenset({"the", "a", "an", "it", "this", "that", "he", "she", "they", "his", "her", "its",
+                           # a question's opening word, capitalised: "Is Tuck Everlasting…", "Did Jennifer…"
+                           "is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "can", "could",
+                           "will", "would", "isn't", "wasn't", "didn't", "doesn't", "yes", "no", "so", "and", "but",
+                           "oh", "wait", "ok", "okay", "i"})
+
+
+@functools.lru_cache(maxsize=1024)
+def evidence_statements(text: str) -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
+    """(statement, the names in it, its relation stems) for each affirmative statement of `text`."""
+    out = []
+    for piece in _GLUE_RE.split(text):
+        for statement in re.split(r"(?<=[.!?])\s+|\n+", piece):
+            statement = statement.strip(" .")
+            if not statement or _NEGATED_RE.search(statement):
+                continue
+            runs = name_runs(statement)
+            name_stems = {stem(w) for r in runs for w in words(r)}
+            relation = frozenset(stem(w) for w in words(statement) if stem(w) not in name_stems)
+            if len(runs) >= 2:
+                out.append((statement, runs, relation))
+    return tuple(out)
+
+
+def name_runs(text: str) -> tuple[str, ...]:
+    """The capitalised runs of `text` ("Full Metal Jacket", "Matthew Modine"), longest only."""
+    runs = tuple(dict.fromkeys(r for r in (_trim(m.group(0)) for m in _NAME_RUN_RE.finditer(text)) if r))
+    return tuple(r for r in runs if not any(r != o and set(r.split()) <= set(o.split()) for o in runs))
+
+
+def _trim(run: str) -> str:
+    tokens = run.split()
+    while tokens and tokens[0].lower() in _LEADING_STOP:
+        tokens.pop(0)
+    return " ".join(tokens).strip(" .:")
+
+
+def families_of(stems: Iterable[str]) -> set[int]:
+    """The relation families (indexes into RELATION_FAMILIES) the stems belong to."""
+    return {_FAMILY_OF[s] for s in stems if s in _FAMILY_OF}
+
+
+def family_of(word: str) -> int | None:
+    return _FAMILY_OF.get(stem(word))
