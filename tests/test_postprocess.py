@@ -490,6 +490,16 @@ def test_a_stranger_named_instead_of_the_evidence_holder_contradicts_it(open_pos
     assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "Brad Pitt", "Matthew Modine")
 
 
+def test_a_number_in_a_title_is_part_of_the_name_not_a_count(open_post):
+    evidence = ["Vin Diesel starred in Pitch Black. Vin Diesel produced Fast Five."]
+    answer = "He produced Fast Five, and Cole Hauser from Pitch Black was in 2 Fast 2 Furious."
+    result = open_post.process(answer, question="Do you like Vin Diesel?", evidence=evidence)
+    assert [f.content for f in result.hallucination_flags if f.hallucination_type == "ContradictsFact"] == []
+    counted = open_post.process("Vin Diesel produced 2 films.", question="Do you like Vin Diesel?",
+                                evidence=["Vin Diesel produced 5 films."])
+    assert [f.content for f in counted.hallucination_flags] == ["2"]
+
+
 def test_not_knowing_something_is_not_denying_it(open_post):
     result = open_post.process("I didn't know Snoop Dogg was in Turbo!", question=TURBO_HISTORY[0].content,
                                evidence=[TURBO], history=TURBO_HISTORY)

@@ -20,6 +20,7 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
 from chatapp.postprocess.stance import sentence_mode
+from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
 
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
@@ -119,7 +120,8 @@ class ClaimExtractor:
         """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names)."""
         doc = self.nlp(text) if with_ner or "ner" not in self.nlp.pipe_names else self.nlp(text, disable=["ner"])
         resolved_ids = [r.entity_id for r in resolved if r.entity_id and r.entity_id in self.view.entities]
-        found_values = V.find_values(text)
+        # A number inside a title ("2 Fast 2 Furious") belongs to the name, not to a count.
+        found_values = [v for v in V.find_values(text) if not (v.vtype == "number" and in_title(text, v.span))]
         value_spans = [v.span for v in found_values]
         sentences = self._sentences(doc, text)
         names = self._name_claims(doc, text, sentences, value_spans, resolved_ids)

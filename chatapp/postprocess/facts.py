@@ -20,6 +20,7 @@ from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, 
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import Finding, Sources
 from chatapp.postprocess.stance import attributed
+from chatapp.postprocess.statements import in_title
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.records import ClaimCheck, FactualValidationResult
 
@@ -199,7 +200,7 @@ class FactValidator:
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
         group = _group(vc.value.vtype)
         rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()
-                  and not _agrees(vc.value, f)]
+                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))]
         if len(rivals) != 1:
             return None
         # Tied by one word only, it is flagged but never rewritten.

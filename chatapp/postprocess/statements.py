@@ -10,7 +10,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from chatapp.postprocess.evidence import stem, words
+from chatapp.postprocess.evidence import is_stop, stem, words
 
 # Words naming the same link between a work and a person, by family (compared by stem).
 RELATION_FAMILIES = [
@@ -58,6 +58,25 @@ def name_runs(text: str) -> tuple[str, ...]:
     """The capitalised runs of `text` ("Full Metal Jacket", "Matthew Modine"), longest only."""
     runs = tuple(dict.fromkeys(r for r in (_trim(m.group(0)) for m in _NAME_RUN_RE.finditer(text)) if r))
     return tuple(r for r in runs if not any(r != o and set(r.split()) <= set(o.split()) for o in runs))
+
+
+def in_title(text: str, span: tuple[int, int]) -> bool:
+    """The number at `span` is part of a title ("2 Fast 2 Furious", "Fast Five", "Apollo 13"), not a
+    count or an amount: a capitalised word stands right beside it. A number before a plural ("won
+    2 Oscars") still counts things, and a capitalised stop word ("In 2 hours") names nothing."""
+    before = re.search(r"([A-Za-z][\w'’-]*)\s+$", text[:span[0]])
+    # The capitalised words that follow: "2 Fast 2 Furious", or the counted "seven Emmy Awards".
+    after = re.match(r"(?:\s+[A-Z][\w'’-]*)+", text[span[1]:])
+
+    def titled(word: str) -> bool:
+        return word[0].isupper() and not is_stop(word)
+
+    if before and titled(before.group(1)):
+        return True
+    if not after or not titled(after.group(0).split()[0]):
+        return False
+    last = after.group(0).split()[-1]
+    return not (last.endswith("s") and not last.endswith(("ss", "us", "is")))
 
 
 def _trim(run: str) -> str:
