@@ -500,6 +500,35 @@ def test_a_number_in_a_title_is_part_of_the_name_not_a_count(open_post):
     assert [f.content for f in counted.hallucination_flags] == ["2"]
 
 
+SEDARIS = ["David Sedaris wrote Squirrel Seeks Chipmunk."]
+
+
+@pytest.mark.parametrize("answer, stranger", [
+    ("Squirrel Seeks Chipmunk is a comedy written by Stephen King.", "Stephen King"),
+    ("Squirrel Seeks Chipmunk was co-written by Ian Falconer and Stephen King.", "Ian Falconer"),
+])
+def test_a_stranger_as_the_author_contradicts_the_evidence(open_post, answer, stranger):
+    result = open_post.process(answer, question="What about Squirrel Seeks Chipmunk?", evidence=SEDARIS)
+    flags = {f.content: f for f in result.hallucination_flags}
+    assert flags[stranger].hallucination_type == "ContradictsFact"
+    assert flags[stranger].suggestion == "David Sedaris"
+
+
+def test_a_coauthor_beside_the_evidence_author_is_no_contradiction(open_post):
+    result = open_post.process("Sure, that was co-written by Sedaris and Ian Falconer.",
+                               question="What about Squirrel Seeks Chipmunk?", evidence=SEDARIS)
+    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
+
+
+def test_did_you_know_that_tells_the_user_something_and_is_held_to_the_evidence(open_post):
+    evidence = ["Zodiac is starring Jake Gyllenhaal."]
+    told = open_post.process("Did you know that Jake Gyllenhaal grew up in Paris?", question="Who is in Zodiac?",
+                             evidence=evidence)
+    assert "Paris" in [f.content for f in told.hallucination_flags]
+    asked = open_post.process("Have you been to Paris?", question="Who is in Zodiac?", evidence=evidence)
+    assert asked.hallucination_flags == []
+
+
 def test_not_knowing_something_is_not_denying_it(open_post):
     result = open_post.process("I didn't know Snoop Dogg was in Turbo!", question=TURBO_HISTORY[0].content,
                                evidence=[TURBO], history=TURBO_HISTORY)

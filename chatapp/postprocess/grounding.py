@@ -23,7 +23,7 @@ import functools
 import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex, words
+from chatapp.postprocess.evidence import TextIndex, is_stop, words
 from chatapp.postprocess.findings import Finding, Sources
 from chatapp.postprocess.polar import answer_denials, exclusive_findings
 from chatapp.postprocess.relations import dependency_arcs
@@ -42,7 +42,10 @@ OWN_CLAUSES = frozenset({"conj", "cc", "advcl", "parataxis", "ccomp", "relcl", "
 HEDGES = frozenset({"sure", "aware", "certain", "positive"})
 DISPLACED_RE = re.compile(r"\b(?:instead of|rather than|in place of|not)\s+((?:[A-Z][\w'’.-]*\s*)+)")
 ADDITION_RE = re.compile(r"\b(?:also|too|as well|other than|besides|another|along with|in addition|apart from|"
-                         r"aside from|alongside|co-?\w+)\b", re.IGNORECASE)
+                         r"aside from|alongside|co-?star\w*)\b", re.IGNORECASE)
+# "co-written by X and Y": a full list of the work's few holders, so one the evidence names but the
+# answer leaves out is displaced all the same.
+JOINT_RE = re.compile(r"\bco-?(?:writ|wrote|author|direct|produc|compos|creat)\w*", re.IGNORECASE)
 
 
 def evidence_findings(analysis: AnswerAnalysis, sources: Sources, nlp, history_text: str = "",
@@ -121,6 +124,7 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
                   history_text: str) -> Finding | None:
     if ADDITION_RE.search(sentence.claim.text):
         return None
+    joint = bool(JOINT_RE.search(sentence.claim.text))
     strangers = [n for n in analysis.names if n.sentence == sentence.index and not n.entity_ids
                  and not any(index.supports_name(n.claim.text) for index in (sources.supplied, sources.given, sources.earlier))]
     if not strangers:
@@ -139,6 +143,7 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
     earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
     history = TextIndex([history_text + "\n" + earlier]) if history_text or earlier else None
     refers = bool({w.lower() for w in words(kept)} & REFERRING)
+    kept_words = {w for w in words(analysis.text.replace(displaced_text, " ") if displaced_text else analysis.text)}
     for statement, runs, relation in statements:
         shared = families & families_of(relation)
         if not shared or len(runs) != 2:
@@ -147,24 +152,32 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
         # The thing the statement is about: named in this sentence, or named before and referred to.
         anchors = named_here or ([r for r in runs if history and history.supports_name(r)] if refers else [])
         missing = [r for r in runs if r not in anchors and (
-            not answer.supports_name(r) or (displaced is not None and displaced.supports_name(r)))]
+            not _mentioned(r, answer, kept_words) or (displaced is not None and displaced.supports_name(r)))]
         if len(anchors) != 1 or len(missing) != 1:
             continue
         place = bool(shared & PLACE_FAMILIES)
         for stranger in strangers:
             if any(TextIndex([stranger.claim.text]).supports_name(r) for r in runs):
                 continue  # a name spaCy cut too long ("Jason Segel - definitely") is still the known one
-            if (displaced is None and _listed(stranger, analysis)) or not _tied(stranger, analysis, shared):
+            listed = displaced is None and not joint and _listed(stranger, analysis)
+            # In a joint list ("co-written by X and Y") the second name hangs on the first.
+            if listed or not _tied(stranger, analysis, shared, reach=3 if joint else 2):
                 continue
             if (stranger.label == "PERSON") == place or not _same_kind(nlp, stranger.label, missing[0], statement):
                 continue
-            if shared <= MANY_WORKS and stranger.label != "PERSON":
+            if shared <= MANY_WORKS and (stranger.label != "PERSON" or joint):
                 continue
             claim = stranger.claim
             # Below the bar for rewriting the answer: the evidence may list only one of several.
             return Finding("ContradictsFact", claim.span, claim.text, 0.75, missing[0],
                            [f"the evidence states: {statement}"], sentence.index, claim.span, missing[0], major=True)
     return None
+
+
+def _mentioned(name: str, answer: TextIndex, answer_words: set[str]) -> bool:
+    """Named in the answer, in full or by a distinctive part ("Sedaris" for David Sedaris)."""
+    return answer.supports_name(name) or any(
+        len(w) >= 4 and w[0].isupper() and not is_stop(w) and w in answer_words for w in words(name))
 
 
 def _listed(name, analysis: AnswerAnalysis) -> bool:
@@ -182,8 +195,9 @@ def _listed(name, analysis: AnswerAnalysis) -> bool:
                re.fullmatch(r"\s*(?:,|and|&|,\s*and)\s*", text[name.claim.span[1]:a]) for a, b in others)
 
 
-def _tied(name, analysis: AnswerAnalysis, families: set[int]) -> bool:
-    """A word of the relation governs the name closely: "its author Stephen King", "written by X"."""
+def _tied(name, analysis: AnswerAnalysis, families: set[int], reach: int = 2) -> bool:
+    """A word of the relation governs the name closely, in the same clause: "its author Stephen
+    King", "written by X" — not "he produced it, and X was in Y"."""
     span = analysis.doc.char_span(*name.claim.span, alignment_mode="expand")
     if span is None:
         return False
@@ -192,9 +206,16 @@ def _tied(name, analysis: AnswerAnalysis, families: set[int]) -> bool:
     for token in sentence:
         if token.i in range(span.start, span.end) or family_of(token.text) not in families:
             continue
-        if dependency_arcs(token, root) <= 2:
+        if dependency_arcs(token, root) <= reach and _clause_of(token) == _clause_of(root):
             return True
     return False
+
+
+def _clause_of(token) -> int | None:
+    """The index of the verb whose clause the token is in (itself, for a verb)."""
+    if token.pos_ in ("VERB", "AUX"):
+        return token.i
+    return next((t.i for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
 
 
 def _same_kind(nlp, label: str, name: str, statement: str) -> bool:

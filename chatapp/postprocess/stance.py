@@ -12,11 +12,15 @@ starred in X", "I heard that X directed it") still states it.
 
 from __future__ import annotations
 
+import re
+
 from chatapp.postprocess.evidence import is_soft
 
 OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
                             "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
 SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
+TELLING_QUESTION_RE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:did|do) you (?:also |even )?(?:know|realize|realise|hear)"
+                                 r"\b(?! (?:of|about|anything|any)\b)\s*(?:that\b)?\s*\w+", re.IGNORECASE)
 # Who "I" and "we" are is the conversation itself: what they did or felt is not in any source.
 FIRST_PERSON = frozenset({"i", "we"})
 # Pronoun subjects of an evaluation ("it was great", "she is a good actress").
@@ -28,7 +32,8 @@ def sentence_mode(span, raw: str, meta: bool) -> str:
     if meta:
         return "meta"
     if raw.rstrip().endswith("?"):
-        return "question"
+        # "Did you know that he starred in X?" asks nothing: it tells the user X.
+        return "statement" if TELLING_QUESTION_RE.search(raw) else "question"
     root = span.root
     if (is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span)
             or _is_imperative(span, root) or _agrees_with_listener(root) or _is_hypothetical(span)):
