@@ -14,6 +14,7 @@ import chatapp  # noqa: F401 - offline environment first
 from chatapp.engine import ChatEngine
 from chatapp.llm import LLMClient, LLMError, LLMSettings, OfflineResponder
 from chatapp.llm.client import load_litellm
+from chatapp.llm.offline import passage_sentences
 from chatapp.records import KnowledgeChunk, ResolvedEntity
 from tests.openai_server import Scripted  # the fixtures come from tests/conftest.py
 
@@ -345,6 +346,21 @@ def test_offline_answers_both_parts_of_a_two_part_question(small_kb):
     assert "Project Atlas's deadline is 2027-01-15." in result.text
     only_deadline, _ = ask(small_kb, "What is the Atlas deadline?")
     assert "deadline is 2027-01-15" in only_deadline.text and "owner" not in only_deadline.text
+
+
+def test_offline_answers_who_someone_is_beside_another_part(small_kb):
+    result, _ = ask(small_kb, "who is sarah chen and when is the q4 budget review")
+    assert "Sarah Chen: Finance Manager" in result.text
+    assert "Q4 Budget Review Meeting is on 2026-11-30 at 14:00." in result.text
+    assert result.text.index("Sarah Chen:") < result.text.index("Q4 Budget Review Meeting is on")
+
+
+def test_offline_quotes_no_mail_signature_or_reply_attribution():
+    mail = ("Thanks, I'll sign the Northwind contract today.\n\n"
+            "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah.chen@company.com> wrote:\n"
+            "> The contract is attached for your signature.\n\n--\nSarah Chen | Finance Manager\n+1 555 0117\n")
+    assert passage_sentences(mail) == ["Thanks, I'll sign the Northwind contract today.",
+                                       "The contract is attached for your signature."]
 
 
 def test_offline_answers_small_talk_in_kind(small_kb):

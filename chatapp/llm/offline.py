@@ -61,6 +61,10 @@ class _KnownEntity:
     source: str = ""
 
 
+# "who is X", "what's X", "tell me about X": a question about the thing itself, not one attribute.
+IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
+
+
 def file_name(source: str) -> str:
     return Path(source).name if source else ""
 
@@ -76,6 +80,8 @@ def keywords(text: str) -> set[str]:
 
 
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
+# "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
+REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
@@ -83,10 +89,12 @@ def passage_sentences(content: str) -> list[str]:
     """Readable sentences of a chunk: wrapped lines rejoined, bullets and
     Markdown marks removed, mail headers and scraps dropped."""
     lines: list[str] = []
+    # A mail signature ("-- " on its own line) is contact details, not something to quote.
+    content = re.split(r"^--\s*$", content, maxsplit=1, flags=re.MULTILINE)[0]
     for paragraph in re.split(r"\n\s*\n", content):
         for raw in paragraph.splitlines():
-            line = raw.strip()
-            if not line or HEADER_LINE.match(line):
+            line = raw.strip().lstrip(">").strip()  # a quoted line of an earlier message is still its text
+            if not line or HEADER_LINE.match(line) or REPLY_ATTRIBUTION.match(line):
                 continue
             starts_new = bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
             if starts_new or lines[-1].startswith(("#", "|")) or lines[-1].endswith(":"):
@@ -277,9 +285,15 @@ class OfflineResponder:
         return f"{entity.name}'s {label} is {value}."
 
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
-        lines, sources = [], []
+        lines, sources, summaries = [], [], []
         for entity in entities:
             keys = self._asked_keys(question, entity)
+            if not keys and IDENTITY_QUESTION.search(question):
+                # "who is Sarah Chen and when is the review?": the part asking who she is.
+                summary = self._summary(entity)
+                if summary:
+                    summaries.append((len(lines), summary, file_name(entity.source)))
+                continue
             if "date" in keys and "time" in keys:  # "when is the review?" → one sentence
                 keys.remove("time")
                 lines.append(f"{entity.name} is on {self._display(entity.attributes['date'])} at "
@@ -289,6 +303,11 @@ class OfflineResponder:
             for key in keys:
                 lines.append(self._sentence(entity, key))
                 sources.append(self._source_of(entity, key))
+        if not lines:
+            return [], []  # nothing asked of any attribute: summaries and passages answer instead
+        for at, summary, source in reversed(summaries):
+            lines.insert(at, summary)
+            sources.insert(at, source)
         return lines, sources
 
     def _reverse_lookup(self, question: str) -> tuple[list[str], list[str]]:
