@@ -600,3 +600,12 @@ def test_a_changed_fact_is_used_on_the_next_answer(tmp_path):
         checked = engine.postprocess(answer, question=question)
         assert [f.suggestion for f in checked.hallucination_flags] == ["2026-12-22"]
         assert "2026-12-22 [corrected]" in checked.delivered
+
+
+@pytest.mark.parametrize("said, delivered", [("20 November 2026", "17 November 2026"),
+                                             ("November 20, 2026", "November 17, 2026"),
+                                             ("Nov 20", "Nov 17")])
+def test_a_corrected_date_is_written_the_way_the_answer_wrote_it(open_post, said, delivered):
+    result = open_post.process(f"Helios launched on {said}.", question="When did Helios launch?",
+                               evidence=["Helios launched on 17 November 2026."])
+    assert result.delivered == f"Helios launched on {delivered} [corrected]."

@@ -205,8 +205,10 @@ class FactValidator:
             return None
         # Tied by one word only, it is flagged but never rewritten.
         confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
-        finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rivals[0].text, [best],
-                          vc.sentence, vc.claim.span, rivals[0].text, major=True)
+        rival = rivals[0]
+        replacement = V.render_like(vc.claim.text, vc.value.vtype, rival.text, rival.parsed)
+        finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],
+                          vc.sentence, vc.claim.span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
 
     # --- names -----------------------------------------------------------------

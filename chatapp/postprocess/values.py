@@ -326,7 +326,11 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
         with_year = bool(re.search(r"\d{4}", claimed_text))
-        text = f"{day.strftime('%B')} {day.day}" + (f", {day.year}" if with_year else "")
+        month = day.strftime("%B") if re.search(r"[A-Za-z]{4,}", claimed_text) else day.strftime("%b")
+        if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
+            text = f"{day.day} {month}" + (f" {day.year}" if with_year else "")  # "20 November 2026"
+        else:
+            text = f"{month} {day.day}" + (f", {day.year}" if with_year else "")
         return f"on {text}" if vtype == "relative" else text
     if vtype == "time" and isinstance(known_parsed, int):
         hour, minute = divmod(known_parsed, 60)
