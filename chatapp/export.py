@@ -74,7 +74,7 @@ def to_markdown(transcript: dict) -> str:
             for e in turn["resolved_entities"]:
                 lines.append(f"- entity: {e['surface']} → {e['canonical_name']} ({e['entity_type']}, {e['confidence']:.2f})")
             if turn["rag_chunks"]:
-                lines += ["", "Sources: " + "; ".join(f"{r['title'] or r['source']} ({r['source']})" for r in turn["rag_chunks"])]
+                lines += ["", "Sources: " + "; ".join(f"{title} ({source})" for title, source in _documents(turn))]
             lines.append("")
         else:
             lines += [f"## Assistant · {turn['created_at']}", "", turn["content"] + _status_note(turn), ""]
@@ -121,8 +121,7 @@ def to_html(transcript: dict) -> str:
         items = [f"{esc(c['correction_type'])}: “{esc(c['original'])}” → “{esc(c['corrected'])}”"
                  for c in turn["corrections"] if c["applied"]]
         items += [f"entity {esc(e['surface'])} → {esc(e['canonical_name'])}" for e in turn["resolved_entities"]]
-        items += [f"source: {esc(r['title'] or r['source'])} <span class='meta'>{esc(r['source'])}</span>"
-                  for r in turn["rag_chunks"]]
+        items += [f"source: {esc(title)} <span class='meta'>{esc(source)}</span>" for title, source in _documents(turn)]
         items += [f"<span class='flag'>{esc(f['hallucination_type'])}</span>"
                   + (" (corrected)" if f.get("corrected") else "") + f": {esc(f['content'])}"
                   + (f" — suggestion: {esc(f['suggestion'])}" if f["suggestion"] else "")
@@ -140,3 +139,8 @@ def to_html(transcript: dict) -> str:
 
 
 FORMATS = {"md": to_markdown, "json": to_json, "html": to_html}
+
+
+def _documents(turn: dict) -> list[tuple[str, str]]:
+    """(title, source) of each document the turn drew on, once, however many of its chunks were used."""
+    return list(dict.fromkeys((r["title"] or r["source"], r["source"]) for r in turn["rag_chunks"]))

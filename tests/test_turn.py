@@ -105,6 +105,10 @@ def test_cli_ask_json_and_export_without_secrets(sample_engine, openai_server, t
     assert "[corrected]" in payload["response"]["delivered"]
     assert any(f["corrected"] for f in payload["response"]["hallucination_flags"])
     assert openai_server.chat_requests[-1].headers.get("Authorization", "").endswith(secret)
+    # A second question whose sources include several chunks of one document.
+    again = run_cli("ask", "who is sarah chen and when is the q4 budget review", "--session", "cli-seed",
+                    "--model", "offline", "--data-dir", data_dir)
+    assert again.returncode == 0, again.stderr
 
     for fmt in ("md", "json", "html"):
         out = tmp_path / f"export.{fmt}"
@@ -116,6 +120,10 @@ def test_cli_ask_json_and_export_without_secrets(sample_engine, openai_server, t
         assert {"md": "WrongAttribute (corrected)", "json": '"corrected": true',
                 "html": "WrongAttribute</span> (corrected)"}[fmt] in text
         assert secret not in text
+    for line in (tmp_path / "export.md").read_text().splitlines():
+        if line.startswith("Sources: "):  # a document is named once however many of its chunks were used
+            entries = line.removeprefix("Sources: ").split("; ")
+            assert len(entries) == len(set(entries)), line
     assert json.loads((tmp_path / "export.json").read_text())["session"]["name"] == "cli-seed"
 
 
