@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from chatapp.engine import ChatEngine
@@ -269,3 +270,15 @@ def test_a_long_running_process_sees_what_another_process_ingested(tmp_path):
 
         dense = engine.search(query, mode="dense")
         assert dense[0].source == str(docs / "penguin.md")
+
+
+def test_a_question_embedded_again_gets_the_same_vector_from_memory():
+    from chatapp.knowledge.embeddings import MiniLMEmbedder
+
+    remembering, fresh = MiniLMEmbedder(), MiniLMEmbedder(remember=0)
+    first = remembering.embed(["when is the  Q4 budget review?"])
+    again = remembering.embed(["when is the Q4 budget review?", "who is Sarah Chen?"])
+    computed = fresh.embed(["when is the Q4 budget review?", "who is Sarah Chen?"])
+    assert np.allclose(first[0], again[0]) and np.allclose(again, computed, atol=1e-5)
+    assert float(again[0] @ again[1]) < 0.9  # two questions, two vectors
+    assert len(remembering._recent) == 2 and not fresh._recent

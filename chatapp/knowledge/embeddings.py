@@ -9,6 +9,7 @@ on first use, so the index always gets this one instead.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -44,12 +45,20 @@ class MiniLMEmbedder:
     are thread-safe for run()).
     """
 
-    def __init__(self, batch_size: int = 32, threads: int | None = None):
+    # A turn embeds its question to search the documents, then again to judge whether the answer
+    # stays on topic: short texts of small calls are remembered, so the second costs nothing.
+    # (Ingest embeds chunks in large batches, which are never remembered.)
+    RECENT_CALL_SIZE = 4
+
+    def __init__(self, batch_size: int = 32, threads: int | None = None, remember: int = 128):
         self.batch_size = batch_size
         self.threads = threads
+        self.remember = remember  # how many recent short texts keep their vectors (0: none)
         self._session = None
         self._tokenizer = None
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def _load(self) -> None:
         with self._lock:
@@ -75,6 +84,29 @@ class MiniLMEmbedder:
         self._load()
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
+        if len(texts) > self.RECENT_CALL_SIZE or self.remember <= 0:
+            return self._embed_all(texts)
+        # WordPiece ignores how words are spaced, so texts differing only in spacing share a vector.
+        keys = [" ".join(t.split()) for t in texts]
+        with self._recent_lock:
+            known = {k: self._recent[k] for k in keys if k in self._recent}
+        missing = list(dict.fromkeys(k for k in keys if k not in known))
+        if missing:
+            for key, vector in zip(missing, self._embed_all(missing)):
+                known[key] = vector
+            with self._recent_lock:
+                for key in missing:
+                    self._recent[key] = known[key]
+                while len(self._recent) > self.remember:
+                    self._recent.popitem(last=False)
+        return np.stack([known[k] for k in keys])
+
+    def forget(self) -> None:
+        """Drop the remembered vectors (benchmarks start each answer cold)."""
+        with self._recent_lock:
+            self._recent.clear()
+
+    def _embed_all(self, texts: list[str]) -> np.ndarray:
         # Batching texts of similar length wastes less work on padding.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
