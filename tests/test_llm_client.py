@@ -355,6 +355,14 @@ def test_offline_answers_who_someone_is_beside_another_part(small_kb):
     assert result.text.index("Sarah Chen:") < result.text.index("Q4 Budget Review Meeting is on")
 
 
+def test_offline_cue_words_find_keys_of_their_kind(small_kb):
+    result, _ = ask(small_kb, "Who leads Helios?")  # as the correction tier hands it on
+    assert "Helios's eng lead is Kenji Watanabe." in result.text
+    assert "Helios's marketing lead is Priya Patel." in result.text
+    owner, _ = ask(small_kb, "Who owns Helios?")
+    assert "Helios's product owner is Miguel Alvarez." in owner.text and "lead" not in owner.text
+
+
 def test_offline_quotes_no_mail_signature_or_reply_attribution():
     mail = ("Thanks, I'll sign the Northwind contract today.\n\n"
             "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah.chen@company.com> wrote:\n"

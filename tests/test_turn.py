@@ -11,6 +11,8 @@ import sys
 import time
 from datetime import datetime, timezone
 
+import pytest
+
 from chatapp.engine import ChatEngine
 from tests.conftest import ROOT, run_cli
 from tests.openai_server import Scripted
@@ -82,6 +84,16 @@ def test_offline_responder_answers_from_the_knowledge_base(sample_engine):
     assert "john.smith@company.com" in result.response.delivered
     assert "offline" in result.response.delivered.lower()
     assert result.usage.model == "offline" and result.usage.cost == 0
+
+
+@pytest.mark.parametrize("question", [
+    "where is conference room b", "who is sarah chen and when is the q4 budget review", "who leads helios",
+    "what did we decide in the q4 budget review", "summarize the northwind contract", "when does atlas cut over",
+])
+def test_what_the_offline_responder_quotes_from_the_documents_is_not_flagged(sample_engine, question):
+    result = sample_engine.ask(question, session="offline-quotes", model="offline", now=NOW)
+    assert result.response.hallucination_flags == [], result.response.delivered
+    assert "[unverified]" not in result.response.delivered
 
 
 def test_a_follow_up_question_is_completed_from_the_previous_turn(sample_engine):

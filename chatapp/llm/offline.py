@@ -263,8 +263,12 @@ class OfflineResponder:
         named = [k for k in named if not any(k != other and k in other for other in named)]
         if named and not re.search(r"\band\b", lowered):
             return named
-        cued = [k for k, cues in ATTRIBUTE_CUES.items() if k in entity.attributes and any(
-            re.search(rf"(?<!\w){re.escape(c)}", lowered) for c in cues)]
+        # A cue names its key and the keys of that kind: "lead" asks for eng_lead and marketing_lead too.
+        cued = [k for k in entity.attributes
+                if any(re.search(rf"(?<!\w){re.escape(c)}", lowered)
+                       for c in ATTRIBUTE_CUES.get(k, ATTRIBUTE_CUES.get(k.rsplit("_", 1)[-1], ())))]
+        order = list(ATTRIBUTE_CUES)
+        cued.sort(key=lambda k: order.index(k) if k in order else order.index(k.rsplit("_", 1)[-1]))
         if "time" in cued and "date" in cued and "what time" not in lowered:
             cued = [k for k in cued if k != "time"] + ["time"]
         # "who works on Atlas and what's the deadline": both parts, the named key too.

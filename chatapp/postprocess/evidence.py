@@ -177,8 +177,10 @@ class TextIndex:
                     return self._sentence_with(found.text.lower())
             return None
         if value.vtype in ("date", "weekday", "year"):
+            # A weekday is stated by the same weekday ("closed Wednesday") as well as by a full date.
+            kinds = ("date", "year", "weekday") if value.vtype == "weekday" else ("date", "year")
             for found in self.found_values:
-                if found.vtype in ("date", "year") and date_covers(value.parsed, found.parsed):
+                if found.vtype in kinds and date_covers(value.parsed, found.parsed):
                     return self._sentence_with(found.text.lower())
             return None
         if value.vtype == "decade":

@@ -31,7 +31,8 @@ NEGATION_STEMS = frozenset({"not", "n't", "never", "no", "none", "nor", "neither
 
 
 def temporal_findings(analysis: AnswerAnalysis, view: KnowledgeView, given: TextIndex, question: str,
-                      now: datetime | None, rag_chunks: list[KnowledgeChunk]) -> list[Finding]:
+                      now: datetime | None, rag_chunks: list[KnowledgeChunk],
+                      supplied: TextIndex | None = None) -> list[Finding]:
     findings = []
     for vc in analysis.values:
         parsed = vc.value.parsed
@@ -43,8 +44,10 @@ def temporal_findings(analysis: AnswerAnalysis, view: KnowledgeView, given: Text
     for vc in analysis.values:
         if vc.value.vtype != "relative" or _echoes_user(vc.claim.text, question, given):
             continue
-        start, end = vc.value.parsed.resolve(now)
         sentence = analysis.sentences[vc.sentence]
+        if supplied is not None and _quoted(sentence, supplied):
+            continue  # "this week" in a passage quoted from a document is that document's week
+        start, end = vc.value.parsed.resolve(now)
         finding = _against_entity_date(vc, sentence, view, start, end, now) or _against_documents(
             vc, sentence, rag_chunks, start, end, now)
         if finding:
@@ -60,6 +63,11 @@ def _echoes_user(text: str, question: str, given: TextIndex) -> bool:
     from rapidfuzz import fuzz
 
     return " " not in text and any(fuzz.ratio(text.lower(), w.lower()) >= 80 for w in re.findall(r"\w+", question))
+
+
+def _quoted(sentence: SentenceInfo, supplied: TextIndex) -> bool:
+    """The sentence repeats a source sentence nearly word for word."""
+    return len(sentence.stems) >= 3 and supplied.best_sentence(sentence.stems)[1] >= 0.9
 
 
 def _about(sentence: SentenceInfo, entity_id: str | None, view: KnowledgeView) -> bool:

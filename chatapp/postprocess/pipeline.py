@@ -108,7 +108,7 @@ class Postprocessor:
                                                        and f.flag_type in SOFTER for g in grounded)]
             findings += grounded
             _mark_contradicted(validation, grounded)
-        temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks))
+        temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks), sources.supplied)
         _mark_contradicted(validation, temporal)
         findings += temporal
         findings += consistency_findings(analysis, prior, findings)
