@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
+from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.stance import sentence_mode
 from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
@@ -146,7 +147,7 @@ class ClaimExtractor:
             ent_span = (ent.start_char, ent.end_char)
             if ent.label_ not in NAME_LABELS or _overlaps(ent_span, value_spans + [m.span for m in mentions]):
                 continue
-            for offset, part in _cells(ent.text):  # a name never runs across table cells
+            for offset, part in cells(ent.text):  # a name never runs across table cells
                 surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", part))
                 if not re.search(r"\w", surface):
                     continue
@@ -201,8 +202,8 @@ class ClaimExtractor:
         # A table row is one claim ("Acme | Software | 2024"), whatever spaCy makes of the pipes;
         # a header row names columns and claims nothing.
         rows = table_rows(text)
-        table_lines = [m.span() for m in _TABLE_ROW_RE.finditer(text)]
-        pieces = [p for sent in doc.sents for p in _line_pieces(text, sent.start_char, sent.end_char)
+        table_lines = table_line_spans(text)
+        pieces = [p for sent in doc.sents for p in line_pieces(text, sent.start_char, sent.end_char)
                   if not _overlaps(p[:2], table_lines)]
         for start, end, meta in sorted(pieces + rows):
             span = doc.char_span(start, end, alignment_mode="expand")
@@ -304,72 +305,6 @@ def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView)
             if inside and (m.span[1] - m.span[0]) < len(full) and not m.exact_name:
                 dropped.add(i)
     return [m for i, m in enumerate(mentions) if i not in dropped]
-
-
-# A list item's marker: "- ", "* ", "• ", "1. ", "2) ".
-_LIST_MARKER_RE = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s+")
-# A source citation closing a line: "(onboarding.html)", "(team-directory.md, notes.txt)".
-_CITATION_RE = re.compile(r"\s*\((?:[\w./-]+\.[A-Za-z]{2,5}(?:,\s*)?)+\)\s*$")
-# Lines that frame an answer rather than state anything: "(offline — answering from …)",
-# "Sources: a.md, b.html", "From your documents:", "## Details".
-_META_LINE_RE = re.compile(
-    r"^(?:\([^()]*\)|(?:sources?|references?|citations?|see also)\s*:.*|#+\s.*|[^.!?:]{0,60}:)$", re.IGNORECASE | re.DOTALL)
-
-
-_TABLE_ROW_RE = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.MULTILINE)
-_TABLE_RULE_RE = re.compile(r"[\s|:-]*-[\s|:-]*")
-
-
-def table_rows(text: str) -> list[tuple[int, int, bool]]:
-    """(start, end, is_header) of each row of a pipe table, without its outer pipes; the rule
-    under the header ("| --- | --- |") is left out, and the row above it is the header."""
-    rows = []
-    for match in _TABLE_ROW_RE.finditer(text):
-        inner = match.group(1)
-        if _TABLE_RULE_RE.fullmatch(inner):
-            if rows and rows[-1][1] < match.start() and "\n" not in text[rows[-1][1]:match.start()].strip():
-                rows[-1] = (rows[-1][0], rows[-1][1], True)
-            continue
-        lead = len(inner) - len(inner.lstrip())
-        body = inner.strip()
-        if body:
-            start = match.start(1) + lead
-            rows.append((start, start + len(body), False))
-    return rows
-
-
-def _cells(text: str) -> list[tuple[int, str]]:
-    """(offset, text) of each pipe-separated part of a span (one part when there is no pipe)."""
-    parts, offset = [], 0
-    for part in text.split("|"):
-        stripped = part.strip()
-        if stripped:
-            parts.append((offset + part.index(stripped), stripped))
-        offset += len(part) + 1
-    return parts
-
-
-def _line_pieces(text: str, start: int, end: int):
-    """(start, end, is_meta) of each non-empty line in text[start:end], without list markers;
-    a trailing citation is a piece of its own, and meta."""
-    position = start
-    for line in re.split(r"(\n)", text[start:end]):
-        line_start, position = position, position + len(line)
-        if line == "\n" or not line.strip():
-            continue
-        lead = len(line) - len(line.lstrip())
-        marker = _LIST_MARKER_RE.match(line, lead)
-        if marker and marker.end() < len(line.rstrip()):
-            lead = marker.end()
-        body_start, body_end = line_start + lead, line_start + len(line.rstrip())
-        body = text[body_start:body_end]
-        citation = _CITATION_RE.search(body)
-        if citation and citation.start() > 0:
-            cite_start = body_start + citation.start() + (len(citation.group(0)) - len(citation.group(0).lstrip()))
-            yield body_start, body_start + citation.start(), bool(_META_LINE_RE.match(body[:citation.start()]))
-            yield cite_start, body_end, True
-        else:
-            yield body_start, body_end, bool(_META_LINE_RE.match(body))
 
 
 def _index_at(sentences: list[SentenceInfo], position: int) -> int:

@@ -1,0 +1,78 @@
+"""Where an answer's claims begin and end, before any parsing: its lines,
+list items and the source citations that close them, the lines that only
+frame it ("(offline — …)", "Sources: …"), and the rows and cells of its
+pipe tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A list item's marker: "- ", "* ", "• ", "1. ", "2) ".
+_LIST_MARKER_RE = re.compile(r"(?:[-*•]|\d{1,2}[.)])\s+")
+# A source citation closing a line: "(onboarding.html)", "(team-directory.md, notes.txt)".
+_CITATION_RE = re.compile(r"\s*\((?:[\w./-]+\.[A-Za-z]{2,5}(?:,\s*)?)+\)\s*$")
+# Lines that frame an answer rather than state anything: "(offline — answering from …)",
+# "Sources: a.md, b.html", "From your documents:", "## Details".
+_META_LINE_RE = re.compile(
+    r"^(?:\([^()]*\)|(?:sources?|references?|citations?|see also)\s*:.*|#+\s.*|[^.!?:]{0,60}:)$", re.IGNORECASE | re.DOTALL)
+# A pipe-table row ("| Acme | Software |") and the rule under its header ("| --- | :-: |").
+_TABLE_ROW_RE = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.MULTILINE)
+_TABLE_RULE_RE = re.compile(r"[\s|:-]*-[\s|:-]*")
+
+
+def table_line_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each whole line that is a row of a pipe table, the rule included."""
+    return [m.span() for m in _TABLE_ROW_RE.finditer(text)]
+
+
+def table_rows(text: str) -> list[tuple[int, int, bool]]:
+    """(start, end, is_header) of each row of a pipe table, without its outer pipes; the rule
+    under the header ("| --- | --- |") is left out, and the row above it is the header."""
+    rows = []
+    for match in _TABLE_ROW_RE.finditer(text):
+        inner = match.group(1)
+        if _TABLE_RULE_RE.fullmatch(inner):
+            if rows and rows[-1][1] < match.start() and "\n" not in text[rows[-1][1]:match.start()].strip():
+                rows[-1] = (rows[-1][0], rows[-1][1], True)
+            continue
+        lead = len(inner) - len(inner.lstrip())
+        body = inner.strip()
+        if body:
+            start = match.start(1) + lead
+            rows.append((start, start + len(body), False))
+    return rows
+
+
+def cells(text: str) -> list[tuple[int, str]]:
+    """(offset, text) of each pipe-separated part of a span (one part when there is no pipe)."""
+    parts, offset = [], 0
+    for part in text.split("|"):
+        stripped = part.strip()
+        if stripped:
+            parts.append((offset + part.index(stripped), stripped))
+        offset += len(part) + 1
+    return parts
+
+
+def line_pieces(text: str, start: int, end: int):
+    """(start, end, is_meta) of each non-empty line in text[start:end], without list markers;
+    a trailing citation is a piece of its own, and meta."""
+    position = start
+    for line in re.split(r"(\n)", text[start:end]):
+        line_start, position = position, position + len(line)
+        if line == "\n" or not line.strip():
+            continue
+        lead = len(line) - len(line.lstrip())
+        marker = _LIST_MARKER_RE.match(line, lead)
+        if marker and marker.end() < len(line.rstrip()):
+            lead = marker.end()
+        body_start, body_end = line_start + lead, line_start + len(line.rstrip())
+        body = text[body_start:body_end]
+        citation = _CITATION_RE.search(body)
+        if citation and citation.start() > 0:
+            cite_start = body_start + citation.start() + (len(citation.group(0)) - len(citation.group(0).lstrip()))
+            yield body_start, body_start + citation.start(), bool(_META_LINE_RE.match(body[:citation.start()]))
+            yield cite_start, body_end, True
+        else:
+            yield body_start, body_end, bool(_META_LINE_RE.match(body))
