@@ -178,7 +178,7 @@ def ask(
 def check(
     response: Annotated[str, typer.Option("--response", help="The answer to check.")],
     question: Annotated[str, typer.Option("--question", help="The question it answers.")] = "",
-    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="A text file of evidence (repeatable).")] = None,
+    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="A file of evidence: text, Markdown, HTML, PDF, mail, CSV or JSON (repeatable).")] = None,
     as_json: JsonOption = False,
     ctx: typer.Context = None,
     data_dir: DataDirOption = None,
@@ -186,12 +186,7 @@ def check(
 ):
     """Check an answer from any source against the knowledge base and evidence files."""
     _check_text(response)
-    texts = []
-    for path in evidence or []:
-        try:
-            texts.append(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"cannot read evidence file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    texts = [_evidence_text(path) for path in evidence or []]
     data_dir, config = _inherit(ctx, data_dir, config)
     engine = open_engine(data_dir, config)
     result = engine.postprocess(response, question=question, evidence=texts)
@@ -278,3 +273,15 @@ def export(
         except OSError as exc:
             raise UserError(f"cannot write {output}: {exc.strerror}") from None
         err_console.print(f"wrote {output}")
+
+
+def _evidence_text(path: Path) -> str:
+    """An evidence file's text, read by the ingest parser for its format (HTML without its markup,
+    PDF text, a mail's body); a file of no format ingest knows is read as plain text."""
+    from chatapp.knowledge.parsers import SUPPORTED_SUFFIXES, FileRejected, parse_file
+
+    suffix = path.suffix.lower() if path.suffix.lower() in SUPPORTED_SUFFIXES else ".txt"
+    try:
+        return parse_file(path, suffix=suffix).text
+    except FileRejected as exc:
+        raise UserError(f"cannot read evidence file {path}: {exc.reason}") from None

@@ -57,6 +57,25 @@ def test_bad_input_gets_one_clear_line(tmp_path):
         assert "error:" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_check_reads_evidence_files_by_their_format_and_refuses_broken_ones(tmp_path):
+    page = tmp_path / "helios.html"
+    page.write_text("<html><head><style>p { color: red }</style></head><body><h1>Helios</h1>"
+                    "<p>Helios launched on 17 November 2026.</p></body></html>")
+    data_dir = tmp_path / "data"
+    result = run_cli("check", "--response", "Helios launched on 20 November 2026.", "--evidence", str(page),
+                     "--json", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    response = json.loads(result.stdout)["response"]
+    assert response["delivered"] == "Helios launched on 17 November 2026 [corrected]."
+    flag = response["hallucination_flags"][0]
+    assert "<p>" not in flag["evidence"][0] and "color" not in flag["evidence"][0]  # the page's text, not its markup
+    broken = tmp_path / "scan.pdf"
+    broken.write_bytes(b"%PDF-1.4 " + bytes(range(256)) * 8)
+    refused = run_cli("check", "--response", "Helios launched.", "--evidence", str(broken), data_dir=data_dir)
+    assert refused.returncode == 2 and "cannot read evidence file" in refused.stderr and "PDF" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
 def test_check_an_answer_with_evidence(tmp_path):
     evidence = tmp_path / "evidence.txt"
     evidence.write_text("The Q4 budget review meeting is on Monday 30 November 2026 at 2pm in Conference Room B.")
