@@ -66,3 +66,48 @@ def test_empty_input_is_refused_with_a_message(tui_engine):
             assert any("empty" in str(n.message) for n in app._notifications)
 
     asyncio.run(scenario())
+
+
+def test_sessions_are_listed_and_resumed_inside_the_chat(tui_engine):
+    tui_engine.ask("What is John Smith's email address?", session="earlier", model="offline")
+
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test(size=(140, 40)) as pilot:
+            prompt = app.query_one("#prompt", Input)
+            prompt.value = "/sessions"
+            await pilot.press("enter")
+            await pilot.pause(0.2)
+            assert any("earlier · 2 turns" in str(n.message) for n in app._notifications)
+
+            prompt.value = "/resume nope"
+            await pilot.press("enter")
+            await pilot.pause(0.2)
+            assert any("No session called 'nope'" in str(n.message) for n in app._notifications)
+
+            prompt.value = "/resume earlier"
+            await pilot.press("enter")
+            await _wait_for(pilot, lambda: app.query(AssistantMessage))
+            assert app.session_name == "earlier"
+            assert "John Smith's email address" in str(app.query_one(UserMessage).render())
+            assert "john.smith@company.com" in app.query_one(AssistantMessage).text
+
+            prompt.value = "and his phone?"  # the resumed session goes on where it stopped
+            await pilot.press("enter")
+            await _wait_for(pilot, lambda: len(app.query(AssistantMessage)) == 2 and not app.busy)
+            assert "+1 555" in app.query(AssistantMessage).last().text
+
+    asyncio.run(scenario())
+
+
+def test_ingesting_a_missing_folder_says_why(tui_engine, tmp_path):
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test() as pilot:
+            app.query_one("#prompt", Input).value = f"/ingest {tmp_path / 'no-such-folder'}"
+            await pilot.press("enter")
+            await _wait_for(pilot, lambda: any("failed" in str(n.message) for n in app._notifications))
+            message = next(str(n.message) for n in app._notifications if "failed" in str(n.message))
+            assert "no such file or directory" in message
+
+    asyncio.run(scenario())

@@ -24,8 +24,10 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 THEMES_DIR = next((p for p in (_PACKAGE / "themes", _PACKAGE.parent / "themes") if p.is_dir()), _PACKAGE / "themes")
 HELP = (
     "Type a message and press Enter. Commands: /ingest PATH, /level off|minimal|standard|aggressive, "
-    "/new, /export md|json|html, /help. Esc stops an answer; Ctrl+L changes the correction level."
+    "/new, /sessions, /resume NAME, /export md|json|html, /help. Esc stops an answer; Ctrl+L changes "
+    "the correction level."
 )
+SESSIONS_SHOWN = 10
 
 
 def load_themes() -> list[Theme]:
@@ -97,6 +99,7 @@ class ChatApp(App):
         self._refresh_status()
         if self.session_name:
             self._show_history()
+            self.call_from_thread(setattr, self, "sub_title", f"session {self.session_name}")
         self.engine.live_correct("warm up")  # load the correction models before the first keystroke
         if self.engine.settings.model != "offline":
             from chatapp.llm.client import load_litellm
@@ -218,6 +221,10 @@ class ChatApp(App):
             self._set_level(argument)
         elif command == "new":
             self.action_new_session()
+        elif command == "sessions":
+            self.list_sessions()
+        elif command == "resume" and argument:
+            self.resume(argument)
         elif command == "ingest" and argument:
             self.ingest(argument)
         elif command == "export" and argument in ("md", "json", "html", ""):
@@ -225,11 +232,40 @@ class ChatApp(App):
         else:
             self.notify(f"Unknown command {line!r}. {HELP}", severity="warning", timeout=10)
 
+    def list_sessions(self) -> None:
+        rows = self.engine.sessions.list()
+        if not rows:
+            self.notify("No sessions yet: the first message starts one.")
+            return
+        lines = [f"{row['name']} · {row['turns']} turns · {row['updated_at'][:16].replace('T', ' ')}"
+                 for row in rows[:SESSIONS_SHOWN]]
+        more = f"\n… and {len(rows) - SESSIONS_SHOWN} more (chatapp sessions list)" if len(rows) > SESSIONS_SHOWN else ""
+        self.notify("Recent sessions — /resume NAME:\n" + "\n".join(lines) + more, timeout=20)
+
+    def resume(self, key: str) -> None:
+        if self.busy:
+            self.notify("Still answering — press Esc to stop it first.", severity="warning")
+            return
+        session = self.engine.sessions.find(key)
+        if session is None:
+            self.notify(f"No session called {key!r}: /sessions lists them.", severity="warning")
+            return
+        self.action_new_session()
+        self.session_name = session.name
+        self.sub_title = f"session {session.name}"
+        self.show_history()
+
+    @work(thread=True, exclusive=True, group="history")
+    def show_history(self) -> None:
+        self._show_history()
+
     @work(thread=True, group="ingest")
     def ingest(self, path: str) -> None:
         self.call_from_thread(self.notify, f"Ingesting {path} …")
         report = self.engine.ingest(Path(path).expanduser())
-        failed = f", {len(report.files_failed)} failed" if report.files_failed else ""
+        first = report.files_failed[0] if report.files_failed else None
+        failed = (f", {len(report.files_failed)} failed ({first.path}: {first.reason}"
+                  + (", …" if len(report.files_failed) > 1 else "") + ")") if first else ""
         self.call_from_thread(self.notify, f"Ingested {report.files_ingested} files ({report.chunks_added} chunks)"
                               f"{failed}, {report.files_unchanged} unchanged.",
                               severity="warning" if failed else "information", timeout=10)
