@@ -609,3 +609,30 @@ def test_a_corrected_date_is_written_the_way_the_answer_wrote_it(open_post, said
     result = open_post.process(f"Helios launched on {said}.", question="When did Helios launch?",
                                evidence=["Helios launched on 17 November 2026."])
     assert result.delivered == f"Helios launched on {delivered} [corrected]."
+
+
+TRAPERO_FORD = ("Pablo Trapero (Born 4 October 1971) is an Argentine film producer, editor and director."
+                "Aleksander Ford (born Mosze Lifszyc; 24 November 1908 in Kiev, Russian Empire – 4 April 1980 in "
+                "Naples, Florida, USA) was a Polish film director.")
+
+
+def test_picking_the_later_of_two_as_born_first_contradicts_the_dates_in_the_sources(open_post):
+    question = "Who was born first, Pablo Trapero or Aleksander Ford?"
+    wrong = open_post.process("Pablo Trapero was born first.", question=question, evidence=[TRAPERO_FORD])
+    flag = wrong.hallucination_flags[0]
+    assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "Pablo Trapero",
+                                                                          "Aleksander Ford")
+    assert any("1908" in e for e in flag.evidence) and any("1971" in e for e in flag.evidence)
+    for right in ("Aleksander Ford", "Aleksander Ford was born before Pablo Trapero."):
+        assert open_post.process(right, question=question, evidence=[TRAPERO_FORD]).hallucination_flags == []
+    younger = open_post.process("Pablo Trapero is younger.", question="Who is younger, Pablo Trapero or Aleksander Ford?",
+                                evidence=[TRAPERO_FORD])
+    assert younger.hallucination_flags == []
+
+
+def test_dates_glued_together_in_scraped_text_still_give_the_first_year(open_post):
+    evidence = ["Del Lord (October 7, 1894March 23, 1970) was a Canadian film director.Wang Xiaoshuai (; born "
+                "May 22, 1966) is a Chinese film director."]
+    result = open_post.process("Del Lord is younger.", question="Which film director is younger, Del Lord or "
+                               "Wang Xiaoshuai?", evidence=evidence)
+    assert [f.suggestion for f in result.hallucination_flags] == ["Wang Xiaoshuai"]

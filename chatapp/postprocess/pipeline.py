@@ -15,6 +15,7 @@ from datetime import datetime
 
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
 from chatapp.postprocess.coherence import assess_coherence, question_type
+from chatapp.postprocess.comparisons import comparison_findings
 from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, recommend
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.facts import FactValidator, Sources, ValidationSettings
@@ -108,6 +109,9 @@ class Postprocessor:
                                                        and f.flag_type in SOFTER for g in grounded)]
             findings += grounded
             _mark_contradicted(validation, grounded)
+        compared = comparison_findings(analysis, question, [*evidence, *(_chunk_text(c) for c in rag_chunks)])
+        _mark_contradicted(validation, compared)
+        findings += compared
         temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks), sources.supplied)
         _mark_contradicted(validation, temporal)
         findings += temporal
