@@ -22,7 +22,7 @@ from chatapp.postprocess.findings import Finding
 EARLIER_WORDS = ("first", "earlier", "earliest", "older", "oldest", "sooner")
 LATER_WORDS = ("later", "latest", "younger", "youngest", "newer", "newest", "more recent", "more recently", "last")
 _QUESTION_RE = re.compile(
-    rf"\b(?P<order>{'|'.join(EARLIER_WORDS + LATER_WORDS)})\b(?P<rest>.*?)[,:]?\s*"
+    rf"\b(?P<order>{'|'.join(EARLIER_WORDS + LATER_WORDS)})\b.*?[,:]?\s*"
     r"(?P<a>[^,:?]+?)\s+or\s+(?P<b>[^,:?]+?)\s*\?*\s*$", re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<!\d)(?:1[0-9]{3}|20[0-9]{2})")
 # How far after a name its date may stand: "Aleksander Ford (born Mosze Lifszyc; 24 November 1908 …".

@@ -19,9 +19,9 @@ from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameCl
 from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, stem, words
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.statements import in_title
-from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.records import ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})

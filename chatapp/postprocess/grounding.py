@@ -136,14 +136,14 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
     displaced_text = " ".join(m.group(1) for m in DISPLACED_RE.finditer(sentence.claim.text))
     displaced = TextIndex([displaced_text]) if displaced_text else None
     kept = DISPLACED_RE.sub(" ", sentence.claim.text)
-    answer = TextIndex([analysis.text.replace(displaced_text, " ")] if displaced_text else [analysis.text])
+    answer_text = analysis.text.replace(displaced_text, " ") if displaced_text else analysis.text
+    answer, answer_words = TextIndex([answer_text]), set(words(answer_text))
     here = TextIndex([kept])
     # What came before: the conversation and the answer's own earlier sentences ("…RocknRolla. In
     # fact, it was directed by X").
     earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
     history = TextIndex([history_text + "\n" + earlier]) if history_text or earlier else None
     refers = bool({w.lower() for w in words(kept)} & REFERRING)
-    kept_words = {w for w in words(analysis.text.replace(displaced_text, " ") if displaced_text else analysis.text)}
     for statement, runs, relation in statements:
         shared = families & families_of(relation)
         if not shared or len(runs) != 2:
@@ -152,7 +152,7 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
         # The thing the statement is about: named in this sentence, or named before and referred to.
         anchors = named_here or ([r for r in runs if history and history.supports_name(r)] if refers else [])
         missing = [r for r in runs if r not in anchors and (
-            not _mentioned(r, answer, kept_words) or (displaced is not None and displaced.supports_name(r)))]
+            not _mentioned(r, answer, answer_words) or (displaced is not None and displaced.supports_name(r)))]
         if len(anchors) != 1 or len(missing) != 1:
             continue
         place = bool(shared & PLACE_FAMILIES)

@@ -144,8 +144,6 @@ def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements, cont
     for statement, runs, relation in statements:
         if len(runs) != 2 or not sentence_families & families_of(relation):
             continue
-        # The evidence's other holder goes unmentioned; the one the "only" is about is named here,
-        # or named before and referred to.
         # One of its names is what the sentence speaks of (named, or named before and referred
         # to); the other goes unmentioned.
         spoken_of = [r for r in runs if answer.supports_name(r) or (refers and before.supports_name(r))]

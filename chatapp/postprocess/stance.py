@@ -19,6 +19,7 @@ from chatapp.postprocess.evidence import is_soft
 OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
                             "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
 SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
+# "Did you know (that) …?", "Do you realise …": a question in form that tells the user something.
 TELLING_QUESTION_RE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:did|do) you (?:also |even )?(?:know|realize|realise|hear)"
                                  r"\b(?! (?:of|about|anything|any)\b)\s*(?:that\b)?\s*\w+", re.IGNORECASE)
 # Who "I" and "we" are is the conversation itself: what they did or felt is not in any source.
