@@ -91,6 +91,8 @@ def test_sessions_are_listed_and_resumed_inside_the_chat(tui_engine):
             assert app.session_name == "earlier"
             assert "John Smith's email address" in str(app.query_one(UserMessage).render())
             assert "john.smith@company.com" in app.query_one(AssistantMessage).text
+            verdicts = [str(v.render()) for v in app.query(".verdict")]
+            assert verdicts and verdicts[0].startswith("Accept · confidence")  # the verdict it got then
 
             prompt.value = "and his phone?"  # the resumed session goes on where it stopped
             await pilot.press("enter")

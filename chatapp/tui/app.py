@@ -30,6 +30,12 @@ HELP = (
 SESSIONS_SHOWN = 10
 
 
+def verdict_line(recommendation: str, confidence: float, flags: list[tuple[str, bool]]) -> str:
+    """"AcceptWithFlags · confidence 0.72 · UnsupportedClaim, WrongAttribute (corrected)"."""
+    kinds = ", ".join(sorted({kind + (" (corrected)" if corrected else "") for kind, corrected in flags}))
+    return f"{recommendation} · confidence {confidence:.2f} · {kinds or 'no flags'}"
+
+
 def load_themes() -> list[Theme]:
     themes = []
     for path in sorted(THEMES_DIR.glob("*.toml")) if THEMES_DIR.is_dir() else []:
@@ -119,10 +125,15 @@ class ChatApp(App):
             return
         for row in store.turns(session):
             if row["role"] == "user":
-                widget = UserMessage(row["content"], row["meta"].get("corrected"))
-            else:
-                widget = AssistantMessage(row["content"], status=row["status"])
-            self.call_from_thread(self._add_message, widget)
+                self.call_from_thread(self._add_message, UserMessage(row["content"], row["meta"].get("corrected")))
+                continue
+            self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=row["status"]))
+            records = store.turn_records(row["id"])
+            post = records["postprocessing"]
+            if post is not None:  # the verdict it got then, as it was shown then
+                flags = [(f["hallucination_type"], f["corrected"]) for f in records["hallucination_flags"]]
+                verdict = Static(verdict_line(post["recommendation"], post["confidence"], flags), classes="verdict")
+                self.call_from_thread(self._add_message, verdict)
 
     def _add_message(self, widget) -> None:
         conversation = self.query_one("#conversation", VerticalScroll)
@@ -203,11 +214,9 @@ class ChatApp(App):
             self._current.finish(text, status)
         if result.response is not None:
             response = result.response
-            flags = ", ".join(sorted({f.hallucination_type + (" (corrected)" if f.corrected else "")
-                                      for f in response.hallucination_flags})) or "no flags"
-            verdict = Static(f"{response.recommendation} · confidence {response.confidence:.2f} · {flags}",
-                             classes="verdict")
-            self._add_message(verdict)
+            flags = [(f.hallucination_type, f.corrected) for f in response.hallucination_flags]
+            self._add_message(Static(verdict_line(response.recommendation, response.confidence, flags),
+                                     classes="verdict"))
         self.sub_title = f"session {result.session_name}"
 
     # --- commands and keys ---------------------------------------------------------------
