@@ -110,6 +110,18 @@ def test_common_words_that_are_also_kb_aliases_stay_lower_case(pipeline):
     assert corrected(pipeline, "how many people work in the office") == "How many people work in the office?"
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("who is the tech lead on atlas", "Who is the tech lead on Atlas?"),
+    ("is atlas on track", "Is Atlas on track?"),
+    ("when does beacon ship", "When does Beacon ship?"),
+    ("i need an atlas of the world", "I need an atlas of the world"),  # an article: the everyday word
+    ("where is my atlas", "Where is my atlas?"),
+    ("we work from the office and in office", "We work from the office and in office"),
+])
+def test_a_kb_name_that_is_also_a_word_is_capitalised_where_it_stands_bare(pipeline, text, expected):
+    assert corrected(pipeline, text) == expected
+
+
 def test_misspelled_full_name_is_matched_to_the_registry(pipeline):
     result, markers = pipeline.correct("did jon smth send the report on monday", "standard")
     assert result.corrected_input == "Did John Smith send the report on Monday?"

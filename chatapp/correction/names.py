@@ -35,6 +35,9 @@ class NameForm:
     # (0: never capitalise, e.g. the alias "the company").
     capitalize_confidence: float = 0.0
     explicit: bool = True  # a registry name or alias, not a part of one
+    # Also an everyday word ("Atlas"): capitalised with confidence only where it stands bare, as a
+    # name does ("the tech lead on atlas"), not after an article ("an atlas of the world").
+    common_word: bool = False
 
 
 @dataclass
@@ -60,6 +63,16 @@ def _capitalize_confidence(words: tuple[str, ...], entity_type: str, explicit: b
         return 0.8 if frequency < 3.0 else 0.6
     # Projects, teams, departments: "Atlas", "Sales", "People" are also common words.
     return 0.88 if frequency < 3.0 else 0.5
+
+
+def _common_word_name(words: tuple[str, ...], entity_type: str) -> bool:
+    """A one-word project, team or department name that is also an everyday word ("Atlas",
+    "Beacon"), not one of the words too often meant otherwise ("may", "will")."""
+    if len(words) != 1 or entity_type in ("person", "place"):
+        return False
+    lower = words[0].lower()
+    # Everyday words used bare all the time ("in office", "to sales") are left as they are.
+    return lower not in AMBIGUOUS_NAME_WORDS and 3.0 <= zipf(lower) < 4.5
 
 
 class KnownNames:
@@ -120,6 +133,7 @@ class KnownNames:
         form.capitalize_confidence = max(
             form.capitalize_confidence, _capitalize_confidence(form.words, form.entity_type, form.explicit)
         )
+        form.common_word = form.capitalize_confidence <= 0.5 and _common_word_name(form.words, form.entity_type)
 
     @staticmethod
     def _fuzzy_eligible(form: NameForm) -> bool:

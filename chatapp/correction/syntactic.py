@@ -52,6 +52,12 @@ PRONOUN_SUBJECTS = frozenset(
 )
 SUBJECT_WORDS = PRONOUN_SUBJECTS | frozenset("the a an my your our his her their its any some".split())
 MODALS = frozenset("can could would will should shall may might".split())
+# Words after which an everyday word that is also a known name stands bare, as a name does: a
+# preposition ("on atlas"), an auxiliary or question word ("is atlas late", "when does beacon ship").
+BARE_NAME_BEFORE = frozenset(
+    "on about for from with without in into of at to by regarding re behind under and or".split()
+) | AUXILIARIES | QUESTION_WORDS
+BARE_NAME_CONFIDENCE = 0.8
 # A dot after these does not end a sentence.
 ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st jr sr inc ltd co approx no fig dept est al".split())
 SENTENCE_END = frozenset(". ! ? ?! !? ... …".split())
@@ -172,6 +178,8 @@ class SyntacticCorrector:
         for match in self.names.find(doc) if self.names is not None else ():
             claimed.update(match.indices)
             confidence = match.form.capitalize_confidence
+            if match.form.common_word and _bare(doc, match.indices[0]):
+                confidence = BARE_NAME_CONFIDENCE  # "the tech lead on atlas": no article, so a name
             for index, canonical in zip(match.indices, match.canonical):
                 token = doc.tokens[index]
                 current = token.text
@@ -250,6 +258,13 @@ class SyntacticCorrector:
             confidence=confidence,
             alternatives=[(mark, confidence), ("", round(1 - confidence, 3))],
         )
+
+
+def _bare(doc: TokenizedInput, index: int) -> bool:
+    """The word stands without an article or other word before it that makes it a common noun."""
+    before = next((t for t in reversed(doc.tokens[:index]) if t.text.strip()), None)
+    # First in a sentence it is capitalised either way ("atlas is late" -> "Atlas is late").
+    return before is None or before.text in SENTENCE_END or before.text.lower() in BARE_NAME_BEFORE
 
 
 def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
