@@ -186,7 +186,7 @@ class EntityResolver(MentionDetection, ReferenceResolution):
                     (eid, self._score(eid, match, requested, text_words, recent_words, elsewhere, state))
                     for eid, match in own.items()
                 ]
-                resolved = self._link(mention, scored, state)
+                resolved = self._link(mention, scored, state, own)
             elif mention.kind == "date":
                 resolved = self._date(mention)
             elif mention.kind == "time":
@@ -264,7 +264,12 @@ class EntityResolver(MentionDetection, ReferenceResolution):
         info = state.entity_info.get(entity_id) if state else None
         return (info or {}).get("type", "").lower()
 
-    def _link(self, mention: Mention, scored, state) -> ResolvedEntity | None:
+    def _link(self, mention: Mention, scored, state, matches: dict[str, float] | None = None) -> ResolvedEntity | None:
+        """The best-scoring candidate, if it scores at least min_confidence. For a name, its
+        confidence is how sure the link is, not its score: how well the words match the name, times
+        its share of all the candidates' scores — an exact full name with no rival is near 1 even on
+        first mention (when it has no salience yet), "John" among three Johns much less. `matches`:
+        entity id → how well the words match its name; None for pronouns and descriptions."""
         if not scored:
             return None
         scored = sorted(scored, key=lambda item: (-item[1], item[0]))[: self.settings.max_candidates]
@@ -273,8 +278,13 @@ class EntityResolver(MentionDetection, ReferenceResolution):
         if best < self.settings.min_confidence:
             return None
         candidates = [(entity_id, round(min(score, 1.0), 3)) for entity_id, score in scored]
+        if matches is None:  # a pronoun or description: its score already weighs how salient the referent is
+            certainty = round(best, 3)
+        else:
+            share = best / sum(min(score, 1.0) for _, score in scored)
+            certainty = round(min(1.0, matches.get(best_id, 1.0)) * share, 3)
         if best_id.startswith("doc:") and state is not None:
-            return self._document_entity(mention, best_id[4:], state, best, candidates)
+            return self._document_entity(mention, best_id[4:], state, certainty, candidates)
         profile = self.profiles.get(best_id)
         if profile is not None:
             name, entity_type, attributes = profile.entity.name, profile.entity.type, dict(profile.attributes)
@@ -283,7 +293,8 @@ class EntityResolver(MentionDetection, ReferenceResolution):
             name, entity_type, attributes = info.get("name") or mention.text, info.get("type") or "entity", {}
         if state is not None and best_id in state.unverified:
             attributes["unverified"] = True
-        return ResolvedEntity(mention.text, mention.span, best_id, name, entity_type.upper(), round(best, 3), attributes, candidates)
+        return ResolvedEntity(mention.text, mention.span, best_id, name, entity_type.upper(), certainty, attributes,
+                              candidates)
 
     @staticmethod
     def _date(mention: Mention) -> ResolvedEntity:
