@@ -286,11 +286,11 @@ def _pack_groups(groups: list[list[_Unit]], target_tokens: int, max_tokens: int)
 
 
 def _overlap_start(text: str, previous_start: int, core_start: int, overlap_tokens: int, count: CountTokens) -> int:
-    """Where a chunk should begin so it repeats up to overlap_tokens of the previous one."""
-    window_start = max(previous_start, core_start - overlap_tokens * _CHARS_PER_TOKEN_BOUND)
+    """Where a chunk should begin so it repeats up to overlap_tokens of the previous one — never
+    all of it: a chunk that began where the previous one did would hold it whole, and the previous
+    one would be found twice for nothing."""
+    window_start = max(previous_start + 1, core_start - overlap_tokens * _CHARS_PER_TOKEN_BOUND)
     starts = [m.end() for m in _OVERLAP_START.finditer(text, window_start, core_start)]
-    if window_start == previous_start:
-        starts.insert(0, previous_start)
     best, used, after = core_start, 0, core_start
     # Walk back sentence by sentence, counting each once, while it still fits.
     for start in reversed(starts):
@@ -304,7 +304,7 @@ def _overlap_start(text: str, previous_start: int, core_start: int, overlap_toke
         return best
     # The last sentence alone is longer than the overlap: fall back to words.
     words = [m.start() for m in _WORD.finditer(text, window_start, core_start)]
-    if words and words[0] == window_start > previous_start and not text[window_start - 1].isspace():
+    if words and words[0] == window_start and not text[window_start - 1].isspace():
         words.pop(0)  # the window cut this word in half
     for start in reversed(words):
         tokens = count(text[start:after])
