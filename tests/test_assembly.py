@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -147,16 +146,13 @@ def test_rag_chunks_are_never_cut_mid_chunk():
     assert ids == sorted(ids, key=lambda i: int(i.split("-")[1]))
 
 
-def test_a_100k_character_paste_is_cut_to_the_query_budget_fast():
+def test_a_100k_character_paste_is_cut_to_the_query_budget():
+    # (How long it takes is for tests/bench/bench_preprocess_latency.py, not for an assertion here.)
     paste = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 2000)[:100_000]
-    assemble("warm up", context(), [], [], "default")  # the encoder loads once per process
-    started = time.perf_counter()
     prompt = assemble(paste, context(), [chunk(1)], [], "default")
-    elapsed = time.perf_counter() - started
     assert "QueryTruncated" in prompt.warnings
     query = next(s for s in prompt.sections if s.name == "query")
     assert query.tokens <= 596 and query.text and paste.startswith(query.text)
-    assert elapsed < 0.5
 
 
 def test_unused_budget_flows_to_retrieval_and_is_reported():
