@@ -143,10 +143,12 @@ class EntityMatcher:
         self.entities: list[list[re.Pattern | None]] = []
         # "the email" resolved to a document: its own chunks match fully.
         self.documents: list[str] = []
+        seen: set[str] = set()
         for entity in resolved or []:
             kind = (entity.entity_type or "").lower()
-            if not entity.entity_id or kind in DATE_TYPES:
-                continue
+            if not entity.entity_id or kind in DATE_TYPES or entity.entity_id in seen:
+                continue  # an entity named twice is still one entity (a long paste names some hundreds of times)
+            seen.add(entity.entity_id)
             if kind == "document" or entity.entity_id.startswith("doc:"):
                 self.documents.append(str((entity.attributes or {}).get("document_id") or entity.entity_id[4:]))
                 continue

@@ -125,6 +125,7 @@ class TurnRunner:
         from chatapp.assembly import assemble, triage_channels
         from chatapp.budgets import get_profile
         from chatapp.context import build_context
+        from chatapp.correction.pipeline import CORRECTED_PREFIX_CHARS
         from chatapp.retrieval import retrieve
 
         if not text or not text.strip():
@@ -147,8 +148,11 @@ class TurnRunner:
         started = time.perf_counter()
         # The correction stage already parsed the corrected text; the resolver reuses
         # that parse and the entity/date markers (it maps their original spans itself).
-        resolved = self.resolver.resolve(corrected, state=state, now=now, markers=markers,
-                                         doc=self.correction.parse(corrected))
+        # A long paste is read for names in its first part only, as it is corrected: parsing
+        # 100,000 characters would take seconds for entities the prompt has no room for anyway.
+        head = corrected[:CORRECTED_PREFIX_CHARS]
+        resolved = self.resolver.resolve(head, state=state, now=now, markers=markers,
+                                         doc=self.correction.parse(head))
         timings["entities"] = (time.perf_counter() - started) * 1000
         on_event("entities", {"resolved": resolved})
 

@@ -170,3 +170,20 @@ def test_a_keyword_index_from_before_chunk_texts_were_kept_is_rebuilt(tmp_path):
         chunks = retrieve(engine.kb, "Who confirmed the purchase order for the vendor invoice?", [], NOW)
         assert chunks and "Sarah Chen confirmed the purchase order number" in chunks[0].content
     assert (index_dir / "chatapp-texts.bin").is_file()
+
+
+def test_a_long_paste_is_read_for_names_in_its_first_part_and_each_entity_boosts_once(sample_engine):
+    from chatapp.correction.pipeline import CORRECTED_PREFIX_CHARS
+    from chatapp.retrieval import EntityMatcher
+
+    paragraph = "John Smith asked Sarah Chen about the Q4 budget review and Project Atlas. "
+    paste = (paragraph * 1400)[:100_000]
+    pre = sample_engine.preprocess(paste, now=NOW)
+    named = {r.entity_id for r in pre.resolved_entities}
+    assert {"person:john-smith", "person:sarah-chen"} <= named
+    assert all(r.span[1] <= CORRECTED_PREFIX_CHARS for r in pre.resolved_entities)
+    assert "QueryTruncated" in pre.prompt.warnings and pre.rag_chunks
+    # Hundreds of mentions of the same people weigh as those people, once each.
+    boost = EntityMatcher(pre.resolved_entities, sample_engine.kb.registry)
+    ids = [r.entity_id for r in pre.resolved_entities if r.entity_id and r.entity_type not in ("DATE", "TIME")]
+    assert len(boost.entities) + len(boost.documents) == len(set(ids)) < len(ids)
