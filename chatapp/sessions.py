@@ -237,6 +237,16 @@ class SessionStore:
         )
         return row[0]
 
+    def verdict(self, turn_id: int) -> tuple[str, float, list[tuple[str, bool]]] | None:
+        """(recommendation, confidence, [(flag type, corrected)]) the checks gave an answer, if any."""
+        q = self.database.query
+        post = q("SELECT recommendation, confidence FROM postprocessing WHERE turn_id = ?", (turn_id,))
+        if not post:
+            return None
+        flags = q("SELECT hallucination_type, corrected FROM hallucination_flags WHERE turn_id = ?", (turn_id,))
+        return (post[0]["recommendation"], post[0]["confidence"],
+                [(f["hallucination_type"], bool(f["corrected"])) for f in flags])
+
     def turn_records(self, turn_id: int) -> dict:
         """Everything stored about one turn, for export and `sessions show`."""
         q = self.database.query

@@ -65,6 +65,15 @@ class _KnownEntity:
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
 
 
+def _cue_key(key: str) -> str | None:
+    """The ATTRIBUTE_CUES entry for an attribute: its own, or that of its kind ("lead" for
+    eng_lead and marketing_lead, "owner" for product_owner)."""
+    if key in ATTRIBUTE_CUES:
+        return key
+    kind = key.rsplit("_", 1)[-1]
+    return kind if kind in ATTRIBUTE_CUES else None
+
+
 def file_name(source: str) -> str:
     return Path(source).name if source else ""
 
@@ -263,12 +272,10 @@ class OfflineResponder:
         named = [k for k in named if not any(k != other and k in other for other in named)]
         if named and not re.search(r"\band\b", lowered):
             return named
-        # A cue names its key and the keys of that kind: "lead" asks for eng_lead and marketing_lead too.
-        cued = [k for k in entity.attributes
-                if any(re.search(rf"(?<!\w){re.escape(c)}", lowered)
-                       for c in ATTRIBUTE_CUES.get(k, ATTRIBUTE_CUES.get(k.rsplit("_", 1)[-1], ())))]
+        cued = [k for k in entity.attributes if _cue_key(k) and any(
+            re.search(rf"(?<!\w){re.escape(c)}", lowered) for c in ATTRIBUTE_CUES[_cue_key(k)])]
         order = list(ATTRIBUTE_CUES)
-        cued.sort(key=lambda k: order.index(k) if k in order else order.index(k.rsplit("_", 1)[-1]))
+        cued.sort(key=lambda k: order.index(_cue_key(k)))
         if "time" in cued and "date" in cued and "what time" not in lowered:
             cued = [k for k in cued if k != "time"] + ["time"]
         # "who works on Atlas and what's the deadline": both parts, the named key too.

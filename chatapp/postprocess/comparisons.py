@@ -36,7 +36,8 @@ def comparison_findings(analysis: AnswerAnalysis, question: str, sources: list[s
     options = [_option(asked.group("a")), _option(asked.group("b"))]
     if not all(options) or options[0].lower() == options[1].lower():
         return []
-    chosen = [o for o in options if TextIndex([analysis.text]).supports_name(o)]
+    answer = TextIndex([analysis.text])
+    chosen = [o for o in options if answer.supports_name(o)]
     if len(chosen) != 1:
         return []  # both or neither named: the answer does not pick one plainly
     years = [_year_of(option, sources) for option in options]

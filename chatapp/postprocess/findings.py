@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from chatapp.postprocess.claims import AnswerAnalysis
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.knowledge_view import KnowledgeView
 
@@ -25,6 +25,15 @@ class Finding:
     replace_span: tuple[int, int] | None = None
     replacement: str | None = None
     major: bool = False
+
+
+def sentence_finding(kind: str, sentence: SentenceInfo, text: str, confidence: float, evidence: list[str],
+                     suggestion: str | None = None, major: bool = True) -> Finding:
+    """A finding about a whole sentence of `text`, without its closing punctuation."""
+    start, end = sentence.claim.span
+    end -= 1 if sentence.claim.text[-1:] in ".!?" else 0
+    return Finding(kind, (start, end), text[start:end], confidence, suggestion, evidence, sentence.index,
+                   major=major)
 
 
 @dataclass

@@ -24,10 +24,10 @@ import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_stop, words
-from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.findings import Finding, Sources, sentence_finding
 from chatapp.postprocess.polar import answer_denials, exclusive_findings
-from chatapp.postprocess.relations import dependency_arcs
-from chatapp.postprocess.statements import REFERRING, evidence_statements, families_of, family_of
+from chatapp.postprocess.relations import clause_verb, dependency_arcs
+from chatapp.postprocess.statements import evidence_statements, families_of, family_of, refers_back
 
 PLACE_FAMILIES = frozenset({family_of("born")})
 # Links a thing has few holders of (an author, a director, a birthplace) can be displaced. A person
@@ -101,10 +101,8 @@ def _denial(sentence: SentenceInfo, analysis: AnswerAnalysis, statements) -> Fin
         for statement, runs, _ in statements:
             repeated = [r for r in runs if said.supports_name(r)]
             if len(repeated) >= 2:
-                end = sentence.claim.span[1] - (1 if sentence.claim.text[-1:] in ".!?" else 0)
-                return Finding("ContradictsFact", (sentence.claim.span[0], end),
-                               analysis.text[sentence.claim.span[0]:end], 0.8, statement,
-                               [f"the evidence states: {statement}"], sentence.index, major=True)
+                return sentence_finding("ContradictsFact", sentence, analysis.text, 0.8,
+                                        [f"the evidence states: {statement}"], statement)
     return None
 
 
@@ -143,7 +141,7 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
     # fact, it was directed by X").
     earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
     history = TextIndex([history_text + "\n" + earlier]) if history_text or earlier else None
-    refers = bool({w.lower() for w in words(kept)} & REFERRING)
+    refers = refers_back(kept)
     for statement, runs, relation in statements:
         shared = families & families_of(relation)
         if not shared or len(runs) != 2:
@@ -206,16 +204,9 @@ def _tied(name, analysis: AnswerAnalysis, families: set[int], reach: int = 2) ->
     for token in sentence:
         if token.i in range(span.start, span.end) or family_of(token.text) not in families:
             continue
-        if dependency_arcs(token, root) <= reach and _clause_of(token) == _clause_of(root):
+        if dependency_arcs(token, root) <= reach and clause_verb(token) == clause_verb(root):
             return True
     return False
-
-
-def _clause_of(token) -> int | None:
-    """The index of the verb whose clause the token is in (itself, for a verb)."""
-    if token.pos_ in ("VERB", "AUX"):
-        return token.i
-    return next((t.i for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
 
 
 def _same_kind(nlp, label: str, name: str, statement: str) -> bool:

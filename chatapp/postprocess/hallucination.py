@@ -13,7 +13,7 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.facts import as_known, same_slot, select_by_key, value_matches
-from chatapp.postprocess.findings import Finding
+from chatapp.postprocess.findings import Finding, sentence_finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import HallucinationFlag, KnowledgeChunk
 
@@ -137,10 +137,9 @@ def _tense_against_dates(analysis: AnswerAnalysis, view: KnowledgeView, now: dat
         day = dates[0]
         wrong = (sentence.future and day < today - timedelta(days=1)) or (sentence.past and day > today + timedelta(days=1))
         if wrong:
-            end = sentence.claim.span[1] - (1 if sentence.claim.text[-1:] in ".!?" else 0)
-            findings.append(Finding("TemporalError", (sentence.claim.span[0], end), analysis.text[sentence.claim.span[0]:end],
-                                    0.7, f"{entity.name} is on {day} ({_ago(day, now)})",
-                                    [f"{entity.name}: date = {day}", f"now is {today}"], sentence.index))
+            findings.append(sentence_finding("TemporalError", sentence, analysis.text, 0.7,
+                                             [f"{entity.name}: date = {day}", f"now is {today}"],
+                                             f"{entity.name} is on {day} ({_ago(day, now)})", major=False))
     return findings
 
 
@@ -185,14 +184,14 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
     for i, later in enumerate(sentences):
         for earlier in sentences[:i]:
             if _negation_pair(earlier, later):
-                findings.append(_sentence_finding("LogicalInconsistency", later, analysis.text, 0.75,
-                                                  f"the answer also says: {earlier.claim.text}"))
+                findings.append(sentence_finding("LogicalInconsistency", later, analysis.text, 0.75,
+                                                 [f"the answer also says: {earlier.claim.text}"]))
                 break
         for old in prior:
             match = next((s for s in old.sentences if _negation_pair(s, later)), None)
             if match is not None:
-                findings.append(_sentence_finding("ContradictsPrior", later, analysis.text, 0.7,
-                                                  f"earlier answer: {match.claim.text}"))
+                findings.append(sentence_finding("ContradictsPrior", later, analysis.text, 0.7,
+                                                 [f"earlier answer: {match.claim.text}"]))
                 break
     return findings
 
@@ -204,12 +203,6 @@ def _negation_pair(a: SentenceInfo, b: SentenceInfo) -> bool:
     if min(len(sa), len(sb)) < 2:
         return False
     return len(sa & sb) / len(sa | sb) >= 0.75
-
-
-def _sentence_finding(kind: str, sentence: SentenceInfo, text: str, confidence: float, evidence: str) -> Finding:
-    end = sentence.claim.span[1] - (1 if sentence.claim.text[-1:] in ".!?" else 0)
-    return Finding(kind, (sentence.claim.span[0], end), text[sentence.claim.span[0]:end], confidence, None,
-                   [evidence], sentence.index, major=True)
 
 
 def to_flags(findings: list[Finding], corrected: set[int] = frozenset()) -> list[HallucinationFlag]:

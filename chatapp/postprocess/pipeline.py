@@ -109,7 +109,7 @@ class Postprocessor:
                                                        and f.flag_type in SOFTER for g in grounded)]
             findings += grounded
             _mark_contradicted(validation, grounded)
-        compared = comparison_findings(analysis, question, [*evidence, *(_chunk_text(c) for c in rag_chunks)])
+        compared = comparison_findings(analysis, question, sources.supplied.originals)
         _mark_contradicted(validation, compared)
         findings += compared
         temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks), sources.supplied)

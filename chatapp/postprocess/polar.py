@@ -21,8 +21,9 @@ import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, stem, words
-from chatapp.postprocess.findings import Finding
-from chatapp.postprocess.statements import REFERRING, families_of, name_runs
+from chatapp.postprocess.findings import Finding, sentence_finding
+from chatapp.postprocess.relations import clause_verb
+from chatapp.postprocess.statements import families_of, name_runs, refers_back
 
 # A yes/no question opens with an auxiliary ("did he write…", "is that the one with…") or ends by
 # asking for confirmation ("…, correct?").
@@ -55,10 +56,8 @@ def answer_denials(analysis: AnswerAnalysis, statements, question: str, context:
     for asked in _polar_questions(question):
         statement = _statement_asked(asked, statements, context)
         if statement is not None:
-            end = first.claim.span[1] - (1 if said[-1:] in ".!?" else 0)
-            return [Finding("ContradictsFact", (first.claim.span[0], end), analysis.text[first.claim.span[0]:end],
-                            0.75, statement, [f"asked {asked!r}; the evidence states: {statement}"], first.index,
-                            major=True)]
+            return [sentence_finding("ContradictsFact", first, analysis.text, 0.75,
+                                     [f"asked {asked!r}; the evidence states: {statement}"], statement)]
     return []
 
 
@@ -84,7 +83,7 @@ def _statement_asked(asked: str, statements, context: str) -> str | None:
     pronoun in the question, in the conversation before), and no other relation named."""
     here = TextIndex([asked])
     before = TextIndex([context]) if context else None
-    refers = bool({w.lower() for w in words(asked)} & REFERRING)
+    refers = refers_back(asked)
     asked_families = families_of(stem(w) for w in words(asked))
     for statement, runs, relation in statements:
         in_question = [r for r in runs if here.supports_name(r)]
@@ -107,10 +106,6 @@ def _statement_asked(asked: str, statements, context: str) -> str | None:
 # --- "only" ------------------------------------------------------------------------------
 
 
-def _governing_verb(token):
-    return next((t for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
-
-
 def exclusive_findings(analysis: AnswerAnalysis, statements, context: str) -> list[Finding]:
     """'He only starred in A and B' while the evidence has him in C as well."""
     if analysis.doc is None:
@@ -131,7 +126,7 @@ def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements, cont
         return None
     # "only" must bear on the relation ("only wrote one book", "only starred in"), not on something
     # else ("she was only 20 when she wrote it"): the first verb above it is a relation word.
-    linked = [v for v in (_governing_verb(t) for t in span if t.lower_ == "only")
+    linked = [v for v in (clause_verb(t) for t in span if t.lower_ == "only")
               if v is not None and families_of([stem(v.text)])]
     if not linked:
         return None
@@ -140,7 +135,7 @@ def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements, cont
     answer = TextIndex([analysis.text])
     earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
     before = TextIndex([context + "\n" + earlier])
-    refers = bool({w.lower() for w in words(sentence.claim.text)} & REFERRING)
+    refers = refers_back(sentence.claim.text)
     for statement, runs, relation in statements:
         if len(runs) != 2 or not sentence_families & families_of(relation):
             continue
@@ -149,7 +144,6 @@ def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements, cont
         spoken_of = [r for r in runs if answer.supports_name(r) or (refers and before.supports_name(r))]
         if len(spoken_of) != 1 or not (here.supports_name(spoken_of[0]) or refers):
             continue
-        end = sentence.claim.span[1] - (1 if sentence.claim.text[-1:] in ".!?" else 0)
-        return Finding("ContradictsFact", (sentence.claim.span[0], end), analysis.text[sentence.claim.span[0]:end],
-                       0.7, None, [f"the evidence also states: {statement}"], sentence.index, major=True)
+        return sentence_finding("ContradictsFact", sentence, analysis.text, 0.7,
+                                [f"the evidence also states: {statement}"])
     return None

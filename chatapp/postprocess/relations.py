@@ -114,6 +114,13 @@ def dependency_arcs(a, b) -> int:
     return 99
 
 
+def clause_verb(token):
+    """The verb whose clause the token is in: itself for a verb, else the nearest verb above it."""
+    if token.pos_ in ("VERB", "AUX"):
+        return token
+    return next((t for t in token.ancestors if t.pos_ in ("VERB", "AUX")), None)
+
+
 def _parenthesised(doc, token, span) -> bool:
     """The person is an aside in brackets after the relation word: "Finance (Sarah Chen)"."""
     between = doc[min(token.i, span.start):max(token.i, span.start)]

@@ -86,6 +86,11 @@ def _trim(run: str) -> str:
     return " ".join(tokens).strip(" .:")
 
 
+def refers_back(text: str) -> bool:
+    """The text points back to something named before ("he wrote it", "the film")."""
+    return bool({w.lower() for w in words(text)} & REFERRING)
+
+
 def families_of(stems: Iterable[str]) -> set[int]:
     """The relation families (indexes into RELATION_FAMILIES) the stems belong to."""
     return {_FAMILY_OF[s] for s in stems if s in _FAMILY_OF}

@@ -128,12 +128,9 @@ class ChatApp(App):
                 self.call_from_thread(self._add_message, UserMessage(row["content"], row["meta"].get("corrected")))
                 continue
             self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=row["status"]))
-            records = store.turn_records(row["id"])
-            post = records["postprocessing"]
-            if post is not None:  # the verdict it got then, as it was shown then
-                flags = [(f["hallucination_type"], f["corrected"]) for f in records["hallucination_flags"]]
-                verdict = Static(verdict_line(post["recommendation"], post["confidence"], flags), classes="verdict")
-                self.call_from_thread(self._add_message, verdict)
+            verdict = store.verdict(row["id"])
+            if verdict is not None:  # the verdict it got then, as it was shown then
+                self.call_from_thread(self._add_message, Static(verdict_line(*verdict), classes="verdict"))
 
     def _add_message(self, widget) -> None:
         conversation = self.query_one("#conversation", VerticalScroll)
