@@ -35,6 +35,16 @@ def sample_engine(tmp_path_factory) -> ChatEngine:
 
 
 @pytest.fixture(scope="session")
+def open_post(tmp_path_factory):
+    """A Postprocessor over an empty knowledge base: the evidence given to each check is all there is."""
+    from chatapp.postprocess import Postprocessor
+
+    engine = ChatEngine.open(tmp_path_factory.mktemp("empty"))
+    yield Postprocessor(engine.kb.registry)
+    engine.close()
+
+
+@pytest.fixture(scope="session")
 def registry_engine(tmp_path_factory) -> ChatEngine:
     """An engine with only sample_kb's entities and facts (no documents): fast."""
     engine = ChatEngine.open(tmp_path_factory.mktemp("registry-data"), load_sample_kb=False)

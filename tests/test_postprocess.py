@@ -337,13 +337,6 @@ TURBO = "Ryan Reynolds starred in Turbo. Turbo is starring Snoop Dogg. Snoop Dog
 TURBO_HISTORY = [DialogueTurn("user", "Who else was starring in Turbo, I think I saw there Snoop Dog?", "")]
 
 
-@pytest.fixture(scope="session")
-def open_post(tmp_path_factory):
-    engine = ChatEngine.open(tmp_path_factory.mktemp("empty"))  # no registry: the evidence is all there is
-    yield Postprocessor(engine.kb.registry)
-    engine.close()
-
-
 @pytest.mark.parametrize(
     "answer",
     [

@@ -55,6 +55,7 @@ brilliant incredible perfect pretty really definitely absolutely probably maybe 
 sorry thanks thank welcome enjoy enjoyed glad happy hope help sure okay ok yes yeah oh wow hmm well indeed
 problem recommend check let know yep yup nope hey hi hello haha lol anytime cheers goodbye bye pleasure
 touching moving entertaining underrated overrated hilarious talented enjoyable solid sweet cute scary sad mediocre
+interestingly surprisingly honestly frankly unfortunately fortunately basically personally luckily sadly enough quite
 """.split())
 
 
@@ -77,6 +78,17 @@ def rarity(word: str) -> float:
         return 1.0
     zipf = zipf_frequency(word.lower(), "en")
     return min(1.5, max(0.1, (6.5 - zipf) / 2.5))
+
+
+@functools.lru_cache(maxsize=50_000)
+def is_everyday(word: str) -> bool:
+    """A word of everyday English ("city", "night", "world"): shared by too many names to tell
+    one from another."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # pragma: no cover
+        return False
+    return zipf_frequency(word.lower(), "en") >= 5.3
 
 
 @functools.lru_cache(maxsize=50_000)

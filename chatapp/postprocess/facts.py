@@ -12,6 +12,7 @@ against, is left alone rather than littered with doubts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
@@ -19,10 +20,11 @@ from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameCl
 from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, stem, words
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.genres import genre_supported
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.statements import in_title
-from chatapp.records import ClaimCheck, FactualValidationResult
+from chatapp.records import Claim, ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
@@ -41,6 +43,9 @@ class ValidationSettings:
     retrieved_unsupported_mass: float = 1.6
     # … and less than this share of its weight is supported.
     min_support: float = 0.9
+    # How sure an unsupported sentence is grows with the share it lacks and with how much it lacks:
+    # "Interestingly enough it is" misses two everyday words, a film's plot misses a dozen rare ones.
+    full_missing_mass: float = 2.5
 
 
 class FactValidator:
@@ -221,6 +226,9 @@ class FactValidator:
                               [f"known {entity.type}: {entity.name}"]), None
         if sources.supplied.supports_name(claim.text) or sources.records.supports_name(claim.text):
             return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
+        unknown = _unknown_part(claim, sources)
+        if unknown is None:
+            return ClaimCheck(claim, "verified", 0.8, ["each name named in the supplied sources"]), None
         if analysis.sentences[name.sentence].mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None
         if sources.given.supports_name(claim.text) or sources.earlier.supports_name(claim.text):
@@ -230,22 +238,22 @@ class FactValidator:
                 not sources.explicit and not sentence.entity_ids and name.label != "PERSON"):
             # Retrieved chunks alone do not make every product or place the model names suspect.
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        guess = _did_you_mean(claim.text, view) if name.label in PERSON_LIKE else None
-        acronym = claim.text.isupper() and len(claim.text) <= 5  # "DNS", "API": jargon more often than a company
+        guess = _did_you_mean(unknown.text, view) if name.label in PERSON_LIKE else None
+        acronym = unknown.text.isupper() and len(unknown.text) <= 5  # "DNS", "API": jargon more often than a company
         if name.label in PERSON_LIKE and view.entities and not acronym:
             kind = "organisation" if name.label == "ORG" else "person"
-            evidence = [f"no {kind} called {claim.text!r} in the knowledge base or the sources"]
+            evidence = [f"no {kind} called {unknown.text!r} in the knowledge base or the sources"]
             if guess:
                 evidence.append(f"closest known: {guess}")
-            finding = Finding("NonexistentEntity", claim.span, claim.text, 0.75, guess, evidence, name.sentence)
+            finding = Finding("NonexistentEntity", unknown.span, unknown.text, 0.75, guess, evidence, name.sentence)
         else:
             confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
             asserted = sentence.mode == "statement" or (
-                sentence.mode == "opinion" and attributed(analysis.doc, claim.span))
+                sentence.mode == "opinion" and attributed(analysis.doc, unknown.span))
             if not asserted or acronym:
                 confidence = 0.45  # named in a question or a suggestion, not asserted; or jargon
-            finding = Finding("UnsupportedClaim", claim.span, claim.text, confidence, guess,
-                              [f"{claim.text!r} is not named in the supplied sources"], name.sentence)
+            finding = Finding("UnsupportedClaim", unknown.span, unknown.text, confidence, guess,
+                              [f"{unknown.text!r} is not named in the supplied sources"], name.sentence)
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
 
     # --- sentences ----------------------------------------------------------------
@@ -277,7 +285,7 @@ class FactValidator:
         finding = None
         if unsupported and not problems:
             end = claim.span[1] - (1 if claim.text[-1:] in ".!?" else 0)
-            confidence = round(0.5 + 0.4 * (1 - share), 3)
+            confidence = round(0.5 + 0.4 * (1 - share) * min(1.0, weight / self.settings.full_missing_mass), 3)
             finding = Finding("UnsupportedClaim", (claim.span[0], end), analysis.text[claim.span[0]:end],
                               confidence, None,
                               ([f"closest source sentence: {best}"] if best else [])
@@ -297,7 +305,8 @@ class FactValidator:
             weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)  # a name spaCy did not tag
             total += weight
             if (sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word)
-                    or sources.earlier.has_word(word)):  # the assistant's own earlier words, checked in their turn
+                    or sources.earlier.has_word(word)  # the assistant's own earlier words, checked in their turn
+                    or genre_supported(word, sources.supplied.originals)):  # "thriller" beside "Suspense"
                 supported += weight
             else:
                 missing.append(word)
@@ -308,6 +317,37 @@ class FactValidator:
 
 
 # --- helpers ----------------------------------------------------------------------
+
+
+_JOINED_RE = re.compile(r"\s*(?:,\s*and|,|\band\b|&)\s*")
+
+
+def _unknown_part(claim: Claim, sources: Sources) -> Claim | None:
+    """What of a name is unknown to the sources. spaCy may read "Star Trek and Land of the Dead"
+    as one name; when a part of it is a name the sources know, the parts are names of their own
+    and only the others are in doubt ("Land of the Dead"); None when every part is known. A
+    title with "and" in it ("Pride and Prejudice") none of whose parts is known stays whole."""
+    pieces, at = [], 0
+    for joint in _JOINED_RE.finditer(claim.text):
+        pieces.append((at, claim.text[at:joint.start()]))
+        at = joint.end()
+    pieces.append((at, claim.text[at:]))
+    if len(pieces) < 2:
+        return claim
+
+    def known(text: str) -> bool:
+        return any(index.supports_name(text) for index in (sources.supplied, sources.records, sources.given,
+                                                            sources.earlier))
+
+    pieces = [(offset, text) for offset, text in pieces if text.strip()]
+    if not any(known(text) for _, text in pieces):
+        return claim
+    unknown = [(offset, text) for offset, text in pieces if not known(text)]
+    if not unknown:
+        return None
+    offset, text = unknown[0]
+    start = claim.span[0] + offset
+    return Claim(text, (start, start + len(text)), claim.kind, claim.entity_id)
 
 
 def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:

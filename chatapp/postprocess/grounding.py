@@ -23,8 +23,9 @@ import functools
 import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex, is_stop, words
+from chatapp.postprocess.evidence import TextIndex, is_everyday, is_stop, words
 from chatapp.postprocess.findings import Finding, Sources, sentence_finding
+from chatapp.postprocess.genres import genre_findings
 from chatapp.postprocess.polar import answer_denials, exclusive_findings
 from chatapp.postprocess.relations import clause_verb, dependency_arcs
 from chatapp.postprocess.statements import evidence_statements, families_of, family_of, refers_back
@@ -68,7 +69,8 @@ def evidence_findings(analysis: AnswerAnalysis, sources: Sources, nlp, history_t
             findings.append(finding)
     # One finding per sentence: the checks above speak more precisely where they apply.
     for extra in [*answer_denials(analysis, statements, question, history_text),
-                  *exclusive_findings(analysis, statements, history_text)]:
+                  *exclusive_findings(analysis, statements, history_text),
+                  *genre_findings(analysis, sources.supplied.originals, history_text)]:
         if not any(f.sentence == extra.sentence for f in findings):
             findings.append(extra)
     return findings
@@ -173,9 +175,11 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
 
 
 def _mentioned(name: str, answer: TextIndex, answer_words: set[str]) -> bool:
-    """Named in the answer, in full or by a distinctive part ("Sedaris" for David Sedaris)."""
+    """Named in the answer, in full or by a distinctive part ("Sedaris" for David Sedaris; not
+    "City", which New York City shares with Oklahoma City)."""
     return answer.supports_name(name) or any(
-        len(w) >= 4 and w[0].isupper() and not is_stop(w) and w in answer_words for w in words(name))
+        len(w) >= 4 and w[0].isupper() and not is_stop(w) and not is_everyday(w) and w in answer_words
+        for w in words(name))
 
 
 def _listed(name, analysis: AnswerAnalysis) -> bool:

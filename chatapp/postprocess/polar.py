@@ -136,12 +136,17 @@ def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements, cont
     earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
     before = TextIndex([context + "\n" + earlier])
     refers = refers_back(sentence.claim.text)
-    for statement, runs, relation in statements:
-        if len(runs) != 2 or not sentence_families & families_of(relation):
-            continue
+    linking = [(statement, runs) for statement, runs, relation in statements
+               if len(runs) == 2 and sentence_families & families_of(relation)]
+    # Whom "he" is: "He only starred in Star Trek …" beside "Simon Pegg starred in Star Trek" is
+    # Simon Pegg, however many other names the conversation had.
+    referents = {other for _, runs in linking for named, other in (runs, runs[::-1])
+                 if here.supports_name(named) and not answer.supports_name(other)} if refers else set()
+    for statement, runs in linking:
         # One of its names is what the sentence speaks of (named, or named before and referred
         # to); the other goes unmentioned.
-        spoken_of = [r for r in runs if answer.supports_name(r) or (refers and before.supports_name(r))]
+        spoken_of = [r for r in runs if answer.supports_name(r) or (
+            r in referents if referents else refers and before.supports_name(r))]
         if len(spoken_of) != 1 or not (here.supports_name(spoken_of[0]) or refers):
             continue
         return sentence_finding("ContradictsFact", sentence, analysis.text, 0.7,

@@ -28,7 +28,13 @@ REFERRING = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "t
 _NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to|in|on|for|at|with|de|la|von|van)\s+)*"
                           r"[A-Z0-9][\w'’.&:!-]*)*")
 # Scraped triples run together: "…starred in TurboTurbo is starring…", "…Jr.Robert Downey…".
-_GLUE_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])|(?<=[.!?])(?=[A-Z])")
+# An initial's full stop ("The O.C.", "J. K. Rowling") ends neither a triple nor a sentence.
+_GLUE_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])|(?<=[.!?])(?<!\b[A-Z]\.)(?=[A-Z])")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+|\n+")
+# "Star Trek (Science Fiction Film)": the brackets say what kind of thing the name is, not who else.
+_QUALIFIER_RE = re.compile(r"\s*\([^()]*\)")
+# "Shelden Williams : `Place of birth`: Oklahoma City": a relation label between two names.
+_LABEL_RE = re.compile(r"\s*:?\s*`~?([^`]*)`\s*:?\s*")
 _NEGATED_RE = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _LEADING_STOP = frozenset({"the", "a", "an", "it", "this", "that", "he", "she", "they", "his", "her", "its",
                            # a question's opening word, capitalised: "Is Tuck Everlasting…", "Did Jennifer…"
@@ -41,22 +47,31 @@ _LEADING_STOP = frozenset({"the", "a", "an", "it", "this", "that", "he", "she", 
 def evidence_statements(text: str) -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
     """(statement, the names in it, its relation stems) for each affirmative statement of `text`."""
     out = []
-    for piece in _GLUE_RE.split(text):
-        for statement in re.split(r"(?<=[.!?])\s+|\n+", piece):
-            statement = statement.strip(" .")
-            if not statement or _NEGATED_RE.search(statement):
-                continue
-            runs = name_runs(statement)
-            name_stems = {stem(w) for r in runs for w in words(r)}
-            relation = frozenset(stem(w) for w in words(statement) if stem(w) not in name_stems)
-            if len(runs) >= 2:
-                out.append((statement, runs, relation))
+    for statement in evidence_pieces(text):
+        if _NEGATED_RE.search(statement):
+            continue
+        plain = _LABEL_RE.sub(lambda m: f" {m.group(1).lower()} ", _QUALIFIER_RE.sub("", statement))
+        runs = name_runs(plain)
+        # The words between the names say how they are linked ("Simon Pegg starred in Star Trek":
+        # "starred", though "Star" is part of a name too).
+        between = plain
+        for run in sorted(runs, key=len, reverse=True):
+            between = between.replace(run, " ")
+        relation = frozenset(stem(w) for w in words(between))
+        if len(runs) >= 2:
+            out.append((statement, runs, relation))
     return tuple(out)
+
+
+def evidence_pieces(text: str) -> list[str]:
+    """The evidence's statements, with scraped triples that ran together split apart."""
+    return [statement for piece in _GLUE_RE.split(text) for statement in
+            (s.strip(" .") for s in _SENTENCE_END_RE.split(piece)) if statement]
 
 
 def name_runs(text: str) -> tuple[str, ...]:
     """The capitalised runs of `text` ("Full Metal Jacket", "Matthew Modine"), longest only."""
-    runs = tuple(dict.fromkeys(r for r in (_trim(m.group(0)) for m in _NAME_RUN_RE.finditer(text)) if r))
+    runs = tuple(dict.fromkeys(r for r in (_short_title(_trim(m.group(0))) for m in _NAME_RUN_RE.finditer(text)) if r))
     return tuple(r for r in runs if not any(r != o and set(r.split()) <= set(o.split()) for o in runs))
 
 
@@ -86,9 +101,17 @@ def _trim(run: str) -> str:
     return " ".join(tokens).strip(" .:")
 
 
+def _short_title(run: str) -> str:
+    """A title with a subtitle goes by its main title ("The Portable Atheist: Essential Readings
+    for the Non-believer" is "The Portable Atheist"), when that is more than one word ("Mission:
+    Impossible" stays whole)."""
+    head = run.split(":")[0].strip()
+    return head if head != run and len(head.split()) >= 2 else run
+
+
 def refers_back(text: str) -> bool:
     """The text points back to something named before ("he wrote it", "the film")."""
-    return bool({w.lower() for w in words(text)} & REFERRING)
+    return bool({re.split(r"['’]", w.lower())[0] for w in words(text)} & REFERRING)  # "it's" too
 
 
 def families_of(stems: Iterable[str]) -> set[int]:
