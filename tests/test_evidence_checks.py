@@ -103,3 +103,21 @@ def test_an_unsupported_sentence_is_as_sure_as_what_it_lacks(open_post):
     assert thin_flag.hallucination_type == rich_flag.hallucination_type == "UnsupportedClaim"
     assert thin_flag.confidence < rich_flag.confidence - 0.1
     assert thin.confidence > rich.confidence
+
+
+def test_two_known_names_linked_as_the_evidence_never_links_them(open_post):
+    evidence = ["Mission: Impossible is starring Tom Cruise. Tom Cruise wrote Days of Thunder. "
+                "Days of Thunder is starring Randy Quaid."]
+    question = "Who starred in Mission: Impossible?"
+    swapped = open_post.process("Actually, it was Randy Quaid who starred in Mission: Impossible.",
+                                question=question, evidence=evidence)
+    assert [f.hallucination_type for f in swapped.hallucination_flags] == ["UnsupportedClaim"]
+    assert "never links them" in swapped.hallucination_flags[0].evidence[0]
+    for fine in ("Randy Quaid starred in Days of Thunder.",
+                 "Tom Cruise starred in Mission: Impossible and Randy Quaid in Days of Thunder."):
+        assert open_post.process(fine, question=question, evidence=evidence).hallucination_flags == []
+    # A work with one author named by the evidence: someone else as its author contradicts it.
+    written = ["Days of Thunder is written by Robert Towne. Tom Cruise starred in Top Gun."]
+    result = open_post.process("Tom Cruise wrote Days of Thunder.", question="Who wrote Days of Thunder?",
+                               evidence=written)
+    assert flags(result) == [("ContradictsFact", "Tom Cruise", "Robert Towne")]

@@ -80,6 +80,15 @@ def genre_families(text: str) -> set[int]:
     return {_family(m.group(1)) for m in _GENRE_RE.finditer(text)}
 
 
+_KIND_RE = re.compile(r"(?:film|movie|novel|book|fiction|literature)s?", re.IGNORECASE)
+
+
+def is_genre(text: str) -> bool:
+    """Nothing but genre words ("Thriller", "Romance Film", "Sci-Fi")."""
+    return bool(_GENRE_RE.search(text) or _KIND_RE.fullmatch(text.strip())) and not re.sub(r"\b(?:film|movie|novel|book|genre|fiction)s?\b", "",
+                                                         _GENRE_RE.sub("", text), flags=re.IGNORECASE).strip(" -/,&")
+
+
 def agree(said: set[int], known: set[int]) -> bool:
     return bool(said & known) or any(frozenset((a, b)) in NEIGHBOURS for a in said for b in known)
 

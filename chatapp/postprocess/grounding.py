@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
+from chatapp.records import Claim
 from chatapp.postprocess.evidence import TextIndex, is_everyday, is_stop, words
 from chatapp.postprocess.findings import Finding, Sources, sentence_finding
-from chatapp.postprocess.genres import genre_findings
+from chatapp.postprocess.genres import genre_findings, is_genre
 from chatapp.postprocess.polar import answer_denials, exclusive_findings
 from chatapp.postprocess.relations import clause_verb, dependency_arcs
 from chatapp.postprocess.statements import evidence_statements, families_of, family_of, refers_back
@@ -65,6 +67,8 @@ def evidence_findings(analysis: AnswerAnalysis, sources: Sources, nlp, history_t
         finding = _denial(sentence, analysis, statements) if sentence.mode != "question" else None
         if finding is None:
             finding = _substitution(sentence, analysis, sources, statements, nlp, history_text)
+        if finding is None and sentence.mode == "statement":
+            finding = _unlinked(sentence, analysis, sources, statements, nlp)
         if finding is not None:
             findings.append(finding)
     # One finding per sentence: the checks above speak more precisely where they apply.
@@ -172,6 +176,90 @@ def _substitution(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sou
             return Finding("ContradictsFact", claim.span, claim.text, 0.75, missing[0],
                            [f"the evidence states: {statement}"], sentence.index, claim.span, missing[0], major=True)
     return None
+
+
+def _unlinked(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources, statements, nlp) -> Finding | None:
+    """A person and a work the evidence both knows, linked by the answer in a way the evidence
+    never links them: "it was Randy Quaid who starred in Mission: Impossible" where the evidence
+    has Randy Quaid in Days of Thunder and Tom Cruise in Mission: Impossible. Where the evidence
+    gives the work its one holder (an author, a director, a birthplace) it is a contradiction with
+    that holder as the suggestion; where a work has many (a cast), only unsupported."""
+    families = families_of(sentence.stems) - PLACE_FAMILIES  # who was born first is comparisons.py's
+    span = analysis.doc.char_span(*sentence.claim.span, alignment_mode="expand")
+    if not families or span is None or any(t.dep_ == "neg" for t in span):
+        return None
+    text, start = sentence.claim.text, sentence.claim.span[0]
+    here = TextIndex([text])
+    people = [n for n in analysis.names if n.sentence == sentence.index and n.label == "PERSON"
+              and sources.supplied.supports_name(n.claim.text)]
+    if not people:
+        return None
+    works = []  # the evidence's names of things this sentence mentions, located in it
+    for statement, runs, _ in statements:
+        for run in runs:
+            at = text.lower().find(run.lower())
+            if (at < 0 or not here.supports_name(run) or any(w.claim.text == run for w in works)
+                    or any(_same_name(run, p.claim.text) for p in people) or _label_in(nlp, statement, run) == "PERSON"
+                    or is_genre(run) or not re.search(r"[A-Za-z]{3}", run) or f"a/an {run}" in statement):
+                continue
+            works.append(_Mention(Claim(run, (start + at, start + at + len(run)), "name")))
+    for person in people:
+        for work in works:
+            if any(_same_statement(s, p.claim.text, work.claim.text) for s, _, _ in statements for p in people):
+                continue  # linked to someone this sentence names: "A starred in X and B in Y" pairs A with X
+            if not _linked_by_one_word(person, work, analysis, families):
+                continue
+            holders = [(statement, runs) for statement, runs, relation in statements
+                       if len(runs) == 2 and families & families_of(relation) - MANY_WORKS
+                       and any(_same_name(r, work.claim.text) for r in runs)]
+            if holders and not ADDITION_RE.search(text):
+                statement, runs = holders[0]
+                holder = next(r for r in runs if not _same_name(r, work.claim.text))
+                claim = person.claim
+                return Finding("ContradictsFact", claim.span, claim.text, 0.75, holder,
+                               [f"the evidence states: {statement}"], sentence.index, claim.span, holder, major=True)
+            return sentence_finding("UnsupportedClaim", sentence, analysis.text, 0.6,
+                                    [f"the evidence names {person.claim.text} and {work.claim.text} but never "
+                                     "links them"], major=False)
+    return None
+
+
+def _linked_by_one_word(a, b, analysis: AnswerAnalysis, families: set[int]) -> bool:
+    """One relation word holds both names close ("Randy Quaid who starred in Mission: Impossible",
+    "No Country for Old Men was written by Charles Portis"), not two clauses side by side."""
+    spans = [analysis.doc.char_span(*n.claim.span, alignment_mode="expand") for n in (a, b)]
+    if any(s is None for s in spans):
+        return False
+    roots = [s.root for s in spans]
+    for token in roots[0].sent:
+        if family_of(token.text) in families and all(dependency_arcs(token, r) <= 3 for r in roots):
+            return not any(t.dep_ in ("conj", "parataxis") for r in roots for t in _path(token, r))
+    return False
+
+
+def _path(a, b) -> list:
+    """The tokens between a and b in the parse, b's side (for the arcs crossed)."""
+    above_a = {t.i for t in [a, *a.ancestors]}
+    out = []
+    for t in [b, *b.ancestors]:
+        if t.i in above_a:
+            break
+        out.append(t)
+    return out
+
+
+@dataclass
+class _Mention:
+    claim: Claim
+
+
+def _same_name(a: str, b: str) -> bool:
+    return TextIndex([a]).supports_name(b) or TextIndex([b]).supports_name(a)
+
+
+def _same_statement(statement: str, *names: str) -> bool:
+    said = TextIndex([statement])
+    return all(said.supports_name(n) for n in names)
 
 
 def _mentioned(name: str, answer: TextIndex, answer_words: set[str]) -> bool:

@@ -22,6 +22,10 @@ SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
 # "Did you know (that) …?", "Do you realise …": a question in form that tells the user something.
 TELLING_QUESTION_RE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:did|do) you (?:also |even )?(?:know|realize|realise|hear)"
                                  r"\b(?! (?:of|about|anything|any)\b)\s*(?:that\b)?\s*\w+", re.IGNORECASE)
+# A question typed without its mark: an auxiliary before "you" opens it ("Are you a fan of X by
+# any chance.", "Have you seen it"); "Do you know that …" still tells, as above.
+UNMARKED_QUESTION_RE = re.compile(r"^\W*(?:(?:and|so|but|well|also|oh)\W+)?(?:are|do|did|have|would|could|can|will|"
+                                  r"were|should|shall|have)\s+you\b", re.IGNORECASE)
 # Who "I" and "we" are is the conversation itself: what they did or felt is not in any source.
 FIRST_PERSON = frozenset({"i", "we"})
 # Pronoun subjects of an evaluation ("it was great", "she is a good actress").
@@ -32,7 +36,7 @@ def sentence_mode(span, raw: str, meta: bool) -> str:
     """"meta", "question", "opinion" or "statement" for one sentence (a spaCy span)."""
     if meta:
         return "meta"
-    if raw.rstrip().endswith("?"):
+    if raw.rstrip().endswith("?") or UNMARKED_QUESTION_RE.match(raw):
         # "Did you know that he starred in X?" asks nothing: it tells the user X.
         return "statement" if TELLING_QUESTION_RE.search(raw) else "question"
     root = span.root

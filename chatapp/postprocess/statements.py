@@ -28,9 +28,13 @@ REFERRING = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "t
 _NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to|in|on|for|at|with|de|la|von|van)\s+)*"
                           r"[A-Z0-9][\w'’.&:!-]*)*")
 # Scraped triples run together: "…starred in TurboTurbo is starring…", "…Jr.Robert Downey…".
-# An initial's full stop ("The O.C.", "J. K. Rowling") ends neither a triple nor a sentence.
-_GLUE_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])|(?<=[.!?])(?<!\b[A-Z]\.)(?=[A-Z])")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+|\n+")
+# Where a triple may end glued to the next: a capital right after a small letter or a bracket
+# ("…starred in TurboTurbo is…"), or after a full stop that is not an initial's ("The O.C.").
+_JOIN_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])")
+_STOP_JOIN_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?=[A-Z])")
+# … nor does a title's ("Robert Downey Jr. starred in…").
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\b[JS]r\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
+                              r"\s+|\n+")
 # "Star Trek (Science Fiction Film)": the brackets say what kind of thing the name is, not who else.
 _QUALIFIER_RE = re.compile(r"\s*\([^()]*\)")
 # "Shelden Williams : `Place of birth`: Oklahoma City": a relation label between two names.
@@ -65,8 +69,25 @@ def evidence_statements(text: str) -> tuple[tuple[str, tuple[str, ...], frozense
 
 def evidence_pieces(text: str) -> list[str]:
     """The evidence's statements, with scraped triples that ran together split apart."""
-    return [statement for piece in _GLUE_RE.split(text) for statement in
-            (s.strip(" .") for s in _SENTENCE_END_RE.split(piece)) if statement]
+    return [statement for piece in _STOP_JOIN_RE.split(text) for glued in _unglue(piece) for statement in
+            (s.strip(" .") for s in _SENTENCE_END_RE.split(glued)) if statement]
+
+
+def _unglue(text: str) -> list[str]:
+    """`text` cut where one triple runs into the next. A join is where the name before it comes
+    again right after ("Tim McGrawTim McGraw starred") or the word after it starts a word
+    elsewhere ("…Robin BhattKites is…" beside "produced Kites"); a name's own capital
+    ("McGraw", "RocknRolla") is neither."""
+    cuts = []
+    for join in _JOIN_RE.finditer(text):
+        at = join.start()
+        repeated = any(text[at - k:at] == text[at:at + k] and (at == k or not text[at - k - 1].isalnum())
+                       for k in range(3, min(at, len(text) - at, 80) + 1))
+        following = re.match(r"[A-Z][\w'’-]*", text[at:]).group(0)
+        elsewhere = re.search(rf"(?:^|[\s(\"'])({re.escape(following)})\b", text) is not None
+        if repeated or elsewhere:
+            cuts.append(at)
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
 
 
 def name_runs(text: str) -> tuple[str, ...]:
