@@ -121,3 +121,21 @@ def test_two_known_names_linked_as_the_evidence_never_links_them(open_post):
     result = open_post.process("Tom Cruise wrote Days of Thunder.", question="Who wrote Days of Thunder?",
                                evidence=written)
     assert flags(result) == [("ContradictsFact", "Tom Cruise", "Robert Towne")]
+
+
+def test_an_answer_that_uses_none_of_the_evidence_is_trusted_less_and_says_why(open_post):
+    evidence = ["Bend It Like Beckham is starring Keira Knightley. Keira Knightley starred in Atonement."]
+    question = "What else has Keira Knightley been in?"
+    history = [DialogueTurn("user", "I liked Bend It Like Beckham.", ""),
+               DialogueTurn("assistant", "It stars Keira Knightley.", "")]
+    drawn = open_post.process("She was also in Atonement.", question=question, evidence=evidence, history=history)
+    ignored = open_post.process("She was also in a film or two.", question=question, evidence=evidence,
+                                history=history)
+    assert drawn.hallucination_flags == [] and ignored.hallucination_flags == []  # a doubt, not a flag
+    assert ignored.confidence < drawn.confidence
+    assert any("Atonement" in issue for issue in ignored.coherence.issues)
+    assert not any("evidence adds" in issue for issue in drawn.coherence.issues)
+    # Evidence that adds nothing to what was said costs nothing.
+    said = open_post.process("She was also in a film or two.", question="Was she in Atonement?",
+                             evidence=evidence, history=history)
+    assert not any("evidence adds" in issue for issue in said.coherence.issues)

@@ -21,6 +21,9 @@ CORRECTABLE = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
 # How much a flag of each type costs the answer's confidence (times the flag's own confidence).
 SEVERITY = {"ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
             "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25}
+# What an answer that uses nothing of the supplied evidence loses (HaluEval dev, both tasks: the
+# answer's use of the evidence tells right from hallucinated in ranking; 0.2 keeps it a nudge).
+IGNORED_EVIDENCE_COST = 0.2
 # A contradiction of an earlier answer the sources cannot settle (which of the two is right?):
 # regenerating could repeat the earlier mistake, so a person decides.
 UNDECIDABLE = frozenset({"ContradictsPrior"})
@@ -87,8 +90,9 @@ def _marker_position(text: str, end: int) -> int:
 
 
 def confidence(findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
-               validation: FactualValidationResult, support: float) -> float:
-    """How far the delivered answer can be trusted: corrected claims count as right."""
+               validation: FactualValidationResult, support: float, ignored_evidence: bool = False) -> float:
+    """How far the delivered answer can be trusted: corrected claims count as right; an answer that
+    leaves all of the supplied evidence unused is trusted less."""
     fixed = [findings[i].replace_span for i in corrected]
     score = validation.score
     if fixed and validation.checks:
@@ -100,6 +104,8 @@ def confidence(findings: list[Finding], corrected: set[int], coherence: Coherenc
     for i, f in enumerate(findings):
         penalty = SEVERITY.get(f.flag_type, 0.3) * f.confidence
         base *= 1 - (penalty * 0.3 if i in corrected else penalty)
+    if ignored_evidence:
+        base *= 1 - IGNORED_EVIDENCE_COST
     return round(max(0.0, min(1.0, base)), 3)
 
 

@@ -19,6 +19,8 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # Glued sentences in scraped text: "…in Philadelphia.First for Women", "VirgilBeatrice and Virgil".
 _GLUE_SENTENCE_RE = re.compile(r"(?<=[a-z0-9\)\]\"'])([.!?])(?=[A-Z])")
 _GLUE_WORD_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+# "was released 20042004 was the year that…": one triple ends in a year and the next starts with it.
+_DOUBLED_YEAR_RE = re.compile(r"\b((?:1[5-9]|20)\d\d)(\1)\b")
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 _LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})
@@ -103,6 +105,7 @@ def is_typo(word: str) -> bool:
 
 def unglue(text: str) -> str:
     text = _GLUE_SENTENCE_RE.sub(r"\1 ", text)
+    text = _DOUBLED_YEAR_RE.sub(r"\1. \2", text)
     return _GLUE_WORD_RE.sub(" ", text)
 
 

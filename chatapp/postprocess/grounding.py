@@ -262,6 +262,23 @@ def _same_statement(statement: str, *names: str) -> bool:
     return all(said.supports_name(n) for n in names)
 
 
+def ignores_evidence(answer: str, sources: Sources) -> str | None:
+    """What the supplied evidence adds to the conversation that the answer leaves unused, when it
+    uses none of it: the names the evidence links that neither the user nor the assistant has
+    said yet. None when the answer draws on at least one, or the evidence adds nothing new."""
+    if not sources.explicit or sources.supplied.empty:
+        return None
+    runs = dict.fromkeys(r for text in sources.supplied.originals for _, names, _ in evidence_statements(text)
+                         for r in names)
+    new = [r for r in runs if not sources.given.supports_name(r) and not sources.earlier.supports_name(r)]
+    if not new:
+        return None
+    said = TextIndex([answer])
+    if any(said.supports_name(r) for r in new):
+        return None
+    return ", ".join(new[:4])
+
+
 def _mentioned(name: str, answer: TextIndex, answer_words: set[str]) -> bool:
     """Named in the answer, in full or by a distinctive part ("Sedaris" for David Sedaris; not
     "City", which New York City shares with Oklahoma City)."""

@@ -19,7 +19,7 @@ from chatapp.postprocess.comparisons import comparison_findings
 from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, recommend
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.facts import FactValidator, Sources, ValidationSettings
-from chatapp.postprocess.grounding import evidence_findings
+from chatapp.postprocess.grounding import evidence_findings, ignores_evidence
 from chatapp.postprocess.hallucination import consistency_findings, temporal_findings, to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import (
@@ -124,7 +124,13 @@ class Postprocessor:
         delivered, corrected = deliver(response, reported, delivery)
         mean_support = (sum(support.values()) / len(support)) if support and sources.grounded else validation.score
         faint = [f for f in findings if f.confidence < delivery.flag_at]
-        overall = confidence(reported + faint, corrected, coherence, validation, mean_support)
+        unused = ignores_evidence(response, sources)
+        if unused:
+            # Given evidence that says more than the conversation has, an answer drawing on none of
+            # it is less likely grounded in it (a doubt about the whole answer, not a flag on a claim).
+            coherence.issues.append(f"uses nothing the evidence adds (such as {unused})")
+        overall = confidence(reported + faint, corrected, coherence, validation, mean_support,
+                             ignored_evidence=bool(unused))
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,
