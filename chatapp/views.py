@@ -106,4 +106,6 @@ def response_view(response: PostprocessedResponse, include_answer: bool = True) 
                       f"{response.coherence.score:.2f}", style=colour))
     if response.guidance:
         parts.append(Text(response.guidance, style="dim"))
+    elif response.coherence.issues:  # why the confidence is lower, when nothing was flagged
+        parts.append(Text("Coherence: " + "; ".join(response.coherence.issues) + ".", style="dim"))
     return Group(*parts)

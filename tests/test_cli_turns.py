@@ -88,3 +88,15 @@ def test_check_an_answer_with_evidence(tmp_path):
     bad = run_cli("check", "--response", "John Smith's email is john.s@company.org.", "--json", data_dir=data_dir)
     response = json.loads(bad.stdout)["response"]
     assert "john.smith@company.com [corrected]" in response["delivered"]
+
+
+def test_check_says_why_an_unflagged_answer_is_trusted_less(tmp_path):
+    evidence = tmp_path / "films.txt"
+    evidence.write_text("Bend It Like Beckham is starring Keira Knightley. Keira Knightley starred in Atonement.")
+    data_dir = tmp_path / "data"
+    args = ("--question", "What else has Keira Knightley been in?", "--evidence", str(evidence))
+    vague = run_cli("check", "--response", "She was also in a film or two.", *args, data_dir=data_dir)
+    assert vague.returncode == 0, vague.stderr
+    assert "Accept" in vague.stdout and "uses nothing the evidence adds" in " ".join(vague.stdout.split())
+    drawn = run_cli("check", "--response", "She was also in Atonement.", *args, data_dir=data_dir)
+    assert "Accept" in drawn.stdout and "evidence adds" not in drawn.stdout

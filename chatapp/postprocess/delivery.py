@@ -137,8 +137,10 @@ def _regenerate(settings: DeliverySettings) -> str:
 def _guidance(findings: list[Finding], corrected: set[int], coherence: CoherenceResult) -> str:
     lines = []
     for i, f in enumerate(findings):
-        if f.flag_type in ("WrongAttribute", "ContradictsFact", "TemporalError") and f.suggestion:
+        if f.flag_type in ("WrongAttribute", "ContradictsFact", "TemporalError") and f.suggestion and f.replace_span:
             lines.append(f"Replace {f.content!r} with {f.suggestion!r} ({'; '.join(f.evidence[:1])}).")
+        elif f.flag_type == "ContradictsFact":  # a whole sentence: no one value to swap in
+            lines.append(f"{f.content!r} contradicts the sources ({'; '.join(f.evidence[:1])}); say what they say.")
         elif f.flag_type == "ContradictsPrior":
             lines.append(f"{f.content!r} contradicts an earlier answer ({'; '.join(f.evidence[:1])}); keep them consistent.")
         elif f.flag_type == "TemporalError":
