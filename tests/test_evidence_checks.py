@@ -9,6 +9,8 @@ import pytest
 from chatapp.records import DialogueTurn
 
 TAKEN = ["Holly Valance starred in TakenTaken is starring Holly Valance. Taken has genre Suspense"]
+FORD = ["Harrison Ford starred in Star Wars (Science Fiction Film). Harrison Ford starred in The Fugitive "
+        "(Crime Fiction Film)"]
 PEGG = ["Hot Fuzz is starring Simon PeggSimon Pegg starred in Star Trek (Science Fiction Film)"]
 PEGG_HISTORY = [DialogueTurn("user", "Could you recommend the movie Hot Fuzz?", ""),
                 DialogueTurn("assistant", "Sure, it stars Simon Pegg.", "")]
@@ -25,6 +27,9 @@ def test_a_genre_the_evidence_does_not_give_the_work_is_flagged_with_the_one_it_
     pointed = open_post.process("No, it's actually a horror movie.", question="Murder by Death, is that a comedy?",
                                 evidence=["Truman Capote starred in Murder by Death (Comedy)."])
     assert flags(pointed) == [("ContradictsFact", "No, it's actually a horror movie", "Comedy")]
+    named_before = open_post.process("I liked him better in The Fugitive. It's a comedy.",
+                                     question="Harrison Ford was in Star Wars, right?", evidence=FORD)
+    assert flags(named_before) == [("ContradictsFact", "It's a comedy", "Crime")]
 
 
 @pytest.mark.parametrize("answer, question, evidence", [
@@ -35,6 +40,8 @@ def test_a_genre_the_evidence_does_not_give_the_work_is_flagged_with_the_one_it_
      ["The System of the World has genre Science Fiction. The System of the World has genre Historical novel"]),
     # "it" after the answer named another film is that film, not the one asked about.
     ("You may like Your Highness with Kiran Shah. It's a fantasy movie.", "Any more movies like Taken?", TAKEN),
+    # "it" after the answer named a work the evidence knows is that work, not the one asked about.
+    ("I liked him better in The Fugitive. It's a crime film.", "Harrison Ford was in Star Wars, right?", FORD),
     # What the answer says the work is not.
     ("It is not a comedy.", "What genre is Taken?", TAKEN),
     # "True Romance" is a title, not a genre.

@@ -15,9 +15,9 @@ import functools
 import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex
+from chatapp.postprocess.evidence import TextIndex, is_stop
 from chatapp.postprocess.findings import Finding, sentence_finding
-from chatapp.postprocess.statements import evidence_pieces
+from chatapp.postprocess.statements import evidence_pieces, name_runs
 
 # Families of genre words that describe the same kind of work (compared lower-case, whole words).
 GENRE_FAMILIES = [
@@ -165,12 +165,8 @@ def _disagreement(sentence: SentenceInfo, analysis: AnswerAnalysis, known, befor
     here = TextIndex([text])
     # The work the sentence is about: one it names, or, naming no work, one it points back to.
     works = {work for work, _, _ in known if here.supports_name(work)}
-    # Pointing back ("it's a comedy") reaches the work the conversation was about, unless the answer
-    # has just named another thing ("You may like Your Highness. It's a fantasy movie.").
-    others = [n for n in analysis.names if (n.sentence < sentence.index or n.label != "PERSON")
-              and n.sentence <= sentence.index and not supplied.supports_name(n.claim.text)]
-    if not works and not others and _POINTER_RE.search(text):
-        works = {work for work, _, _ in known if before.supports_name(work)}
+    if not works and _POINTER_RE.search(text):
+        works = _referent(sentence, analysis, known, before, supplied)
     for work in sorted(works):
         given = [(families, statement) for w, families, statement in known if w == work]
         families = set().union(*(f for f, _ in given))
@@ -181,6 +177,26 @@ def _disagreement(sentence: SentenceInfo, analysis: AnswerAnalysis, known, befor
         return sentence_finding("ContradictsFact", sentence, analysis.text, 0.6,
                                 [f"the evidence states: {s}" for _, s in given][:3], suggestion)
     return None
+
+
+def _referent(sentence: SentenceInfo, analysis: AnswerAnalysis, known, before: TextIndex,
+              supplied: TextIndex) -> set[str]:
+    """The work "it" points back to: the last thing the answer named before this sentence, if it named
+    anything ("You may like Your Highness. It's a fantasy movie." is about Your Highness, which the
+    evidence does not know), else the work the conversation was about."""
+    for earlier in reversed(analysis.sentences[:sentence.index] + [sentence]):
+        said = TextIndex([earlier.claim.text])
+        named = {work for work, _, _ in known if said.supports_name(work)}
+        if named and earlier is not sentence:
+            return named
+        # spaCy misses many titles ("that movie The Fugitive"), so capitalised runs count too.
+        strangers = [n for n in analysis.names if n.sentence == earlier.index and not supplied.supports_name(n.claim.text)
+                     and (earlier is not sentence or n.label != "PERSON")]
+        strangers += [r for r in name_runs(earlier.claim.text) if earlier is not sentence and not is_stop(r)
+                      and not supplied.supports_name(r)]
+        if strangers:
+            return set()
+    return {work for work, _, _ in known if before.supports_name(work)}
 
 
 def _affirmed_genres(text: str) -> set[int]:

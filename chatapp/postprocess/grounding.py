@@ -45,7 +45,7 @@ OWN_CLAUSES = frozenset({"conj", "cc", "advcl", "parataxis", "ccomp", "relcl", "
 HEDGES = frozenset({"sure", "aware", "certain", "positive"})
 DISPLACED_RE = re.compile(r"\b(?:instead of|rather than|in place of|not)\s+((?:[A-Z][\w'’.-]*\s*)+)")
 ADDITION_RE = re.compile(r"\b(?:also|too|as well|other than|besides|another|along with|in addition|apart from|"
-                         r"aside from|alongside|co-?star\w*)\b", re.IGNORECASE)
+                         r"aside from|along ?side|co-?star\w*)\b", re.IGNORECASE)
 # "co-written by X and Y": a full list of the work's few holders, so one the evidence names but the
 # answer leaves out is displaced all the same.
 JOINT_RE = re.compile(r"\bco-?(?:writ|wrote|author|direct|produc|compos|creat)\w*", re.IGNORECASE)
