@@ -27,6 +27,15 @@ def test_a_genre_the_evidence_does_not_give_the_work_is_flagged_with_the_one_it_
     pointed = open_post.process("No, it's actually a horror movie.", question="Murder by Death, is that a comedy?",
                                 evidence=["Truman Capote starred in Murder by Death (Comedy)."])
     assert flags(pointed) == [("ContradictsFact", "No, it's actually a horror movie", "Comedy")]
+    # A kind named as a likeness ("sort of like The Notebook") does not hide what the work is called;
+    # a biography is not a historical novel.
+    labyrinth = ["Guillermo del Toro wrote Pan's Labyrinth. Pan's Labyrinth has genre War film"]
+    love = open_post.process("It's a love story, sort of like The Notebook.", question="What genre is Pan's Labyrinth?",
+                             evidence=labyrinth)
+    assert [f.hallucination_type for f in love.hallucination_flags] == ["ContradictsFact"]
+    life = open_post.process("No, it's considered a biography.", question="Is The Boy in the Striped Pyjamas a novel?",
+                             evidence=["The Boy in the Striped Pyjamas has genre Historical novel"])
+    assert flags(life) == [("ContradictsFact", "No, it's considered a biography", "Historical")]
     named_before = open_post.process("I liked him better in The Fugitive. It's a comedy.",
                                      question="Harrison Ford was in Star Wars, right?", evidence=FORD)
     assert flags(named_before) == [("ContradictsFact", "It's a comedy", "Crime")]
@@ -40,6 +49,9 @@ def test_a_genre_the_evidence_does_not_give_the_work_is_flagged_with_the_one_it_
      ["The System of the World has genre Science Fiction. The System of the World has genre Historical novel"]),
     # "it" after the answer named another film is that film, not the one asked about.
     ("You may like Your Highness with Kiran Shah. It's a fantasy movie.", "Any more movies like Taken?", TAKEN),
+    # The evidence's own word for the genre agrees, even one no family knows ("Fiction").
+    ("That has a Fiction and Fantasy genre.", "Is Tuck Everlasting an interesting one?",
+     ["Tuck Everlasting has genre Romance novel. Tuck Everlasting has genre Fiction"]),
     # "it" after the answer named a work the evidence knows is that work, not the one asked about.
     ("I liked him better in The Fugitive. It's a crime film.", "Harrison Ford was in Star Wars, right?", FORD),
     # What the answer says the work is not.

@@ -57,7 +57,7 @@ brilliant incredible perfect pretty really definitely absolutely probably maybe 
 sorry thanks thank welcome enjoy enjoyed glad happy hope help sure okay ok yes yeah oh wow hmm well indeed
 problem recommend check let know yep yup nope hey hi hello haha lol anytime cheers goodbye bye pleasure
 touching moving entertaining underrated overrated hilarious talented enjoyable solid sweet cute scary sad mediocre
-interestingly surprisingly honestly frankly unfortunately fortunately basically personally luckily sadly enough quite
+interestingly surprisingly honestly frankly unfortunately fortunately basically personally luckily sadly
 """.split())
 
 

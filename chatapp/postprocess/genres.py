@@ -33,8 +33,7 @@ GENRE_FAMILIES = [
     {"fantasy", "fairy tale", "fable", "fables", "sword and sorcery", "magical"},
     {"action", "adventure", "action-adventure", "martial arts", "superhero", "disaster", "swashbuckler"},
     {"war", "military", "war film"},
-    {"history", "historical", "period piece", "biography", "biographical", "biopic", "memoir", "autobiography",
-     "documentary", "docudrama", "true story", "political"},
+    {"history", "historical", "period piece", "docudrama", "true story", "political"},
     {"musical", "musicals", "music", "opera"},
     {"animation", "animated", "cartoon", "anime", "family", "children's", "childrens", "kids", "picture book"},
     {"western", "westerns", "cowboy"},
@@ -44,10 +43,12 @@ GENRE_FAMILIES = [
     {"non-fiction", "nonfiction", "self-help", "cookbook", "reference", "textbook", "encyclopedia", "essay",
      "essays", "travel", "true crime"},
     {"poetry", "poems", "verse"},
+    # Lives told as they were: not the same as a historical novel.
+    {"biography", "biographical", "biopic", "memoir", "memoirs", "autobiography", "autobiographical", "documentary"},
 ]
 # Families that often go together, so either describes the same film ("a war film" / "action").
 NEIGHBOURS = {frozenset(pair) for pair in [(7, 8), (8, 9), (3, 9), (3, 2), (3, 0), (7, 0), (7, 5), (6, 11),
-                                           (1, 2), (0, 4), (3, 14), (1, 11), (6, 7), (5, 4)]}
+                                           (1, 2), (0, 4), (3, 14), (1, 11), (6, 7), (5, 4), (17, 15)]}
 
 
 def _key(phrase: str) -> str:
@@ -94,25 +95,32 @@ def agree(said: set[int], known: set[int]) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def evidence_genres(text: str) -> tuple[tuple[str, frozenset[int], str], ...]:
-    """(work, genre families, the statement) for each genre the evidence gives a work."""
+def evidence_genres(text: str) -> tuple[tuple[str, frozenset[int], str, str], ...]:
+    """(work, genre families, the statement, the genre as written) for each genre the evidence gives
+    a work."""
     out = []
     for statement in evidence_pieces(text):
         match = _HAS_GENRE_RE.match(statement) if "`~" not in statement else None
         if match:
-            families = genre_families(match.group(2))
+            # Kept even when no family knows the genre ("Fiction"): its own word still agrees.
             work = re.sub(r"\s*\([^()]*\)", "", match.group(1)).strip(" :`")
-            if families and work:
-                out.append((work, frozenset(families), statement))
+            if work:
+                out.append((work, frozenset(genre_families(match.group(2))), statement, _phrase(match.group(2))))
         match = _EXAMPLES_RE.match(statement)
         if match and genre_families(match.group(1)):
-            out.append((match.group(2).strip(), frozenset(genre_families(match.group(1))), statement))
+            out.append((match.group(2).strip(), frozenset(genre_families(match.group(1))), statement,
+                        _phrase(match.group(1))))
         for match in _QUALIFIED_RE.finditer(statement):
             families = genre_families(match.group(2))
             work = _title_before(match.group(1))
             if families and work:
-                out.append((work, frozenset(families), statement))
+                out.append((work, frozenset(families), statement, _phrase(match.group(2))))
     return tuple(out)
+
+
+def _phrase(genre: str) -> str:
+    """The genre as the evidence words it, without the kind of work: "Romance Film" → "romance"."""
+    return re.sub(r"\s+(?:film|movie|novel|book)s?$", "", genre.strip(), flags=re.IGNORECASE).lower()
 
 
 _CONNECTORS = frozenset({"of", "the", "and", "a", "an", "to", "in", "on", "for", "at", "with", "by", "from"})
@@ -151,7 +159,7 @@ def genre_supported(word: str, evidence: list[str]) -> bool:
     """A genre word that agrees with a genre the evidence gives ("thriller" beside "Suspense")."""
     family = _FAMILY_OF.get(_key(word))
     return family is not None and any(agree({family}, set(g)) for text in evidence
-                                      for _, g, _ in evidence_genres(text))
+                                      for _, g, _, _ in evidence_genres(text))
 
 
 def _disagreement(sentence: SentenceInfo, analysis: AnswerAnalysis, known, before: TextIndex,
@@ -164,13 +172,18 @@ def _disagreement(sentence: SentenceInfo, analysis: AnswerAnalysis, known, befor
         return None
     here = TextIndex([text])
     # The work the sentence is about: one it names, or, naming no work, one it points back to.
-    works = {work for work, _, _ in known if here.supports_name(work)}
+    works = {work for work, *_ in known if here.supports_name(work)}
     if not works and _POINTER_RE.search(text):
         works = _referent(sentence, analysis, known, before, supplied)
+    lowered = text.lower()
     for work in sorted(works):
-        given = [(families, statement) for w, families, statement in known if w == work]
+        given = [(families, statement) for w, families, statement, _ in known if w == work]
         families = set().union(*(f for f, _ in given))
-        if agree(said, families):
+        if not families:
+            continue  # "has genre Hindi Language": nothing to hold a genre word against
+        # "a Fiction and Fantasy genre" beside "has genre Fiction": the evidence's own word agrees.
+        if agree(said, families) or any(re.search(rf"\b{re.escape(p)}\b", lowered)
+                                        for w, _, _, p in known if w == work and p):
             continue
         statement = given[0][1]
         suggestion = ", ".join(sorted(set(_words_of(statement, families)))) or None
@@ -186,17 +199,23 @@ def _referent(sentence: SentenceInfo, analysis: AnswerAnalysis, known, before: T
     evidence does not know), else the work the conversation was about."""
     for earlier in reversed(analysis.sentences[:sentence.index] + [sentence]):
         said = TextIndex([earlier.claim.text])
-        named = {work for work, _, _ in known if said.supports_name(work)}
+        named = {work for work, *_ in known if said.supports_name(work)}
         if named and earlier is not sentence:
             return named
         # spaCy misses many titles ("that movie The Fugitive"), so capitalised runs count too.
         strangers = [n for n in analysis.names if n.sentence == earlier.index and not supplied.supports_name(n.claim.text)
-                     and (earlier is not sentence or n.label != "PERSON")]
+                     and (earlier is not sentence or n.label != "PERSON" and not _compared(analysis.text, n))]
         strangers += [r for r in name_runs(earlier.claim.text) if earlier is not sentence and not is_stop(r)
                       and not supplied.supports_name(r)]
         if strangers:
             return set()
-    return {work for work, _, _ in known if before.supports_name(work)}
+    return {work for work, *_ in known if before.supports_name(work)}
+
+
+def _compared(text: str, name) -> bool:
+    """Named as a likeness ("a love story, sort of like The Notebook"), not as the thing described."""
+    before = text[max(0, name.claim.span[0] - 18):name.claim.span[0]]
+    return bool(re.search(r"\b(?:like|as|such as|similar to)\s+(?:(?:the|a|an)\s+)?$", before, re.IGNORECASE))
 
 
 def _affirmed_genres(text: str) -> set[int]:

@@ -125,7 +125,8 @@ def _judges(verb) -> bool:
         return False
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "csubj")]
     predicate = [t for c in verb.children if c.dep_ in ("attr", "acomp") for t in c.subtree]
-    if not subjects or not any(is_soft(t.text) or _intensified(t) for t in predicate):
+    # "a love story" names a kind of story; "a lovely story" judges it.
+    if not subjects or not any((is_soft(t.text) and t.dep_ != "compound") or _intensified(t) for t in predicate):
         return False
     if any(t.pos_ in ("VERB", "PROPN") for t in predicate):
         return False  # "a great film starring X": more than a judgement
