@@ -24,13 +24,13 @@ import re
 from dataclasses import dataclass
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.records import Claim
 from chatapp.postprocess.evidence import TextIndex, is_everyday, is_stop, words
 from chatapp.postprocess.findings import Finding, Sources, sentence_finding
 from chatapp.postprocess.genres import genre_findings, is_genre
 from chatapp.postprocess.polar import answer_denials, exclusive_findings
 from chatapp.postprocess.relations import clause_verb, dependency_arcs
 from chatapp.postprocess.statements import evidence_statements, families_of, family_of, refers_back
+from chatapp.records import Claim
 
 PLACE_FAMILIES = frozenset({family_of("born")})
 # Links a thing has few holders of (an author, a director, a birthplace) can be displaced. A person
@@ -226,7 +226,7 @@ def _unlinked(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources
 
 def _linked_by_one_word(a, b, analysis: AnswerAnalysis, families: set[int]) -> bool:
     """One relation word holds both names close ("Randy Quaid who starred in Mission: Impossible",
-    "No Country for Old Men was written by Charles Portis"), not two clauses side by side."""
+    "Tom Cruise wrote Days of Thunder"), not two clauses side by side."""
     spans = [analysis.doc.char_span(*n.claim.span, alignment_mode="expand") for n in (a, b)]
     if any(s is None for s in spans):
         return False
