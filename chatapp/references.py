@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from chatapp.dialogue import DialogueState
+from chatapp.name_gender import PRONOUN_GENDER, person_gender
 from chatapp.records import ResolvedEntity
 
 if TYPE_CHECKING:
@@ -104,11 +105,30 @@ class ReferenceResolution:
             if resolved.entity_id and resolved.span[1] <= mention.span[0]:
                 present[resolved.entity_id] = 1.0 + 0.01 * (order + 1)  # nearer antecedent first
         scored = []
+        said_gender = PRONOUN_GENDER.get(mention.label) if mention.kind == "pronoun" else None
         for entity_id, salience in present.items():
             if salience >= self.settings.pronoun_min_salience and compatible(self._type_of(entity_id, state)):
+                agreement = self._gender_agreement(entity_id, said_gender, state) if said_gender else 1.0
+                if agreement == 0.0:
+                    continue
                 prior = self.profiles[entity_id].entity.prior if entity_id in self.profiles else 0.5
-                scored.append((entity_id, self._combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))))
+                score = self._combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))
+                scored.append((entity_id, score * agreement))
         return scored
+
+    def _gender_agreement(self, entity_id: str, said: str, state) -> float:
+        """1 when "he"/"she" fits the person or nothing says otherwise; 0 when their own registry
+        pronouns are the other ones; ½ when only their first name says otherwise (names mislead now
+        and then) or their own pronouns are neither."""
+        profile = self.profiles.get(entity_id)
+        if profile is not None:
+            name, attributes = profile.entity.name, profile.entity.attributes
+        else:
+            name, attributes = ((state.entity_info.get(entity_id) or {}).get("name") or "") if state else "", {}
+        gender, own = person_gender(name, attributes)
+        if gender == said or (gender is None and not own):
+            return 1.0
+        return 0.0 if own and gender is not None else 0.5  # own pronouns "they/them": "he" is a weak fit
 
     def _document(self, mention: Mention, state: DialogueState | None) -> ResolvedEntity | None:
         """"the email", "that spreadsheet": the most recently discussed document of that kind."""

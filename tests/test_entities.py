@@ -227,3 +227,23 @@ def test_resolution_reuses_the_parse_it_is_given(resolver, monkeypatch):
     results = resolver.resolve(text, state, NOW, doc=doc)
     assert by_surface(results, "John").entity_id == "person:john-smith"
     assert by_surface(results, "yesterday").canonical_name == "2026-12-01"
+
+
+def test_he_and_she_go_to_a_person_whose_name_fits(resolver):
+    # Sarah was named last, but "his" is John's.
+    state = state_after(("who is John Smith?", ["person:john-smith"]), ("and Sarah Chen?", ["person:sarah-chen"]))
+    his = by_surface(resolver.resolve("what is his phone number?", state, NOW), "his")
+    assert his.entity_id == "person:john-smith" and his.attributes["phone"] == "+1 555 0142"
+    assert [c for c, _ in his.candidates] == ["person:john-smith", "person:sarah-chen"]  # kept, weaker
+    her = by_surface(resolver.resolve("what is her phone number?", state, NOW), "her")
+    assert her.entity_id == "person:sarah-chen"
+
+
+def test_a_persons_own_pronouns_outrank_their_first_name():
+    from chatapp.name_gender import first_name_gender, person_gender
+
+    assert person_gender("Sam Lee", {"pronouns": "she/her"}) == ("f", True)
+    assert person_gender("John Smith", {"pronouns": "they/them"}) == (None, True)
+    assert person_gender("John Smith", {}) == ("m", False)
+    # A name the census tables do not tell apart, or do not have, rules nothing out.
+    assert first_name_gender("Kenji") is None and first_name_gender("Sarah") == "f"
