@@ -265,11 +265,12 @@ class EntityResolver(MentionDetection, ReferenceResolution):
         return (info or {}).get("type", "").lower()
 
     def _link(self, mention: Mention, scored, state, matches: dict[str, float] | None = None) -> ResolvedEntity | None:
-        """The best-scoring candidate, if it scores at least min_confidence. For a name, its
-        confidence is how sure the link is, not its score: how well the words match the name, times
-        its share of all the candidates' scores — an exact full name with no rival is near 1 even on
-        first mention (when it has no salience yet), "John" among three Johns much less. `matches`:
-        entity id → how well the words match its name; None for pronouns and descriptions."""
+        """The best-scoring candidate, if it scores at least min_confidence. Its confidence is how
+        sure the link is, not its score, scaled by its share of all the candidates' scores: for a name,
+        how well the words match the name times that share — an exact full name with no rival is near
+        1 even on first mention (when it has no salience yet), "John" among three Johns much less; for
+        a pronoun or description, its score (salience included) times that share. `matches`: entity
+        id → how well the words match its name; None for pronouns and descriptions."""
         if not scored:
             return None
         scored = sorted(scored, key=lambda item: (-item[1], item[0]))[: self.settings.max_candidates]
@@ -278,10 +279,12 @@ class EntityResolver(MentionDetection, ReferenceResolution):
         if best < self.settings.min_confidence:
             return None
         candidates = [(entity_id, round(min(score, 1.0), 3)) for entity_id, score in scored]
-        if matches is None:  # a pronoun or description: its score already weighs how salient the referent is
-            certainty = round(best, 3)
+        share = best / sum(min(score, 1.0) for _, score in scored)
+        if matches is None:
+            # A pronoun or description: its score already weighs how salient the referent is; a rival
+            # nearly as salient ("she" after Sarah and Emma) makes the link that much less sure.
+            certainty = round(best * share, 3)
         else:
-            share = best / sum(min(score, 1.0) for _, score in scored)
             certainty = round(min(1.0, matches.get(best_id, 1.0)) * share, 3)
         if best_id.startswith("doc:") and state is not None:
             return self._document_entity(mention, best_id[4:], state, certainty, candidates)

@@ -247,3 +247,12 @@ def test_a_persons_own_pronouns_outrank_their_first_name():
     assert person_gender("John Smith", {}) == ("m", False)
     # A name the census tables do not tell apart, or do not have, rules nothing out.
     assert first_name_gender("Kenji") is None and first_name_gender("Sarah") == "f"
+
+
+def test_a_pronoun_with_a_rival_nearly_as_salient_is_less_sure(resolver):
+    alone = state_after(("who is John Smith?", ["person:john-smith"]))
+    sure = by_surface(resolver.resolve("what is his phone number?", alone, NOW), "his")
+    two = state_after(("who is Sarah Chen?", ["person:sarah-chen"]), ("and Emma?", ["person:emma-johansson"]))
+    unsure = by_surface(resolver.resolve("when will she finish?", two, NOW), "she")
+    assert unsure.entity_id == "person:emma-johansson" and len(unsure.candidates) == 2
+    assert unsure.confidence < 0.6 < 0.8 <= sure.confidence
