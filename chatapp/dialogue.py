@@ -87,6 +87,9 @@ class DialogueState:
     decay: float = 0.8
     assistant_boost: float = 0.9
     unverified_boost: float = 0.5
+    # Named only inside a passage the answer quoted ("Hi David, Sarah, Emma, Tom,"): referable, but
+    # not the focus — "his" next turn means the person asked about, not a name in an email greeting.
+    quoted_boost: float = 0.35
     topic_shift_threshold: float = 0.2
     keyword_window: int = 8
     max_keywords: int = 10
@@ -145,14 +148,17 @@ class DialogueState:
         unverified_entity_ids=(),
         answered: bool = True,
         entity_info: dict | None = None,
+        quoted_entity_ids=(),
     ) -> None:
         unverified = set(unverified_entity_ids)
-        entity_ids = list(dict.fromkeys([*entity_ids, *unverified_entity_ids]))
+        quoted = [e for e in quoted_entity_ids if e not in entity_ids and e not in unverified]
+        entity_ids = list(dict.fromkeys([*entity_ids, *unverified_entity_ids, *quoted]))
         self._decay()
-        # The user's own words set the focus; the answer's entities follow it,
-        # and unconfirmed ones (perhaps invented) only weakly.
-        self._boost([e for e in entity_ids if e not in unverified], self.assistant_boost)
+        # The user's own words set the focus; the answer's entities follow it, and unconfirmed ones
+        # (perhaps invented) and those only in quoted passages weakly.
+        self._boost([e for e in entity_ids if e not in unverified and e not in quoted], self.assistant_boost)
         self._boost([e for e in entity_ids if e in unverified], self.unverified_boost)
+        self._boost(quoted, self.quoted_boost)
         self.unverified.update(unverified)
         self.unverified.difference_update(e for e in entity_ids if e not in unverified)
         self._remember_info(entity_info)
@@ -263,6 +269,7 @@ class DialogueState:
                 "decay": self.decay,
                 "assistant_boost": self.assistant_boost,
                 "unverified_boost": self.unverified_boost,
+                "quoted_boost": self.quoted_boost,
                 "topic_shift_threshold": self.topic_shift_threshold,
                 "keyword_window": self.keyword_window,
                 "max_keywords": self.max_keywords,
@@ -295,5 +302,6 @@ class DialogueState:
 
 
 _SETTING_NAMES = frozenset(
-    {"decay", "assistant_boost", "unverified_boost", "topic_shift_threshold", "keyword_window", "max_keywords", "min_salience"}
+    {"decay", "assistant_boost", "unverified_boost", "quoted_boost", "topic_shift_threshold", "keyword_window",
+     "max_keywords", "min_salience"}
 )

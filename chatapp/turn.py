@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from chatapp.postprocess.layout import split_quoted
 from chatapp.records import (
     PostprocessedResponse,
     PreprocessedPrompt,
@@ -324,9 +325,11 @@ class TurnRunner:
             for f in response.hallucination_flags
             if f.hallucination_type == "NonexistentEntity" and f.content.strip()
         }
-        answer_ids = self._entities_in_answer(response.original)
+        own, quoted = split_quoted(response.original)
+        answer_ids = self._entities_in_answer(own)
+        quoted_ids = self._entities_in_answer(quoted) if quoted else []
         state.add_assistant_turn(response.delivered, stamp, answer_ids, unverified_entity_ids=list(unverified),
-                                 entity_info=unverified)
+                                 entity_info=unverified, quoted_entity_ids=quoted_ids)
         state.note_documents(pre.rag_chunks)
         self.sessions.save_state(session, state.to_json())
 

@@ -43,6 +43,23 @@ def test_answers_boost_their_entities_and_mark_unverified_ones():
     assert state.entity_info["unknown:sarah-marketing"]["type"] == "person"
 
 
+def test_names_only_in_a_quoted_passage_are_referable_but_not_the_focus():
+    from chatapp.postprocess.layout import split_quoted
+
+    answer = ("Sarah Chen is the Finance Manager.\n\nFrom your documents:\n"
+              "- Hi David, Sarah, Emma, Tom, (2026-11-26-q4-budget-review.eml)\n\nSources: entities.jsonl")
+    own, quoted = split_quoted(answer)
+    assert own.strip() == "Sarah Chen is the Finance Manager."
+    assert quoted == "- Hi David, Sarah, Emma, Tom, (2026-11-26-q4-budget-review.eml)"
+    state = DialogueState()
+    state.add_user_turn("and Sarah Chen?", STAMP, ["person:sarah-chen"], is_question=True)
+    state.add_assistant_turn(answer, STAMP, ["person:sarah-chen"], quoted_entity_ids=["person:david-okafor",
+                                                                                     "person:sarah-chen"])
+    assert state.salience["person:sarah-chen"] == state.assistant_boost  # named in its own words too
+    assert state.salience["person:david-okafor"] == state.quoted_boost < state.assistant_boost
+    assert DialogueState.from_json(state.to_json()).quoted_boost == state.quoted_boost
+
+
 def test_questions_are_pushed_and_popped_when_answered():
     state = DialogueState()
     state.add_user_turn("what is John's email?", STAMP, [], is_question=True)

@@ -185,3 +185,14 @@ def test_killed_during_a_stream_then_resumed(tmp_path, openai_server):
     assert turns[1]["status"] == "interrupted" and turns[1]["content"].startswith("one two")
     markdown = run_cli("sessions", "show", "killed", "--data-dir", str(data_dir)).stdout
     assert "interrupted" in markdown
+
+
+def test_his_after_two_people_is_the_man_asked_about_not_a_name_in_a_quoted_email(sample_engine):
+    # The answer about Sarah quotes an email greeting "Hi David, Sarah, Emma, Tom": those names stay
+    # referable but do not take the focus from John, the only man the user asked about.
+    sample_engine.ask("who is John Smith?", session="his", model="offline", now=NOW)
+    sample_engine.ask("and Sarah Chen?", session="his", model="offline", now=NOW)
+    result = sample_engine.ask("what is his phone number?", session="his", model="offline", now=NOW)
+    his = [e for e in result.preprocessed.resolved_entities if e.surface == "his"]
+    assert his and his[0].entity_id == "person:john-smith"
+    assert "+1 555 0142" in result.response.delivered

@@ -21,6 +21,20 @@ _TABLE_ROW_RE = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.MULTILINE)
 _TABLE_RULE_RE = re.compile(r"[\s|:-]*-[\s|:-]*")
 
 
+def split_quoted(text: str) -> tuple[str, str]:
+    """(the answer's own words, the passages it quotes): a quoted passage is a line that a source
+    citation closes ("- Hi David, Sarah, Emma, Tom, (q4-review.eml)") or a "> " quote; framing
+    lines ("Sources: …") belong to neither."""
+    own, quoted = [], []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(">") or (_CITATION_RE.search(stripped) and _LIST_MARKER_RE.match(stripped)):
+            quoted.append(stripped.lstrip("> "))
+        elif not _META_LINE_RE.match(stripped):
+            own.append(line)
+    return "\n".join(own), "\n".join(quoted)
+
+
 def table_line_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each whole line that is a row of a pipe table, the rule included."""
     return [m.span() for m in _TABLE_ROW_RE.finditer(text)]
