@@ -32,7 +32,8 @@ _NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to
 # ("…starred in TurboTurbo is…"), or after a full stop that is not an initial's ("The O.C.").
 _JOIN_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])")
 _STOP_JOIN_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?=[A-Z])")
-# … nor does a title's ("Robert Downey Jr. starred in…").
+# A statement ends at a full stop and a space, but not at an initial's or a title's ("The O.C. is
+# starring…", "Robert Downey Jr. starred in…").
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\b[JS]r\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
                               r"\s+|\n+")
 # "Star Trek (Science Fiction Film)": the brackets say what kind of thing the name is, not who else.
