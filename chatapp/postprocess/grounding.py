@@ -203,9 +203,11 @@ def _unlinked(sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources
                     or is_genre(run) or not re.search(r"[A-Za-z]{3}", run) or f"a/an {run}" in statement):
                 continue
             works.append(_Mention(Claim(run, (start + at, start + at + len(run)), "name")))
+    said = [TextIndex([statement]) for statement, _, _ in statements]  # indexed once, asked per pair
     for person in people:
         for work in works:
-            if any(_same_statement(s, p.claim.text, work.claim.text) for s, _, _ in statements for p in people):
+            if any(index.supports_name(p.claim.text) and index.supports_name(work.claim.text)
+                   for index in said for p in people):
                 continue  # linked to someone this sentence names: "A starred in X and B in Y" pairs A with X
             if not _linked_by_one_word(person, work, analysis, families):
                 continue
@@ -255,11 +257,6 @@ class _Mention:
 
 def _same_name(a: str, b: str) -> bool:
     return TextIndex([a]).supports_name(b) or TextIndex([b]).supports_name(a)
-
-
-def _same_statement(statement: str, *names: str) -> bool:
-    said = TextIndex([statement])
-    return all(said.supports_name(n) for n in names)
 
 
 def ignores_evidence(answer: str, sources: Sources) -> str | None:

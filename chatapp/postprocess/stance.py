@@ -25,7 +25,7 @@ TELLING_QUESTION_RE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:did|do) you (?:also |e
 # A question typed without its mark: an auxiliary before "you" opens it ("Are you a fan of X by
 # any chance.", "Have you seen it"); "Do you know that …" still tells, as above.
 UNMARKED_QUESTION_RE = re.compile(r"^\W*(?:(?:and|so|but|well|also|oh)\W+)?(?:are|do|did|have|would|could|can|will|"
-                                  r"were|should|shall|have)\s+you\b", re.IGNORECASE)
+                                  r"were|should|shall)\s+you\b", re.IGNORECASE)
 # Who "I" and "we" are is the conversation itself: what they did or felt is not in any source.
 FIRST_PERSON = frozenset({"i", "we"})
 # Pronoun subjects of an evaluation ("it was great", "she is a good actress").
