@@ -1,6 +1,6 @@
 """chatapp: a terminal chat assistant that corrects, grounds and checks every LLM turn."""
 
-from chatapp.offline import prepare_offline_environment
+from chatapp.environment import prepare_offline_environment
 
 prepare_offline_environment()
 

@@ -9,7 +9,7 @@ from typing import Any
 from chatapp.config import Settings, load_settings
 from chatapp.knowledge.base import KnowledgeBase
 from chatapp.records import IngestReport, KnowledgeChunk
-from chatapp.storage import Database
+from chatapp.storage.database import Database
 
 
 def sample_kb_path() -> Path | None:

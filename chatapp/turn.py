@@ -20,7 +20,7 @@ from chatapp.records import (
     PreprocessedPrompt,
     Usage,
 )
-from chatapp.sessions import Session, SessionStore
+from chatapp.storage.sessions import Session, SessionStore
 
 EventHandler = Callable[[str, dict], None]
 CHECKPOINT_SECONDS = 0.5
@@ -73,7 +73,7 @@ class TurnRunner:
     @property
     def correction(self):
         if self._correction is None:
-            from chatapp.correction.pipeline import CorrectionPipeline
+            from chatapp.preprocess.correction.pipeline import CorrectionPipeline
 
             self._correction = CorrectionPipeline(registry=self.kb.registry, nlp=self._nlp())
         return self._correction
@@ -81,7 +81,7 @@ class TurnRunner:
     @property
     def resolver(self):
         if self._resolver is None:
-            from chatapp.entities import EntityResolver
+            from chatapp.preprocess.entities.resolver import EntityResolver
 
             self._resolver = EntityResolver(self.kb.registry, nlp=self._nlp())
         return self._resolver
@@ -101,14 +101,14 @@ class TurnRunner:
         return load_pipeline()[0]
 
     def _level(self, level: str | float | None) -> float:
-        from chatapp.correction.levels import parse_level
+        from chatapp.preprocess.correction.levels import parse_level
 
         return parse_level(str(level if level is not None else self.settings.correction_level))
 
     # --- dialogue state ----------------------------------------------------------------
 
     def load_state(self, session: Session | None):
-        from chatapp.dialogue import DialogueState
+        from chatapp.preprocess.dialogue import DialogueState
 
         if session is None or "dialogue_state" not in session.meta:
             return DialogueState()
@@ -123,11 +123,12 @@ class TurnRunner:
 
     def preprocess(self, text: str, session: Session | None = None, level=None, profile: str | None = None,
                    now: datetime | None = None, on_event: EventHandler = _quiet) -> PreprocessedPrompt:
-        from chatapp.assembly import assemble, triage_channels
-        from chatapp.budgets import get_profile
-        from chatapp.context import build_context
-        from chatapp.correction.pipeline import CORRECTED_PREFIX_CHARS
-        from chatapp.retrieval import retrieve
+        from chatapp.intents import triage_channels
+        from chatapp.preprocess.assembly.prompt import assemble
+        from chatapp.preprocess.assembly.budgets import get_profile
+        from chatapp.preprocess.context import build_context
+        from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
+        from chatapp.preprocess.retrieval import retrieve
 
         if not text or not text.strip():
             raise EmptyInput("nothing to send: the input is empty")

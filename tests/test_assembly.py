@@ -9,8 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.assembly import assemble, count_message_tokens, triage_channels
-from chatapp.budgets import PROFILES, count_tokens, encoding_for, get_profile
+from chatapp.intents import triage_channels
+from chatapp.preprocess.assembly.prompt import assemble, count_message_tokens
+from chatapp.preprocess.assembly.budgets import PROFILES, get_profile
+from chatapp.token_count import count_tokens, encoding_for
 from chatapp.records import ContextInjection, DialogueTurn, KnowledgeChunk, ResolvedEntity
 
 QUESTION = "Can you help me find John's email from yesterday?"
@@ -263,7 +265,7 @@ _TEXT = st.text(alphabet="ab Z9<>/_:.\n\t\r'sé\u0301ıİſ日", max_size=30)
                       max_size=8),
        model=st.sampled_from(["gpt-4o-mini", "gpt-4", "text-davinci-003"]))
 def test_a_prompt_counted_from_its_parts_counts_what_is_sent(parts, model):
-    from chatapp.budgets import TokenTally
+    from chatapp.token_count import TokenTally
 
     tally = TokenTally(model)
     for part in parts[::2]:  # some parts already counted, as assembly's sections are

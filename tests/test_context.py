@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.budgets import count_tokens
-from chatapp.context import build_context
+from chatapp.token_count import count_tokens
+from chatapp.preprocess.context import build_context
 from chatapp.records import DialogueTurn, ResolvedEntity
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.correction.levels import LEVELS, parse_level, threshold
-from chatapp.correction.pipeline import LIVE_TIERS, CorrectionPipeline
-from chatapp.correction.tokens import tokenize
+from chatapp.preprocess.correction.levels import LEVELS, parse_level, threshold
+from chatapp.preprocess.correction.pipeline import LIVE_TIERS, CorrectionPipeline
+from chatapp.preprocess.correction.tokens import tokenize
 from chatapp.engine import ChatEngine
 
 TYPES_BY_TIER = {
@@ -260,7 +260,7 @@ def test_empty_input_is_returned_unchanged(pipeline, text):
 
 
 def test_a_100k_character_paste_is_corrected_in_its_first_part_and_kept_whole(pipeline):
-    from chatapp.correction.pipeline import CORRECTED_PREFIX_CHARS
+    from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
 
     text = ("can u hlep me find the emial from john yesterdya, the the budget is a issue. " * 1400)[:100_000]
     result, _ = pipeline.correct(text, "standard")

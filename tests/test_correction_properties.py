@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.correction.levels import LEVELS
-from chatapp.correction.pipeline import LIVE_TIERS, TIERS, CorrectionPipeline
-from chatapp.correction.tokens import tokenize
+from chatapp.preprocess.correction.levels import LEVELS
+from chatapp.preprocess.correction.pipeline import LIVE_TIERS, TIERS, CorrectionPipeline
+from chatapp.preprocess.correction.tokens import tokenize
 
 # Words that exercise every rule: typos, chat-speak, names, slips, questions.
 WORDS = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from chatapp.dialogue import DialogueState
+from chatapp.preprocess.dialogue import DialogueState
 from chatapp.records import KnowledgeChunk
 
 STAMP = "2026-12-02T10:00:00"

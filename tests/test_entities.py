@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chatapp.dialogue import DialogueState
+from chatapp.preprocess.dialogue import DialogueState
 from chatapp.engine import ChatEngine
-from chatapp.entities import EntityResolver, ResolutionSettings
+from chatapp.preprocess.entities.resolver import EntityResolver, ResolutionSettings
 from chatapp.nlp import load_pipeline
 from chatapp.records import KnowledgeChunk
 
@@ -240,7 +240,7 @@ def test_he_and_she_go_to_a_person_whose_name_fits(resolver):
 
 
 def test_a_persons_own_pronouns_outrank_their_first_name():
-    from chatapp.name_gender import first_name_gender, person_gender
+    from chatapp.preprocess.entities.name_gender import first_name_gender, person_gender
 
     assert person_gender("Sam Lee", {"pronouns": "she/her"}) == ("f", True)
     assert person_gender("John Smith", {"pronouns": "they/them"}) == (None, True)

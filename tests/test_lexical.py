@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.correction import abbreviations
-from chatapp.correction.dictionary import load_lexicon
-from chatapp.correction.lexical import LexicalCorrector, apply_case
-from chatapp.correction.tokens import tokenize
+from chatapp.preprocess.correction import abbreviations
+from chatapp.preprocess.correction.dictionary import load_lexicon
+from chatapp.preprocess.correction.lexical import LexicalCorrector, apply_case
+from chatapp.preprocess.correction.tokens import tokenize
 
 KB_WORDS = ["Atlas", "Okafor", "Johansson", "David Okafor", "Erik Johansson", "John Smith"]
 TYPES = {"Spelling", "Transposition", "Phonetic", "Abbreviation", "CaseNormalization"}

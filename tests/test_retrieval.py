@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.assembly import assemble, fence_chunk
-from chatapp.budgets import count_tokens
+from chatapp.preprocess.assembly.prompt import assemble, fence_chunk
+from chatapp.token_count import count_tokens
 from chatapp.engine import ChatEngine
 from chatapp.records import ContextInjection, ResolvedEntity
-from chatapp.retrieval import RetrievalSettings, form_queries, retrieve
+from chatapp.preprocess.retrieval import RetrievalSettings, form_queries, retrieve
 
 NOW = datetime(2026, 11, 27, 10, 0, tzinfo=timezone.utc)
 QUESTION = "Can you help me find John's email from yesterday?"
@@ -173,8 +173,8 @@ def test_a_keyword_index_from_before_chunk_texts_were_kept_is_rebuilt(tmp_path):
 
 
 def test_a_long_paste_is_read_for_names_in_its_first_part_and_each_entity_boosts_once(sample_engine):
-    from chatapp.correction.pipeline import CORRECTED_PREFIX_CHARS
-    from chatapp.retrieval import EntityMatcher
+    from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
+    from chatapp.preprocess.retrieval import EntityMatcher
 
     paragraph = "John Smith asked Sarah Chen about the Q4 budget review and Project Atlas. "
     paste = (paragraph * 1400)[:100_000]

@@ -11,7 +11,7 @@ from chatapp.knowledge.embeddings import MiniLMEmbedder
 from chatapp.knowledge.keyword_index import KeywordIndex
 from chatapp.knowledge.registry import Registry
 from chatapp.records import KnowledgeChunk
-from chatapp.storage import Database
+from chatapp.storage.database import Database
 
 KB_VERSION_KEY = "kb_version"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from chatapp.records import Entity, Fact
-from chatapp.storage import Database
+from chatapp.storage.database import Database
 
 ENTITY_FILE_NAMES = frozenset({"entities.jsonl"})
 FACT_FILE_NAMES = frozenset({"facts.jsonl"})

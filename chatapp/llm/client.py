@@ -328,7 +328,7 @@ def count_tokens(model: str, messages: list[dict] | None = None, text: str | Non
     with chatapp's tiktoken counter so that it never imports litellm."""
     if not messages and not text:
         return 0
-    from chatapp.budgets import count_tokens as tiktoken_count
+    from chatapp.token_count import count_tokens as tiktoken_count
 
     source = text if text is not None else "\n".join(str(m.get("content", "")) for m in messages or [])
     if model == OFFLINE_MODEL:

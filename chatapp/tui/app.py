@@ -278,7 +278,7 @@ class ChatApp(App):
         self._refresh_status()
 
     def export(self, fmt: str) -> None:
-        from chatapp.export import FORMATS, session_transcript
+        from chatapp.storage.export import FORMATS, session_transcript
 
         if not self.session_name:
             self.notify("Nothing to export yet.", severity="warning")

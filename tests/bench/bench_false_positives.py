@@ -29,9 +29,9 @@ from collections import Counter
 from pathlib import Path
 
 import chatapp  # noqa: F401 - offline environment first
-from chatapp.correction.levels import LEVELS, threshold
-from chatapp.correction.lexical import LexicalCorrector
-from chatapp.correction.tokens import tokenize
+from chatapp.preprocess.correction.levels import LEVELS, threshold
+from chatapp.preprocess.correction.lexical import LexicalCorrector
+from chatapp.preprocess.correction.tokens import tokenize
 from chatapp.engine import ChatEngine, sample_kb_path
 from chatapp.knowledge.parsers.base import SUPPORTED_SUFFIXES, FileRejected
 from chatapp.knowledge.parsers.dispatch import parse_file

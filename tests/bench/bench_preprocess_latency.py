@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=None)
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
-    from chatapp.correction import pipeline
+    from chatapp.preprocess.correction import pipeline
 
     # Fewer questions than cached parses would measure the cache, not a turn.
     assert len(QUESTIONS) > getattr(pipeline, "PARSE_CACHE_SIZE", 0), "add questions: turns would reuse parses"

@@ -139,7 +139,7 @@ class ChatappSpeller:
     uses_context = True
 
     def __init__(self) -> None:
-        from chatapp.correction.lexical import LexicalCorrector
+        from chatapp.preprocess.correction.lexical import LexicalCorrector
 
         self.corrector = LexicalCorrector()
         self.corrector.suggest("warmup")  # builds the lexicon outside the timed part

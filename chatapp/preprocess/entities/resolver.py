@@ -3,7 +3,7 @@
 Mentions come from the registry's names and aliases (matched over the text's
 word n-grams), spaCy's named entities, temporal expressions, pronouns,
 definite descriptions ("the email", "the meeting") and the markers the
-correction stage hands over (found by chatapp.mentions). Each name-like
+correction stage hands over (found by chatapp.preprocess.entities.mentions). Each name-like
 mention gets candidates from the registry (exact, name-part and fuzzy
 matches) and from the dialogue state, and each candidate a score:
 
@@ -23,8 +23,8 @@ from datetime import datetime
 
 from rapidfuzz import fuzz, process
 
-from chatapp.dialogue import DialogueState, keywords_of
-from chatapp.mentions import (  # noqa: F401 - Mention and the name rules stay importable from here
+from chatapp.preprocess.dialogue import DialogueState, keywords_of
+from chatapp.preprocess.entities.mentions import (  # noqa: F401 - Mention and the name rules stay importable from here
     _TOKEN,
     AMBIGUOUS_NAMES,
     NER_NAME_LABELS,
@@ -33,7 +33,7 @@ from chatapp.mentions import (  # noqa: F401 - Mention and the name rules stay i
     _fold,
 )
 from chatapp.records import Entity, ResolvedEntity
-from chatapp.references import (  # noqa: F401 - PRONOUNS, DOCUMENT_NOUNS, TYPE_NOUNS re-exported
+from chatapp.preprocess.entities.references import (  # noqa: F401 - PRONOUNS, DOCUMENT_NOUNS, TYPE_NOUNS re-exported
     DOCUMENT_NOUNS,
     PRONOUNS,
     TYPE_NOUNS,

@@ -13,9 +13,9 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
-from chatapp.references import reference_mentions
-from chatapp.spans import keep_unclaimed
-from chatapp.temporal import find_temporal_expressions, find_time_expressions
+from chatapp.preprocess.entities.references import reference_mentions
+from chatapp.preprocess.entities.spans import keep_unclaimed
+from chatapp.preprocess.entities.temporal import find_temporal_expressions, find_time_expressions
 
 
 @dataclass

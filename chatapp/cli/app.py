@@ -131,7 +131,7 @@ def ingest(
 ):
     """Add documents to the knowledge base: .txt .md .rst .html .eml .pdf .csv .json,
     plus entities.jsonl and facts.jsonl for the registry. Unchanged files are skipped."""
-    from chatapp.ingest_view import IngestView
+    from chatapp.cli.ingest_view import IngestView
 
     data_dir, config = _inherit(ctx, data_dir, config)
     engine = open_engine(data_dir, config)
@@ -229,7 +229,7 @@ def doctor(
     config: ConfigOption = None,
 ):
     """What is installed, which models load, where the data lives, and whether the provider answers."""
-    from chatapp.doctor import run_checks
+    from chatapp.cli.doctor import run_checks
 
     data_dir, config = _inherit(ctx, data_dir, config)
     engine = open_engine(data_dir, config)
@@ -252,6 +252,6 @@ def doctor(
 
 
 def main() -> None:
-    import chatapp.cli_turns  # noqa: F401 - registers ask, preprocess, check, sessions, export
+    import chatapp.cli.turns  # noqa: F401 - registers ask, preprocess, check, sessions, export
 
     app()

@@ -8,8 +8,8 @@ keep exact spans in the original input.
 
 from __future__ import annotations
 
-from chatapp.correction.text_helpers import FUNCTION_WORDS, is_editable_word, match_case, next_word, previous_word
-from chatapp.correction.tokens import Token, TokenizedInput
+from chatapp.preprocess.correction.text_helpers import FUNCTION_WORDS, is_editable_word, match_case, next_word, previous_word
+from chatapp.preprocess.correction.tokens import Token, TokenizedInput
 from chatapp.records import CorrectionRecord
 
 # Repeats that are usually meant ("I had had enough", "bye bye").

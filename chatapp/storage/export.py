@@ -11,7 +11,7 @@ import html
 import json
 import re
 
-from chatapp.sessions import Session, SessionStore
+from chatapp.storage.sessions import Session, SessionStore
 
 SECRET_PATTERN = re.compile(
     r"\b(?:sk|pk|rk|sess|key)-[A-Za-z0-9_\-]{12,}\b|\bBearer\s+[A-Za-z0-9._\-]{12,}|\bAKIA[0-9A-Z]{16}\b"

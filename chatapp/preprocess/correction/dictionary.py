@@ -383,7 +383,7 @@ def load_lexicon() -> Lexicon:
 
 @lru_cache(maxsize=1)
 def _build_lexicon() -> Lexicon:
-    from chatapp.correction.abbreviations import CHAT_SPEAK, CONTRACTIONS
+    from chatapp.preprocess.correction.abbreviations import CHAT_SPEAK, CONTRACTIONS
 
     fields = _read_fields(WORDS_FILE)
     words = fields[0::2]

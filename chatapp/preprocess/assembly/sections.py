@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
 
-from chatapp.budgets import TokenTally, truncate_tokens
-from chatapp.context import speaker
+from chatapp.token_count import TokenTally, truncate_tokens
+from chatapp.preprocess.context import speaker
 from chatapp.records import ContextInjection, KnowledgeChunk
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"

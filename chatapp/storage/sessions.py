@@ -24,7 +24,7 @@ from chatapp.records import (
     Usage,
     to_jsonable,
 )
-from chatapp.storage import Database
+from chatapp.storage.database import Database
 
 
 def now_iso() -> str:

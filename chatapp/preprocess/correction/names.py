@@ -10,8 +10,8 @@ from typing import Iterable, Iterator
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from chatapp.correction.text_helpers import zipf
-from chatapp.correction.tokens import TokenizedInput, tokenize
+from chatapp.preprocess.correction.text_helpers import zipf
+from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
 
 PLACE_ATTRIBUTES = ("location", "headquarters", "offices", "city")

@@ -25,18 +25,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chatapp.correction import grammar
-from chatapp.correction.text_helpers import (  # noqa: F401 - render_with_owners re-exported
+from chatapp.preprocess.correction import grammar
+from chatapp.preprocess.correction.text_helpers import (  # noqa: F401 - render_with_owners re-exported
     ParsedText,
     is_editable_word,
     render_with_owners,
     zipf,
 )
-from chatapp.correction.tokens import Token, TokenizedInput
+from chatapp.preprocess.correction.tokens import Token, TokenizedInput
 from chatapp.records import CorrectionRecord
 
 if TYPE_CHECKING:
-    from chatapp.correction.names import KnownNames
+    from chatapp.preprocess.correction.names import KnownNames
 
 TIER = "syntactic"
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from chatapp.dialogue import DialogueState
-from chatapp.name_gender import PRONOUN_GENDER, person_gender
+from chatapp.preprocess.dialogue import DialogueState
+from chatapp.preprocess.entities.name_gender import PRONOUN_GENDER, person_gender
 from chatapp.records import ResolvedEntity
 
 if TYPE_CHECKING:
-    from chatapp.mentions import Mention
+    from chatapp.preprocess.entities.mentions import Mention
 
 PRONOUNS = {
     **dict.fromkeys(("he", "him", "his", "himself", "she", "her", "hers", "herself"), "person"),

@@ -16,9 +16,9 @@ email". Anything else is left as typed.
 
 from __future__ import annotations
 
-from chatapp.correction.names import KnownNames
-from chatapp.correction.text_helpers import FUNCTION_WORDS
-from chatapp.correction.tokens import TokenizedInput, tokenize
+from chatapp.preprocess.correction.names import KnownNames
+from chatapp.preprocess.correction.text_helpers import FUNCTION_WORDS
+from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import CorrectionRecord
 
 OPENERS = (("and", "what", "about"), ("and", "how", "about"), ("what", "about"), ("how", "about"), ("and",))

@@ -34,10 +34,10 @@ import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import cdist
 
-from chatapp.correction import abbreviations
-from chatapp.correction.dictionary import Lexicon, SmallIndex, load_lexicon, phonetic_key
-from chatapp.correction.error_model import ErrorModel, Weights
-from chatapp.correction.tokens import CASE_CODES, Token, TokenizedInput
+from chatapp.preprocess.correction import abbreviations
+from chatapp.preprocess.correction.dictionary import Lexicon, SmallIndex, load_lexicon, phonetic_key
+from chatapp.preprocess.correction.error_model import ErrorModel, Weights
+from chatapp.preprocess.correction.tokens import CASE_CODES, Token, TokenizedInput
 from chatapp.records import CorrectionRecord
 
 TIER = "lexical"

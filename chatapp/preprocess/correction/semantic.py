@@ -25,17 +25,17 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from chatapp.correction.followups import complete_followup
-from chatapp.correction.names import KnownNames, _strip_possessive
-from chatapp.correction.text_helpers import (
+from chatapp.preprocess.correction.followups import complete_followup
+from chatapp.preprocess.correction.names import KnownNames, _strip_possessive
+from chatapp.preprocess.correction.text_helpers import (
     FUNCTION_WORDS,
     is_editable_word,
     next_word,
     render_with_owners,
     zipf,
 )
-from chatapp.correction.tokens import TokenizedInput
-from chatapp.correction.word_types import fix_word_types
+from chatapp.preprocess.correction.tokens import TokenizedInput
+from chatapp.preprocess.correction.word_types import fix_word_types
 from chatapp.records import CorrectionRecord
 
 TIER = "semantic"

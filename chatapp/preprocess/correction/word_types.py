@@ -16,8 +16,8 @@ Records are TypeMismatch corrections.
 
 from __future__ import annotations
 
-from chatapp.correction.text_helpers import is_editable_word, match_case, next_word, previous_word
-from chatapp.correction.tokens import TokenizedInput
+from chatapp.preprocess.correction.text_helpers import is_editable_word, match_case, next_word, previous_word
+from chatapp.preprocess.correction.tokens import TokenizedInput
 from chatapp.records import CorrectionRecord
 
 NOUN_SLOT_BEFORE = frozenset("a an the my your his her our their its this that no any every each some".split())

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Callable
 
-from chatapp.context import DATE_TYPES, date_value
+from chatapp.preprocess.context import DATE_TYPES, date_value
 from chatapp.records import KnowledgeChunk, ResolvedEntity
 
 CountTokens = Callable[[str], int]
@@ -273,8 +273,8 @@ def retrieve(
 
     if budget_tokens is None:
         return ranked[: settings.k]
-    from chatapp.assembly import fence_chunk
-    from chatapp.budgets import token_counter
+    from chatapp.preprocess.assembly.prompt import fence_chunk
+    from chatapp.token_count import token_counter
 
     count_tokens = count_tokens or token_counter(None)
     selected, used = [], 0

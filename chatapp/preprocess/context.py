@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable
 
-from chatapp.budgets import token_counter
+from chatapp.token_count import token_counter
 from chatapp.records import ContextInjection, DialogueTurn, ResolvedEntity
 
 CountTokens = Callable[[str], int]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chatapp.correction.tokens import Token, TokenizedInput
+from chatapp.preprocess.correction.tokens import Token, TokenizedInput
 
 FUNCTION_WORDS = frozenset(
     "a an the and or but nor so yet for of in on at to from by with about as into onto over under "

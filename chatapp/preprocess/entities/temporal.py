@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from chatapp.spans import keep_unclaimed
+from chatapp.preprocess.entities.spans import keep_unclaimed
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}

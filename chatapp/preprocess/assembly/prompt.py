@@ -1,6 +1,6 @@
 """Stage 5, assembly: the prompt the model sees, within a token budget.
 
-The sections (chatapp.prompt_sections) are rendered from editable templates,
+The sections (chatapp.preprocess.assembly.sections) are rendered from editable templates,
 each cut to its share of the budget profile. Budget a section leaves unused
 flows to retrieval first, then to the dialogue. The result is counted as the
 final chat messages and as flat text, and trimmed further if either would
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 
-from chatapp.budgets import CountTokens, TokenTally, get_profile, token_counter
-from chatapp.context import EntityDescriber
-from chatapp.prompt_sections import (  # noqa: F401 - the section helpers stay importable from here
+from chatapp.preprocess.assembly.budgets import get_profile
+from chatapp.token_count import CountTokens, TokenTally, token_counter
+from chatapp.intents import ALL_CHANNELS, triage_channels  # noqa: F401 - triage_channels is part of this stage's interface
+from chatapp.preprocess.context import EntityDescriber
+from chatapp.preprocess.assembly.sections import (  # noqa: F401 - the section helpers stay importable from here
     FENCE_TAG,
     MIN_PARTIAL_TURN,
     REFERENCE_RULE,
@@ -27,9 +29,6 @@ from chatapp.prompt_sections import (  # noqa: F401 - the section helpers stay i
     render,
 )
 from chatapp.records import AssembledPrompt, ContextInjection, KnowledgeChunk, PromptSection, ResolvedEntity
-
-ALL_CHANNELS = ["system", "dialogue", "entities", "rag", "query"]
-CHAT_CHANNELS = ["system", "dialogue", "query"]
 
 # Chat framing per message (OpenAI's count: 3 + the role), and 3 to prime the reply.
 MESSAGE_FRAMING = 4
@@ -45,32 +44,6 @@ WARNINGS = {
     "rag": "RAGTruncated",
     "query": "QueryTruncated",
 }
-
-
-# --- channel triage ----------------------------------------------------------------
-
-_CHIT_CHAT_PHRASES = (
-    r"h(?:i+|e+llo+|ey+|owdy|iya)", r"yo", r"greetings", r"good (?:morning|afternoon|evening|night|day)",
-    r"morning", r"evening", r"thanks?(?: you)?", r"thank u", r"thx", r"ty(?:sm)?", r"cheers",
-    r"much appreciated", r"appreciate it", r"how are (?:you|u|things)(?: doing)?(?: today)?",
-    r"how(?:'s| is) it going", r"what'?s up", r"sup", r"how do you do", r"nice to meet you",
-    r"ok(?:ay)?", r"cool", r"great", r"nice", r"awesome", r"perfect", r"got it", r"sounds good",
-    r"alright", r"lol", r"ha(?:ha)+", r"bye", r"goodbye", r"see (?:you|ya)(?: later| soon)?", r"later",
-    r"good ?night", r"take care", r"no problem", r"np", r"you'?re welcome", r"well done", r"great job",
-)
-_CHIT_CHAT_FILLER = r"there|again|so much|a lot|very much|all|everyone|folks|guys|mate|buddy|friend|chatapp"
-_CHIT_CHAT = re.compile(rf"^(?:(?:{'|'.join(_CHIT_CHAT_PHRASES)}|{_CHIT_CHAT_FILLER})(?: |$))+$")
-
-
-def triage_channels(corrected_input: str) -> list[str]:
-    """Which channels a message needs. Greetings, thanks and small talk get
-    no retrieval and no entity context: there is nothing to look up, and
-    reference data would only tempt the model to recite it. "yes" and "sure"
-    are not small talk: they accept an offer and need the context."""
-    normalized = " ".join(re.sub(r"[^\w' ]+", " ", corrected_input[:200].casefold()).split())
-    if not normalized or (len(corrected_input) < 200 and _CHIT_CHAT.match(normalized)):
-        return list(CHAT_CHANNELS)
-    return list(ALL_CHANNELS)
 
 
 # --- the prompt ------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from chatapp.correction import abbreviations
+from chatapp.preprocess.correction import abbreviations
 
 # A lower-case run of letters and digits with both in it, standing alone: "v2", "x86", "b4".
 _LOWER_CODE = r"(?<![\w@#$€£.-])(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+(?![\w@-]|\.\w)"

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from chatapp.cli import (
+from chatapp.cli.app import (
     ConfigOption,
     DataDirOption,
     JsonOption,
@@ -52,13 +52,13 @@ def _validated(value: str | None, check) -> str | None:
 
 
 def _level(level: str | None) -> str | None:
-    from chatapp.correction.levels import parse_level
+    from chatapp.preprocess.correction.levels import parse_level
 
     return _validated(level, parse_level)
 
 
 def _profile(profile: str | None) -> str | None:
-    from chatapp.budgets import get_profile
+    from chatapp.preprocess.assembly.budgets import get_profile
 
     return _validated(profile, get_profile)
 
@@ -224,8 +224,8 @@ def sessions_list(as_json: JsonOption = False, ctx: typer.Context = None, data_d
 def sessions_show(session_id: Annotated[str, typer.Argument(help="Session id or name.")], as_json: JsonOption = False,
                   ctx: typer.Context = None, data_dir: DataDirOption = None, config: ConfigOption = None):
     """One session's transcript with its annotations."""
-    from chatapp.export import session_transcript, to_markdown
-    from chatapp.sessions import SessionNotFound
+    from chatapp.storage.export import session_transcript, to_markdown
+    from chatapp.storage.sessions import SessionNotFound
 
     data_dir, config = _inherit(ctx, data_dir, config)
     store = open_engine(data_dir, config).sessions
@@ -253,8 +253,8 @@ def export(
     config: ConfigOption = None,
 ):
     """Export a session transcript with annotations, corrections and sources (never a secret)."""
-    from chatapp.export import FORMATS, session_transcript
-    from chatapp.sessions import SessionNotFound
+    from chatapp.storage.export import FORMATS, session_transcript
+    from chatapp.storage.sessions import SessionNotFound
 
     if fmt not in FORMATS:
         raise UserError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")

@@ -30,10 +30,10 @@ from collections import OrderedDict
 from statistics import fmean
 from typing import Callable, Iterable
 
-from chatapp.correction.levels import DEFAULT_LEVEL, is_applied, parse_level
-from chatapp.correction.semantic import KnownNames, SemanticCorrector
-from chatapp.correction.syntactic import ParsedText, SyntacticCorrector
-from chatapp.correction.tokens import Token, TokenizedInput, tokenize
+from chatapp.preprocess.correction.levels import DEFAULT_LEVEL, is_applied, parse_level
+from chatapp.preprocess.correction.semantic import KnownNames, SemanticCorrector
+from chatapp.preprocess.correction.syntactic import ParsedText, SyntacticCorrector
+from chatapp.preprocess.correction.tokens import Token, TokenizedInput, tokenize
 from chatapp.records import CorrectionRecord, CorrectionResult
 
 TIERS = ("lexical", "syntactic", "semantic")
@@ -78,7 +78,7 @@ class CorrectionPipeline:
     def lexical(self):
         with self._lock:
             if self._lexical is None:
-                from chatapp.correction.lexical import LexicalCorrector
+                from chatapp.preprocess.correction.lexical import LexicalCorrector
 
                 vocabulary = self.registry.vocabulary() if self.registry is not None else ()
                 self._lexical = LexicalCorrector(vocabulary)

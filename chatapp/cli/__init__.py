@@ -1,0 +1,3 @@
+from chatapp.cli.app import app, main
+
+__all__ = ["app", "main"]
