@@ -1,13 +1,17 @@
 """The records that flow between the stages of a turn.
 
-Field names follow the seed documents and design.md: they are the JSON that
-`--json` prints and that scripts rely on, so rename nothing lightly.
+They stand in pipeline order: what the knowledge base holds, then each stage
+of preprocessing (correction → entities → context → retrieval → assembly),
+the model call, and postprocessing. Field names follow the seed documents and
+design.md: they are the JSON that `--json` prints and that scripts rely on, so
+rename nothing lightly. Kinds and statuses are Literal types: a type checker
+catches a misspelt "Contradictsfact" where a bare string would not.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 
 def to_jsonable(record: Any) -> Any:
@@ -20,8 +24,29 @@ def to_jsonable(record: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in record.items()}
     return record
 
+# --- kinds and statuses ---------------------------------------------------------
 
-# --- knowledge -------------------------------------------------------------
+Tier = Literal["lexical", "syntactic", "semantic"]
+CorrectionType = Literal[
+    "Spelling", "Transposition", "Phonetic", "Abbreviation", "CaseNormalization",  # lexical
+    "Grammar", "Capitalization", "Punctuation", "WordOrder",  # syntactic
+    "EntityCorrection", "TypeMismatch", "AmbiguityResolution", "PragmaticAdjustment",  # semantic
+]
+Role = Literal["user", "assistant"]
+TurnStatus = Literal["streaming", "complete", "failed", "interrupted"]
+ClaimKind = Literal["sentence", "email", "phone", "url", "date", "amount", "number", "name"]
+CheckStatus = Literal["verified", "contradicted", "unverifiable"]
+HallucinationType = Literal[
+    "FabricatedFact", "NonexistentEntity", "WrongAttribute", "ContradictsFact", "ContradictsPrior",
+    "UnsupportedClaim", "TemporalError", "LogicalInconsistency",
+]
+Recommendation = Literal["Accept", "AcceptWithFlags", "CorrectAndDeliver", "Regenerate", "HumanReview"]
+
+HALLUCINATION_TYPES: tuple[str, ...] = get_args(HallucinationType)
+RECOMMENDATIONS: tuple[str, ...] = get_args(Recommendation)
+
+
+# --- knowledge --------------------------------------------------------------
 
 
 @dataclass
@@ -82,16 +107,16 @@ class IngestReport:
     seconds: float = 0.0
 
 
-# --- preprocessing ----------------------------------------------------------
+# --- preprocessing: correction, entities, context, retrieval, assembly --------
 
 
 @dataclass
 class CorrectionRecord:
-    tier: str  # "lexical" | "syntactic" | "semantic"
+    tier: Tier
     span: tuple[int, int]  # [start, end) in the ORIGINAL input
     original: str
     corrected: str
-    correction_type: str
+    correction_type: CorrectionType
     confidence: float
     alternatives: list[tuple[str, float]] = field(default_factory=list)
     applied: bool = True
@@ -120,6 +145,25 @@ class ResolvedEntity:
 
 
 @dataclass
+class DialogueTurn:
+    role: Role
+    content: str
+    timestamp: str  # ISO 8601
+    entity_ids: list[str] = field(default_factory=list)
+    turn_id: int | None = None
+
+
+@dataclass
+class ContextInjection:
+    recent_turns: list[DialogueTurn] = field(default_factory=list)
+    summary: str = ""  # older turns, extractively summarised
+    entity_context: list[str] = field(default_factory=list)  # one line per entity
+    topic: dict[str, Any] = field(default_factory=dict)  # {"label": str, "keywords": [str]}
+    preferences: dict[str, Any] = field(default_factory=dict)
+    system_instructions: str = ""
+
+
+@dataclass
 class PromptSection:
     name: str
     tokens: int
@@ -139,51 +183,6 @@ class AssembledPrompt:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-# --- postprocessing ----------------------------------------------------------
-
-
-@dataclass
-class HallucinationFlag:
-    hallucination_type: str
-    span: tuple[int, int]
-    content: str
-    confidence: float
-    suggestion: str | None = None
-    evidence: list[str] = field(default_factory=list)
-    corrected: bool = False  # the delivered text carries the suggestion here, marked [corrected]
-
-
-@dataclass
-class Usage:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float = 0.0
-    latency_ms: float = 0.0
-    model: str = ""
-
-
-# --- preprocessing, continued -------------------------------------------------
-
-
-@dataclass
-class DialogueTurn:
-    role: str  # "user" | "assistant"
-    content: str
-    timestamp: str  # ISO 8601
-    entity_ids: list[str] = field(default_factory=list)
-    turn_id: int | None = None
-
-
-@dataclass
-class ContextInjection:
-    recent_turns: list[DialogueTurn] = field(default_factory=list)
-    summary: str = ""  # older turns, extractively summarised
-    entity_context: list[str] = field(default_factory=list)  # one line per entity
-    topic: dict[str, Any] = field(default_factory=dict)  # {"label": str, "keywords": [str]}
-    preferences: dict[str, Any] = field(default_factory=dict)
-    system_instructions: str = ""
-
-
 @dataclass
 class PreprocessedPrompt:
     original_input: str
@@ -198,21 +197,33 @@ class PreprocessedPrompt:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
-# --- postprocessing, continued --------------------------------------------------
+# --- the model call -----------------------------------------------------------
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    latency_ms: float = 0.0
+    model: str = ""
+
+
+# --- postprocessing -----------------------------------------------------------
 
 
 @dataclass
 class Claim:
     text: str
     span: tuple[int, int]  # in the model's original answer
-    kind: str  # "sentence" | "email" | "phone" | "url" | "date" | "amount" | "number" | "name"
+    kind: ClaimKind
     entity_id: str | None = None
 
 
 @dataclass
 class ClaimCheck:
     claim: Claim
-    status: str  # "verified" | "contradicted" | "unverifiable"
+    status: CheckStatus
     confidence: float
     evidence: list[str] = field(default_factory=list)
     expected: str | None = None  # the known value where a claim contradicts it
@@ -236,12 +247,23 @@ class FactualValidationResult:
 
 
 @dataclass
+class HallucinationFlag:
+    hallucination_type: HallucinationType
+    span: tuple[int, int]
+    content: str
+    confidence: float
+    suggestion: str | None = None
+    evidence: list[str] = field(default_factory=list)
+    corrected: bool = False  # the delivered text carries the suggestion here, marked [corrected]
+
+
+@dataclass
 class PostprocessedResponse:
     original: str
     delivered: str
     hallucination_flags: list[HallucinationFlag]
     coherence: CoherenceResult
     factual_validation: FactualValidationResult
-    recommendation: str  # Accept | AcceptWithFlags | CorrectAndDeliver | Regenerate | HumanReview
+    recommendation: Recommendation
     confidence: float
     guidance: str = ""  # for Regenerate: what the next attempt must fix

@@ -1,7 +1,8 @@
 """One turn end to end: preprocess → model → postprocess → dialogue update,
 with every record persisted and one event per stage for the TUI.
 
-Stages are plain functions of records (see design.md); this module only
+The preprocessing stages are the components registered in
+chatapp/preprocess/stages.py (see chatapp/components.py); this module only
 runs them in order, times them, and stores what they return.
 """
 
@@ -18,6 +19,7 @@ from chatapp.postprocess.layout import split_quoted
 from chatapp.records import (
     PostprocessedResponse,
     PreprocessedPrompt,
+    TurnStatus,
     Usage,
 )
 from chatapp.storage.sessions import Session, SessionStore
@@ -38,7 +40,7 @@ class TurnResult:
     preprocessed: PreprocessedPrompt
     response: PostprocessedResponse | None
     usage: Usage
-    status: str  # complete | failed | interrupted
+    status: TurnStatus
     error: str | None = None
     regenerated: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
@@ -54,37 +56,41 @@ class TurnRunner:
         self.settings = engine.settings
         self.kb = engine.kb
         self.sessions = SessionStore(engine.database)
-        self._correction = None
-        self._resolver = None
+        self._stages = None
         self._postprocessor = None
         self._kb_version_seen = None
 
-    # --- lazily built stages ---------------------------------------------------------
+    # --- the registered stages, built on first use ------------------------------------
+
+    @property
+    def stages(self) -> list:
+        if self._stages is None:
+            from chatapp.components import STAGES
+            from chatapp.preprocess.stages import GIVEN, StageServices
+
+            services = StageServices(kb=self.kb, settings=self.settings, nlp=self._nlp)
+            self._stages = STAGES.build(services, given=GIVEN)
+        return self._stages
+
+    def stage(self, name: str):
+        return next(s for s in self.stages if s.name == name)
 
     def _refresh_if_kb_changed(self) -> None:
         version = self.kb.version
         if self._kb_version_seen not in (None, version):
-            for stage in (self._correction, self._resolver):
-                refresh = getattr(stage, "refresh_vocabulary", None) or getattr(stage, "refresh", None)
-                if refresh:
-                    refresh()
+            for stage in self.stages:
+                stage.refresh()
         self._kb_version_seen = version
 
     @property
     def correction(self):
-        if self._correction is None:
-            from chatapp.preprocess.correction.pipeline import CorrectionPipeline
-
-            self._correction = CorrectionPipeline(registry=self.kb.registry, nlp=self._nlp())
-        return self._correction
+        """The correction pipeline (also run alone, tiers 1–2, while the user types)."""
+        return self.stage("correction").pipeline
 
     @property
     def resolver(self):
-        if self._resolver is None:
-            from chatapp.preprocess.entities.resolver import EntityResolver
-
-            self._resolver = EntityResolver(self.kb.registry, nlp=self._nlp())
-        return self._resolver
+        """The entity resolver (also run over each answer for the dialogue state)."""
+        return self.stage("entities").resolver
 
     @property
     def postprocessor(self):
@@ -123,74 +129,39 @@ class TurnRunner:
 
     def preprocess(self, text: str, session: Session | None = None, level=None, profile: str | None = None,
                    now: datetime | None = None, on_event: EventHandler = _quiet) -> PreprocessedPrompt:
-        from chatapp.intents import triage_channels
-        from chatapp.preprocess.assembly.prompt import assemble
         from chatapp.preprocess.assembly.budgets import get_profile
-        from chatapp.preprocess.context import build_context
-        from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
-        from chatapp.preprocess.retrieval import retrieve
+        from chatapp.preprocess.stages import PreprocessWork
 
         if not text or not text.strip():
             raise EmptyInput("nothing to send: the input is empty")
         self._refresh_if_kb_changed()
-        now = now or datetime.now(timezone.utc)
         profile_name = profile or self.settings.budget_profile
-        budget = get_profile(profile_name)
-        timings: dict[str, float] = {}
-
+        get_profile(profile_name)  # an unknown profile is refused before any work
         state = self.load_state(session)
-        previous_question = next((t.content for t in reversed(state.turns) if t.role == "user"), None)
-        started = time.perf_counter()
-        correction, markers = self.correction.correct(text, level=self._level(level),
-                                                      previous_question=previous_question)
-        timings["correction"] = (time.perf_counter() - started) * 1000
-        on_event("correction", {"result": correction})
-        corrected = correction.corrected_input
-
-        started = time.perf_counter()
-        # The correction stage already parsed the corrected text; the resolver reuses
-        # that parse and the entity/date markers (it maps their original spans itself).
-        # A long paste is read for names in its first part only, as it is corrected: parsing
-        # 100,000 characters would take seconds for entities the prompt has no room for anyway.
-        head = corrected[:CORRECTED_PREFIX_CHARS]
-        resolved = self.resolver.resolve(head, state=state, now=now, markers=markers,
-                                         doc=self.correction.parse(head))
-        timings["entities"] = (time.perf_counter() - started) * 1000
-        on_event("entities", {"resolved": resolved})
-
-        channels = triage_channels(corrected)
-        started = time.perf_counter()
-        context = build_context(
-            state.turns, resolved, state.salience, self.kb.registry, state.topic,
-            preferences=self.settings.preferences, system_instructions=self.settings.system_prompt,
-            history_budget_tokens=budget.sections.get("dialogue", 1000),
+        work = PreprocessWork(
+            text=text, now=now or datetime.now(timezone.utc), level=self._level(level), profile=profile_name,
+            state=state, previous_question=next((t.content for t in reversed(state.turns) if t.role == "user"), None),
         )
-        timings["context"] = (time.perf_counter() - started) * 1000
-
-        chunks = []
-        if "rag" in channels and not self.kb.is_empty():
+        timings: dict[str, float] = {}
+        for stage in self.stages:
             started = time.perf_counter()
-            # No cut here: assembly fits whole chunks and may lend RAG what other sections leave.
-            chunks = retrieve(self.kb, corrected, resolved, now)
-            timings["retrieval"] = (time.perf_counter() - started) * 1000
-        on_event("retrieval", {"chunks": chunks})
-
-        started = time.perf_counter()
-        prompt = assemble(corrected, context, chunks, resolved, profile=profile_name, model=self.settings.model,
-                          channels=channels)
-        timings["assembly"] = (time.perf_counter() - started) * 1000
-        on_event("assembly", {"prompt": prompt})
+            stage.run(work)
+            timings[stage.name] = round((time.perf_counter() - started) * 1000, 2)
+            event = stage.event(work)
+            if event is not None:
+                on_event(stage.name, event)
+        correction = work.correction
         return PreprocessedPrompt(
             original_input=text,
-            corrected_input=corrected,
+            corrected_input=correction.corrected_input,
             corrections=correction.corrections,
             suggestions=correction.suggestions,
             correction_confidence=correction.confidence,
-            resolved_entities=resolved,
-            context=context,
-            rag_chunks=chunks,
-            prompt=prompt,
-            timings_ms={k: round(v, 2) for k, v in timings.items()},
+            resolved_entities=work.resolved,
+            context=work.context,
+            rag_chunks=work.chunks,
+            prompt=work.prompt,
+            timings_ms=timings,
         )
 
     def postprocess(self, response: str, question: str = "", evidence=(), preprocessed: PreprocessedPrompt | None = None,
@@ -265,7 +236,7 @@ class TurnRunner:
         turn_id: int
         text: str
         usage: Usage
-        status: str
+        status: TurnStatus
         error: str | None
 
     def _stream_answer(self, session, client, messages, on_event, cancel,

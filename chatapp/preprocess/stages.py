@@ -1,0 +1,208 @@
+"""The five seed stages of preprocessing as registered components.
+
+Each stage reads fields of a PreprocessWork that earlier stages wrote and
+writes its own; chatapp.turn runs them in the order registered here:
+
+    correction → entities → context → retrieval → assembly
+
+A stage builds what it needs (the correction dictionary, the alias index) on
+first use and drops what it derived from the knowledge base on `refresh()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+from chatapp.components import STAGES
+from chatapp.records import (
+    AssembledPrompt,
+    ContextInjection,
+    CorrectionResult,
+    KnowledgeChunk,
+    ResolvedEntity,
+)
+
+# The fields a turn fills before the first stage runs.
+GIVEN = ("text", "now", "level", "profile", "state", "previous_question")
+
+
+@dataclass
+class PreprocessWork:
+    """What one turn's stages read and write, filled in stage order."""
+
+    text: str
+    now: datetime
+    level: float
+    profile: str
+    state: Any  # DialogueState
+    previous_question: str | None = None
+    correction: CorrectionResult | None = None
+    markers: list = field(default_factory=list)  # entity and date markers for the resolver
+    # The part of the corrected text read for names (a long paste's first 10,000 characters) and
+    # its spaCy parse, which correction made already and entity resolution reuses.
+    head: str = ""
+    parse: Any = None
+    resolved: list[ResolvedEntity] = field(default_factory=list)
+    channels: list[str] = field(default_factory=list)
+    context: ContextInjection | None = None
+    chunks: list[KnowledgeChunk] = field(default_factory=list)
+    prompt: AssembledPrompt | None = None
+
+
+@dataclass
+class StageServices:
+    """What stages share: the knowledge base, the settings, and the spaCy pipeline (loaded on first use)."""
+
+    kb: Any
+    settings: Any
+    nlp: Callable[[], Any]
+
+
+class _StageBase:
+    name = ""
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+
+    def __init__(self, services: StageServices):
+        self.services = services
+
+    def refresh(self) -> None:
+        """Nothing derived from the knowledge base to drop."""
+
+    def event(self, work: PreprocessWork) -> dict | None:
+        """What the TUI is told when the stage has run (None: nothing)."""
+        return None
+
+
+@STAGES.register("correction")
+class CorrectionStage(_StageBase):
+    """Stage 1: the three correction tiers at the turn's level."""
+
+    name = "correction"
+    reads = ("text", "level", "previous_question")
+    writes = ("correction", "markers", "head", "parse")
+
+    def __init__(self, services: StageServices):
+        super().__init__(services)
+        self._pipeline = None
+
+    @property
+    def pipeline(self):
+        if self._pipeline is None:
+            from chatapp.preprocess.correction.pipeline import CorrectionPipeline
+
+            self._pipeline = CorrectionPipeline(registry=self.services.kb.registry, nlp=self.services.nlp())
+        return self._pipeline
+
+    def refresh(self) -> None:
+        if self._pipeline is not None:
+            self._pipeline.refresh_vocabulary()
+
+    def run(self, work: PreprocessWork) -> None:
+        from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
+
+        work.correction, work.markers = self.pipeline.correct(work.text, level=work.level,
+                                                              previous_question=work.previous_question)
+        # A long paste is read for names in its first part only, as it is corrected: parsing
+        # 100,000 characters takes seconds for names the prompt has no room for anyway.
+        work.head = work.correction.corrected_input[:CORRECTED_PREFIX_CHARS]
+        work.parse = self.pipeline.parse(work.head)  # cached: correction parsed this text already
+
+    def event(self, work: PreprocessWork) -> dict:
+        return {"result": work.correction}
+
+
+@STAGES.register("entities")
+class EntityStage(_StageBase):
+    """Stage 2: names, pronouns, dates and descriptions linked to the registry and the dialogue."""
+
+    name = "entities"
+    reads = ("head", "parse", "markers", "state", "now")
+    writes = ("resolved",)
+
+    def __init__(self, services: StageServices):
+        super().__init__(services)
+        self._resolver = None
+
+    @property
+    def resolver(self):
+        if self._resolver is None:
+            from chatapp.preprocess.entities.resolver import EntityResolver
+
+            self._resolver = EntityResolver(self.services.kb.registry, nlp=self.services.nlp())
+        return self._resolver
+
+    def refresh(self) -> None:
+        if self._resolver is not None:
+            self._resolver.refresh()
+
+    def run(self, work: PreprocessWork) -> None:
+        # The resolver maps the markers' original spans itself.
+        work.resolved = self.resolver.resolve(work.head, state=work.state, now=work.now, markers=work.markers,
+                                              doc=work.parse)
+
+    def event(self, work: PreprocessWork) -> dict:
+        return {"resolved": work.resolved}
+
+
+@STAGES.register("context")
+class ContextStage(_StageBase):
+    """Stage 3: recent turns, older ones summarised, active entities, topic and preferences."""
+
+    name = "context"
+    reads = ("correction", "resolved", "state", "profile")
+    writes = ("channels", "context")
+
+    def run(self, work: PreprocessWork) -> None:
+        from chatapp.intents import triage_channels
+        from chatapp.preprocess.assembly.budgets import get_profile
+        from chatapp.preprocess.context import build_context
+
+        settings = self.services.settings
+        state = work.state
+        work.channels = triage_channels(work.correction.corrected_input)
+        work.context = build_context(
+            state.turns, work.resolved, state.salience, self.services.kb.registry, state.topic,
+            preferences=settings.preferences, system_instructions=settings.system_prompt,
+            history_budget_tokens=get_profile(work.profile).sections.get("dialogue", 1000),
+        )
+
+
+@STAGES.register("retrieval")
+class RetrievalStage(_StageBase):
+    """Stage 4: hybrid search of the user's documents, boosted by entities and recency."""
+
+    name = "retrieval"
+    reads = ("correction", "resolved", "channels", "now")
+    writes = ("chunks",)
+
+    def run(self, work: PreprocessWork) -> None:
+        from chatapp.preprocess.retrieval import retrieve
+
+        kb = self.services.kb
+        if "rag" in work.channels and not kb.is_empty():
+            # No cut here: assembly fits whole chunks and may lend retrieval what other sections leave.
+            work.chunks = retrieve(kb, work.correction.corrected_input, work.resolved, work.now)
+
+    def event(self, work: PreprocessWork) -> dict:
+        return {"chunks": work.chunks}
+
+
+@STAGES.register("assembly")
+class AssemblyStage(_StageBase):
+    """Stage 5: the prompt under the profile's per-section token budgets."""
+
+    name = "assembly"
+    reads = ("correction", "context", "chunks", "resolved", "profile", "channels")
+    writes = ("prompt",)
+
+    def run(self, work: PreprocessWork) -> None:
+        from chatapp.preprocess.assembly.prompt import assemble
+
+        work.prompt = assemble(work.correction.corrected_input, work.context, work.chunks, work.resolved,
+                               profile=work.profile, model=self.services.settings.model, channels=work.channels)
+
+    def event(self, work: PreprocessWork) -> dict:
+        return {"prompt": work.prompt}
