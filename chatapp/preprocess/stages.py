@@ -76,71 +76,88 @@ class _StageBase:
         return None
 
 
+class _BuiltOnFirstUse(_StageBase):
+    """A stage whose worker (the correction pipeline, the resolver) is built on first use: building
+    one loads dictionaries and the registry's names, which a command that never runs a turn skips."""
+
+    def __init__(self, services: StageServices):
+        super().__init__(services)
+        self._worker = None
+
+    def build(self):
+        raise NotImplementedError
+
+    def forget_knowledge(self, worker) -> None:
+        raise NotImplementedError
+
+    @property
+    def worker(self):
+        if self._worker is None:
+            self._worker = self.build()
+        return self._worker
+
+    def refresh(self) -> None:
+        if self._worker is not None:
+            self.forget_knowledge(self._worker)
+
+
 @STAGES.register("correction")
-class CorrectionStage(_StageBase):
+class CorrectionStage(_BuiltOnFirstUse):
     """Stage 1: the three correction tiers at the turn's level."""
 
     name = "correction"
     reads = ("text", "level", "previous_question")
     writes = ("correction", "markers", "head", "parse")
 
-    def __init__(self, services: StageServices):
-        super().__init__(services)
-        self._pipeline = None
+    def build(self):
+        from chatapp.preprocess.correction.pipeline import CorrectionPipeline
+
+        return CorrectionPipeline(registry=self.services.kb.registry, nlp=self.services.nlp())
+
+    def forget_knowledge(self, pipeline) -> None:
+        pipeline.refresh_vocabulary()
 
     @property
     def pipeline(self):
-        if self._pipeline is None:
-            from chatapp.preprocess.correction.pipeline import CorrectionPipeline
-
-            self._pipeline = CorrectionPipeline(registry=self.services.kb.registry, nlp=self.services.nlp())
-        return self._pipeline
-
-    def refresh(self) -> None:
-        if self._pipeline is not None:
-            self._pipeline.refresh_vocabulary()
+        return self.worker
 
     def run(self, work: PreprocessWork) -> None:
         from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
 
-        work.correction, work.markers = self.pipeline.correct(work.text, level=work.level,
+        work.correction, work.markers = self.worker.correct(work.text, level=work.level,
                                                               previous_question=work.previous_question)
         # A long paste is read for names in its first part only, as it is corrected: parsing
         # 100,000 characters takes seconds for names the prompt has no room for anyway.
         work.head = work.correction.corrected_input[:CORRECTED_PREFIX_CHARS]
-        work.parse = self.pipeline.parse(work.head)  # cached: correction parsed this text already
+        work.parse = self.worker.parse(work.head)  # cached: correction parsed this text already
 
     def event(self, work: PreprocessWork) -> dict:
         return {"result": work.correction}
 
 
 @STAGES.register("entities")
-class EntityStage(_StageBase):
+class EntityStage(_BuiltOnFirstUse):
     """Stage 2: names, pronouns, dates and descriptions linked to the registry and the dialogue."""
 
     name = "entities"
     reads = ("head", "parse", "markers", "state", "now")
     writes = ("resolved",)
 
-    def __init__(self, services: StageServices):
-        super().__init__(services)
-        self._resolver = None
+    def build(self):
+        from chatapp.preprocess.entities.resolver import EntityResolver
+
+        return EntityResolver(self.services.kb.registry, nlp=self.services.nlp())
+
+    def forget_knowledge(self, resolver) -> None:
+        resolver.refresh()
 
     @property
     def resolver(self):
-        if self._resolver is None:
-            from chatapp.preprocess.entities.resolver import EntityResolver
-
-            self._resolver = EntityResolver(self.services.kb.registry, nlp=self.services.nlp())
-        return self._resolver
-
-    def refresh(self) -> None:
-        if self._resolver is not None:
-            self._resolver.refresh()
+        return self.worker
 
     def run(self, work: PreprocessWork) -> None:
         # The resolver maps the markers' original spans itself.
-        work.resolved = self.resolver.resolve(work.head, state=work.state, now=work.now, markers=work.markers,
+        work.resolved = self.worker.resolve(work.head, state=work.state, now=work.now, markers=work.markers,
                                               doc=work.parse)
 
     def event(self, work: PreprocessWork) -> dict:
