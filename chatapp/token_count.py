@@ -17,7 +17,7 @@ CountTokens = Callable[[str], int]
 @functools.lru_cache(maxsize=16)
 def encoding_for(model: str | None):
     """The tiktoken encoding for a model name, cached: loading one takes ~100 ms."""
-    import chatapp  # noqa: F401  (points tiktoken at the bundled BPE files first)
+    # TIKTOKEN_CACHE_DIR already points at the bundled BPE files: chatapp/__init__ ran first.
     import tiktoken
 
     if model:

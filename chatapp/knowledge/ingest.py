@@ -19,7 +19,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from chatapp.knowledge.base import KnowledgeBase
 from chatapp.knowledge.registry import (
     ENTITY_FILE_NAMES,
     FACT_FILE_NAMES,
@@ -28,6 +27,7 @@ from chatapp.knowledge.registry import (
     parse_facts,
 )
 from chatapp.records import FailedFile, IngestReport
+from chatapp.token_count import token_counter
 
 # Formats we do not read; skipped with a note rather than reported as failures,
 # since folders of documents commonly hold images and archives.
@@ -84,20 +84,12 @@ def discover(paths: list[Path], report: IngestReport) -> Iterator[Path]:
             report.files_failed.append(FailedFile(str(root), "no such file or directory"))
 
 
-_encoding = None
-
-
-def count_tokens(text: str) -> int:
-    global _encoding
-    if _encoding is None:
-        import tiktoken
-
-        _encoding = tiktoken.get_encoding("cl100k_base")
-    return len(_encoding.encode(text, disallowed_special=()))
-
-
 class Ingester:
-    def __init__(self, kb: KnowledgeBase, on_event: Callable[..., None] | None = None):
+    """Fills the knowledge base `kb` (a KnowledgeBase, which calls this from
+    its own `ingest`: the type is not imported back, so base.py and this module
+    do not import each other)."""
+
+    def __init__(self, kb, on_event: Callable[..., None] | None = None):
         self.kb = kb
         self.database = kb.database
         self.on_event = on_event or (lambda event, **data: None)
@@ -164,7 +156,7 @@ class Ingester:
             return False
         from chatapp.knowledge.chunking import chunk_document
 
-        spans = chunk_document(parsed, count_tokens)
+        spans = chunk_document(parsed, token_counter(None))
         if not spans:
             report.files_failed.append(FailedFile(str(path), "no text to index"))
             return False

@@ -20,31 +20,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
+from chatapp.llm.settings import OFFLINE_MODEL, LLMSettings
 
 if TYPE_CHECKING:
     from chatapp.llm.offline import OfflineResponder
 
-OFFLINE_MODEL = "offline"
 # How often the caller's thread wakes to look at the cancel event.
 CANCEL_POLL_SECONDS = 0.05
-
-
-@dataclass
-class LLMSettings:
-    model: str = OFFLINE_MODEL
-    api_base: str | None = None
-    api_key: str | None = None
-    first_byte_timeout: float = 30.0
-    total_timeout: float = 300.0
-    max_retries: int = 3
-    backoff_base: float = 0.5
-    backoff_max: float = 8.0
-    temperature: float | None = None
-    max_tokens: int | None = None
-
-    @property
-    def is_offline(self) -> bool:
-        return self.model.strip().lower() == OFFLINE_MODEL
 
 
 @dataclass
@@ -71,8 +53,7 @@ def load_litellm():
     global _litellm
     with _litellm_lock:
         if _litellm is None:
-            import chatapp  # noqa: F401 - sets LITELLM_LOCAL_MODEL_COST_MAP before the import
-
+            # LITELLM_LOCAL_MODEL_COST_MAP is already set: chatapp/__init__ ran before this module.
             import litellm
 
             litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners

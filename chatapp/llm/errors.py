@@ -6,10 +6,8 @@ from __future__ import annotations
 import re
 import time
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from chatapp.llm.client import LLMSettings
+from chatapp.llm.settings import LLMSettings
 
 # The kinds a caller can branch on; the first three are worth a retry when no text has arrived yet.
 RETRYABLE_KINDS = frozenset({"rate_limit", "server", "connection"})
@@ -131,7 +129,7 @@ def _key_variable(litellm_model: str) -> str:
     return f"{provider.upper().replace('-', '_')}_API_KEY"
 
 
-def failure_message(kind: str, status: int | None, detail: str, settings: "LLMSettings", litellm_model: str,
+def failure_message(kind: str, status: int | None, detail: str, settings: LLMSettings, litellm_model: str,
                     attempts: int, partial_chars: int) -> str:
     """One line: what happened, then what to do about it."""
     model = settings.model

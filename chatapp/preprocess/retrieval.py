@@ -17,6 +17,7 @@ from datetime import date, datetime
 from typing import Callable
 
 from chatapp.preprocess.context import DATE_TYPES, date_value
+from chatapp.preprocess.reference_data import fence_chunk
 from chatapp.records import KnowledgeChunk, ResolvedEntity
 
 CountTokens = Callable[[str], int]
@@ -273,7 +274,6 @@ def retrieve(
 
     if budget_tokens is None:
         return ranked[: settings.k]
-    from chatapp.preprocess.assembly.prompt import fence_chunk
     from chatapp.token_count import token_counter
 
     count_tokens = count_tokens or token_counter(None)
