@@ -204,6 +204,49 @@ def test_new_entities_are_found_after_refresh(tmp_path):
     engine.close()
 
 
+def _resolver_over(tmp_path, *entities: dict) -> tuple[ChatEngine, EntityResolver]:
+    """A resolver over a registry holding only `entities`, ingested by a real engine."""
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    path = tmp_path / "kb" / "entities.jsonl"
+    path.parent.mkdir()
+    path.write_text("".join(json.dumps(entity) + "\n" for entity in entities))
+    engine.ingest(path)
+    return engine, EntityResolver(engine.kb.registry, nlp=load_pipeline()[0])
+
+
+def test_the_attribute_asked_for_picks_the_namesake_who_has_it_whatever_the_key_is_called(tmp_path):
+    # Keys no code knows: "mobile" and "email" in the question are matched to each person's own keys.
+    engine, resolver = _resolver_over(
+        tmp_path,
+        {"id": "person:dana-reyes", "type": "person", "name": "Dana Reyes", "aliases": ["Dana"],
+         "attributes": {"mobile_number": "+1 555 0199", "job_function": "Analyst"}},
+        {"id": "person:dana-whitfield", "type": "person", "name": "Dana Whitfield", "aliases": ["Dana"],
+         "attributes": {"work_email_addr": "dana.w@example.org", "job_function": "Analyst", "pager": "4471"}},
+    )
+    mobile = by_surface(resolver.resolve("what is dana's mobile?", now=NOW), "dana")
+    assert mobile.entity_id == "person:dana-reyes"
+    assert mobile.attributes["mobile_number"] == "+1 555 0199"
+    assert [c for c, _ in mobile.candidates] == ["person:dana-reyes", "person:dana-whitfield"]  # the other kept, weaker
+    email = by_surface(resolver.resolve("what is Dana's email?", now=NOW), "Dana")
+    assert email.entity_id == "person:dana-whitfield"
+    # A key no general word list knows is asked for by its own name.
+    assert by_surface(resolver.resolve("what is Dana's pager?", now=NOW), "Dana").entity_id == "person:dana-whitfield"
+    engine.close()
+
+
+def test_who_leads_picks_the_project_with_a_lead_under_its_own_key(tmp_path):
+    engine, resolver = _resolver_over(
+        tmp_path,
+        {"id": "project:orion-app", "type": "project", "name": "Orion Mobile App", "aliases": ["Orion"],
+         "attributes": {"project_lead": "Kim Ode"}},
+        {"id": "project:orion-pipeline", "type": "project", "name": "Orion Data Pipeline", "aliases": ["Orion"],
+         "attributes": {"launch_window": "2027-03"}},
+    )
+    assert by_surface(resolver.resolve("who leads Orion?", now=NOW), "Orion").entity_id == "project:orion-app"
+    assert by_surface(resolver.resolve("when does Orion launch?", now=NOW), "Orion").entity_id == "project:orion-pipeline"
+    engine.close()
+
+
 # --- robustness and speed -----------------------------------------------------------------
 
 

@@ -244,3 +244,13 @@ class Registry:
             "entities": self.database.conn.execute("SELECT count(*) FROM entities").fetchone()[0],
             "facts": self.database.conn.execute("SELECT count(*) FROM facts").fetchone()[0],
         }
+
+
+def decode_attribute(value):
+    """An attribute value as Python data: the registry stores lists and objects as JSON text."""
+    if isinstance(value, str) and value[:1] in "[{":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value

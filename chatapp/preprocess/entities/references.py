@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from chatapp.preprocess.dialogue import DialogueState
+from chatapp.preprocess.entities.aliases import AliasIndex
+from chatapp.preprocess.entities.linking import Linker, ResolutionSettings
 from chatapp.preprocess.entities.name_gender import PRONOUN_GENDER, person_gender
+from chatapp.preprocess.entities.spans import Mention
 from chatapp.records import ResolvedEntity
-
-if TYPE_CHECKING:
-    from chatapp.preprocess.entities.mentions import Mention
 
 PRONOUNS = {
     **dict.fromkeys(("he", "him", "his", "himself", "she", "her", "hers", "herself"), "person"),
@@ -47,7 +46,7 @@ _DESCRIPTION_RE = re.compile(
 
 def reference_mentions(text: str) -> list[tuple[str, tuple[int, int], str, str]]:
     """Definite descriptions and pronouns in `text`, as (text, span, kind, label)
-    for EntityResolver.detect_mentions to turn into Mentions."""
+    for mention detection to turn into Mentions."""
     found: list[tuple[str, tuple[int, int], str, str]] = []
     for m in _DESCRIPTION_RE.finditer(text):
         end = m.end("plural") if m.group("plural") else m.end("noun")
@@ -63,18 +62,23 @@ def reference_mentions(text: str) -> list[tuple[str, tuple[int, int], str, str]]
     return found
 
 
-class ReferenceResolution:
-    """EntityResolver's linking of pronouns, definite descriptions and document
-    references. Relies on the resolver's profiles, settings, _link, _combine and _type_of."""
+class ReferenceResolver:
+    """Links pronouns, definite descriptions ("the meeting") and document
+    references ("the email") to what they point back to."""
 
-    def _resolve_reference(self, mention: Mention, earlier: list[ResolvedEntity], state: DialogueState | None) -> ResolvedEntity | None:
+    def __init__(self, index: AliasIndex, settings: ResolutionSettings):
+        self.index = index
+        self.settings = settings
+        self._linker = Linker(index, settings)
+
+    def resolve(self, mention: Mention, earlier: list[ResolvedEntity], state: DialogueState | None) -> ResolvedEntity | None:
         """A pronoun, "the meeting" or "the email" → what it points back to."""
         if mention.kind == "pronoun":
-            return self._link(mention, self._referents(PRONOUNS[mention.label], mention, earlier, state, 0.8), state)
+            return self._linker.link(mention, self._referents(PRONOUNS[mention.label], mention, earlier, state, 0.8), state)
         if mention.label.rstrip("+") in TYPE_NOUNS:
             wanted = TYPE_NOUNS[mention.label.rstrip("+")]
             context = 0.85 * (0.6 if mention.label.endswith("+") else 1.0)  # "the meeting with Sarah" may be another
-            return self._link(mention, self._referents(wanted, mention, earlier, state, context), state)
+            return self._linker.link(mention, self._referents(wanted, mention, earlier, state, context), state)
         return self._document(mention, state)
 
     def _referents(self, wanted: str, mention: Mention, earlier: list[ResolvedEntity], state, context: float):
@@ -107,12 +111,12 @@ class ReferenceResolution:
         scored = []
         said_gender = PRONOUN_GENDER.get(mention.label) if mention.kind == "pronoun" else None
         for entity_id, salience in present.items():
-            if salience >= self.settings.pronoun_min_salience and compatible(self._type_of(entity_id, state)):
+            if salience >= self.settings.pronoun_min_salience and compatible(self._linker.type_of(entity_id, state)):
                 agreement = self._gender_agreement(entity_id, said_gender, state) if said_gender else 1.0
                 if agreement == 0.0:
                     continue
-                prior = self.profiles[entity_id].entity.prior if entity_id in self.profiles else 0.5
-                score = self._combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))
+                prior = self.index.profiles[entity_id].entity.prior if entity_id in self.index.profiles else 0.5
+                score = self._linker.combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))
                 scored.append((entity_id, score * agreement))
         return scored
 
@@ -120,7 +124,7 @@ class ReferenceResolution:
         """1 when "he"/"she" fits the person or nothing says otherwise; 0 when their own registry
         pronouns are the other ones; ½ when only their first name says otherwise (names mislead now
         and then) or their own pronouns are neither."""
-        profile = self.profiles.get(entity_id)
+        profile = self.index.profiles.get(entity_id)
         if profile is not None:
             name, attributes = profile.entity.name, profile.entity.attributes
         else:
@@ -143,14 +147,5 @@ class ReferenceResolution:
             source = str(document.get("source") or "").lower()
             if kinds and not source.endswith(kinds):
                 continue
-            scored.append((f"doc:{document['document_id']}", self._combine(context, freshness * state.decay ** rank, 0.5)))
-        return self._link(mention, scored, state)
-
-    def _document_entity(self, mention, document_id, state, confidence, candidates) -> ResolvedEntity:
-        document = next((d for d in state.recent_documents if d["document_id"] == document_id), None) or {
-            "document_id": document_id, "source": "", "title": "", "date": None,
-        }
-        return ResolvedEntity(
-            mention.text, mention.span, f"doc:{document_id}", document.get("title") or document.get("source") or document_id,
-            "DOCUMENT", round(confidence, 3), dict(document), candidates,
-        )
+            scored.append((f"doc:{document['document_id']}", self._linker.combine(context, freshness * state.decay ** rank, 0.5)))
+        return self._linker.link(mention, scored, state)
