@@ -6,7 +6,8 @@ a free port in a background thread, and answers each request with the next
 response from a script that the test queues up: text in N pieces, an HTTP
 error, a stream that breaks after a few pieces, or a slow first byte. Every
 request is recorded (path, headers, JSON body) so a test can assert on what
-the client actually sent.
+the client actually sent, and what the server delivered in answer to it (so
+a test can tell that a client gave up before the rest arrived).
 
 Fixtures (import them into tests/conftest.py):
     openai_server    a running OpenAITestServer, stopped after the test
@@ -97,6 +98,12 @@ class RecordedRequest:
     headers: Headers
     body: dict[str, Any] = field(default_factory=dict)
     received_at: float = 0.0
+    # What the server has delivered so far, updated as it writes: whether the
+    # status line went out, how many text pieces were sent, and whether the
+    # whole answer (through [DONE]) reached the socket.
+    responded: bool = False
+    pieces_sent: int = 0
+    completed: bool = False
 
 
 def split_into_pieces(text: str, pieces: int) -> list[str]:
@@ -171,10 +178,11 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except json.JSONDecodeError:
             body = {"_raw": raw.decode("utf-8", "replace")}
-        self.server.owner._record(RecordedRequest(
+        self.recorded = RecordedRequest(
             method="POST", path=self.path, headers=Headers(self.headers.items()),
             body=body, received_at=time.monotonic(),
-        ))
+        )
+        self.server.owner._record(self.recorded)
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
             return
@@ -193,7 +201,9 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {"Retry-After": script.retry_after} if script.retry_after is not None else {}
         error = {"message": script.error_message, "type": _STATUS_ERROR_TYPES.get(script.status, "server_error"),
                  "code": script.status}
+        self.recorded.responded = True
         self._send_json(script.status, {"error": error}, headers)
+        self.recorded.completed = True
 
     def _usage(self, script: Scripted, body: dict, parts: list[str]) -> dict:
         prompt = script.prompt_tokens
@@ -204,6 +214,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer_whole(self, script: Scripted, body: dict) -> None:
         parts = split_into_pieces(script.text, script.pieces)
+        self.recorded.responded = True
         self._send_json(200, {
             "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()),
             "model": body.get("model", "test-model"),
@@ -211,6 +222,7 @@ class _Handler(BaseHTTPRequestHandler):
                          "finish_reason": script.finish_reason}],
             "usage": self._usage(script, body, parts),
         })
+        self.recorded.pieces_sent, self.recorded.completed = len(parts), True
 
     def _answer_stream(self, script: Scripted, body: dict) -> None:
         model = body.get("model", "test-model")
@@ -220,6 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
             return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": created, "model": model,
                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
 
+        self.recorded.responded = True
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
@@ -236,6 +249,7 @@ class _Handler(BaseHTTPRequestHandler):
                     self._drop_connection()
                     return
                 self._write_event(chunk({"content": part}))
+                self.recorded.pieces_sent += 1
             if script.break_after is not None:  # asked to break after the last piece
                 self._break_stream(script)
                 return
@@ -247,6 +261,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._write_event(usage_chunk)
             self._write_event("[DONE]")
             self._write_chunk(b"")  # the zero-length chunk that ends the body
+            self.recorded.completed = True
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client went away (cancelled); nothing to do
 
@@ -287,6 +302,7 @@ class OpenAITestServer:
         self.requests: list[RecordedRequest] = []
         self._queue: deque[Scripted] = deque()
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         self._stopping = threading.Event()
         self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -310,11 +326,21 @@ class OpenAITestServer:
     def chat_requests(self) -> list[RecordedRequest]:
         """The chat-completion requests received so far, oldest first."""
         with self._lock:
-            return [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
+            return self._chat_requests_locked()
+
+    def wait_for_chat_requests(self, count: int, timeout: float = 60.0) -> bool:
+        """Block until `count` chat-completion requests have arrived (True), or
+        `timeout` seconds passed without them (False)."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self._chat_requests_locked()) >= count, timeout)
+
+    def _chat_requests_locked(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
 
     def _record(self, request: RecordedRequest) -> None:
-        with self._lock:
+        with self._arrived:
             self.requests.append(request)
+            self._arrived.notify_all()
 
     def _next_script(self) -> Scripted:
         with self._lock:

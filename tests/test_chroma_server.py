@@ -29,13 +29,17 @@ def chroma_server(tmp_path):
     port = _free_port()
     process = subprocess.Popen([chroma, "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1",
                                 "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while time.time() < deadline:
+    for _ in range(300):  # 0.2 s apart: a minute to start listening
+        if process.poll() is not None:
+            pytest.fail(f"chroma run exited with {process.returncode} before it listened")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             break
         except OSError:
             time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("the chroma server never started listening")
     yield f"http://127.0.0.1:{port}"
     process.terminate()
     process.wait(timeout=30)

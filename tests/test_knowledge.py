@@ -4,11 +4,14 @@ broken files, search, and two processes writing one data dir."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 
 import numpy as np
 import pytest
@@ -117,7 +120,8 @@ def test_prune_removes_documents_whose_files_are_gone(small_kb):
     assert report.documents_pruned == 1 and report.chunks_removed >= 1
     assert engine.kb.stats()["documents"] == 1
     assert _sqlite_ids(engine) == _chroma_ids(engine)
-    assert all("atlas-kickoff" not in r.source for r in engine.search("Atlas kickoff", k=5))
+    hits = engine.search("Atlas kickoff", k=5)
+    assert hits and all(r.source.endswith("q4-budget-review.eml") for r in hits)  # only the file that is left
 
 
 def _write_broken_files(folder):
@@ -184,10 +188,7 @@ def test_missing_path_and_bad_config_get_one_clear_line(tmp_path):
 def test_two_processes_ingesting_one_data_dir(tmp_path):
     data_dir = tmp_path / "data"
     command = [sys.executable, "-m", "chatapp", "ingest", str(SAMPLE_KB), "--json", "--data-dir", str(data_dir)]
-    env = {"CHATAPP_LOAD_SAMPLE_KB": "false", "PATH": "/usr/bin:/bin"}
-    import os
-
-    env = {**os.environ, **env}
+    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false", "PATH": "/usr/bin:/bin"}
     first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     second = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     outputs = [p.communicate(timeout=600) for p in (first, second)]
@@ -203,37 +204,82 @@ def test_two_processes_ingesting_one_data_dir(tmp_path):
     assert engine.kb.stats()["documents"] >= 25
 
 
-def test_killed_ingest_is_finished_by_the_next_run(tmp_path):
-    import os
-    import signal
+# Eight chunk-sized sections a file and sixteen files: two batched writes of 64
+# chunks, each several seconds of embedding, so a kill can land between them.
+SITE_LOG_FILES = 16
+SECTIONS_PER_LOG = 8
+# How often, and how many times, the test looks at the data dir of the ingest it is about to kill.
+POLL_SECONDS, POLLS = 0.05, 2400
 
+
+def _write_site_logs(folder) -> list:
+    folder.mkdir()
+    files = []
+    for log in range(SITE_LOG_FILES):
+        sections = []
+        for part in range(SECTIONS_PER_LOG):
+            site = log * SECTIONS_PER_LOG + part
+            sections.append(f"## Site {site}\n\n" + " ".join(
+                f"The vendor review for site {site} moved to week {part + 1} after audit {n}, "
+                f"and the crew logged {site * n} checks." for n in range(1, 9)))
+        path = folder / f"site-log-{log:02d}.md"
+        path.write_text(f"# Site log {log}\n\n" + "\n\n".join(sections) + "\n")
+        files.append(path.resolve())
+    return files
+
+
+def _committed_paths(db_path) -> set[str]:
+    """The documents another process has committed so far, read without creating the database."""
+    if not db_path.exists():
+        return set()
+    try:
+        with closing(sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True, timeout=5)) as conn:
+            return {row[0] for row in conn.execute("SELECT path FROM documents")}
+    except sqlite3.Error:  # the schema is not there yet
+        return set()
+
+
+def test_an_ingest_killed_mid_run_keeps_what_it_committed_and_the_next_run_does_the_rest(tmp_path):
+    files = _write_site_logs(tmp_path / "logs")
     data_dir = tmp_path / "data"
-    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "chatapp", "ingest", str(SAMPLE_KB), "--data-dir", str(data_dir)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT,
-    )
-    # Kill it once some documents are committed but (most likely) not all.
-    db_path = data_dir / "chatapp.db"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            count = sqlite3.connect(db_path, timeout=5).execute("SELECT count(*) FROM documents").fetchone()[0]
-        except sqlite3.Error:
-            count = 0
-        if count >= 3 or process.poll() is not None:
+    with open(tmp_path / "ingest.err", "w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "chatapp", "ingest", str(tmp_path / "logs"), "--data-dir", str(data_dir)],
+            stdout=subprocess.DEVNULL, stderr=stderr, env={**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"},
+            cwd=ROOT,
+        )
+    # Kill it as soon as the first documents are committed, while the later files wait their turn.
+    for _ in range(POLLS):
+        if process.poll() is not None or _committed_paths(data_dir / "chatapp.db"):
             break
-        time.sleep(0.05)
-    process.send_signal(signal.SIGKILL)
+        time.sleep(POLL_SECONDS)
+    process.kill()
     process.wait()
+    errors = (tmp_path / "ingest.err").read_text()
+    assert process.returncode == -signal.SIGKILL, f"the ingest ended before it was killed: {errors}"
 
-    engine = ChatEngine.open(data_dir, load_sample_kb=False)
-    report = engine.ingest(SAMPLE_KB)
-    assert not report.files_failed
-    assert engine.kb.stats()["documents"] >= 25
-    assert _sqlite_ids(engine) == _chroma_ids(engine)
-    assert any(r.source.endswith("q4-budget-review.eml") for r in engine.search("Q4 budget review meeting", k=5))
-    engine.close()
+    with ChatEngine.open(data_dir, load_sample_kb=False) as engine:
+        committed = {r["path"] for r in engine.database.query("SELECT path FROM documents")}
+        assert 0 < len(committed) < len(files), f"{len(committed)} of {len(files)} files were committed"
+        assert engine.database.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # Each committed document has its chunks, and Chroma holds every one of them (it may hold more:
+        # the batch being written when the kill came, which search ignores and the next run replaces).
+        with_chunks = {r["path"] for r in engine.database.query(
+            "SELECT DISTINCT d.path FROM documents d JOIN chunks c ON c.document_id = d.id")}
+        assert with_chunks == committed
+        assert _sqlite_ids(engine) <= _chroma_ids(engine)
+
+        report = engine.ingest(tmp_path / "logs")
+        assert not report.files_failed
+        assert report.files_unchanged == len(committed)
+        assert report.files_ingested == len(files) - len(committed)
+        assert {r["path"] for r in engine.database.query("SELECT path FROM documents")} == {str(f) for f in files}
+        assert _sqlite_ids(engine) == _chroma_ids(engine)
+        assert engine.kb.stats()["chunks"] == len(files) * SECTIONS_PER_LOG
+        finished_later = min(f for f in files if str(f) not in committed)
+        site = int(finished_later.stem.rsplit("-", 1)[1]) * SECTIONS_PER_LOG
+        hits = engine.search(f"vendor review for site {site}", k=1, mode="keyword")
+        assert hits and hits[0].source == str(finished_later)
 
 
 def test_a_changed_fact_value_changes_the_registry_stamp(tmp_path):

@@ -80,6 +80,7 @@ def test_protected_tokens_are_left_exactly_as_typed(corrector):
     rendered = doc.render()
     for piece in protected:
         assert piece in rendered
+    assert [t.original for t in doc.tokens if t.protected] == protected
     assert all(t.text == t.original for t in doc.tokens if t.protected)
 
 
@@ -139,7 +140,7 @@ def test_shift_slips_are_normalised_but_deliberate_capitals_are_not(corrector, k
 def test_chat_speak_is_written_out(corrector, typed, expected):
     text, records = correct(corrector, typed)
     assert text == expected
-    assert all(r.confidence >= 0.7 for r in records.values())
+    assert records and all(r.confidence >= 0.7 for r in records.values())
 
 
 @pytest.mark.parametrize("text", ["the U.S. economy", "our R&D budget", "I use R for stats", "a u-turn"])
@@ -164,6 +165,8 @@ def test_empty_input_proposes_nothing(corrector, text):
 def test_any_unicode_is_handled_and_spans_stay_exact(corrector, text):
     rendered, records = correct(corrector, text)
     assert isinstance(rendered, str)
+    if "hlep" in text:  # the typo among the odd characters is still found, at its exact place
+        assert "hlep" in records and "help" in rendered
     for record in records.values():
         assert text[record.span[0] : record.span[1]] == record.original
 

@@ -16,7 +16,7 @@ from chatapp.llm import LLMClient, LLMError, LLMSettings, OfflineResponder
 from chatapp.llm.client import load_litellm
 from chatapp.llm.offline import passage_sentences
 from chatapp.records import KnowledgeChunk, ResolvedEntity
-from tests.openai_server import Scripted  # the fixtures come from tests/conftest.py
+from tests.openai_server import Scripted, split_into_pieces  # the fixtures come from tests/conftest.py
 
 # litellm's own pydantic deprecation noise is not ours to fix.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -27,7 +27,7 @@ QUESTION = [{"role": "system", "content": "Be brief."}, {"role": "user", "conten
 
 @pytest.fixture(scope="module", autouse=True)
 def litellm_loaded():
-    load_litellm()  # seconds, once: keeps the first test's timings honest
+    load_litellm()  # seconds, once: not inside the first test's timeouts
 
 
 def client_for(server, **overrides) -> LLMClient:
@@ -41,6 +41,23 @@ def failure(call) -> LLMError:
     with pytest.raises(LLMError) as caught:
         call()
     return caught.value
+
+
+class RecordingCancel(threading.Event):
+    """A cancel event nobody sets. The client waits on it between attempts, so
+    the timeouts it is asked to wait are the backoff delays it computed."""
+
+    # A client that ignored its cap would ask for a minute: waiting that long
+    # adds nothing, since `waits` already shows the mistake.
+    LONGEST_REAL_WAIT = 5.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits: list[float | None] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits.append(timeout)
+        return super().wait(self.LONGEST_REAL_WAIT if timeout is None else min(timeout, self.LONGEST_REAL_WAIT))
 
 
 # --- streaming -----------------------------------------------------------------------
@@ -106,9 +123,11 @@ def test_retry_after_is_waited_for_but_capped_at_backoff_max(openai_server):
                          Scripted.error(429, retry_after=60), Scripted.reply("B"))
     client = client_for(openai_server, backoff_max=1.0)
     assert client.stream(QUESTION).text == "A"
-    started = time.monotonic()
-    assert client.stream(QUESTION).text == "B"
-    assert time.monotonic() - started < 3  # not 60 s: backoff_max wins
+    waits = RecordingCancel()
+    assert client.stream(QUESTION, cancel=waits).text == "B"
+    # backoff_base is 0.01, so the jittered part is tiny: the delay asked for is
+    # the server's Retry-After, except that 60 s gives way to backoff_max.
+    assert waits.waits == [1.0]
     first, second, third, fourth = openai_server.chat_requests
     assert second.received_at - first.received_at >= 0.4
     assert fourth.received_at - third.received_at >= 0.9
@@ -159,22 +178,26 @@ def test_connection_dropped_mid_stream_is_reported_as_interrupted(openai_server)
 # --- timeouts -------------------------------------------------------------------------------
 
 
-def test_first_byte_timeout_fires_on_time(openai_server):
+def test_first_byte_timeout_fires_before_the_slow_answer(openai_server):
     openai_server.script(Scripted.reply("too late", first_byte_delay=10))
     started = time.monotonic()
     error = failure(lambda: client_for(openai_server, first_byte_timeout=1.0).stream(QUESTION))
-    elapsed = time.monotonic() - started
-    assert error.kind == "timeout_first_byte" and 1.0 <= elapsed < 2.0
-    assert "first_byte_timeout" in error.message
+    answered = openai_server.chat_requests[0].responded
+    assert error.kind == "timeout_first_byte" and time.monotonic() - started >= 1.0
+    assert not answered  # it gave up while the server still held its answer back
+    assert error.partial_text == "" and "first_byte_timeout" in error.message
     assert len(openai_server.chat_requests) == 1  # a timeout is not retried
 
 
 def test_a_stall_mid_stream_hits_the_total_timeout_with_text_kept(openai_server):
-    openai_server.script(Scripted.reply("first piece, then nothing", pieces=3, piece_delay=10))
+    text = "first piece, then nothing"
+    openai_server.script(Scripted.reply(text, pieces=3, piece_delay=10))
     started = time.monotonic()
     error = failure(lambda: client_for(openai_server, total_timeout=1.5).stream(QUESTION))
-    assert error.kind == "timeout_total" and time.monotonic() - started < 2.5
-    assert error.partial_text and "first piece, then nothing".startswith(error.partial_text)
+    delivered = openai_server.chat_requests[0].pieces_sent
+    assert error.kind == "timeout_total" and time.monotonic() - started >= 1.5
+    assert delivered == 1  # it gave up during the stall, not after the server went on
+    assert error.partial_text == split_into_pieces(text, 3)[0]
 
 
 # --- errors that a retry cannot fix ------------------------------------------------------------
@@ -221,7 +244,7 @@ def test_litellm_prints_nothing_of_its_own(openai_server, capfd):
 
 
 def test_cancel_mid_stream_returns_what_arrived(openai_server):
-    openai_server.script(Scripted.reply("x" * 40, pieces=40, piece_delay=0.05))
+    openai_server.script(Scripted.reply("x" * 40, pieces=40, piece_delay=0.1))
     cancel = threading.Event()
     shown: list[str] = []
 
@@ -230,22 +253,25 @@ def test_cancel_mid_stream_returns_what_arrived(openai_server):
         if len(shown) == 3:
             cancel.set()
 
-    started = time.monotonic()
     result = client_for(openai_server).stream(QUESTION, on_delta=on_delta, cancel=cancel)
-    assert time.monotonic() - started < 1.5  # not the 2 s the whole answer takes
+    request = openai_server.chat_requests[0]
+    sent, finished = request.pieces_sent, request.completed
     assert result.finish_reason == "cancelled"
-    assert result.text == "".join(shown) and 3 <= len(result.text) < 40
+    assert not finished and sent < 40  # it returned while the server still had pieces to send
+    assert result.text == "".join(shown) == "xxx"  # nothing after the cancel is shown or kept
     assert result.completion_tokens > 0
 
 
 def test_cancel_while_waiting_for_the_first_byte(openai_server):
     openai_server.script(Scripted.reply("late", first_byte_delay=10))
     cancel = threading.Event()
-    threading.Timer(0.3, cancel.set).start()
-    started = time.monotonic()
+    # Cancel once the request is at the server: the client is then waiting for the first byte.
+    threading.Thread(target=lambda: openai_server.wait_for_chat_requests(1) and cancel.set(), daemon=True).start()
     result = client_for(openai_server).stream(QUESTION, cancel=cancel)
-    assert time.monotonic() - started < 1.0
+    answered = openai_server.chat_requests[0].responded
     assert result.finish_reason == "cancelled" and result.text == ""
+    assert not answered  # it returned before the server sent a byte, not at the 10 s first-byte timeout
+    assert len(openai_server.chat_requests) == 1
 
 
 # --- the offline responder -------------------------------------------------------------------

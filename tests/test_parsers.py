@@ -29,6 +29,7 @@ def block_texts(doc: ParsedDocument, kind: str | None = None) -> list[str]:
 
 def assert_well_formed(doc: ParsedDocument) -> None:
     """Blocks are ordered, disjoint, inside the text and trimmed; metadata is flat strings."""
+    assert doc.blocks, "a document with text has blocks"
     previous_end = 0
     for block in doc.blocks:
         assert previous_end <= block.start < block.end <= len(doc.text)

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from textual.widgets import Input, Static
+from textual.worker import WorkerState
 
 from chatapp.engine import ChatEngine
 from chatapp.tui.app import ChatApp
@@ -22,12 +23,23 @@ def tui_engine(tmp_path):
     engine.close()
 
 
-async def _wait_for(pilot, condition, seconds: float = 60.0) -> None:
-    for _ in range(int(seconds / 0.1)):
-        if condition():
+# Work starts more work (a submitted line starts a turn, whose answer may start
+# nothing further): settling takes a round or two, never this many.
+SETTLE_ROUNDS = 10
+
+
+async def settle(pilot) -> None:
+    """Let the app handle every queued message, then wait for the work that
+    started (corrections, the turn, history, ingest) until none is left."""
+    for _ in range(SETTLE_ROUNDS):
+        await pilot.pause()
+        working = [w for w in pilot.app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not working:
+            await pilot.pause()
             return
-        await pilot.pause(0.1)
-    raise AssertionError("the screen never showed what was expected")
+        # A superseded correction is cancelled rather than finished: that counts as done here.
+        await asyncio.gather(*(worker.wait() for worker in working), return_exceptions=True)
+    raise AssertionError("the app never stopped starting new work")
 
 
 def test_typing_shows_the_diff_and_an_answer_streams_in(tui_engine):
@@ -36,10 +48,11 @@ def test_typing_shows_the_diff_and_an_answer_streams_in(tui_engine):
         async with app.run_test(size=(140, 40)) as pilot:
             prompt = app.query_one("#prompt", Input)
             prompt.value = "can u hlep me find the emial from john"
-            diff = app.query_one(CorrectionDiff)
-            await _wait_for(pilot, lambda: "help" in str(diff.render()))
+            await settle(pilot)
+            assert "help" in str(app.query_one(CorrectionDiff).render())
             await pilot.press("enter")
-            await _wait_for(pilot, lambda: app.query(AssistantMessage) and not app.busy)
+            await settle(pilot)
+            assert not app.busy
             user = app.query_one(UserMessage)
             assert "Can you help me find the email from John" in str(user.render())
             answer = app.query_one(AssistantMessage)
@@ -61,9 +74,9 @@ def test_empty_input_is_refused_with_a_message(tui_engine):
         async with app.run_test() as pilot:
             app.query_one("#prompt", Input).value = "   "
             await pilot.press("enter")
-            await pilot.pause(0.2)
+            await settle(pilot)
             assert not app.query(UserMessage)
-            assert any("empty" in str(n.message) for n in app._notifications)
+            assert list(app.notices) == ["Nothing to send: the input is empty."]
 
     asyncio.run(scenario())
 
@@ -77,17 +90,17 @@ def test_sessions_are_listed_and_resumed_inside_the_chat(tui_engine):
             prompt = app.query_one("#prompt", Input)
             prompt.value = "/sessions"
             await pilot.press("enter")
-            await pilot.pause(0.2)
-            assert any("earlier · 2 turns" in str(n.message) for n in app._notifications)
+            await settle(pilot)
+            assert "earlier · 2 turns" in app.notices[-1]
 
             prompt.value = "/resume nope"
             await pilot.press("enter")
-            await pilot.pause(0.2)
-            assert any("No session called 'nope'" in str(n.message) for n in app._notifications)
+            await settle(pilot)
+            assert "No session called 'nope'" in app.notices[-1]
 
             prompt.value = "/resume earlier"
             await pilot.press("enter")
-            await _wait_for(pilot, lambda: app.query(AssistantMessage))
+            await settle(pilot)
             assert app.session_name == "earlier"
             assert "John Smith's email address" in str(app.query_one(UserMessage).render())
             assert "john.smith@company.com" in app.query_one(AssistantMessage).text
@@ -96,7 +109,8 @@ def test_sessions_are_listed_and_resumed_inside_the_chat(tui_engine):
 
             prompt.value = "and his phone?"  # the resumed session goes on where it stopped
             await pilot.press("enter")
-            await _wait_for(pilot, lambda: len(app.query(AssistantMessage)) == 2 and not app.busy)
+            await settle(pilot)
+            assert len(app.query(AssistantMessage)) == 2 and not app.busy
             assert "+1 555" in app.query(AssistantMessage).last().text
 
     asyncio.run(scenario())
@@ -108,8 +122,9 @@ def test_ingesting_a_missing_folder_says_why(tui_engine, tmp_path):
         async with app.run_test() as pilot:
             app.query_one("#prompt", Input).value = f"/ingest {tmp_path / 'no-such-folder'}"
             await pilot.press("enter")
-            await _wait_for(pilot, lambda: any("failed" in str(n.message) for n in app._notifications))
-            message = next(str(n.message) for n in app._notifications if "failed" in str(n.message))
-            assert "no such file or directory" in message
+            await settle(pilot)
+            assert app.notices[-2] == f"Ingesting {tmp_path / 'no-such-folder'} …"
+            assert "0 files" in app.notices[-1] and "1 failed" in app.notices[-1]
+            assert "no such file or directory" in app.notices[-1]
 
     asyncio.run(scenario())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import threading
 import tomllib
+from collections import deque
 from pathlib import Path
 
 from textual import on, work
@@ -28,6 +29,7 @@ HELP = (
     "the correction level."
 )
 SESSIONS_SHOWN = 10
+NOTICES_KEPT = 50
 
 
 def verdict_line(recommendation: str, confidence: float, flags: list[tuple[str, bool]]) -> str:
@@ -66,6 +68,8 @@ class ChatApp(App):
         self.busy = False
         self._live_generation = 0
         self._current: AssistantMessage | None = None
+        # The text of the latest notifications shown, oldest first: what the user was told.
+        self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -93,6 +97,11 @@ class ChatApp(App):
         self.query_one(BudgetPanel).show(None)
         self.query_one("#prompt", Input).focus()
         self.start_up()
+
+    def notify(self, message: str, **options) -> None:
+        """Show a notification, and keep its text in `notices`."""
+        self.notices.append(str(message))
+        super().notify(message, **options)
 
     # --- start-up and resume ------------------------------------------------------
 
