@@ -36,6 +36,8 @@ class Settings:
     search_k: int = 5
     system_prompt: str = ""
     preferences: dict[str, Any] = field(default_factory=dict)
+    # Answer checks switched off by name (chatapp/postprocess/checks.py lists them).
+    disabled_checks: list[str] = field(default_factory=list)
 
     @property
     def database_path(self) -> Path:
@@ -84,11 +86,29 @@ def _coerce(name: str, value: Any, origin: str) -> Any:
             if not isinstance(value, dict):
                 raise ValueError(value)
             return dict(value)
+        if kind is list:
+            items = [v.strip() for v in value.split(",")] if isinstance(value, str) else value
+            if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+                raise ValueError(value)
+            items = [v for v in items if v]
+            if name == "disabled_checks":
+                _require_known_checks(items, origin)
+            return items
         if kind in (int, float):
             return kind(value)
         return None if value in ("", None) else str(value)
     except (TypeError, ValueError):
         raise ConfigError(f"{origin}: '{name}' should be a {kind.__name__}, got {value!r}") from None
+
+
+def _require_known_checks(names: list[str], origin: str) -> None:
+    from chatapp.components import CHECKS
+    from chatapp.postprocess import checks  # noqa: F401 - registers the answer checks
+
+    unknown = [n for n in names if n not in CHECKS]
+    if unknown:
+        raise ConfigError(f"{origin}: 'disabled_checks' has no check named {unknown[0]!r} "
+                          f"(known: {', '.join(CHECKS.names())})")
 
 
 def load_settings(

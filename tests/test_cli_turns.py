@@ -91,12 +91,13 @@ def test_check_an_answer_with_evidence(tmp_path):
 
 
 def test_check_says_why_an_unflagged_answer_is_trusted_less(tmp_path):
-    evidence = tmp_path / "films.txt"
-    evidence.write_text("Bend It Like Beckham is starring Keira Knightley. Keira Knightley starred in Atonement.")
+    evidence = tmp_path / "launch.txt"
+    evidence.write_text("Atlas launched on 3 March 2025.")
     data_dir = tmp_path / "data"
-    args = ("--question", "What else has Keira Knightley been in?", "--evidence", str(evidence))
-    vague = run_cli("check", "--response", "She was also in a film or two.", *args, data_dir=data_dir)
+    args = ("--question", "When did Atlas launch?", "--evidence", str(evidence))
+    vague = run_cli("check", "--response", "Atlas launched.", *args, data_dir=data_dir)
     assert vague.returncode == 0, vague.stderr
-    assert "Accept" in vague.stdout and "uses nothing the evidence adds" in " ".join(vague.stdout.split())
-    drawn = run_cli("check", "--response", "She was also in Atonement.", *args, data_dir=data_dir)
-    assert "Accept" in drawn.stdout and "evidence adds" not in drawn.stdout
+    said = " ".join(vague.stdout.split())
+    assert "Accept" in said and "asks for a date or time but the answer gives none" in said
+    dated = run_cli("check", "--response", "Atlas launched on 3 March 2025.", *args, data_dir=data_dir)
+    assert "Accept" in dated.stdout and "gives none" not in dated.stdout

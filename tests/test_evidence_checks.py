@@ -1,6 +1,8 @@
-"""Answers held to supplied evidence in the shapes scraped knowledge comes in (run-together
-triples, relation labels in backticks, "(Comedy)" qualifiers, subtitles, initials) and the
-genre a work is given: what a user checking an answer with `chatapp check --evidence` sees."""
+"""Answers held to evidence a user supplies (`chatapp check --evidence`), on the kind of text
+chatapp's users check: who leads, owns or drafted what, and when things happened. A denial
+of what the evidence states, a "no" to a yes/no question it answers yes, an "only" that
+leaves out what it lists, the wrong pick in "which came first?", and how sure a doubt about
+an unsupported sentence is."""
 
 from __future__ import annotations
 
@@ -8,153 +10,147 @@ import pytest
 
 from chatapp.records import DialogueTurn
 
-TAKEN = ["Holly Valance starred in TakenTaken is starring Holly Valance. Taken has genre Suspense"]
-FORD = ["Harrison Ford starred in Star Wars (Science Fiction Film). Harrison Ford starred in The Fugitive "
-        "(Crime Fiction Film)"]
-PEGG = ["Hot Fuzz is starring Simon PeggSimon Pegg starred in Star Trek (Science Fiction Film)"]
-PEGG_HISTORY = [DialogueTurn("user", "Could you recommend the movie Hot Fuzz?", ""),
-                DialogueTurn("assistant", "Sure, it stars Simon Pegg.", "")]
+ATLAS = ["The Atlas migration is led by Dana Kim and Omar Haddad."]
+ATLAS_QUESTION = "Who leads the Atlas migration?"
+DRAFT = ["Dana Kim drafted the Atlas budget."]
+DANA_LEADS = ["Dana Kim leads the Atlas migration. Dana Kim leads the Borealis rollout."]
 
 
 def flags(result):
     return [(f.hallucination_type, f.content, f.suggestion) for f in result.hallucination_flags]
 
 
-def test_a_genre_the_evidence_does_not_give_the_work_is_flagged_with_the_one_it_does(open_post):
-    result = open_post.process("Taken is a romantic comedy film.", question="What genre is Taken?", evidence=TAKEN)
-    assert flags(result) == [("ContradictsFact", "Taken is a romantic comedy film", "Suspense")]
-    # Pointing back to the work the user asked about is the same claim.
-    pointed = open_post.process("No, it's actually a horror movie.", question="Murder by Death, is that a comedy?",
-                                evidence=["Truman Capote starred in Murder by Death (Comedy)."])
-    assert flags(pointed) == [("ContradictsFact", "No, it's actually a horror movie", "Comedy")]
-    # A kind named as a likeness ("sort of like The Notebook") does not hide what the work is called;
-    # a biography is not a historical novel.
-    labyrinth = ["Guillermo del Toro wrote Pan's Labyrinth. Pan's Labyrinth has genre War film"]
-    love = open_post.process("It's a love story, sort of like The Notebook.", question="What genre is Pan's Labyrinth?",
-                             evidence=labyrinth)
-    assert [f.hallucination_type for f in love.hallucination_flags] == ["ContradictsFact"]
-    life = open_post.process("No, it's considered a biography.", question="Is The Boy in the Striped Pyjamas a novel?",
-                             evidence=["The Boy in the Striped Pyjamas has genre Historical novel"])
-    assert flags(life) == [("ContradictsFact", "No, it's considered a biography", "Historical")]
-    named_before = open_post.process("I liked him better in The Fugitive. It's a comedy.",
-                                     question="Harrison Ford was in Star Wars, right?", evidence=FORD)
-    assert flags(named_before) == [("ContradictsFact", "It's a comedy", "Crime")]
+def kinds(result):
+    return [f.hallucination_type for f in result.hallucination_flags]
 
 
-@pytest.mark.parametrize("answer, question, evidence", [
-    # A genre of the same family ("thriller" beside "Suspense") agrees, and is not an unsupported word.
-    ("It's a suspense/thriller film.", "What genre is Taken?", TAKEN),
-    # A work with several genres: any of them will do.
-    ("Yes, The System of the World is also a Historical Novel.", "Is The System of the World a historical novel?",
-     ["The System of the World has genre Science Fiction. The System of the World has genre Historical novel"]),
-    # "it" after the answer named another film is that film, not the one asked about.
-    ("You may like Your Highness with Kiran Shah. It's a fantasy movie.", "Any more movies like Taken?", TAKEN),
-    # The evidence's own word for the genre agrees, even one no family knows ("Fiction").
-    ("That has a Fiction and Fantasy genre.", "Is Tuck Everlasting an interesting one?",
-     ["Tuck Everlasting has genre Romance novel. Tuck Everlasting has genre Fiction"]),
-    # "it" after the answer named a work the evidence knows is that work, not the one asked about.
-    ("I liked him better in The Fugitive. It's a crime film.", "Harrison Ford was in Star Wars, right?", FORD),
-    # What the answer says the work is not.
-    ("It is not a comedy.", "What genre is Taken?", TAKEN),
-    # "True Romance" is a title, not a genre.
-    ("Taken is as good as True Romance.", "What genre is Taken?", TAKEN),
+# --- denials ------------------------------------------------------------------------------------
+
+
+def test_denying_what_the_evidence_states_contradicts_it(open_post):
+    result = open_post.process("Actually, Dana Kim doesn't lead the Atlas migration.", question=ATLAS_QUESTION,
+                               evidence=ATLAS)
+    assert flags(result) == [("ContradictsFact", "Actually, Dana Kim doesn't lead the Atlas migration",
+                              "The Atlas migration is led by Dana Kim and Omar Haddad")]
+    assert result.recommendation == "Regenerate"
+
+
+@pytest.mark.parametrize("answer", [
+    "I didn't know Dana Kim leads the Atlas migration!",  # not knowing it affirms it
+    "Dana Kim and Omar Haddad don't share an office.",  # two names of one list: not the link stated
+    "Omar Haddad doesn't lead the Borealis rollout.",  # a link the evidence does not state
 ])
-def test_genres_that_agree_or_are_not_said_of_the_work_are_not_contradictions(open_post, answer, question, evidence):
-    result = open_post.process(answer, question=question, evidence=evidence)
-    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
-
-
-def test_only_reaches_the_person_the_pronoun_means_among_several_named_before(open_post):
-    # The conversation named Hot Fuzz and Simon Pegg; "he … starred in Star Trek" is Simon Pegg, and
-    # the evidence has him in Hot Fuzz as well.
-    result = open_post.process("He only starred in Star Trek and Land of the Dead.",
-                               question="He was in Star Trek and Shaun of the Dead, correct?",
-                               evidence=PEGG, history=PEGG_HISTORY)
-    assert [f.hallucination_type for f in result.hallucination_flags] == ["ContradictsFact"]
-    fine = open_post.process("He starred in Star Trek and Hot Fuzz.", question="He was in Star Trek, correct?",
-                             evidence=PEGG, history=PEGG_HISTORY)
-    assert fine.hallucination_flags == []
-
-
-def test_names_read_as_one_are_checked_one_by_one(open_post):
-    # spaCy reads "Star Trek and Land of the Dead" as one name; Star Trek is known, Land of the Dead is not.
-    result = open_post.process("Simon Pegg starred in Star Trek and Land of the Dead.",
-                               question="What else was Simon Pegg in?", evidence=["Simon Pegg starred in Star Trek."])
-    assert [(t, c) for t, c, _ in flags(result)] == [("UnsupportedClaim", "Land of the Dead")]
-
-
-def test_a_no_to_a_title_asked_without_its_subtitle_denies_the_evidence(open_post):
-    history = [DialogueTurn("user", "Who wrote Nineteen Eighty-Four?", ""),
-               DialogueTurn("assistant", "George Orwell wrote it.", "")]
-    evidence = ["George Orwell wrote The Portable Atheist: Essential Readings for the Non-believer"]
-    result = open_post.process("No, he didn't.", question="Did he also write The Portable Atheist?",
-                               evidence=evidence, history=history)
-    assert [f.hallucination_type for f in result.hallucination_flags] == ["ContradictsFact"]
+def test_a_negation_that_does_not_deny_the_evidence_is_no_contradiction(open_post, answer):
+    assert "ContradictsFact" not in kinds(open_post.process(answer, question=ATLAS_QUESTION, evidence=ATLAS))
 
 
 def test_initials_do_not_cut_a_statement_in_two(open_post):
-    evidence = ["Peter Gallagher starred in The O.C.. The O.C. is starring Tate Donovan"]
-    result = open_post.process("No, Tate Donovan did not star in The O.C.",
-                               question="Tate Donovan was also in that show.", evidence=evidence)
-    assert flags(result) == [("ContradictsFact", "No, Tate Donovan did not star in The O.C",
-                              "The O.C. is starring Tate Donovan")]
+    evidence = ["The Atlas migration is led by J. R. Ortiz. Omar Haddad heads Support."]
+    result = open_post.process("J. R. Ortiz does not lead the Atlas migration.", question=ATLAS_QUESTION,
+                               evidence=evidence)
+    assert [(t, s) for t, _, s in flags(result)] == [("ContradictsFact", "The Atlas migration is led by J. R. Ortiz")]
 
 
-def test_a_birthplace_in_a_relation_label_is_held_against_another_place(open_post):
-    evidence = ["Shelden Williams : `Place of birth`: Oklahoma City"]
-    wrong = open_post.process("Shelden Williams was born in New York City.", question="Where was he born?",
-                              evidence=evidence)
-    assert flags(wrong) == [("ContradictsFact", "New York City", "Oklahoma City")]
-    right = open_post.process("He was born in Oklahoma City.", question="Where was Shelden Williams born?",
-                              evidence=evidence)
-    assert right.hallucination_flags == []
+# --- "no" to what the evidence answers yes ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("question, history", [
+    ("Is Omar Haddad leading the Atlas migration?", []),
+    ("Wait a second, is Omar Haddad heading the Atlas migration?", []),  # "head" is "lead" (the lexicon)
+    ("Omar Haddad leads the Atlas migration, right?", []),
+    ("Is he leading the Atlas migration?", [DialogueTurn("user", "What does Omar Haddad work on?", "")]),
+])
+def test_no_to_a_question_the_evidence_answers_yes_contradicts_it(open_post, question, history):
+    result = open_post.process("No, he isn't.", question=question, evidence=ATLAS, history=history)
+    assert flags(result) == [("ContradictsFact", "No, he isn't",
+                              "The Atlas migration is led by Dana Kim and Omar Haddad")]
+    assert open_post.process("Yes, he is.", question=question, evidence=ATLAS,
+                             history=history).hallucination_flags == []
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Have you read the Atlas budget?", "No, I have not."),  # about the assistant
+    ("Did Dana Kim approve the Atlas budget?", "No, she only drafted it."),  # a link the evidence lacks
+    ("Does Dana Kim own the Atlas budget?", "No, she doesn't."),  # owning is not drafting
+    ("Is Dana Kim on the Budget Committee?", "No, she is not."),  # a name the evidence lacks
+    ("Did Dana Kim draft the Atlas budget?", "No problem, happy to help."),
+    ("Did Dana Kim draft the Atlas budget?", "No, I'm not sure she did."),
+])
+def test_a_no_that_does_not_deny_the_evidence_is_not_flagged(open_post, question, answer):
+    assert "ContradictsFact" not in kinds(open_post.process(answer, question=question, evidence=DRAFT))
+
+
+# --- "only" -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", ["Only Dana Kim leads it.", "Only Dana Kim leads the Atlas migration."])
+def test_only_one_of_the_people_the_evidence_lists_contradicts_it(open_post, answer):
+    result = open_post.process(answer, question=ATLAS_QUESTION, evidence=ATLAS)
+    (flag,) = result.hallucination_flags
+    assert (flag.hallucination_type, flag.content) == ("ContradictsFact", answer.rstrip("."))
+    assert flag.evidence == ["the evidence also states: The Atlas migration is led by Dana Kim and Omar Haddad"]
+    for fine in ("Dana Kim and Omar Haddad lead it.", "Only Dana Kim and Omar Haddad lead it.",
+                 "Dana Kim leads it.",
+                 # "only" restricts what she leads, and the evidence has her leading nothing else
+                 "Dana Kim only leads the Atlas migration."):
+        assert open_post.process(fine, question=ATLAS_QUESTION, evidence=ATLAS).hallucination_flags == []
+
+
+def test_only_one_of_the_things_the_evidence_lists_contradicts_it(open_post):
+    question = "What does Dana Kim lead?"
+    result = open_post.process("She only leads the Atlas migration.", question=question, evidence=DANA_LEADS)
+    (flag,) = result.hallucination_flags
+    assert flag.hallucination_type == "ContradictsFact"
+    assert flag.evidence == ["the evidence also states: Dana Kim leads the Borealis rollout"]
+    both = open_post.process("She leads the Atlas migration and the Borealis rollout.", question=question,
+                             evidence=DANA_LEADS)
+    assert both.hallucination_flags == []
+    # "only" that bears on something else than the link
+    aside = open_post.process("She only joined in 2024, and she leads the Atlas migration.", question=question,
+                              evidence=DANA_LEADS + ["Dana Kim joined in 2024."])
+    assert "ContradictsFact" not in kinds(aside)
+
+
+def test_only_is_left_alone_when_the_pronoun_could_mean_either_of_two_people(open_post):
+    evidence = [DANA_LEADS[0] + " Omar Haddad leads the Atlas migration."]
+    history = [DialogueTurn("user", "Tell me about Dana Kim and Omar Haddad.", "")]
+    result = open_post.process("He only leads the Atlas migration.", question="And what do they lead?",
+                               evidence=evidence, history=history)
+    assert "ContradictsFact" not in kinds(result)
+
+
+# --- which came first -----------------------------------------------------------------------------
+
+LAUNCHES = ["Atlas launched on 3 March 2025 after a long beta. Borealis launched on 12 January 2024."]
+
+
+def test_picking_the_later_of_two_as_first_contradicts_the_dates_in_the_sources(open_post):
+    question = "Which launched first, Atlas or Borealis?"
+    wrong = open_post.process("Atlas launched first.", question=question, evidence=LAUNCHES)
+    (flag,) = wrong.hallucination_flags
+    assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "Atlas", "Borealis")
+    assert any("2025" in e for e in flag.evidence) and any("2024" in e for e in flag.evidence)
+    for right in ("Borealis.", "Borealis launched before Atlas."):
+        assert open_post.process(right, question=question, evidence=LAUNCHES).hallucination_flags == []
+    newer = open_post.process("Atlas is newer.", question="Which is newer, Atlas or Borealis?", evidence=LAUNCHES)
+    assert newer.hallucination_flags == []
+    # One of them undated: the sources cannot say which came first.
+    undated = open_post.process("Cobalt launched first.", question="Which launched first, Atlas or Cobalt?",
+                                evidence=LAUNCHES)
+    assert "ContradictsFact" not in kinds(undated)
+
+
+# --- how sure a doubt is ------------------------------------------------------------------------------
 
 
 def test_an_unsupported_sentence_is_as_sure_as_what_it_lacks(open_post):
-    evidence = ["Truman Capote starred in Murder by Death (Comedy)."]
-    question = "Murder by Death, is that a comedy?"
+    question = "Is the Atlas migration led by Dana Kim?"
     # An affirmation with a sentence adverb claims nothing to check.
-    assert open_post.process("Interestingly enough it is.", question=question, evidence=evidence).hallucination_flags == []
-    thin = open_post.process("It was filmed at night.", question=question, evidence=evidence)
-    rich = open_post.process("It is a parody in which an eccentric millionaire invites five famous detectives "
-                             "to dinner at his remote mansion.", question=question, evidence=evidence)
+    assert open_post.process("Interestingly enough it is.", question=question, evidence=ATLAS).hallucination_flags == []
+    thin = open_post.process("It was planned at night.", question=question, evidence=ATLAS)
+    rich = open_post.process("It moves the billing ledger from the old cluster to a managed database service "
+                             "before the audit.", question=question, evidence=ATLAS)
     (thin_flag,), (rich_flag,) = thin.hallucination_flags, rich.hallucination_flags
     assert thin_flag.hallucination_type == rich_flag.hallucination_type == "UnsupportedClaim"
     assert thin_flag.confidence < rich_flag.confidence - 0.1
     assert thin.confidence > rich.confidence
-
-
-def test_two_known_names_linked_as_the_evidence_never_links_them(open_post):
-    evidence = ["Mission: Impossible is starring Tom Cruise. Tom Cruise wrote Days of Thunder. "
-                "Days of Thunder is starring Randy Quaid."]
-    question = "Who starred in Mission: Impossible?"
-    swapped = open_post.process("Actually, it was Randy Quaid who starred in Mission: Impossible.",
-                                question=question, evidence=evidence)
-    assert [f.hallucination_type for f in swapped.hallucination_flags] == ["UnsupportedClaim"]
-    assert "never links them" in swapped.hallucination_flags[0].evidence[0]
-    for fine in ("Randy Quaid starred in Days of Thunder.",
-                 "Tom Cruise starred in Mission: Impossible and Randy Quaid in Days of Thunder."):
-        assert open_post.process(fine, question=question, evidence=evidence).hallucination_flags == []
-    # A work with one author named by the evidence: someone else as its author contradicts it.
-    written = ["Days of Thunder is written by Robert Towne. Tom Cruise starred in Top Gun."]
-    result = open_post.process("Tom Cruise wrote Days of Thunder.", question="Who wrote Days of Thunder?",
-                               evidence=written)
-    assert flags(result) == [("ContradictsFact", "Tom Cruise", "Robert Towne")]
-
-
-def test_an_answer_that_uses_none_of_the_evidence_is_trusted_less_and_says_why(open_post):
-    evidence = ["Bend It Like Beckham is starring Keira Knightley. Keira Knightley starred in Atonement."]
-    question = "What else has Keira Knightley been in?"
-    history = [DialogueTurn("user", "I liked Bend It Like Beckham.", ""),
-               DialogueTurn("assistant", "It stars Keira Knightley.", "")]
-    drawn = open_post.process("She was also in Atonement.", question=question, evidence=evidence, history=history)
-    ignored = open_post.process("She was also in a film or two.", question=question, evidence=evidence,
-                                history=history)
-    assert drawn.hallucination_flags == [] and ignored.hallucination_flags == []  # a doubt, not a flag
-    assert ignored.confidence < drawn.confidence
-    assert any("Atonement" in issue for issue in ignored.coherence.issues)
-    assert not any("evidence adds" in issue for issue in drawn.coherence.issues)
-    # Evidence that adds nothing to what was said costs nothing.
-    said = open_post.process("She was also in a film or two.", question="Was she in Atonement?",
-                             evidence=evidence, history=history)
-    assert not any("evidence adds" in issue for issue in said.coherence.issues)

@@ -334,7 +334,6 @@ def test_a_quote_that_flattens_markdown_lines_keeps_its_names(sample_engine, ful
 # --- open conversation held to the evidence alone (no registry entry for any name) -----------------
 
 TURBO = "Ryan Reynolds starred in Turbo. Turbo is starring Snoop Dogg. Snoop Dogg starred in Turbo."
-TURBO_HISTORY = [DialogueTurn("user", "Who else was starring in Turbo, I think I saw there Snoop Dog?", "")]
 
 
 @pytest.mark.parametrize(
@@ -398,89 +397,10 @@ def test_a_misspelt_word_is_not_an_unsupported_claim(open_post):
 
 
 def test_a_name_spelt_a_little_differently_from_the_evidence_is_the_same_name(open_post):
-    evidence = ["Michael Jackson : `~Lyricist`: Heal the World. Michael Jackson wrote Dancing the Dream."]
+    evidence = ["Michael Jackson wrote Heal the World. Michael Jackson wrote Dancing the Dream."]
     answer = "Yes, Healing the World is one of my favorite songs. Snoop Dog was in Turbo too."
     result = open_post.process(answer, question="Do you like Michael Jackson?", evidence=evidence + [TURBO])
     assert result.hallucination_flags == [], result.hallucination_flags
-
-
-def test_a_swapped_author_is_flagged_with_the_evidence_name_as_suggestion(open_post):
-    evidence = ["Dead to the World is written by Charlaine Harris"]
-    history = [DialogueTurn("user", "Could you recommend books similar to Dead to the World?", "")]
-    wrong = "Do you like this book because of its author Stephen King?"
-    result = open_post.process(wrong, question=history[0].content, evidence=evidence, history=history)
-    flag = next(f for f in result.hallucination_flags if f.content == "Stephen King")
-    assert flag.hallucination_type == "ContradictsFact"
-    assert flag.suggestion == "Charlaine Harris"
-    assert "Stephen King [unverified]" in result.delivered  # a guess at a swap is marked, not rewritten
-
-    right = open_post.process(wrong.replace("Stephen King", "Charlaine Harris"), question=history[0].content,
-                              evidence=evidence, history=history)
-    assert right.hallucination_flags == []
-    assert right.confidence > result.confidence
-
-
-def test_a_second_name_beside_the_evidence_one_is_not_a_swap(open_post):
-    answer = "Other than Noah Emmerich, it also stars Roger Willie."
-    result = open_post.process(answer, question="Who stars in Windtalkers?",
-                               evidence=["Noah Emmerich starred in Windtalkers"])
-    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
-
-
-def test_denying_what_the_evidence_states_contradicts_it(open_post):
-    result = open_post.process("Actually, Snoop Dog wasn't in Turbo.", question=TURBO_HISTORY[0].content,
-                               evidence=[TURBO], history=TURBO_HISTORY)
-    flag = result.hallucination_flags[0]
-    assert flag.hallucination_type == "ContradictsFact"
-    assert "Snoop Dogg" in flag.suggestion
-    assert result.recommendation in ("Regenerate", "HumanReview")
-
-
-CHAPMAN = ["Gary Chapman wrote The Five Love Languages."]
-CHAPMAN_HISTORY = [DialogueTurn("user", "I have been reading Gary Chapman.", "")]
-
-
-@pytest.mark.parametrize("question", ["Wait a second, did he write The Five Love Languages?",
-                                      "He wrote The Five Love Languages, right?"])
-def test_no_to_a_question_the_evidence_answers_yes_contradicts_it(open_post, question):
-    result = open_post.process("No, he didn't write it.", question=question, evidence=CHAPMAN,
-                               history=CHAPMAN_HISTORY)
-    flag = result.hallucination_flags[0]
-    assert (flag.hallucination_type, flag.content) == ("ContradictsFact", "No, he didn't write it")
-    assert flag.suggestion == "Gary Chapman wrote The Five Love Languages"
-    assert open_post.process("Yes, he wrote it.", question=question, evidence=CHAPMAN,
-                             history=CHAPMAN_HISTORY).hallucination_flags == []
-
-
-@pytest.mark.parametrize("question, answer", [
-    ("Have you read The Five Love Languages?", "No, I have not."),  # about the assistant
-    ("Did he direct The Five Love Languages?", "No, he only wrote it."),  # a relation the evidence lacks
-    ("Is The Five Love Languages a Comedy?", "No, it is not."),  # a name the evidence lacks
-    ("Did he write The Five Love Languages?", "No problem, happy to help."),
-    ("Did he write The Five Love Languages?", "No, I'm not sure he did."),
-])
-def test_a_no_that_does_not_deny_the_evidence_is_not_flagged(open_post, question, answer):
-    result = open_post.process(answer, question=question, evidence=CHAPMAN, history=CHAPMAN_HISTORY)
-    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
-
-
-def test_only_where_the_evidence_names_more_contradicts_it(open_post):
-    evidence = ["Virginia Woolf wrote To The Lighthouse. Virginia Woolf wrote The Waves."]
-    question = "What else did Virginia Woolf write?"
-    result = open_post.process("She only wrote one book, To The Lighthouse.", question=question, evidence=evidence)
-    flag = result.hallucination_flags[0]
-    assert flag.hallucination_type == "ContradictsFact"
-    assert "Virginia Woolf wrote The Waves" in flag.evidence[0]
-    for fine in ("She was only 20 when she wrote To The Lighthouse.", "She wrote To The Lighthouse and The Waves."):
-        assert open_post.process(fine, question=question, evidence=evidence).hallucination_flags == []
-
-
-def test_a_stranger_named_instead_of_the_evidence_holder_contradicts_it(open_post):
-    result = open_post.process("Actually, Full Metal Jacket starred Brad Pitt instead of Matthew Modine.",
-                               question="Was Matthew Modine in Full Metal Jacket?",
-                               evidence=["Full Metal Jacket is starring Matthew Modine."])
-    flag = result.hallucination_flags[0]
-    assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "Brad Pitt", "Matthew Modine")
 
 
 def test_a_number_in_a_title_is_part_of_the_name_not_a_count(open_post):
@@ -493,26 +413,6 @@ def test_a_number_in_a_title_is_part_of_the_name_not_a_count(open_post):
     assert [f.content for f in counted.hallucination_flags] == ["2"]
 
 
-SEDARIS = ["David Sedaris wrote Squirrel Seeks Chipmunk."]
-
-
-@pytest.mark.parametrize("answer, stranger", [
-    ("Squirrel Seeks Chipmunk is a comedy written by Stephen King.", "Stephen King"),
-    ("Squirrel Seeks Chipmunk was co-written by Ian Falconer and Stephen King.", "Ian Falconer"),
-])
-def test_a_stranger_as_the_author_contradicts_the_evidence(open_post, answer, stranger):
-    result = open_post.process(answer, question="What about Squirrel Seeks Chipmunk?", evidence=SEDARIS)
-    flags = {f.content: f for f in result.hallucination_flags}
-    assert flags[stranger].hallucination_type == "ContradictsFact"
-    assert flags[stranger].suggestion == "David Sedaris"
-
-
-def test_a_coauthor_beside_the_evidence_author_is_no_contradiction(open_post):
-    result = open_post.process("Sure, that was co-written by Sedaris and Ian Falconer.",
-                               question="What about Squirrel Seeks Chipmunk?", evidence=SEDARIS)
-    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
-
-
 def test_did_you_know_that_tells_the_user_something_and_is_held_to_the_evidence(open_post):
     evidence = ["Zodiac is starring Jake Gyllenhaal."]
     told = open_post.process("Did you know that Jake Gyllenhaal grew up in Paris?", question="Who is in Zodiac?",
@@ -520,12 +420,6 @@ def test_did_you_know_that_tells_the_user_something_and_is_held_to_the_evidence(
     assert "Paris" in [f.content for f in told.hallucination_flags]
     asked = open_post.process("Have you been to Paris?", question="Who is in Zodiac?", evidence=evidence)
     assert asked.hallucination_flags == []
-
-
-def test_not_knowing_something_is_not_denying_it(open_post):
-    result = open_post.process("I didn't know Snoop Dogg was in Turbo!", question=TURBO_HISTORY[0].content,
-                               evidence=[TURBO], history=TURBO_HISTORY)
-    assert "ContradictsFact" not in [f.hallucination_type for f in result.hallucination_flags]
 
 
 def test_a_year_the_evidence_states_otherwise_is_flagged_with_the_evidence_year(open_post):
@@ -604,28 +498,57 @@ def test_a_corrected_date_is_written_the_way_the_answer_wrote_it(open_post, said
     assert result.delivered == f"Helios launched on {delivered} [corrected]."
 
 
-TRAPERO_FORD = ("Pablo Trapero (Born 4 October 1971) is an Argentine film producer, editor and director."
-                "Aleksander Ford (born Mosze Lifszyc; 24 November 1908 in Kiev, Russian Empire – 4 April 1980 in "
-                "Naples, Florida, USA) was a Polish film director.")
+# --- answer checks switched off by name -------------------------------------------------------
+
+ATLAS_LEADS = ["The Atlas migration is led by Dana Kim and Omar Haddad."]
 
 
-def test_picking_the_later_of_two_as_born_first_contradicts_the_dates_in_the_sources(open_post):
-    question = "Who was born first, Pablo Trapero or Aleksander Ford?"
-    wrong = open_post.process("Pablo Trapero was born first.", question=question, evidence=[TRAPERO_FORD])
-    flag = wrong.hallucination_flags[0]
-    assert (flag.hallucination_type, flag.content, flag.suggestion) == ("ContradictsFact", "Pablo Trapero",
-                                                                          "Aleksander Ford")
-    assert any("1908" in e for e in flag.evidence) and any("1971" in e for e in flag.evidence)
-    for right in ("Aleksander Ford", "Aleksander Ford was born before Pablo Trapero."):
-        assert open_post.process(right, question=question, evidence=[TRAPERO_FORD]).hallucination_flags == []
-    younger = open_post.process("Pablo Trapero is younger.", question="Who is younger, Pablo Trapero or Aleksander Ford?",
-                                evidence=[TRAPERO_FORD])
-    assert younger.hallucination_flags == []
+@pytest.mark.parametrize("check, answer, evidence, kind", [
+    ("evidence_grounding", "Dana Kim doesn't lead the Atlas migration.", ATLAS_LEADS, "ContradictsFact"),
+    ("temporal", "The Atlas cutover is on 30 February 2027.", [], "TemporalError"),
+    ("fact_validation", "The Atlas migration is led by Dana Kim and Priya Raman.", ATLAS_LEADS, "UnsupportedClaim"),
+])
+def test_a_check_switched_off_in_the_config_file_raises_no_flags(tmp_path, check, answer, evidence, kind):
+    question = "Who leads the Atlas migration?"
+    with ChatEngine.open(tmp_path / "default", load_sample_kb=False) as engine:
+        assert kind in flag_types(engine.postprocess(answer, question=question, evidence=evidence))
+    data_dir = tmp_path / "configured"
+    data_dir.mkdir()
+    (data_dir / "config.toml").write_text(f'disabled_checks = ["{check}"]\n')
+    with ChatEngine.open(data_dir, load_sample_kb=False) as engine:
+        assert engine.settings.disabled_checks == [check]
+        assert kind not in flag_types(engine.postprocess(answer, question=question, evidence=evidence))
 
 
-def test_dates_glued_together_in_scraped_text_still_give_the_first_year(open_post):
-    evidence = ["Del Lord (October 7, 1894March 23, 1970) was a Canadian film director.Wang Xiaoshuai (; born "
-                "May 22, 1966) is a Chinese film director."]
-    result = open_post.process("Del Lord is younger.", question="Which film director is younger, Del Lord or "
-                               "Wang Xiaoshuai?", evidence=evidence)
-    assert [f.suggestion for f in result.hallucination_flags] == ["Wang Xiaoshuai"]
+def test_an_unknown_check_name_in_the_config_is_a_one_line_error(tmp_path):
+    from chatapp.config import ConfigError, load_settings
+
+    (tmp_path / "config.toml").write_text('disabled_checks = ["spelling"]\n')
+    with pytest.raises(ConfigError) as raised:
+        load_settings(tmp_path, environ={})
+    message = str(raised.value)
+    assert "\n" not in message and "'spelling'" in message and "fact_validation" in message
+    (tmp_path / "config.toml").unlink()
+    from_env = load_settings(tmp_path, environ={"CHATAPP_DISABLED_CHECKS": "temporal, consistency"})
+    assert from_env.disabled_checks == ["temporal", "consistency"]
+
+
+@pytest.mark.parametrize("owners", [["project:atlas-lead", "Omar Haddad"], '["project:atlas-lead", "Omar Haddad"]'])
+def test_a_list_attribute_reads_the_same_decoded_or_as_json_text(owners):
+    from chatapp.postprocess.knowledge_view import KnowledgeView
+    from chatapp.records import Entity
+
+    class Registry:  # a registry handing attribute values over in either form
+        def all_entities(self):
+            return [Entity("project:atlas", "project", "Atlas", attributes={"owners": owners}),
+                    Entity("project:atlas-lead", "person", "Dana Kim")]
+
+        def all_facts(self):
+            return []
+
+        def stamp(self):
+            return (2, 0)
+
+    view = KnowledgeView.build(Registry())
+    (known,) = view.values_of("project:atlas")
+    assert known.shape == "list" and view.display(known) == "Dana Kim, Omar Haddad"

@@ -20,7 +20,7 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
-from chatapp.postprocess.stance import sentence_mode
+from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
 
@@ -88,7 +88,7 @@ class SentenceInfo:
     # "statement" states facts; "question" and "opinion" ("I think you'll like it") do not,
     # so their wording is not held to the sources; nor is "meta", a line that frames the answer
     # ("(offline — …)", "Sources: …", "From your documents:") or cites where it came from.
-    mode: str = "statement"
+    mode: SentenceMode = "statement"
 
 
 @dataclass

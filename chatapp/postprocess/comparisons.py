@@ -1,11 +1,11 @@
 """Answers to "which came first, A or B?" checked against the dates the
 sources give each of them.
 
-Question: "Who was born first, Pablo Trapero or Aleksander Ford?"  Sources:
-"Pablo Trapero (born 4 October 1971) …", "Aleksander Ford (born 24 November
-1908 …)".  Answer: "Pablo Trapero was born first."  The sources date Ford
-earlier, so the answer picked the wrong one: ContradictsFact, with the other
-name as the suggestion.
+Question: "Which launched first, Atlas or Borealis?"  Sources: "Atlas
+launched on 3 March 2025 …", "Borealis launched on 12 January 2024 …".
+Answer: "Atlas launched first."  The sources date Borealis earlier, so the
+answer picked the wrong one: ContradictsFact, with the other name as the
+suggestion.
 
 Only questions that ask which of two named things is earlier or later, only
 when the sources date both, and only answers that name exactly one of them.
@@ -25,7 +25,7 @@ _QUESTION_RE = re.compile(
     rf"\b(?P<order>{'|'.join(EARLIER_WORDS + LATER_WORDS)})\b.*?[,:]?\s*"
     r"(?P<a>[^,:?]+?)\s+or\s+(?P<b>[^,:?]+?)\s*\?*\s*$", re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<!\d)(?:1[0-9]{3}|20[0-9]{2})")
-# How far after a name its date may stand: "Aleksander Ford (born Mosze Lifszyc; 24 November 1908 …".
+# How far after a name its date may stand: "Omar Haddad (joined from Globex as head of support in May 2019)".
 _DATE_REACH = 120
 
 
@@ -57,7 +57,7 @@ def comparison_findings(analysis: AnswerAnalysis, question: str, sources: list[s
 
 
 def _option(text: str) -> str:
-    """"the magazine Arthur's Magazine" → "Arthur's Magazine": the name, without a lead-in."""
+    """"the Atlas Project" → "Atlas Project": the name, without a lead-in."""
     text = text.strip().strip("\"'“”")
     text = re.sub(r"^(?:the|a|an)\s+(?=[A-Z])", "", text)
     return text.strip()
@@ -70,8 +70,7 @@ def _year_of(name: str, sources: list[str]) -> int | None:
         if at < 0:
             continue
         window = source[at + len(name): at + len(name) + _DATE_REACH]
-        # The first year, even glued to what follows in scraped text ("7, 1894March 23, 1970",
-        # "26 September 188926 May 1976"): a start comes before an end.
+        # The first year: a start comes before an end ("2019–2023").
         found = _YEAR_RE.search(window)
         return int(found.group(0)) if found else None
     return None

@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
-from chatapp.postprocess.findings import Finding
+from chatapp.postprocess.findings import STATUS_SCORE, Finding, FlagType
 from chatapp.records import CoherenceResult, FactualValidationResult
 
 CORRECTED, UNVERIFIED = " [corrected]", " [unverified]"
-CORRECTABLE = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
+# What to do with the answer (PostprocessedResponse.recommendation).
+Recommendation = Literal["Accept", "AcceptWithFlags", "CorrectAndDeliver", "Regenerate", "HumanReview"]
+CORRECTABLE: frozenset[FlagType] = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
 # How much a flag of each type costs the answer's confidence (times the flag's own confidence).
-SEVERITY = {"ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
+SEVERITY: dict[FlagType, float] = {"ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
             "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25}
-# What an answer that uses nothing of the supplied evidence loses (HaluEval dev, both tasks: the
-# answer's use of the evidence tells right from hallucinated in ranking; 0.2 keeps it a nudge).
-IGNORED_EVIDENCE_COST = 0.2
 # A contradiction of an earlier answer the sources cannot settle (which of the two is right?):
 # regenerating could repeat the earlier mistake, so a person decides.
-UNDECIDABLE = frozenset({"ContradictsPrior"})
+UNDECIDABLE: frozenset[FlagType] = frozenset({"ContradictsPrior"})
 
 
 @dataclass
@@ -90,27 +90,24 @@ def _marker_position(text: str, end: int) -> int:
 
 
 def confidence(findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
-               validation: FactualValidationResult, support: float, ignored_evidence: bool = False) -> float:
-    """How far the delivered answer can be trusted: corrected claims count as right; an answer that
-    leaves all of the supplied evidence unused is trusted less."""
+               validation: FactualValidationResult, support: float) -> float:
+    """How far the delivered answer can be trusted: corrected claims count as right."""
     fixed = [findings[i].replace_span for i in corrected]
     score = validation.score
     if fixed and validation.checks:
         statuses = ["verified" if c.status == "contradicted" and any(_contains(c.claim.span, s) for s in fixed)
                     else c.status for c in validation.checks]
-        score = sum(1.0 if s == "verified" else 0.5 if s == "unverifiable" else 0.0 for s in statuses) / len(statuses)
+        score = sum(STATUS_SCORE[s] for s in statuses) / len(statuses)
         score = max(score, validation.score)
     base = 0.55 * score + 0.25 * coherence.score + 0.2 * support
     for i, f in enumerate(findings):
         penalty = SEVERITY.get(f.flag_type, 0.3) * f.confidence
         base *= 1 - (penalty * 0.3 if i in corrected else penalty)
-    if ignored_evidence:
-        base *= 1 - IGNORED_EVIDENCE_COST
     return round(max(0.0, min(1.0, base)), 3)
 
 
 def recommend(text: str, findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
-              overall: float, settings: DeliverySettings) -> tuple[str, str]:
+              overall: float, settings: DeliverySettings) -> tuple[Recommendation, str]:
     """(recommendation, guidance for a regeneration)."""
     if not text.strip():
         return _regenerate(settings), "The answer was empty: answer the question."
@@ -130,7 +127,7 @@ def recommend(text: str, findings: list[Finding], corrected: set[int], coherence
     return "AcceptWithFlags", ""
 
 
-def _regenerate(settings: DeliverySettings) -> str:
+def _regenerate(settings: DeliverySettings) -> Recommendation:
     return "Regenerate" if settings.allow_regenerate else "HumanReview"
 
 

@@ -3,8 +3,8 @@ is this word, name, number or date in there, and which sentence says the
 most about this claim?
 
 Words are compared by Snowball stem; how much an unsupported word matters is
-weighted by how rare it is in English (wordfreq), so "actually" and "based"
-count for little and "Mumbai" for a lot.
+weighted by how rare it is in English (chatapp.lexicon's word frequencies), so
+"actually" and "based" count for little and "Mumbai" for a lot.
 """
 
 from __future__ import annotations
@@ -13,14 +13,10 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from chatapp import lexicon
 from chatapp.postprocess import values as V
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-# Glued sentences in scraped text: "…in Philadelphia.First for Women", "VirgilBeatrice and Virgil".
-_GLUE_SENTENCE_RE = re.compile(r"(?<=[a-z0-9\)\]\"'])([.!?])(?=[A-Z])")
-_GLUE_WORD_RE = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
-# "was released 20042004 was the year that…": one triple ends in a year and the next starts with it.
-_DOUBLED_YEAR_RE = re.compile(r"\b((?:1[5-9]|20)\d\d)(\1)\b")
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 _LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})
@@ -71,42 +67,13 @@ def is_stop(word: str) -> bool:
 
 @functools.lru_cache(maxsize=200_000)
 def rarity(word: str) -> float:
-    """How much a word carries: ~0.1 for everyday words, up to 1.5 for rare ones.
-
-    Falls back to a flat weight where wordfreq is not installed."""
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:  # pragma: no cover - wordfreq ships with the correction tier
-        return 1.0
-    zipf = zipf_frequency(word.lower(), "en")
-    return min(1.5, max(0.1, (6.5 - zipf) / 2.5))
+    """How much a word carries: ~0.1 for everyday words, up to 1.5 for rare ones."""
+    return min(1.5, max(0.1, (6.5 - lexicon.zipf(word)) / 2.5))
 
 
-@functools.lru_cache(maxsize=50_000)
-def is_everyday(word: str) -> bool:
-    """A word of everyday English ("city", "night", "world"): shared by too many names to tell
-    one from another."""
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:  # pragma: no cover
-        return False
-    return zipf_frequency(word.lower(), "en") >= 5.3
-
-
-@functools.lru_cache(maxsize=50_000)
 def is_typo(word: str) -> bool:
-    """Not a word of English at all (wordfreq has never seen it): a misspelling, not a claim."""
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:  # pragma: no cover
-        return False
-    return zipf_frequency(word.lower(), "en") == 0
-
-
-def unglue(text: str) -> str:
-    text = _GLUE_SENTENCE_RE.sub(r"\1 ", text)
-    text = _DOUBLED_YEAR_RE.sub(r"\1. \2", text)
-    return _GLUE_WORD_RE.sub(" ", text)
+    """Not a word of English at all: a misspelling, not a claim."""
+    return lexicon.is_unknown_word(word)
 
 
 def words(text: str) -> list[str]:
@@ -125,17 +92,13 @@ class TextIndex:
     labels: list[str] = field(default_factory=list)  # where each text came from
 
     def __post_init__(self) -> None:
-        originals = [t for t in self.texts if t and t.strip()]
-        self.originals = originals  # as written: where scraped triples run together, they still show it
-        self.texts = [unglue(t) for t in originals]
-        joined = "\n".join(originals + self.texts)
+        self.texts = [t for t in self.texts if t and t.strip()]
+        joined = "\n".join(self.texts)
         self.lower = joined.lower()
         # The same text with markdown and layout between words flattened: an answer that quotes
         # "SEV-2\n\n## Postmortem" on one line still quotes it.
         self.flat = _LAYOUT_RE.sub(" ", self.lower)
         tokens = [w.lower() for w in words(joined)]
-        # "released 19821982 was the year": two glued years in scraped triples.
-        tokens += [half for t in tokens if len(t) == 8 and t.isdigit() for half in (t[:4], t[4:])]
         self.tokens = set(tokens)
         # The words in reading order without fillers, for names written a little differently
         # ("Snoop Dog" for "Snoop Dogg", "Healing the World" for "Heal the World").

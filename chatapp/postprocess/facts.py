@@ -12,19 +12,17 @@ against, is left alone rather than littered with doubts.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
 from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, stem, words
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
-from chatapp.postprocess.findings import Finding, Sources
-from chatapp.postprocess.genres import genre_supported
+from chatapp.postprocess.findings import STATUS_SCORE, ClaimStatus, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.statements import in_title
-from chatapp.records import Claim, ClaimCheck, FactualValidationResult
+from chatapp.records import ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
@@ -44,7 +42,7 @@ class ValidationSettings:
     # … and less than this share of its weight is supported.
     min_support: float = 0.9
     # How sure an unsupported sentence is grows with the share it lacks and with how much it lacks:
-    # "Interestingly enough it is" misses two everyday words, a film's plot misses a dozen rare ones.
+    # "Interestingly enough it is" misses two everyday words, a made-up backstory misses a dozen rare ones.
     full_missing_mass: float = 2.5
 
 
@@ -106,7 +104,7 @@ class FactValidator:
             setattr(result, check.status, getattr(result, check.status) + 1)
         scored = [c for c in ordered if id(c.claim) in in_scope_ids]
         if scored:
-            good = sum(1.0 if c.status == "verified" else 0.5 if c.status == "unverifiable" else 0.0 for c in scored)
+            good = sum(STATUS_SCORE[c.status] for c in scored)
             result.score = round(good / len(scored), 3)
         return result, findings, support
 
@@ -151,7 +149,8 @@ class FactValidator:
                           None, [f"{claim.text!r} appears nowhere in {where}"], vc.sentence)
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
 
-    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo, view: KnowledgeView):
+    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo,
+                          view: KnowledgeView) -> tuple[ClaimStatus, KnownValue] | None:
         """('verified'|'contradicted', known value) when the registry can judge, else None."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
         known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes]
@@ -226,9 +225,6 @@ class FactValidator:
                               [f"known {entity.type}: {entity.name}"]), None
         if sources.supplied.supports_name(claim.text) or sources.records.supports_name(claim.text):
             return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
-        unknown = _unknown_part(claim, sources)
-        if unknown is None:
-            return ClaimCheck(claim, "verified", 0.8, ["each name named in the supplied sources"]), None
         if analysis.sentences[name.sentence].mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None
         if sources.given.supports_name(claim.text) or sources.earlier.supports_name(claim.text):
@@ -238,22 +234,22 @@ class FactValidator:
                 not sources.explicit and not sentence.entity_ids and name.label != "PERSON"):
             # Retrieved chunks alone do not make every product or place the model names suspect.
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        guess = _did_you_mean(unknown.text, view) if name.label in PERSON_LIKE else None
-        acronym = unknown.text.isupper() and len(unknown.text) <= 5  # "DNS", "API": jargon more often than a company
+        guess = _did_you_mean(claim.text, view) if name.label in PERSON_LIKE else None
+        acronym = claim.text.isupper() and len(claim.text) <= 5  # "DNS", "API": jargon more often than a company
         if name.label in PERSON_LIKE and view.entities and not acronym:
             kind = "organisation" if name.label == "ORG" else "person"
-            evidence = [f"no {kind} called {unknown.text!r} in the knowledge base or the sources"]
+            evidence = [f"no {kind} called {claim.text!r} in the knowledge base or the sources"]
             if guess:
                 evidence.append(f"closest known: {guess}")
-            finding = Finding("NonexistentEntity", unknown.span, unknown.text, 0.75, guess, evidence, name.sentence)
+            finding = Finding("NonexistentEntity", claim.span, claim.text, 0.75, guess, evidence, name.sentence)
         else:
             confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
             asserted = sentence.mode == "statement" or (
-                sentence.mode == "opinion" and attributed(analysis.doc, unknown.span))
+                sentence.mode == "opinion" and attributed(analysis.doc, claim.span))
             if not asserted or acronym:
                 confidence = 0.45  # named in a question or a suggestion, not asserted; or jargon
-            finding = Finding("UnsupportedClaim", unknown.span, unknown.text, confidence, guess,
-                              [f"{unknown.text!r} is not named in the supplied sources"], name.sentence)
+            finding = Finding("UnsupportedClaim", claim.span, claim.text, confidence, guess,
+                              [f"{claim.text!r} is not named in the supplied sources"], name.sentence)
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
 
     # --- sentences ----------------------------------------------------------------
@@ -301,12 +297,11 @@ class FactValidator:
             if any(a <= span[0] < b for a, b in spans) or is_soft(word) or len(word) <= 2:
                 continue
             if word.islower() and is_typo(word):
-                continue  # "prolfic", "starrred": a slip of the keyboard claims nothing
+                continue  # "recieved", "budgett": a slip of the keyboard claims nothing
             weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)  # a name spaCy did not tag
             total += weight
             if (sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word)
-                    or sources.earlier.has_word(word)  # the assistant's own earlier words, checked in their turn
-                    or genre_supported(word, sources.supplied.originals)):  # "thriller" beside "Suspense"
+                    or sources.earlier.has_word(word)):  # the assistant's own earlier words, checked in their turn
                 supported += weight
             else:
                 missing.append(word)
@@ -317,37 +312,6 @@ class FactValidator:
 
 
 # --- helpers ----------------------------------------------------------------------
-
-
-_JOINED_RE = re.compile(r"\s*(?:,\s*and|,|\band\b|&)\s*")
-
-
-def _unknown_part(claim: Claim, sources: Sources) -> Claim | None:
-    """What of a name is unknown to the sources. spaCy may read "Star Trek and Land of the Dead"
-    as one name; when a part of it is a name the sources know, the parts are names of their own
-    and only the others are in doubt ("Land of the Dead"); None when every part is known. A
-    title with "and" in it ("Pride and Prejudice") none of whose parts is known stays whole."""
-    pieces, at = [], 0
-    for joint in _JOINED_RE.finditer(claim.text):
-        pieces.append((at, claim.text[at:joint.start()]))
-        at = joint.end()
-    pieces.append((at, claim.text[at:]))
-    if len(pieces) < 2:
-        return claim
-
-    def known(text: str) -> bool:
-        return any(index.supports_name(text) for index in (sources.supplied, sources.records, sources.given,
-                                                            sources.earlier))
-
-    pieces = [(offset, text) for offset, text in pieces if text.strip()]
-    if not any(known(text) for _, text in pieces):
-        return claim
-    unknown = [(offset, text) for offset, text in pieces if not known(text)]
-    if not unknown:
-        return None
-    offset, text = unknown[0]
-    start = claim.span[0] + offset
-    return Claim(text, (start, start + len(text)), claim.kind, claim.entity_id)
 
 
 def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:

@@ -6,15 +6,26 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.knowledge_view import KnowledgeView
 
 
+# What a finding says is wrong with the answer (HallucinationFlag.hallucination_type).
+FlagType = Literal["FabricatedFact", "NonexistentEntity", "WrongAttribute", "ContradictsFact", "ContradictsPrior",
+                   "UnsupportedClaim", "TemporalError", "LogicalInconsistency"]
+FLAG_TYPES: tuple[FlagType, ...] = get_args(FlagType)
+# What the validation concluded about one claim (ClaimCheck.status), and what each is worth in a
+# score: a claim nothing can check counts half.
+ClaimStatus = Literal["verified", "unverifiable", "contradicted"]
+STATUS_SCORE: dict[ClaimStatus, float] = {"verified": 1.0, "unverifiable": 0.5, "contradicted": 0.0}
+
+
 @dataclass
 class Finding:
-    flag_type: str
+    flag_type: FlagType
     span: tuple[int, int]
     content: str
     confidence: float
@@ -27,7 +38,7 @@ class Finding:
     major: bool = False
 
 
-def sentence_finding(kind: str, sentence: SentenceInfo, text: str, confidence: float, evidence: list[str],
+def sentence_finding(kind: FlagType, sentence: SentenceInfo, text: str, confidence: float, evidence: list[str],
                      suggestion: str | None = None, major: bool = True) -> Finding:
     """A finding about a whole sentence of `text`, without its closing punctuation."""
     start, end = sentence.claim.span

@@ -17,8 +17,6 @@ from chatapp.postprocess.findings import Finding, sentence_finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import HallucinationFlag, KnowledgeChunk
 
-FLAG_TYPES = ("FabricatedFact", "NonexistentEntity", "WrongAttribute", "ContradictsFact", "ContradictsPrior",
-              "UnsupportedClaim", "TemporalError", "LogicalInconsistency")
 # Verbs whose date is the date of the thing that is the subject ("the review was yesterday").
 EVENT_VERBS = frozenset({"be", "hold", "happen", "take", "schedule", "occur", "start", "begin", "end", "launch",
                          "move", "run", "meet", "close", "finish", "go"})

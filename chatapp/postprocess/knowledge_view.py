@@ -94,12 +94,9 @@ class KnowledgeView:
 
     def _known_value(self, key: str, value: Any, source: str = "registry") -> KnownValue:
         raw = value if isinstance(value, str) else json.dumps(value)
-        if raw.startswith("[") and raw.endswith("]"):
-            try:
-                items = json.loads(raw)
-                return KnownValue(key, raw, "list", [str(i) for i in items], source)
-            except json.JSONDecodeError:
-                pass
+        items = _as_list(value)
+        if items is not None:
+            return KnownValue(key, raw, "list", [str(i) for i in items], source)
         if raw in self.entities:
             return KnownValue(key, raw, "entity", raw, source)
         shape, parsed = V.classify(raw)
@@ -205,6 +202,17 @@ class KnowledgeView:
 
 # Aliases that are ordinary lower-case words; they mean the entity only when capitalised.
 _COMMON_ALIASES = frozenset({"the company", "company", "office", "people", "workplace"})
+
+
+def _as_list(value: Any) -> list | None:
+    """The items of an attribute that holds a list, whether the registry hands it over decoded
+    (["Dana Kim", "Omar Haddad"]) or as the JSON text it is stored as; None for any other value."""
+    if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return value if isinstance(value, list) else None
 
 
 def _stamp(registry) -> tuple:

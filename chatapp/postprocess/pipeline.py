@@ -1,9 +1,10 @@
 """Postprocessor: the model's answer in, a PostprocessedResponse out.
 
-claims → coherence → fact validation → hallucination flags → delivery
-(corrections and annotations) → recommendation. Pure over its inputs: the
-registry is read, never written, and nothing here calls a model other than
-the optional sentence embedder.
+claims → coherence → the answer checks (checks.py, in their registered order,
+their findings settled by precedence.py) → delivery (corrections and
+annotations) → recommendation. Pure over its inputs: the registry is read,
+never written, and nothing here calls a model other than the optional
+sentence embedder.
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from chatapp.components import CHECKS
+from chatapp.postprocess.checks import GIVEN, CheckContext
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
 from chatapp.postprocess.coherence import assess_coherence, question_type
-from chatapp.postprocess.comparisons import comparison_findings
 from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, recommend
 from chatapp.postprocess.evidence import TextIndex
-from chatapp.postprocess.facts import FactValidator, Sources, ValidationSettings
-from chatapp.postprocess.grounding import evidence_findings, ignores_evidence
-from chatapp.postprocess.hallucination import consistency_findings, temporal_findings, to_flags
+from chatapp.postprocess.facts import ValidationSettings
+from chatapp.postprocess.findings import Sources
+from chatapp.postprocess.hallucination import to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
+from chatapp.postprocess.precedence import settle
 from chatapp.records import (
     CoherenceResult,
     DialogueTurn,
@@ -40,16 +43,22 @@ class PostprocessSettings:
     use_embeddings: bool = True
     # Earlier assistant answers worth remembering parsed (they are re-read every turn).
     prior_cache_size: int = 64
+    # Answer checks switched off by name (checks.py registers them: fact_validation, …).
+    disabled_checks: list[str] = field(default_factory=list)
 
 
 class Postprocessor:
-    def __init__(self, registry, embedder=None, nlp=None, settings: PostprocessSettings | None = None):
+    def __init__(self, registry, embedder=None, nlp=None, settings: PostprocessSettings | None = None,
+                 disabled_checks: list[str] | None = None):
+        """`disabled_checks`, when given, replaces the settings' list (the app's config passes it)."""
         self.registry = registry
         self.embedder = embedder
         self._nlp = nlp
         self.settings = settings or PostprocessSettings()
+        if disabled_checks is not None:
+            self.settings.disabled_checks = list(disabled_checks)
         self.settings.validation.flag_at = self.settings.delivery.flag_at
-        self.validator = FactValidator(self.settings.validation)
+        self.checks = CHECKS.build(self.settings, disabled=self.settings.disabled_checks, given=GIVEN)
         self._view: KnowledgeView | None = None
         self._prior_cache: OrderedDict[str, AnswerAnalysis] = OrderedDict()
         self._lock = threading.Lock()
@@ -63,6 +72,14 @@ class Postprocessor:
 
             self._nlp = load_pipeline()[0]
         return self._nlp
+
+    def refresh(self) -> None:
+        """Drop what was derived from the knowledge base (the view is also rebuilt whenever the
+        registry's stamp changes)."""
+        with self._lock:
+            self._view = None
+        for check in self.checks:
+            check.refresh()
 
     def view(self) -> KnowledgeView:
         with self._lock:
@@ -100,23 +117,11 @@ class Postprocessor:
         )
         embedder = self.embedder if self.settings.use_embeddings else None
         coherence = assess_coherence(question, analysis, view, resolved, embedder)
-        validation, findings, support = self.validator.validate(analysis, sources)
-        history_text = "\n".join([*(t.content for t in history), question])
-        grounded = evidence_findings(analysis, sources, self.nlp, history_text, question)
-        if grounded:
-            # What the evidence contradicts outright needs no second flag saying it is unsupported.
-            findings = [f for f in findings if not any(g.span[0] <= f.span[0] and f.span[1] <= g.span[1]
-                                                       and f.flag_type in SOFTER for g in grounded)]
-            findings += grounded
-            _mark_contradicted(validation, grounded)
-        compared = comparison_findings(analysis, question, sources.supplied.originals)
-        _mark_contradicted(validation, compared)
-        findings += compared
-        temporal = temporal_findings(analysis, view, sources.given, question, now, list(rag_chunks), sources.supplied)
-        _mark_contradicted(validation, temporal)
-        findings += temporal
-        findings += consistency_findings(analysis, prior, findings)
-        findings.sort(key=lambda f: f.span)
+        context = CheckContext(analysis, sources, question, list(history), list(rag_chunks), now)
+        for check in self.checks:
+            context.findings = settle(context.findings, check.run(context), context.validation)
+        findings = sorted(context.findings, key=lambda f: f.span)
+        validation, support = context.validation, context.support
 
         delivery = self.settings.delivery
         # Doubts too faint to show still lower the confidence; only the rest become flags.
@@ -124,13 +129,7 @@ class Postprocessor:
         delivered, corrected = deliver(response, reported, delivery)
         mean_support = (sum(support.values()) / len(support)) if support and sources.grounded else validation.score
         faint = [f for f in findings if f.confidence < delivery.flag_at]
-        unused = ignores_evidence(response, sources)
-        if unused:
-            # Given evidence that says more than the conversation has, an answer drawing on none of
-            # it is less likely grounded in it (a doubt about the whole answer, not a flag on a claim).
-            coherence.issues.append(f"uses nothing the evidence adds (such as {unused})")
-        overall = confidence(reported + faint, corrected, coherence, validation, mean_support,
-                             ignored_evidence=bool(unused))
+        overall = confidence(reported + faint, corrected, coherence, validation, mean_support)
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,
@@ -163,20 +162,6 @@ class Postprocessor:
             while len(self._prior_cache) > self.settings.prior_cache_size:
                 self._prior_cache.popitem(last=False)
         return analysis
-
-
-SOFTER = frozenset({"UnsupportedClaim", "FabricatedFact", "NonexistentEntity"})
-
-
-def _mark_contradicted(validation: FactualValidationResult, findings) -> None:
-    """A date the clock or the calendar rules out is a contradicted claim, not an unverifiable one."""
-    for finding in findings:
-        for check in validation.checks:
-            if check.claim.kind != "sentence" and check.claim.span == finding.span and check.status != "contradicted":
-                setattr(validation, check.status, getattr(validation, check.status) - 1)
-                validation.contradicted += 1
-                check.status, check.confidence = "contradicted", finding.confidence
-                check.evidence, check.expected = list(finding.evidence), finding.suggestion
 
 
 def _chunk_text(chunk: KnowledgeChunk) -> str:

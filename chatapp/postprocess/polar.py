@@ -1,14 +1,14 @@
 """Answers that say less than the evidence allows: "no" to a yes/no question
 the evidence answers yes, and "only" where the evidence names more.
 
-Evidence: "Gary Chapman wrote The Five Love Languages."  Question: "Did he
-write The Five Love Languages?"  Answer: "No, he didn't write it."  The
-question asks exactly what the evidence states, so the "no" denies the
-evidence even though the answer itself names nobody: ContradictsFact.
+Evidence: "The Atlas migration is led by Dana Kim."  Question: "Is Dana Kim
+leading the Atlas migration?"  Answer: "No, she isn't."  The question asks
+exactly what the evidence states, so the "no" denies the evidence even though
+the answer itself names nobody: ContradictsFact.
 
-Evidence: "Hot Fuzz is starring Simon Pegg."  Answer: "He only starred in Star
-Trek and Land of the Dead."  Saying "only" leaves Hot Fuzz out of what the
-evidence says he starred in: ContradictsFact.
+Evidence: "The Atlas migration is led by Dana Kim and Omar Haddad."  Answer:
+"Only Dana Kim leads it."  Saying "only" leaves Omar Haddad out of what the
+evidence lists: ContradictsFact.
 
 Both need the evidence to state the very link in question (the same names and,
 where the words say which, the same relation); an answer about something the
@@ -20,10 +20,18 @@ from __future__ import annotations
 import re
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex, stem, words
+from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, words
 from chatapp.postprocess.findings import Finding, sentence_finding
 from chatapp.postprocess.relations import clause_verb
-from chatapp.postprocess.statements import families_of, name_runs, refers_back
+from chatapp.postprocess.statements import (
+    REFERRING,
+    Statement,
+    families_of,
+    name_runs,
+    refers_back,
+    relation_stem,
+    same_relation,
+)
 
 # A yes/no question opens with an auxiliary ("did he write…", "is that the one with…") or ends by
 # asking for confirmation ("…, correct?").
@@ -45,7 +53,8 @@ _UNSURE_RE = re.compile(r"\b(?:not sure|no idea|don't know|do not know|not certa
 _QUESTION_SPLIT_RE = re.compile(r"(?<=[.!?])\s+")
 
 
-def answer_denials(analysis: AnswerAnalysis, statements, question: str, context: str) -> list[Finding]:
+def answer_denials(analysis: AnswerAnalysis, statements: list[Statement], question: str,
+                   context: str) -> list[Finding]:
     """'No' to a yes/no question whose every name and relation the evidence states."""
     first = next((s for s in analysis.sentences if s.mode != "meta"), None)
     if first is None or not question.strip():
@@ -57,48 +66,56 @@ def answer_denials(analysis: AnswerAnalysis, statements, question: str, context:
         statement = _statement_asked(asked, statements, context)
         if statement is not None:
             return [sentence_finding("ContradictsFact", first, analysis.text, 0.75,
-                                     [f"asked {asked!r}; the evidence states: {statement}"], statement)]
+                                     [f"asked {asked!r}; the evidence states: {statement.text}"], statement.text)]
     return []
 
 
 def _polar_questions(question: str) -> list[str]:
+    """The yes/no questions of `question`, each from its opening and without a confirming tag:
+    "Wait a second, is she leading it?" → "is she leading it?"; "She leads it, right?" → "She
+    leads it"."""
     out = []
     for part in _QUESTION_SPLIT_RE.split(question.strip()):
         part = part.strip()
         if not part.endswith("?"):
             continue
-        # "Wait a second, did he write it?": the question may open after a lead-in.
+        # The question may open after a lead-in.
         clauses = [part] + [part[m.end():] for m in re.finditer(r"[,;:]\s*", part)]
-        openings = [m for m in (_POLAR_OPEN_RE.match(c) for c in clauses) if m]
+        openings = [(c, m) for c, m in ((c, _POLAR_OPEN_RE.match(c)) for c in clauses) if m]
         if openings:
-            if (openings[0].group(2) or "").lower() not in _CONVERSANTS:
-                out.append(part)
+            clause, opening = openings[0]
+            if (opening.group(2) or "").lower() not in _CONVERSANTS:
+                out.append(clause[opening.start(1):])
         elif _POLAR_TAG_RE.search(part) and not re.match(r"^\W*(?:you|i)\b", part, re.IGNORECASE):
-            out.append(part)
+            out.append(_POLAR_TAG_RE.sub("", part))
     return out
 
 
-def _statement_asked(asked: str, statements, context: str) -> str | None:
-    """The evidence statement the question asks about: its names in the question (or, for a
-    pronoun in the question, in the conversation before), and no other relation named."""
+def _statement_asked(asked: str, statements: list[Statement], context: str) -> Statement | None:
+    """The evidence statement the question asks about: a name of each place it links in the
+    question (or, for a pronoun in the question, one place named in the conversation before),
+    and no other name or word."""
     here = TextIndex([asked])
     before = TextIndex([context]) if context else None
     refers = refers_back(asked)
-    asked_families = families_of(stem(w) for w in words(asked))
-    for statement, runs, relation in statements:
-        in_question = [r for r in runs if here.supports_name(r)]
-        if not in_question:
+    names = name_runs(asked)
+    unnamed = asked
+    for name in sorted(names, key=len, reverse=True):
+        unnamed = unnamed.replace(name, " ")
+    # The words it asks with: "is she leading the migration?" → lead, migration.
+    asking = {relation_stem(w) for w in words(unnamed)
+              if families_of({relation_stem(w)}) or not (is_stop(w) or is_soft(w) or w.lower() in REFERRING)}
+    for statement in statements:
+        said = TextIndex([statement.text])
+        if not all(said.supports_name(r) for r in names):
+            continue  # "is she on the Budget Committee?" asks about something the statement does not name
+        rest = [g for g in statement.groups if not any(here.supports_name(n) for n in g)]
+        if len(rest) == len(statement.groups) or len(rest) > 1:
             continue
-        said = TextIndex([statement])
-        if not all(said.supports_name(r) for r in name_runs(asked)):
-            continue  # "is it a Comedy?" asks about something the statement does not name
-        rest = [r for r in runs if r not in in_question]
-        if rest and not (refers and before is not None and all(before.supports_name(r) for r in rest)):
+        if rest and not (refers and before is not None and any(before.supports_name(n) for n in rest[0])):
             continue
-        if len(rest) > 1:
-            continue
-        if asked_families and not asked_families & families_of(relation):
-            continue  # "did he direct it?" is not answered by "he wrote it"
+        if not all(same_relation({word}, statement) for word in asking):
+            continue  # "did she approve it?" is not answered by "she drafted it"
         return statement
     return None
 
@@ -106,8 +123,8 @@ def _statement_asked(asked: str, statements, context: str) -> str | None:
 # --- "only" ------------------------------------------------------------------------------
 
 
-def exclusive_findings(analysis: AnswerAnalysis, statements, context: str) -> list[Finding]:
-    """'He only starred in A and B' while the evidence has him in C as well."""
+def exclusive_findings(analysis: AnswerAnalysis, statements: list[Statement], context: str) -> list[Finding]:
+    """'Only Dana Kim leads it' while the evidence has Omar Haddad leading it as well."""
     if analysis.doc is None:
         return []
     findings = []
@@ -120,35 +137,45 @@ def exclusive_findings(analysis: AnswerAnalysis, statements, context: str) -> li
     return findings
 
 
-def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements, context: str) -> Finding | None:
+def _left_out(sentence: SentenceInfo, analysis: AnswerAnalysis, statements: list[Statement],
+              context: str) -> Finding | None:
     span = analysis.doc.char_span(*sentence.claim.span, alignment_mode="expand")
     if span is None:
         return None
-    # "only" must bear on the relation ("only wrote one book", "only starred in"), not on something
-    # else ("she was only 20 when she wrote it"): the first verb above it is a relation word.
-    linked = [v for v in (clause_verb(t) for t in span if t.lower_ == "only")
-              if v is not None and families_of([stem(v.text)])]
-    if not linked:
-        return None
-    sentence_families = families_of(stem(v.text) for v in linked)
-    here = TextIndex([sentence.claim.text])
+    text, start = sentence.claim.text, sentence.claim.span[0]
     answer = TextIndex([analysis.text])
     earlier = " ".join(s.claim.text for s in analysis.sentences[:sentence.index])
     before = TextIndex([context + "\n" + earlier])
-    refers = refers_back(sentence.claim.text)
-    linking = [(statement, runs) for statement, runs, relation in statements
-               if len(runs) == 2 and sentence_families & families_of(relation)]
-    # Whom "he" is: "He only starred in Star Trek …" beside "Simon Pegg starred in Star Trek" is
-    # Simon Pegg, however many other names the conversation had.
-    referents = {other for _, runs in linking for named, other in (runs, runs[::-1])
-                 if here.supports_name(named) and not answer.supports_name(other)} if refers else set()
-    for statement, runs in linking:
-        # One of its names is what the sentence speaks of (named, or named before and referred
-        # to); the other goes unmentioned.
-        spoken_of = [r for r in runs if answer.supports_name(r) or (
-            r in referents if referents else refers and before.supports_name(r))]
-        if len(spoken_of) != 1 or not (here.supports_name(spoken_of[0]) or refers):
+    refers = refers_back(text)
+    for only in (t for t in span if t.lower_ == "only"):
+        # "only" must bear on the link ("only Dana leads it", "she only leads Atlas"), not on
+        # something else ("she was only hired in May"): the verb above it names the relation.
+        verb = clause_verb(only)
+        if verb is None or verb.pos_ != "VERB":
             continue
-        return sentence_finding("ContradictsFact", sentence, analysis.text, 0.7,
-                                [f"the evidence also states: {statement}"])
+        linked = [s for s in statements if len(s.groups) == 2 and same_relation({relation_stem(verb.text)}, s)]
+        # What "only" restricts: the name it stands before ("only Dana Kim leads it"), else what
+        # follows it ("she only leads Atlas"). What that is said of is the rest, or referred to.
+        head = only.head
+        if head.pos_ in ("PROPN", "NOUN"):
+            subtree = list(head.subtree)
+            begin, end = subtree[0].idx, subtree[-1].idx + len(subtree[-1])
+        else:
+            begin, end = only.idx, start + len(text)
+        focus = TextIndex([analysis.text[begin:end]])
+        said_of = TextIndex([analysis.text[start:begin] + " " + analysis.text[end:start + len(text)]])
+        partners: dict[str, list[tuple[str, Statement]]] = {}
+        for statement in linked:
+            for side, other in (statement.groups, statement.groups[::-1]):
+                for anchor in side:
+                    partners.setdefault(anchor, []).extend((name, statement) for name in other)
+        restricted = {a: p for a, p in partners.items() if any(focus.supports_name(n) for n, _ in p)}
+        anchors = [a for a in restricted if said_of.supports_name(a)] or (
+            [a for a in restricted if before.supports_name(a) and not answer.supports_name(a)] if refers else [])
+        if len(anchors) != 1:
+            continue  # nobody, or several the sentence could be about
+        left = [(name, statement) for name, statement in restricted[anchors[0]] if not answer.supports_name(name)]
+        if left:
+            return sentence_finding("ContradictsFact", sentence, analysis.text, 0.7,
+                                    list(dict.fromkeys(f"the evidence also states: {s.text}" for _, s in left))[:3])
     return None

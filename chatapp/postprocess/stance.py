@@ -7,14 +7,18 @@ night", "You're right about both" and "If he needs the money there will be a
 rematch" tell the user how the assistant (or the user) feels, what to do, or
 what might be; no source could state them, so a missing word is no evidence
 of anything. A sentence that *wraps* a statement ("I think she
-starred in X", "I heard that X directed it") still states it.
+leads Atlas", "I heard that X approved it") still states it.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from chatapp.postprocess.evidence import is_soft
+
+# What a sentence does: only statements are held to the sources.
+SentenceMode = Literal["statement", "question", "opinion", "meta"]
 
 OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
                             "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
@@ -32,7 +36,7 @@ FIRST_PERSON = frozenset({"i", "we"})
 PRONOUN_SUBJECTS = frozenset({"it", "he", "she", "they", "that", "this", "those", "these"})
 
 
-def sentence_mode(span, raw: str, meta: bool) -> str:
+def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
     """"meta", "question", "opinion" or "statement" for one sentence (a spaCy span)."""
     if meta:
         return "meta"
@@ -48,7 +52,7 @@ def sentence_mode(span, raw: str, meta: bool) -> str:
 
 def is_opinion(verb) -> bool:
     """A speaker's or listener's taste or plan ("I really like football", "you might enjoy it"),
-    not a statement about the world — unless it wraps one ("I think she starred in X")."""
+    not a statement about the world — unless it wraps one ("I think she leads Atlas")."""
     if verb.lemma_.lower() not in OPINION_LEMMAS:
         return False
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
@@ -129,7 +133,7 @@ def _judges(verb) -> bool:
     if not subjects or not any((is_soft(t.text) and t.dep_ != "compound") or _intensified(t) for t in predicate):
         return False
     if any(t.pos_ in ("VERB", "PROPN") for t in predicate):
-        return False  # "a great film starring X": more than a judgement
+        return False  # "a great plan drafted by X": more than a judgement
     taste = any(t.lower_ in ("my", "our") for t in predicate)  # "one of my favourite songs"
     return taste or subjects[0].lower_ in PRONOUN_SUBJECTS or subjects[0].pos_ == "NOUN"
 
@@ -155,14 +159,14 @@ def _subjectless(verb) -> bool:
     return not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children)
 
 
-# Words that attach a fact to a title inside advice: "X by Y", "a film starring Y".
-ATTRIBUTING = frozenset({"by", "starring", "featuring"})
+# A word that attaches a fact to a name inside advice: "the runbook by Omar Haddad".
+ATTRIBUTING = frozenset({"by"})
 
 
 def attributed(doc, span: tuple[int, int]) -> bool:
-    """A name a piece of advice vouches for: "I'd recommend Animal Farm by George Orwell", "you may
-    like X, which was written by Y". The suggestion is taste; who wrote or stars in the thing is a
-    statement of fact, held to the sources like any other."""
+    """A name a piece of advice vouches for: "I'd recommend the runbook by Omar Haddad", "you may
+    like X, which was written by Y". The suggestion is taste; who wrote the thing is a statement
+    of fact, held to the sources like any other."""
     if doc is None:
         return False
     named = doc.char_span(*span, alignment_mode="expand")

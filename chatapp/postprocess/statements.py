@@ -1,7 +1,11 @@
 """The supplied evidence read as statements: each affirmative sentence with
-the names it links and the words that say how ("Turbo is starring Snoop
-Dogg": Turbo, Snoop Dogg; star). Scraped knowledge often runs its triples
-together ("…starred in TurboTurbo is starring…"); they are split apart here.
+the names it links, grouped where it lists several in one place, and the
+words that say how ("The Atlas migration is led by Dana Kim and Omar
+Haddad": Atlas | Dana Kim, Omar Haddad; led → lead).
+
+Which words name the same link ("leads", "heads", "runs"; "owns",
+"responsible") comes from the general attribute lexicon (chatapp/lexicon.py),
+not from any one knowledge base.
 """
 
 from __future__ import annotations
@@ -9,100 +13,122 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+from chatapp.lexicon import ATTRIBUTE_CONCEPTS
 from chatapp.postprocess.evidence import is_stop, stem, words
 
-# Words naming the same link between a work and a person, by family (compared by stem).
-RELATION_FAMILIES = [
-    {"write", "wrote", "written", "writer", "author", "authored", "novelist", "pen", "penned"},
-    {"direct", "directed", "director"},
-    {"produce", "produced", "producer"},
-    {"compose", "composed", "composer", "lyricist"},
-    {"coach", "coached", "manager", "managed"},
-    {"born", "birth", "birthplace"},
-    {"star", "starring", "starred", "stars", "actor", "actress", "cast"},
-]
-_FAMILY_OF = {stem(word): i for i, family in enumerate(RELATION_FAMILIES) for word in family}
-# Words that point back to something named before ("he wrote it", "the film").
+# Attribute concepts whose values are people or things linked to an entity: the relations a
+# statement states between two names.
+RELATION_CONCEPTS = ("lead", "owner", "manager", "manages", "organizer", "attendees")
+# Past forms the stemmer does not bring back to their verb.
+_IRREGULAR = {"led": "lead", "ran": "run"}
+
+
+def relation_stem(word: str) -> str:
+    """The stem a relation word is compared by ("led" → lead, "leads" → lead)."""
+    stemmed = stem(word)
+    return _IRREGULAR.get(stemmed, stemmed)
+
+
+def _families() -> list[frozenset[str]]:
+    out = []
+    for concept in RELATION_CONCEPTS:
+        cues, holders = ATTRIBUTE_CONCEPTS.get(concept, ((), ()))
+        out.append(frozenset(relation_stem(w) for w in (*cues, *holders) if " " not in w))
+    return out
+
+
+RELATION_FAMILIES = _families()
+# Words that point back to something named before ("she leads it", "the project").
 REFERRING = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "this", "that", "the"})
 _NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to|in|on|for|at|with|de|la|von|van)\s+)*"
                           r"[A-Z0-9][\w'’.&:!-]*)*")
-# Scraped triples run together: "…starred in TurboTurbo is starring…", "…Jr.Robert Downey…".
-# Where a triple may end glued to the next: a capital right after a small letter or a bracket
-# ("…starred in TurboTurbo is…"), or after a full stop that is not an initial's ("The O.C.").
-_JOIN_RE = re.compile(r"(?<=[a-z0-9)\]])(?=[A-Z])")
-_STOP_JOIN_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?=[A-Z])")
-# A statement ends at a full stop and a space, but not at an initial's or a title's ("The O.C. is
-# starring…", "Robert Downey Jr. starred in…").
+# A statement ends at a full stop and a space, but not at an initial's or a title's ("J. R. Ortiz",
+# "Dr. Omar Haddad", "Martin Luther King Jr. Day").
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\b[JS]r\.)(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
                               r"\s+|\n+")
-# "Star Trek (Science Fiction Film)": the brackets say what kind of thing the name is, not who else.
-_QUALIFIER_RE = re.compile(r"\s*\([^()]*\)")
-# "Shelden Williams : `Place of birth`: Oklahoma City": a relation label between two names.
-_LABEL_RE = re.compile(r"\s*:?\s*`~?([^`]*)`\s*:?\s*")
+# What joins the names of a list: "Dana Kim, Omar Haddad and Lee Park".
+_LIST_JOIN_RE = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s(?:and|&)\s)\s*")
 _NEGATED_RE = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _LEADING_STOP = frozenset({"the", "a", "an", "it", "this", "that", "he", "she", "they", "his", "her", "its",
-                           # a question's opening word, capitalised: "Is Tuck Everlasting…", "Did Jennifer…"
+                           # a question's opening word, capitalised: "Is Dana Kim…", "Did Omar…"
                            "is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "can", "could",
                            "will", "would", "isn't", "wasn't", "didn't", "doesn't", "yes", "no", "so", "and", "but",
-                           "oh", "wait", "ok", "okay", "i"})
+                           "oh", "wait", "ok", "okay", "i", "only"})
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One affirmative sentence of the evidence."""
+
+    text: str
+    # The names it links, a group per place: a list ("Dana Kim and Omar Haddad") is one group.
+    groups: tuple[tuple[str, ...], ...]
+    relation: frozenset[str]  # stems of the words between the names (relation_stem)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for group in self.groups for name in group)
 
 
 @functools.lru_cache(maxsize=1024)
-def evidence_statements(text: str) -> tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]:
-    """(statement, the names in it, its relation stems) for each affirmative statement of `text`."""
+def evidence_statements(text: str) -> tuple[Statement, ...]:
+    """Every affirmative statement of `text` that links two or more names."""
     out = []
-    for statement in evidence_pieces(text):
-        if _NEGATED_RE.search(statement):
+    for statement in (s.strip(" .") for s in _SENTENCE_END_RE.split(text)):
+        if not statement or _NEGATED_RE.search(statement):
             continue
-        plain = _LABEL_RE.sub(lambda m: f" {m.group(1).lower()} ", _QUALIFIER_RE.sub("", statement))
-        runs = name_runs(plain)
-        # The words between the names say how they are linked ("Simon Pegg starred in Star Trek":
-        # "starred", though "Star" is part of a name too).
-        between = plain
-        for run in sorted(runs, key=len, reverse=True):
-            between = between.replace(run, " ")
-        relation = frozenset(stem(w) for w in words(between))
-        if len(runs) >= 2:
-            out.append((statement, runs, relation))
+        groups = name_groups(statement)
+        # The words between the names say how they are linked ("Omar Haddad heads Support": heads).
+        between = statement
+        for name in sorted((n for g in groups for n in g), key=len, reverse=True):
+            between = between.replace(name, " ")
+        if len(groups) >= 2:
+            out.append(Statement(statement, groups, frozenset(relation_stem(w) for w in words(between))))
     return tuple(out)
 
 
-def evidence_pieces(text: str) -> list[str]:
-    """The evidence's statements, with scraped triples that ran together split apart."""
-    return [statement for piece in _STOP_JOIN_RE.split(text) for glued in _unglue(piece) for statement in
-            (s.strip(" .") for s in _SENTENCE_END_RE.split(glued)) if statement]
+def name_groups(text: str) -> tuple[tuple[str, ...], ...]:
+    """The capitalised runs of `text`, those joined as a list grouped together: "Dana Kim, Omar
+    Haddad and Lee Park lead Atlas" → (Dana Kim, Omar Haddad, Lee Park), (Atlas)."""
+    groups: list[list[str]] = []
+    end = None
+    for match in _NAME_RUN_RE.finditer(text):
+        listed = bool(groups) and end is not None and _LIST_JOIN_RE.fullmatch(text[end:match.start()]) is not None
+        members = [m for m in (_trim(p) for p in _list_members(match.group(0), listed)) if m]
+        if not members:
+            continue
+        if listed:
+            groups[-1].extend(members)
+        else:
+            groups.append(members)
+        end = match.end()
+    return tuple(tuple(dict.fromkeys(g)) for g in groups)
 
 
-def _unglue(text: str) -> list[str]:
-    """`text` cut where one triple runs into the next. A join is where the name before it comes
-    again right after ("Tim McGrawTim McGraw starred") or the word after it starts a word
-    elsewhere ("…Robin BhattKites is…" beside "produced Kites"); a name's own capital
-    ("McGraw", "RocknRolla") is neither."""
-    cuts = []
-    for join in _JOIN_RE.finditer(text):
-        at = join.start()
-        repeated = any(text[at - k:at] == text[at:at + k] and (at == k or not text[at - k - 1].isalnum())
-                       for k in range(3, min(at, len(text) - at, 80) + 1))
-        following = re.match(r"[A-Z][\w'’-]*", text[at:]).group(0)
-        elsewhere = re.search(rf"(?:^|[\s(\"'])({re.escape(following)})\b", text) is not None
-        if repeated or elsewhere:
-            cuts.append(at)
-    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+def _list_members(run: str, listed: bool) -> list[str]:
+    """A run joined by "and" is a list when each part is a full name ("Dana Kim and Omar Haddad")
+    or it ends a list begun with commas ("Dana, Omar and Lee"); otherwise one name ("Research and
+    Development", "Sales and Marketing")."""
+    parts = [p for p in _LIST_JOIN_RE.split(run) if p]
+    if len(parts) > 1 and (listed or all(len(p.split()) >= 2 for p in parts)):
+        return parts
+    return [run]
 
 
 def name_runs(text: str) -> tuple[str, ...]:
-    """The capitalised runs of `text` ("Full Metal Jacket", "Matthew Modine"), longest only."""
-    runs = tuple(dict.fromkeys(r for r in (_short_title(_trim(m.group(0))) for m in _NAME_RUN_RE.finditer(text)) if r))
+    """The names of `text` ("Atlas", "Dana Kim"), longest only."""
+    runs = tuple(dict.fromkeys(n for group in name_groups(text) for n in group))
     return tuple(r for r in runs if not any(r != o and set(r.split()) <= set(o.split()) for o in runs))
 
 
 def in_title(text: str, span: tuple[int, int]) -> bool:
-    """The number at `span` is part of a title ("2 Fast 2 Furious", "Fast Five", "Apollo 13"), not a
+    """The number at `span` is part of a name ("Windows 11", "Phase 2 Rollout", "Apollo 13"), not a
     count or an amount: a capitalised word stands right beside it. A number before a plural ("won
-    2 Oscars") still counts things, and a capitalised stop word ("In 2 hours") names nothing."""
+    2 Awards") still counts things, and a capitalised stop word ("In 2 hours") names nothing."""
     before = re.search(r"([A-Za-z][\w'’-]*)\s+$", text[:span[0]])
-    # The capitalised words that follow: "2 Fast 2 Furious", or the counted "seven Emmy Awards".
+    # The capitalised words that follow: "2 Fast Lanes", or the counted "seven Design Awards".
     after = re.match(r"(?:\s+[A-Z][\w'’-]*)+", text[span[1]:])
 
     def titled(word: str) -> bool:
@@ -123,23 +149,20 @@ def _trim(run: str) -> str:
     return " ".join(tokens).strip(" .:")
 
 
-def _short_title(run: str) -> str:
-    """A title with a subtitle goes by its main title ("The Portable Atheist: Essential Readings
-    for the Non-believer" is "The Portable Atheist"), when that is more than one word ("Mission:
-    Impossible" stays whole)."""
-    head = run.split(":")[0].strip()
-    return head if head != run and len(head.split()) >= 2 else run
-
-
 def refers_back(text: str) -> bool:
-    """The text points back to something named before ("he wrote it", "the film")."""
+    """The text points back to something named before ("she leads it", "the project")."""
     return bool({re.split(r"['’]", w.lower())[0] for w in words(text)} & REFERRING)  # "it's" too
 
 
 def families_of(stems: Iterable[str]) -> set[int]:
-    """The relation families (indexes into RELATION_FAMILIES) the stems belong to."""
-    return {_FAMILY_OF[s] for s in stems if s in _FAMILY_OF}
+    """The relation families (indexes into RELATION_FAMILIES) the relation stems belong to."""
+    stems = set(stems)
+    return {i for i, family in enumerate(RELATION_FAMILIES) if stems & family}
 
 
-def family_of(word: str) -> int | None:
-    return _FAMILY_OF.get(stem(word))
+def same_relation(said: Iterable[str], statement: Statement) -> bool:
+    """Words of the answer (relation stems) name the statement's link: a word of the same family
+    ("heads" for "is led by") or the very word ("reviewed" for "was reviewed by")."""
+    said = set(said)
+    return bool(families_of(said) & families_of(statement.relation)
+                or {s for s in said if not is_stop(s)} & statement.relation)

@@ -39,7 +39,7 @@ def signals(post, row, text: str) -> list[float]:
     sentences = sum(f.hallucination_type == "UnsupportedClaim" and len(f.content.split()) > 4 for f in flags)
     contradictions = sum(f.hallucination_type == "ContradictsFact" for f in flags)
     history, answer = TextIndex([row["dialogue_history"]]), TextIndex([text])
-    runs = {r for s in evidence_statements(row["knowledge"]) for r in s[1]}
+    runs = {name for statement in evidence_statements(row["knowledge"]) for name in statement.names}
     new = [r for r in runs if not history.supports_name(r)]
     used = sum(answer.supports_name(r) for r in new)
     return [len(flags), names, sentences, contradictions, max((f.confidence for f in flags), default=0.0),

@@ -1,0 +1,109 @@
+"""The answer checks, each a named component (chatapp/components.py) that
+reads fields of a CheckContext and returns findings about the answer.
+
+They run in the order registered here; the `disabled_checks` setting switches
+a named one off, and precedence.py settles what they find between them.
+
+    fact_validation     values, names and sentences against the registry and the sources
+    evidence_grounding  denials of supplied evidence, a "no" it answers yes, an "only" it lists more for
+    comparisons         the wrong pick in "which came first, A or B?" where the sources date both
+    temporal            impossible dates, relative dates and tenses the clock or the records rule out
+    consistency         contradictions inside the answer and with earlier answers
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from chatapp.components import CHECKS
+from chatapp.postprocess.claims import AnswerAnalysis
+from chatapp.postprocess.comparisons import comparison_findings
+from chatapp.postprocess.facts import FactValidator
+from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.grounding import evidence_findings
+from chatapp.postprocess.hallucination import consistency_findings, temporal_findings
+from chatapp.records import DialogueTurn, FactualValidationResult, KnowledgeChunk
+
+
+@dataclass
+class CheckContext:
+    """One answer being checked, and what the checks have concluded about it so far."""
+
+    analysis: AnswerAnalysis  # the answer's sentences, values and names
+    sources: Sources  # what it can be held to
+    question: str
+    history: list[DialogueTurn]
+    chunks: list[KnowledgeChunk]  # retrieved for this turn (dated documents)
+    now: datetime | None
+    findings: list[Finding] = field(default_factory=list)  # settled so far (precedence.py)
+    # Written by fact_validation; empty (score 1.0) when that check is off.
+    validation: FactualValidationResult = field(default_factory=FactualValidationResult)
+    support: dict[int, float] = field(default_factory=dict)  # each sentence's lexical support, 0-1
+
+
+# The fields every check may read before the first one runs.
+GIVEN = ("analysis", "sources", "question", "history", "chunks", "now", "findings")
+
+
+class _Check:
+    """What every check shares: nothing derived from the knowledge base is kept between answers
+    (the postprocessor rebuilds its view of the registry itself), so refresh has nothing to drop."""
+
+    name: str
+    reads: tuple[str, ...]
+    writes: tuple[str, ...] = ("findings",)
+
+    def __init__(self, settings) -> None:
+        self.settings = settings
+
+    def refresh(self) -> None:
+        pass
+
+
+@CHECKS.register("fact_validation")
+class FactValidation(_Check):
+    name, reads, writes = "fact_validation", ("analysis", "sources"), ("validation", "support", "findings")
+
+    def __init__(self, settings) -> None:
+        super().__init__(settings)
+        self.validator = FactValidator(settings.validation)
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        context.validation, findings, context.support = self.validator.validate(context.analysis, context.sources)
+        return findings
+
+
+@CHECKS.register("evidence_grounding")
+class EvidenceGrounding(_Check):
+    name, reads = "evidence_grounding", ("analysis", "sources", "question", "history")
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        history_text = "\n".join([*(t.content for t in context.history), context.question])
+        return evidence_findings(context.analysis, context.sources, history_text, context.question)
+
+
+@CHECKS.register("comparisons")
+class Comparisons(_Check):
+    name, reads = "comparisons", ("analysis", "sources", "question")
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return comparison_findings(context.analysis, context.question, context.sources.supplied.texts)
+
+
+@CHECKS.register("temporal")
+class Temporal(_Check):
+    name, reads = "temporal", ("analysis", "sources", "question", "chunks", "now")
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        sources = context.sources
+        return temporal_findings(context.analysis, sources.view, sources.given, context.question, context.now,
+                                 context.chunks, sources.supplied)
+
+
+@CHECKS.register("consistency")
+class Consistency(_Check):
+    name, reads = "consistency", ("analysis", "sources", "findings")
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        return consistency_findings(context.analysis, context.sources.prior, context.findings)
