@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 from chatapp.knowledge.registry import normalize_alias
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, ProfileLink
-from chatapp.postprocess.evidence import is_stop, stem
+from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.findings import Finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
+from chatapp.postprocess.statements import RELATION_CONCEPTS, RELATION_FAMILIES, relation_stem
 
-# Irregular forms whose stems do not share a prefix with the relation's name.
-_IRREGULAR = {"led": "lead", "ran": "run", "head": "lead", "run": "lead", "chair": "lead"}
+# The lexicon's words for leading ("heads", "runs", "chair", "led") all name a key's "lead".
+_LEADING = RELATION_FAMILIES[RELATION_CONCEPTS.index("lead")]
 
 
 @dataclass
@@ -42,7 +43,7 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
     for sentence in analysis.sentences:
         named = [n for n in analysis.names if n.sentence == sentence.index and n.entity_ids]
         ids = {n.entity_ids[0] for n in named}
-        stems = {_norm(stem(w)) for w, _, _ in sentence.words}
+        stems = {_norm(w) for w, _, _ in sentence.words}
         for n in named:
             entity_id = n.entity_ids[0]
             if view.entities[entity_id].type == "person":
@@ -91,12 +92,12 @@ def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, sa
     clause = doc.char_span(*sentence.claim.span, alignment_mode="expand")
     if thing_span is None or said_span is None or clause is None:
         return True
-    parts = [_norm(stem(w)) for w in key.split("_") if w and not is_stop(w)]
+    parts = [_norm(w) for w in key.split("_") if w and not is_stop(w)]
     inside = (thing_span.start, thing_span.end), (said_span.start, said_span.end)
     for token in clause:
         if any(a <= token.i < b for a, b in inside):
             continue
-        if not any(_alike(p, _norm(stem(token.text))) for p in parts):
+        if not any(_alike(p, _norm(token.text)) for p in parts):
             continue
         if (dependency_arcs(token, thing_span.root) <= _MAX_ARCS
                 and dependency_arcs(token, said_span.root) <= _MAX_ARCS
@@ -144,13 +145,15 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
     return links
 
 
-def _norm(word_stem: str) -> str:
-    return _IRREGULAR.get(word_stem, word_stem)
+def _norm(word: str) -> str:
+    """A word as relation keys are compared: its stem, any word for leading as "lead"."""
+    word_stem = relation_stem(word)
+    return "lead" if word_stem in _LEADING else word_stem
 
 
 def _key_in(key: str, stems: set[str]) -> bool:
     """Every word of the relation's name ("tech_lead_of": tech, lead) is in the sentence."""
-    parts = [_norm(stem(w)) for w in key.split("_") if w and not is_stop(w)]
+    parts = [_norm(w) for w in key.split("_") if w and not is_stop(w)]
     return bool(parts) and all(any(_alike(p, s) for s in stems) for p in parts)
 
 
