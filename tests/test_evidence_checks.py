@@ -44,6 +44,18 @@ def test_a_negation_that_does_not_deny_the_evidence_is_no_contradiction(open_pos
     assert "ContradictsFact" not in kinds(open_post.process(answer, question=ATLAS_QUESTION, evidence=ATLAS))
 
 
+def test_a_contradicted_sentence_needs_no_second_flag_on_a_name_inside_it(open_post):
+    from chatapp.postprocess import PostprocessSettings, Postprocessor
+
+    answer = "Dana Kim doesn't lead the Atlas migration with Priya Raman."
+    result = open_post.process(answer, question=ATLAS_QUESTION, evidence=ATLAS)
+    assert kinds(result) == ["ContradictsFact"]
+    # Without the evidence check, the name the evidence lacks is what gets flagged.
+    ungrounded = Postprocessor(open_post.registry, settings=PostprocessSettings(disabled_checks=["evidence_grounding"]))
+    assert flags(ungrounded.process(answer, question=ATLAS_QUESTION, evidence=ATLAS)) == [
+        ("UnsupportedClaim", "Priya Raman", None)]
+
+
 def test_initials_do_not_cut_a_statement_in_two(open_post):
     evidence = ["The Atlas migration is led by J. R. Ortiz. Omar Haddad heads Support."]
     result = open_post.process("J. R. Ortiz does not lead the Atlas migration.", question=ATLAS_QUESTION,
