@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
-from chatapp.postprocess.findings import STATUS_SCORE, Finding, FlagType
-from chatapp.records import CoherenceResult, FactualValidationResult
+from chatapp.postprocess.findings import STATUS_SCORE, Finding
+from chatapp.records import CoherenceResult, FactualValidationResult, HallucinationType, Recommendation
 
 CORRECTED, UNVERIFIED = " [corrected]", " [unverified]"
-# What to do with the answer (PostprocessedResponse.recommendation).
-Recommendation = Literal["Accept", "AcceptWithFlags", "CorrectAndDeliver", "Regenerate", "HumanReview"]
-CORRECTABLE: frozenset[FlagType] = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
+CORRECTABLE: frozenset[HallucinationType] = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
 # How much a flag of each type costs the answer's confidence (times the flag's own confidence).
-SEVERITY: dict[FlagType, float] = {"ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
-            "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25}
+SEVERITY: dict[HallucinationType, float] = {
+    "ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
+    "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25}
 # A contradiction of an earlier answer the sources cannot settle (which of the two is right?):
 # regenerating could repeat the earlier mistake, so a person decides.
-UNDECIDABLE: frozenset[FlagType] = frozenset({"ContradictsPrior"})
+UNDECIDABLE: frozenset[HallucinationType] = frozenset({"ContradictsPrior"})
 
 
 @dataclass

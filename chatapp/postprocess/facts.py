@@ -18,11 +18,11 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
 from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, stem, words
 from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
-from chatapp.postprocess.findings import STATUS_SCORE, ClaimStatus, Finding, Sources
+from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.statements import in_title
-from chatapp.records import ClaimCheck, FactualValidationResult
+from chatapp.records import CheckStatus, ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
@@ -150,7 +150,7 @@ class FactValidator:
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
 
     def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo,
-                          view: KnowledgeView) -> tuple[ClaimStatus, KnownValue] | None:
+                          view: KnowledgeView) -> tuple[CheckStatus, KnownValue] | None:
         """('verified'|'contradicted', known value) when the registry can judge, else None."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
         known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes]

@@ -6,26 +6,20 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Literal, get_args
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex
 from chatapp.postprocess.knowledge_view import KnowledgeView
+from chatapp.records import CheckStatus, HallucinationType
 
 
-# What a finding says is wrong with the answer (HallucinationFlag.hallucination_type).
-FlagType = Literal["FabricatedFact", "NonexistentEntity", "WrongAttribute", "ContradictsFact", "ContradictsPrior",
-                   "UnsupportedClaim", "TemporalError", "LogicalInconsistency"]
-FLAG_TYPES: tuple[FlagType, ...] = get_args(FlagType)
-# What the validation concluded about one claim (ClaimCheck.status), and what each is worth in a
-# score: a claim nothing can check counts half.
-ClaimStatus = Literal["verified", "unverifiable", "contradicted"]
-STATUS_SCORE: dict[ClaimStatus, float] = {"verified": 1.0, "unverifiable": 0.5, "contradicted": 0.0}
+# What a claim's check is worth in a score: a claim nothing can check counts half.
+STATUS_SCORE: dict[CheckStatus, float] = {"verified": 1.0, "unverifiable": 0.5, "contradicted": 0.0}
 
 
 @dataclass
 class Finding:
-    flag_type: FlagType
+    flag_type: HallucinationType
     span: tuple[int, int]
     content: str
     confidence: float
@@ -38,7 +32,7 @@ class Finding:
     major: bool = False
 
 
-def sentence_finding(kind: FlagType, sentence: SentenceInfo, text: str, confidence: float, evidence: list[str],
+def sentence_finding(kind: HallucinationType, sentence: SentenceInfo, text: str, confidence: float, evidence: list[str],
                      suggestion: str | None = None, major: bool = True) -> Finding:
     """A finding about a whole sentence of `text`, without its closing punctuation."""
     start, end = sentence.claim.span

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from chatapp.knowledge.registry import normalize_alias
+from chatapp.knowledge.registry import decode_attribute, normalize_alias
 from chatapp.postprocess import values as V
 from chatapp.records import Entity
 
@@ -94,8 +94,8 @@ class KnowledgeView:
 
     def _known_value(self, key: str, value: Any, source: str = "registry") -> KnownValue:
         raw = value if isinstance(value, str) else json.dumps(value)
-        items = _as_list(value)
-        if items is not None:
+        items = decode_attribute(value)  # stored as JSON text, or already decoded by the registry
+        if isinstance(items, list):
             return KnownValue(key, raw, "list", [str(i) for i in items], source)
         if raw in self.entities:
             return KnownValue(key, raw, "entity", raw, source)
@@ -202,17 +202,6 @@ class KnowledgeView:
 
 # Aliases that are ordinary lower-case words; they mean the entity only when capitalised.
 _COMMON_ALIASES = frozenset({"the company", "company", "office", "people", "workplace"})
-
-
-def _as_list(value: Any) -> list | None:
-    """The items of an attribute that holds a list, whether the registry hands it over decoded
-    (["Dana Kim", "Omar Haddad"]) or as the JSON text it is stored as; None for any other value."""
-    if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            return None
-    return value if isinstance(value, list) else None
 
 
 def _stamp(registry) -> tuple:

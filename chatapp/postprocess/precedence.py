@@ -14,12 +14,12 @@ in (pipeline.py).
 
 from __future__ import annotations
 
-from chatapp.postprocess.findings import Finding, FlagType
-from chatapp.records import FactualValidationResult
+from chatapp.postprocess.findings import Finding
+from chatapp.records import FactualValidationResult, HallucinationType
 
-OUTRIGHT: frozenset[FlagType] = frozenset({"ContradictsFact"})
-SOFTER: frozenset[FlagType] = frozenset({"UnsupportedClaim", "FabricatedFact", "NonexistentEntity"})
-CONTRADICTING: frozenset[FlagType] = frozenset({"ContradictsFact", "TemporalError"})
+OUTRIGHT: frozenset[HallucinationType] = frozenset({"ContradictsFact"})
+SOFTER: frozenset[HallucinationType] = frozenset({"UnsupportedClaim", "FabricatedFact", "NonexistentEntity"})
+CONTRADICTING: frozenset[HallucinationType] = frozenset({"ContradictsFact", "TemporalError"})
 
 
 def settle(findings: list[Finding], new: list[Finding], validation: FactualValidationResult) -> list[Finding]:
