@@ -39,21 +39,11 @@ class Settings:
     # Answer checks switched off by name (chatapp/postprocess/checks.py lists them).
     disabled_checks: list[str] = field(default_factory=list)
 
-    @property
-    def database_path(self) -> Path:
-        return self.data_dir / "chatapp.db"
-
-    @property
-    def chroma_dir(self) -> Path:
-        return self.data_dir / "chroma"
-
-    @property
-    def keyword_index_dir(self) -> Path:
-        return self.data_dir / "bm25"
-
-    @property
-    def write_lock_path(self) -> Path:
-        return self.data_dir / "kb.lock"
+    # Where each part lives inside the data dir.
+    database_path = property(lambda self: self.data_dir / "chatapp.db")
+    chroma_dir = property(lambda self: self.data_dir / "chroma")
+    keyword_index_dir = property(lambda self: self.data_dir / "bm25")
+    write_lock_path = property(lambda self: self.data_dir / "kb.lock")
 
 
 def default_data_dir() -> Path:

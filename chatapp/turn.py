@@ -85,12 +85,12 @@ class TurnRunner:
     @property
     def correction(self):
         """The correction pipeline (also run alone, tiers 1–2, while the user types)."""
-        return self.stage("correction").pipeline
+        return self.stage("correction").worker
 
     @property
     def resolver(self):
         """The entity resolver (also run over each answer for the dialogue state)."""
-        return self.stage("entities").resolver
+        return self.stage("entities").worker
 
     @property
     def postprocessor(self):

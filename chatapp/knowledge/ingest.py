@@ -145,9 +145,7 @@ class Ingester:
             return False
         data = path.read_bytes()
         digest = content_hash(data)
-        existing = self.database.query("SELECT id, content_hash FROM documents WHERE path = ?", (str(path),))
-        if existing and existing[0]["content_hash"] == digest:
-            report.files_unchanged += 1
+        if self._unchanged("documents", path, digest, report):
             return False
         try:
             parsed = parse_file(path, max_bytes=self.max_bytes, suffix=suffix)
@@ -245,12 +243,19 @@ class Ingester:
         report.chunks_added += len(new_ids - old_ids)
         report.chunks_removed += len(old_ids - new_ids)
 
+    def _unchanged(self, table: str, path: Path, digest: str, report: IngestReport) -> bool:
+        """Whether `path` was read before with this content (`table`: documents or registry_files);
+        counted as unchanged when it was."""
+        rows = self.database.query(f"SELECT content_hash FROM {table} WHERE path = ?", (str(path),))
+        if rows and rows[0]["content_hash"] == digest:
+            report.files_unchanged += 1
+            return True
+        return False
+
     def _load_registry_file(self, path: Path, report: IngestReport) -> bool:
         data = path.read_bytes()
         digest = content_hash(data)
-        known = self.database.query("SELECT content_hash FROM registry_files WHERE path = ?", (str(path),))
-        if known and known[0]["content_hash"] == digest:
-            report.files_unchanged += 1
+        if self._unchanged("registry_files", path, digest, report):
             return False
         try:
             if path.name in ENTITY_FILE_NAMES:

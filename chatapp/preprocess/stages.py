@@ -117,10 +117,6 @@ class CorrectionStage(_BuiltOnFirstUse):
     def forget_knowledge(self, pipeline) -> None:
         pipeline.refresh_vocabulary()
 
-    @property
-    def pipeline(self):
-        return self.worker
-
     def run(self, work: PreprocessWork) -> None:
         from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
 
@@ -150,10 +146,6 @@ class EntityStage(_BuiltOnFirstUse):
 
     def forget_knowledge(self, resolver) -> None:
         resolver.refresh()
-
-    @property
-    def resolver(self):
-        return self.worker
 
     def run(self, work: PreprocessWork) -> None:
         # The resolver maps the markers' original spans itself.
