@@ -1,3 +1,3 @@
-from chatapp.cli.app import main
+from chatapp.cli import main
 
 main()

@@ -6,6 +6,13 @@ import importlib.metadata
 import os
 import time
 
+import typer
+
+from chatapp.cli.app import app
+from chatapp.cli.options import DataLocation, JsonOption, console, data_command, print_json
+
+STATUS_COLOURS = {"ok": "green", "warn": "yellow", "fail": "red"}
+
 
 def _check(name: str, status: str, detail: str) -> dict:
     return {"name": name, "status": status, "detail": detail}
@@ -109,3 +116,24 @@ def run_checks(engine) -> list[dict]:
         *check_storage(engine),
         check_provider(engine),
     ]
+
+
+@data_command(app)
+def doctor(data: DataLocation, as_json: JsonOption = False):
+    """What is installed, which models load, where the data lives, and whether the provider answers."""
+    checks = run_checks(data.open_engine())
+    if as_json:
+        print_json({"checks": checks})
+    else:
+        from rich.table import Table
+
+        table = Table(title="chatapp doctor", show_lines=False)
+        table.add_column("check")
+        table.add_column("status")
+        table.add_column("detail", overflow="fold")
+        for check in checks:
+            colour = STATUS_COLOURS[check["status"]]
+            table.add_row(check["name"], f"[{colour}]{check['status']}[/]", check["detail"])
+        console.print(table)
+    if any(c["status"] == "fail" for c in checks):
+        raise typer.Exit(1)

@@ -1,0 +1,34 @@
+"""`chatapp ingest`: add files and folders to the knowledge base."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from chatapp.cli.app import app
+from chatapp.cli.options import DataLocation, JsonOption, console, data_command, err_console, print_json
+
+
+@data_command(app)
+def ingest(
+    data: DataLocation,
+    paths: Annotated[list[Path], typer.Argument(help="Files and folders to index (folders recursively).")],
+    prune: Annotated[bool, typer.Option("--prune", help="Remove documents under PATHS whose files are gone.")] = False,
+    as_json: JsonOption = False,
+):
+    """Add documents to the knowledge base: .txt .md .rst .html .eml .pdf .csv .json,
+    plus entities.jsonl and facts.jsonl for the registry. Unchanged files are skipped."""
+    from chatapp.cli.ingest_view import IngestView
+
+    engine = data.open_engine()
+    view = IngestView(err_console, interactive=err_console.is_terminal and not as_json)
+    with view:
+        report = engine.ingest(*paths, prune=prune, on_event=view.on_event)
+    if as_json:
+        print_json(report)
+    else:
+        view.print_summary(report, console)
+    if report.files_failed:
+        raise typer.Exit(1)
