@@ -48,8 +48,9 @@ AMBIGUOUS_NAMES = frozenset(
 # --- attributes -----------------------------------------------------------------
 
 # concept -> (words a question uses to ask for it, words found inside attribute keys that hold it).
-# A cue is a word or phrase matched at word boundaries; key words are matched against a key's parts
-# ("launch_date" -> launch, date; "projectLead" -> project, lead).
+# A cue is a word or phrase matched at word boundaries. A holder is a word or phrase matched
+# against the end of a key's words, its head ("launch_date" -> launch, date: a date; see
+# concepts_of_key). The order is the order answers list their parts in.
 ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "email": (("email", "e-mail", "mail", "mail address", "write to", "address", "contact"),
               ("email", "mail", "e-mail")),
@@ -60,11 +61,14 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                    ("department", "team", "division", "dept", "unit")),
     "location": (("where", "location", "based", "located", "city", "office", "room", "address"),
                  ("location", "city", "office", "room", "address", "site", "headquarters", "place")),
-    "manager": (("report to", "reports to", "manager", "boss", "reports"), ("reports", "manager", "boss", "supervisor")),
-    "manages": (("manage", "manages", "reports"), ("manages", "reports")),
-    "lead": (("lead", "leads", "head", "heads", "runs", "in charge", "leader"), ("lead", "leader", "head", "chair")),
+    "manager": (("report to", "reports to", "manager", "boss"), ("reports to", "manager", "boss", "supervisor")),
+    "manages": (("manage", "manages", "reports"), ("manages", "reports", "direct reports")),
+    # The people on a piece of work: "who's working on Atlas" asks for its owner and its leads.
     "owner": (("owner", "owns", "responsible", "working on", "works on", "who's on", "who is on"),
               ("owner", "owners", "responsible", "assignee", "dri")),
+    "lead": (("lead", "leads", "head", "heads", "runs", "in charge", "leader", "working on", "works on",
+              "who's on", "who is on"),
+             ("lead", "leader", "head", "chair")),
     "status": (("status", "progress", "how is", "how's", "state"), ("status", "state", "progress", "health")),
     "date": (("when", "date", "what day", "day"), ("date", "day", "when", "on")),
     "time": (("what time", "when", "time"), ("time", "start", "starts", "hour")),
@@ -72,24 +76,40 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  ("deadline", "due", "target", "launch", "live", "release", "ship", "eta")),
     "budget": (("budget", "cost", "spend", "how much", "price", "amount"),
                ("budget", "cost", "spend", "price", "amount", "value", "fee")),
+    "cost_center": (("cost center", "cost centre", "account code", "charge code"),
+                    ("cost center", "cost centre", "account code", "charge code")),
     "vendor": (("vendor", "supplier", "contractor"), ("vendor", "supplier", "contractor")),
     "contract": (("contract", "agreement", "term", "renewal"), ("contract", "agreement", "term", "renewal")),
+    "relationship": (("relationship", "relation", "what kind of", "what sort of"),
+                     ("relationship", "relation", "kind", "category")),
+    "domain": (("domain", "website", "web site", "url"), ("domain", "website", "url")),
+    "contact": (("contact", "point of contact", "who do i talk to", "who should i talk to"), ("contact", "poc")),
+    "headcount": (("head count", "headcount", "how many people", "team size"),
+                  ("headcount", "head count", "fte", "ftes", "team size")),
     "attendees": (("attend", "attendees", "who was at", "who is at", "who's at", "participants", "who came"),
                   ("attendees", "participants", "invitees", "members")),
-    "organizer": (("organizer", "organiser", "organized", "organised", "host"), ("organizer", "organiser", "host")),
+    "organizer": (("organizer", "organiser", "organized", "organised", "organizes", "organises", "host"),
+                  ("organizer", "organiser", "host")),
+    "source": (("source", "which file", "which document"), ("source", "file", "path")),
 }
 
 # Concepts that tell who or what an entity is, per entity type, most telling first.
 KEY_CONCEPTS_BY_TYPE: dict[str, tuple[str, ...]] = {
     "person": ("role", "department", "email"),
     "project": ("status", "owner", "lead", "deadline", "date"),
-    "organization": ("contract", "vendor", "email"),
-    "department": ("lead", "budget"),
+    "organization": ("relationship", "domain", "contact", "contract", "vendor", "email"),
+    "department": ("lead", "cost_center", "budget"),
     "event": ("date", "time", "location", "organizer"),
-    "document": ("date",),
+    "document": ("date", "source"),
 }
 
 _KEY_SPLIT = re.compile(r"[_\-\s.]+|(?<=[a-z])(?=[A-Z])")
+# Words of a key that only say which period or instance it is about: "budget_2027", "q4_budget",
+# "budget_fy27", "h1_target".
+_QUALIFIER = re.compile(r"\d+|q[1-4]|fy\d*|h[12]")
+# Heads that name only the form of a value; the words before them say what it is:
+# "mobile_number" is a phone, "email_address" an email, "contract_value" the contract's.
+GENERIC_HEADS = frozenset("number no num address value id name info details code".split())
 
 
 def key_words(key: str) -> tuple[str, ...]:
@@ -97,12 +117,34 @@ def key_words(key: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _KEY_SPLIT.split(key) if w)
 
 
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _held_by_head(words: tuple[str, ...]) -> set[str]:
+    """The concepts whose holder word or phrase ends `words` ("reports to", "date", "offices")."""
+    found = set()
+    for concept, (_, holders) in ATTRIBUTE_CONCEPTS.items():
+        for holder in holders:
+            parts = tuple(holder.split())
+            tail = words[-len(parts):]
+            if len(tail) == len(parts) and (tail == parts or (*tail[:-1], _singular(tail[-1])) == parts):
+                found.add(concept)
+    return found
+
+
 @functools.lru_cache(maxsize=4096)
 def concepts_of_key(key: str) -> frozenset[str]:
-    """Every concept an attribute key holds: "eng_lead" -> {lead}, "q4_budget" -> {budget},
-    "launch_date" -> {deadline, date}. A key no concept knows holds only itself."""
-    words = set(key_words(key))
-    found = {c for c, (_, holders) in ATTRIBUTE_CONCEPTS.items() if words & set(holders)}
+    """Every concept an attribute key holds, read from its head (its last word, as in an English
+    compound): "eng_lead" -> {lead}, "q4_budget" and "budget_2027" -> {budget}, "launch_date" ->
+    {date}, "reports_to" -> {manager}, while "cost_center" is no cost. A generic head ("number",
+    "address") is read through the words before it: "mobile_number" -> {phone}. A key no concept
+    knows holds only itself."""
+    words = tuple(w for w in key_words(key) if not _QUALIFIER.fullmatch(w)) or key_words(key)
+    found = _held_by_head(words)
+    if words and words[-1] in GENERIC_HEADS:
+        described = set().union(*(_held_by_head((w,)) for w in words[:-1])) if len(words) > 1 else set()
+        found = described or found
     return frozenset(found or {key.lower()})
 
 
@@ -113,16 +155,23 @@ def keys_for_concept(concept: str, keys) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def _cue_patterns() -> dict[str, re.Pattern]:
+    # A cue also matches its inflections: "attend" in "who attends", "lead" in "who leads".
     return {
         concept: re.compile(r"(?<!\w)(?:" + "|".join(re.escape(c) for c in sorted(cues, key=len, reverse=True))
-                            + r")(?!\w)", re.IGNORECASE)
+                            + r")(?:s|es|ed|ing)?(?!\w)", re.IGNORECASE)
         for concept, (cues, _) in ATTRIBUTE_CONCEPTS.items()
     }
 
 
 def concepts_asked(text: str) -> list[str]:
-    """The attribute concepts a question's words ask for, in ATTRIBUTE_CONCEPTS order."""
-    return [concept for concept, pattern in _cue_patterns().items() if pattern.search(text)]
+    """The attribute concepts a question's words ask for, in ATTRIBUTE_CONCEPTS order. The longest
+    cue wins where cues overlap: "the cost center" asks for the cost center, not a cost; "who
+    reports to Sarah" for a manager, not for reports; "head count" for no head."""
+    spans = [(m.start(), m.end(), concept) for concept, pattern in _cue_patterns().items()
+             for m in pattern.finditer(text)]
+    asked = {concept for start, end, concept in spans
+             if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
+    return [concept for concept in ATTRIBUTE_CONCEPTS if concept in asked]
 
 
 def asks_for_key(text: str, key: str) -> bool:

@@ -51,6 +51,14 @@ def _read_jsonl(path: Path) -> list[dict]:
     return rows
 
 
+def _number(row: dict, key: str, default: float, owner: str) -> float:
+    """A numeric field of a data-file row; `owner` names the row in the error ("entity x")."""
+    try:
+        return float(row.get(key, default))
+    except (TypeError, ValueError):
+        raise RegistryFileError(f"{owner}: '{key}' must be a number") from None
+
+
 def parse_entities(path: Path) -> list[Entity]:
     entities = []
     for number, row in enumerate(_read_jsonl(path), start=1):
@@ -60,10 +68,7 @@ def parse_entities(path: Path) -> list[Entity]:
         attributes = row.get("attributes") or {}
         if not isinstance(aliases, list) or not isinstance(attributes, dict):
             raise RegistryFileError(f"entity {row['id']}: 'aliases' must be a list, 'attributes' an object")
-        try:
-            prior = float(row.get("prior", 0.5))
-        except (TypeError, ValueError):
-            raise RegistryFileError(f"entity {row['id']}: 'prior' must be a number") from None
+        prior = _number(row, "prior", 0.5, f"entity {row['id']}")
         entities.append(
             Entity(
                 id=str(row["id"]),
@@ -86,10 +91,7 @@ def parse_facts(path: Path) -> list[Fact]:
         if missing:
             raise RegistryFileError(f"fact {number} is missing {', '.join(missing)}")
         fact_id = str(row.get("id") or f"{row['subject']}|{row['predicate']}|{row['object']}")
-        try:
-            confidence = float(row.get("confidence", 1.0))
-        except (TypeError, ValueError):
-            raise RegistryFileError(f"fact {fact_id}: 'confidence' must be a number") from None
+        confidence = _number(row, "confidence", 1.0, f"fact {fact_id}")
         facts.append(
             Fact(
                 id=fact_id,
@@ -108,6 +110,8 @@ _FACT_COLUMNS = "id, subject, predicate, object, source, confidence"
 
 
 def _attribute_text(value: Any) -> str:
+    """How an attribute value is stored: text as it is, lists and objects as JSON
+    (decode_attribute reads them back)."""
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
@@ -176,7 +180,7 @@ class Registry:
             if r["alias"] != row["name"]
         ]
         attributes = {
-            r["key"]: r["value"]
+            r["key"]: decode_attribute(r["value"])
             for r in self.database.query(
                 "SELECT key, value FROM entity_attributes WHERE entity_id = ? ORDER BY rowid", (row["id"],)
             )

@@ -10,7 +10,6 @@ pieces so that the UI streams it exactly like a model's.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -18,31 +17,12 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
+from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
 HOW_TO_GET_MORE = "Add documents with `chatapp ingest PATH`, or choose a model with --model to ask an LLM."
 
-# Words that ask for an attribute without naming its key.
-ATTRIBUTE_CUES: dict[str, tuple[str, ...]] = {
-    "email": ("email", "e-mail", "mail address", "write to"),
-    "phone": ("phone", "number", "call", "telephone", "mobile"),
-    "role": ("role", "title", "job", "position", "what does"),
-    "department": ("department", "which team", "what team"),
-    "location": ("where", "location", "based", "located", "city"),
-    "reports_to": ("report to", "reports to", "manager", "boss"),
-    "manages": ("manage",),
-    "lead": ("lead", "head", "runs", "in charge"),
-    "owner": ("owner", "owns", "responsible", "working on", "works on", "who's on", "who is on"),
-    "tech_lead": ("tech lead", "technical lead", "working on", "works on", "who's on", "who is on"),
-    "status": ("status", "progress", "how is", "how's"),
-    "date": ("when", "date", "what day"),
-    "time": ("what time", "when"),
-    "deadline": ("deadline", "due", "when"),
-    "budget": ("budget", "cost"),
-    "q4_budget": ("budget",),
-    "attendees": ("attend", "who was at", "who is at", "who's at", "participants"),
-}
 PRONOUNS = re.compile(r"\b(he|she|his|her|hers|him|they|them|their|it|its)\b", re.I)
 TEMPLATE_HEADERS = ("Known entities (from", "Reference data for this message", "Summary of earlier conversation")
 STOPWORDS = frozenset(
@@ -50,6 +30,8 @@ STOPWORDS = frozenset(
     "does do did can could would should will with about from that this these those it its his her their our "
     "your my me you we they he she him them tell give please any there here have has had not".split()
 )
+# A key that is a verb and its preposition ("reports_to") reads as a sentence: "John reports to David".
+RELATION_PREPOSITIONS = frozenset({"to", "for", "with"})
 PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's tokens
 
 @dataclass
@@ -63,15 +45,6 @@ class _KnownEntity:
 
 # "who is X", "what's X", "tell me about X": a question about the thing itself, not one attribute.
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
-
-
-def _cue_key(key: str) -> str | None:
-    """The ATTRIBUTE_CUES entry for an attribute: its own, or that of its kind ("lead" for
-    eng_lead and marketing_lead, "owner" for product_owner)."""
-    if key in ATTRIBUTE_CUES:
-        return key
-    kind = key.rsplit("_", 1)[-1]
-    return kind if kind in ATTRIBUTE_CUES else None
 
 
 def file_name(source: str) -> str:
@@ -248,11 +221,6 @@ class OfflineResponder:
 
     def _display(self, value: Any) -> str:
         """An attribute value as text: entity ids become names, lists become "A, B and C"."""
-        if isinstance(value, str) and value[:1] in "[{":
-            try:
-                value = json.loads(value)
-            except json.JSONDecodeError:
-                pass
         if isinstance(value, list):
             items = [self._display(v) for v in value]
             if len(items) <= 1:
@@ -268,14 +236,15 @@ class OfflineResponder:
     def _asked_keys(self, question: str, entity: _KnownEntity) -> list[str]:
         lowered = question.lower()
         # A key named in full ("launch date", "cost center") beats a cue word.
-        named = [k for k in entity.attributes if all(w in lowered for w in k.lower().split("_"))]
+        named = [k for k in entity.attributes if all(w in lowered for w in key_words(k))]
         named = [k for k in named if not any(k != other and k in other for other in named)]
         if named and not re.search(r"\band\b", lowered):
             return named
-        cued = [k for k in entity.attributes if _cue_key(k) and any(
-            re.search(rf"(?<!\w){re.escape(c)}", lowered) for c in ATTRIBUTE_CUES[_cue_key(k)])]
-        order = list(ATTRIBUTE_CUES)
-        cued.sort(key=lambda k: order.index(_cue_key(k)))
+        # A cue word ("who leads", "when") asks for every key holding its concept: eng_lead and marketing_lead.
+        asked = concepts_asked(question)
+        order = {concept: rank for rank, concept in enumerate(ATTRIBUTE_CONCEPTS)}
+        held = {k: [order[c] for c in concepts_of_key(k) if c in asked] for k in entity.attributes}
+        cued = sorted((k for k, ranks in held.items() if ranks), key=lambda k: min(held[k]))
         if "time" in cued and "date" in cued and "what time" not in lowered:
             cued = [k for k in cued if k != "time"] + ["time"]
         # "who works on Atlas and what's the deadline": both parts, the named key too.
@@ -290,8 +259,9 @@ class OfflineResponder:
 
     def _sentence(self, entity: _KnownEntity, key: str) -> str:
         value = self._display(entity.attributes[key])
-        if key == "reports_to":
-            return f"{entity.name} reports to {value}."
+        words = key_words(key)
+        if len(words) == 2 and words[0].endswith("s") and words[1] in RELATION_PREPOSITIONS:
+            return f"{entity.name} {' '.join(words)} {value}."  # reports_to, belongs_to, works_for
         label = re.sub(r"\bq(\d)\b", r"Q\1", key.replace("_", " "))  # q4_budget → "Q4 budget"
         return f"{entity.name}'s {label} is {value}."
 
@@ -330,10 +300,9 @@ class OfflineResponder:
         matches = []
         for entity in self.kb.registry.all_entities():
             for key, value in entity.attributes.items():
-                text = str(value)
-                if len(text) >= 4 and not text[:1] in "[{" and re.search(
-                        rf"(?<!\w){re.escape(text)}(?!\w)", question, re.I):
-                    matches.append((len(text), entity, key))
+                if isinstance(value, str) and len(value) >= 4 and re.search(
+                        rf"(?<!\w){re.escape(value)}(?!\w)", question, re.I):
+                    matches.append((len(value), entity, key))
         if not matches:
             return [], []
         longest = max(m[0] for m in matches)

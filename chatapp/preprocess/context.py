@@ -10,12 +10,12 @@ words in the user's mouth.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
 from typing import Any, Callable, Iterable
 
+from chatapp.lexicon import KEY_CONCEPTS_BY_TYPE, keys_for_concept
 from chatapp.token_count import token_counter
 from chatapp.records import ContextInjection, DialogueTurn, ResolvedEntity
 
@@ -26,15 +26,6 @@ MAX_TOPIC_KEYWORDS = 10
 MIN_SALIENCE = 0.2
 DATE_TYPES = frozenset({"date", "time", "datetime", "duration"})
 
-# Attributes that say who or what an entity is, per type, most telling first.
-KEY_ATTRIBUTES = {
-    "person": ("role", "department", "email"),
-    "project": ("status", "owner", "deadline", "launch_date", "target_date", "go_live"),
-    "organization": ("relationship", "domain", "contact"),
-    "department": ("lead", "cost_center", "q4_budget"),
-    "event": ("date", "time", "location", "organizer"),
-    "document": ("date", "source"),
-}
 MAX_ATTRIBUTES_PER_LINE = 4
 
 _STOPWORDS = frozenset(
@@ -142,15 +133,19 @@ def summarise_turns(turns: list[DialogueTurn], budget_tokens: int, count_tokens:
 
 
 def _attribute_values(value: Any) -> list[Any]:
-    # The registry stores lists and objects as JSON text.
-    if isinstance(value, str) and value[:1] in "[{":
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            return [value]
     if isinstance(value, dict):
         return list(value.values())
     return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def key_attributes(entity_type: str, attributes: dict) -> list[str]:
+    """The keys that say who or what an entity is, most telling first: those holding its type's
+    key concepts (a project's status, owner, leads, deadline), or every plain value for a type
+    the lexicon does not know."""
+    concepts = KEY_CONCEPTS_BY_TYPE.get(entity_type.lower())
+    if concepts is None:
+        return [k for k, v in attributes.items() if not isinstance(v, (dict, list))]
+    return list(dict.fromkeys(k for concept in concepts for k in keys_for_concept(concept, attributes)))
 
 
 class EntityDescriber:
@@ -180,12 +175,9 @@ class EntityDescriber:
         return text
 
     def describe(self, name: str, entity_type: str, attributes: dict, description: str = "") -> str:
-        keys = KEY_ATTRIBUTES.get(entity_type.lower())
-        if keys is None:
-            keys = tuple(k for k, v in attributes.items() if not isinstance(v, (dict, list)))
         values: list[str] = []
-        for key in keys:
-            if key in attributes and len(values) < MAX_ATTRIBUTES_PER_LINE:
+        for key in key_attributes(entity_type, attributes):
+            if len(values) < MAX_ATTRIBUTES_PER_LINE:
                 shown = [self._display(v) for v in _attribute_values(attributes[key]) if str(v).strip()]
                 if shown:
                     values.append(" and ".join(shown))

@@ -111,42 +111,21 @@ CHAT_SPEAK = _table(
 )
 
 # Contractions typed without the apostrophe. Bare forms that are real words
-# ("ill", "id", "its", "lets", "shell", "hell", "wed", "were", "well") are not here.
-CONTRACTIONS = _table(
-    {
-        "im": ("I'm", 0.92),
-        "ive": ("I've", 0.9),
-        "dont": ("don't", 0.95),
-        "didnt": ("didn't", 0.95),
-        "doesnt": ("doesn't", 0.95),
-        "isnt": ("isn't", 0.95),
-        "wasnt": ("wasn't", 0.95),
-        "werent": ("weren't", 0.95),
-        "arent": ("aren't", 0.95),
-        "couldnt": ("couldn't", 0.95),
-        "wouldnt": ("wouldn't", 0.95),
-        "shouldnt": ("shouldn't", 0.95),
-        "havent": ("haven't", 0.95),
-        "hasnt": ("hasn't", 0.95),
-        "hadnt": ("hadn't", 0.95),
-        "mustnt": ("mustn't", 0.92),
-        "youre": ("you're", 0.95),
-        "youve": ("you've", 0.95),
-        "youll": ("you'll", 0.92),
-        "youd": ("you'd", 0.9),
-        "theyre": ("they're", 0.95),
-        "theyve": ("they've", 0.95),
-        "theyll": ("they'll", 0.92),
-        "thats": ("that's", 0.92),
-        "theres": ("there's", 0.92),
-        "itll": ("it'll", 0.9),
-        "whos": ("who's", 0.88),
-        "cant": ("can't", 0.85),
-        "wont": ("won't", 0.82),
-        "whats": ("what's", 0.88),
-    },
-    "Spelling",
-)
+# ("ill", "id", "its", "lets", "shell", "hell", "wed", "were", "well") are not here. Grouped by the
+# confidence that the bare form means the contraction.
+CONTRACTIONS = {
+    full.replace("'", "").lower(): Expansion((full,), confidence, "Spelling")
+    for confidence, fulls in (
+        (0.95, "don't didn't doesn't isn't wasn't weren't aren't couldn't wouldn't shouldn't haven't hasn't hadn't "
+               "you're you've they're they've"),
+        (0.92, "I'm mustn't you'll they'll that's there's"),
+        (0.9, "I've you'd it'll"),
+        (0.88, "who's what's"),
+        (0.85, "can't"),
+        (0.82, "won't"),
+    )
+    for full in fulls.split()
+}
 
 # Words of chat that the dictionary lacks but that need no correction.
 CHAT_WORDS = frozenset(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
@@ -10,18 +9,11 @@ from typing import Iterable, Iterator
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from chatapp.preprocess.correction.text_helpers import zipf
+from chatapp.lexicon import AMBIGUOUS_NAMES, zipf
 from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
 
 PLACE_ATTRIBUTES = ("location", "headquarters", "offices", "city")
-# Given names that are also ordinary words: "I will", "mark it", "the rose".
-AMBIGUOUS_NAME_WORDS = frozenset(
-    "will mark bill rose grace hope joy faith jack frank art bob pat sue dawn ray may june april "
-    "august summer amber ruby jade iris lily violet holly ivy daisy rob guy gene sky river brook drew "
-    "chase hunter carter mason cash max sage miles penny chip sandy don gay noel sunny victor "
-    "page bishop king young white black brown green long price stone wood hill hall".split()
-)
 
 
 @dataclass
@@ -55,7 +47,7 @@ def _capitalize_confidence(words: tuple[str, ...], entity_type: str, explicit: b
         return 0.9
     lower = letters[0].lower()
     frequency = zipf(lower)
-    if lower in AMBIGUOUS_NAME_WORDS or frequency >= 5.5 or len(lower) < 2:
+    if lower in AMBIGUOUS_NAMES or frequency >= 5.5 or len(lower) < 2:
         return 0.5
     if entity_type in ("person", "place"):
         if explicit:
@@ -72,7 +64,7 @@ def _common_word_name(words: tuple[str, ...], entity_type: str) -> bool:
         return False
     lower = words[0].lower()
     # Everyday words used bare all the time ("in office", "to sales") are left as they are.
-    return lower not in AMBIGUOUS_NAME_WORDS and 3.0 <= zipf(lower) < 4.5
+    return lower not in AMBIGUOUS_NAMES and 3.0 <= zipf(lower) < 4.5
 
 
 class KnownNames:
@@ -245,14 +237,9 @@ def _strip_possessive(word: str) -> str:
 
 
 def _place_names(value) -> list[str]:
-    """ "San Francisco, CA" -> ["San Francisco"]; lists arrive as JSON text."""
+    """ "San Francisco, CA" -> ["San Francisco"]; a list gives the places of each item."""
     if value is None:
         return []
-    if isinstance(value, str) and value.startswith("["):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
-            pass
     values = value if isinstance(value, list) else [value]
     places = []
     for item in values:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from chatapp.lexicon import zipf
 from chatapp.preprocess.correction.followups import complete_followup
 from chatapp.preprocess.correction.names import KnownNames, _strip_possessive
 from chatapp.preprocess.correction.text_helpers import (
@@ -32,7 +33,6 @@ from chatapp.preprocess.correction.text_helpers import (
     is_editable_word,
     next_word,
     render_with_owners,
-    zipf,
 )
 from chatapp.preprocess.correction.tokens import TokenizedInput
 from chatapp.preprocess.correction.word_types import fix_word_types

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatapp.lexicon import zipf
 from chatapp.preprocess.correction import grammar
 from chatapp.preprocess.correction.text_helpers import (  # noqa: F401 - render_with_owners re-exported
     ParsedText,
     is_editable_word,
     render_with_owners,
-    zipf,
 )
 from chatapp.preprocess.correction.tokens import Token, TokenizedInput
 from chatapp.records import CorrectionRecord

@@ -56,13 +56,6 @@ class ParsedText:
         return self._by_token.get(index, ("", ""))[1]
 
 
-def zipf(word: str) -> float:
-    """How common a word is in English (wordfreq's Zipf scale, 0 = unknown)."""
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word, "en")
-
-
 def is_editable_word(token: Token) -> bool:
     return token.kind == "word" and not token.protected and token.text != ""
 
