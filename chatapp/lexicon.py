@@ -145,6 +145,12 @@ def concepts_of_key(key: str) -> frozenset[str]:
     if words and words[-1] in GENERIC_HEADS:
         described = set().union(*(_held_by_head((w,)) for w in words[:-1])) if len(words) > 1 else set()
         found = described or found
+    # A head no concept knows ("launch_window", "work_email_addr") is read through the nearest
+    # word before it that one does.
+    for word in reversed(words[:-1] if not found else ()):
+        found = _held_by_head((word,))
+        if found:
+            break
     return frozenset(found or {key.lower()})
 
 
