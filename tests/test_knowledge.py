@@ -212,6 +212,11 @@ SECTIONS_PER_LOG = 8
 POLL_SECONDS, POLLS = 0.05, 2400
 
 
+def _log_codename(log: int) -> str:
+    """A word only log number `log` contains ("site 8" also matches "week 8" and "audit 8" elsewhere)."""
+    return "".join(chr(ord("k") + int(digit)) for digit in f"{log:02d}") + "vortquay"
+
+
 def _write_site_logs(folder) -> list:
     folder.mkdir()
     files = []
@@ -219,7 +224,7 @@ def _write_site_logs(folder) -> list:
         sections = []
         for part in range(SECTIONS_PER_LOG):
             site = log * SECTIONS_PER_LOG + part
-            sections.append(f"## Site {site}\n\n" + " ".join(
+            sections.append(f"## Site {site} of {_log_codename(log)}\n\n" + " ".join(
                 f"The vendor review for site {site} moved to week {part + 1} after audit {n}, "
                 f"and the crew logged {site * n} checks." for n in range(1, 9)))
         path = folder / f"site-log-{log:02d}.md"
@@ -277,8 +282,8 @@ def test_an_ingest_killed_mid_run_keeps_what_it_committed_and_the_next_run_does_
         assert _sqlite_ids(engine) == _chroma_ids(engine)
         assert engine.kb.stats()["chunks"] == len(files) * SECTIONS_PER_LOG
         finished_later = min(f for f in files if str(f) not in committed)
-        site = int(finished_later.stem.rsplit("-", 1)[1]) * SECTIONS_PER_LOG
-        hits = engine.search(f"vendor review for site {site}", k=1, mode="keyword")
+        codename = _log_codename(int(finished_later.stem.rsplit("-", 1)[1]))
+        hits = engine.search(codename, k=1, mode="keyword")
         assert hits and hits[0].source == str(finished_later)
 
 
