@@ -97,7 +97,8 @@ class TurnRunner:
         if self._postprocessor is None:
             from chatapp.postprocess.pipeline import Postprocessor
 
-            self._postprocessor = Postprocessor(self.kb.registry, self.kb.embedder, self._nlp(), disabled_checks=self.settings.disabled_checks)
+            self._postprocessor = Postprocessor(self.kb.registry, embedder=self.kb.embedder, nlp=self._nlp(),
+                                                disabled_checks=self.settings.disabled_checks)
         return self._postprocessor
 
     @staticmethod
