@@ -145,12 +145,10 @@ def concepts_of_key(key: str) -> frozenset[str]:
     if words and words[-1] in GENERIC_HEADS:
         described = set().union(*(_held_by_head((w,)) for w in words[:-1])) if len(words) > 1 else set()
         found = described or found
-    # A head no concept knows ("launch_window", "work_email_addr") is read through the nearest
-    # word before it that one does.
-    for word in reversed(words[:-1] if not found else ()):
-        found = _held_by_head((word,))
-        if found:
-            break
+    if not found:
+        # A head no concept knows ("launch_window", "work_email_addr") is read through the nearest
+        # word before it that one does.
+        found = next((held for word in reversed(words[:-1]) if (held := _held_by_head((word,)))), set())
     return frozenset(found or {key.lower()})
 
 
@@ -178,17 +176,3 @@ def concepts_asked(text: str) -> list[str]:
     asked = {concept for start, end, concept in spans
              if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
     return [concept for concept in ATTRIBUTE_CONCEPTS if concept in asked]
-
-
-def asks_for_key(text: str, key: str) -> bool:
-    """Whether `text` asks for the attribute `key` (by a cue of one of its concepts, or by the
-    key's own words: "what is the cost center?" asks for cost_center)."""
-    if set(concepts_asked(text)) & concepts_of_key(key):
-        return True
-    words = key_words(key)
-    return bool(words) and re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)", text, re.I) is not None
-
-
-def cue_words(concept: str) -> tuple[str, ...]:
-    """The words a question uses to ask for `concept` (empty for a concept no lexicon entry knows)."""
-    return ATTRIBUTE_CONCEPTS.get(concept, ((), ()))[0]

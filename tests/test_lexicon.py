@@ -13,11 +13,10 @@ from chatapp.engine import ChatEngine
 from chatapp.knowledge.registry import decode_attribute
 from chatapp.lexicon import (
     AMBIGUOUS_NAMES,
+    ATTRIBUTE_CONCEPTS,
     KEY_CONCEPTS_BY_TYPE,
-    asks_for_key,
     concepts_asked,
     concepts_of_key,
-    cue_words,
     key_words,
     keys_for_concept,
 )
@@ -173,18 +172,12 @@ def test_concepts_asked_reads_the_questions_cue_words(question, asked, not_asked
     assert asked <= found and not (not_asked & found)
 
 
-def test_asks_for_key_by_a_cue_or_by_the_keys_own_words():
-    assert asks_for_key("who leads Kestrel?", "project_lead")
-    assert not asks_for_key("who leads Kestrel?", "budget_2027")
-    assert asks_for_key("what is the shoe size?", "shoe_size")  # its own words, adjacent
-    assert not asks_for_key("what size of shoe?", "shoe_size")
-
-
 def test_every_type_lists_concepts_the_lexicon_knows_and_cue_words_name_them():
     for concepts in KEY_CONCEPTS_BY_TYPE.values():
         for concept in concepts:
-            assert cue_words(concept), concept
-    assert "mobile" in cue_words("phone") and cue_words("no such concept") == ()
+            cues, _ = ATTRIBUTE_CONCEPTS[concept]
+            assert cues, concept
+    assert "mobile" in ATTRIBUTE_CONCEPTS["phone"][0]
 
 
 def test_ambiguous_names_join_both_old_lists():
