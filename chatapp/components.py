@@ -22,7 +22,7 @@ class Component(Protocol):
     on the work record of its side, and a way to drop what it derived from the
     knowledge base when that changes."""
 
-    name: str
+    name: str  # the name it is registered under, set by Registry.build
     reads: tuple[str, ...]
     writes: tuple[str, ...]
 
@@ -87,6 +87,7 @@ class Registry(Generic[T]):
             if name in disabled:
                 continue
             component = factory(*args, **kwargs)
+            component.name = name  # one name: the one it is registered and switched off by
             missing = [f for f in getattr(component, "reads", ()) if f not in available]
             if missing:
                 raise ComponentError(f"{self.kind} {name!r} reads {', '.join(missing)}, which nothing before it writes")

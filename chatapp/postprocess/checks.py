@@ -50,7 +50,7 @@ class _Check:
     """What every check shares: nothing derived from the knowledge base is kept between answers
     (the postprocessor rebuilds its view of the registry itself), so refresh has nothing to drop."""
 
-    name: str
+    name: str  # set to its registered name when built
     reads: tuple[str, ...]
     writes: tuple[str, ...] = ("findings",)
 
@@ -63,7 +63,7 @@ class _Check:
 
 @CHECKS.register("fact_validation")
 class FactValidation(_Check):
-    name, reads, writes = "fact_validation", ("analysis", "sources"), ("validation", "support", "findings")
+    reads, writes = ("analysis", "sources"), ("validation", "support", "findings")
 
     def __init__(self, settings) -> None:
         super().__init__(settings)
@@ -76,7 +76,7 @@ class FactValidation(_Check):
 
 @CHECKS.register("evidence_grounding")
 class EvidenceGrounding(_Check):
-    name, reads = "evidence_grounding", ("analysis", "sources", "question", "history")
+    reads = ("analysis", "sources", "question", "history")
 
     def run(self, context: CheckContext) -> list[Finding]:
         history_text = "\n".join([*(t.content for t in context.history), context.question])
@@ -85,7 +85,7 @@ class EvidenceGrounding(_Check):
 
 @CHECKS.register("comparisons")
 class Comparisons(_Check):
-    name, reads = "comparisons", ("analysis", "sources", "question")
+    reads = ("analysis", "sources", "question")
 
     def run(self, context: CheckContext) -> list[Finding]:
         return comparison_findings(context.analysis, context.question, context.sources.supplied.texts)
@@ -93,7 +93,7 @@ class Comparisons(_Check):
 
 @CHECKS.register("temporal")
 class Temporal(_Check):
-    name, reads = "temporal", ("analysis", "sources", "question", "chunks", "now")
+    reads = ("analysis", "sources", "question", "chunks", "now")
 
     def run(self, context: CheckContext) -> list[Finding]:
         sources = context.sources
@@ -103,7 +103,7 @@ class Temporal(_Check):
 
 @CHECKS.register("consistency")
 class Consistency(_Check):
-    name, reads = "consistency", ("analysis", "sources", "findings")
+    reads = ("analysis", "sources", "findings")
 
     def run(self, context: CheckContext) -> list[Finding]:
         return consistency_findings(context.analysis, context.sources.prior, context.findings)

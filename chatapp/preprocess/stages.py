@@ -61,7 +61,7 @@ class StageServices:
 
 
 class _StageBase:
-    name = ""
+    name = ""  # set to its registered name when built
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
 
@@ -105,7 +105,6 @@ class _BuiltOnFirstUse(_StageBase):
 class CorrectionStage(_BuiltOnFirstUse):
     """Stage 1: the three correction tiers at the turn's level."""
 
-    name = "correction"
     reads = ("text", "level", "previous_question")
     writes = ("correction", "markers", "head", "parse")
 
@@ -135,7 +134,6 @@ class CorrectionStage(_BuiltOnFirstUse):
 class EntityStage(_BuiltOnFirstUse):
     """Stage 2: names, pronouns, dates and descriptions linked to the registry and the dialogue."""
 
-    name = "entities"
     reads = ("head", "parse", "markers", "state", "now")
     writes = ("resolved",)
 
@@ -160,7 +158,6 @@ class EntityStage(_BuiltOnFirstUse):
 class ContextStage(_StageBase):
     """Stage 3: recent turns, older ones summarised, active entities, topic and preferences."""
 
-    name = "context"
     reads = ("correction", "resolved", "state", "profile")
     writes = ("channels", "context")
 
@@ -183,7 +180,6 @@ class ContextStage(_StageBase):
 class RetrievalStage(_StageBase):
     """Stage 4: hybrid search of the user's documents, boosted by entities and recency."""
 
-    name = "retrieval"
     reads = ("correction", "resolved", "channels", "now")
     writes = ("chunks",)
 
@@ -203,7 +199,6 @@ class RetrievalStage(_StageBase):
 class AssemblyStage(_StageBase):
     """Stage 5: the prompt under the profile's per-section token budgets."""
 
-    name = "assembly"
     reads = ("correction", "context", "chunks", "resolved", "profile", "channels")
     writes = ("prompt",)
 
