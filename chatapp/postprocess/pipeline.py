@@ -73,15 +73,9 @@ class Postprocessor:
             self._nlp = load_pipeline()[0]
         return self._nlp
 
-    def refresh(self) -> None:
-        """Drop what was derived from the knowledge base (the view is also rebuilt whenever the
-        registry's stamp changes)."""
-        with self._lock:
-            self._view = None
-        for check in self.checks:
-            check.refresh()
-
     def view(self) -> KnowledgeView:
+        """The registry as the checks read it, rebuilt whenever the registry's stamp changes (so the
+        postprocessor needs no refresh after an ingest)."""
         with self._lock:
             if self._view is None or not self._view.is_current(self.registry):
                 self._view = KnowledgeView.build(self.registry)
