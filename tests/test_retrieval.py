@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import chatapp  # noqa: F401  (offline environment first)
-from chatapp.preprocess.assembly.prompt import assemble, fence_chunk
+from chatapp.preprocess.assembly.prompt import assemble
+from chatapp.preprocess.reference_data import fence_chunk
 from chatapp.token_count import count_tokens
 from chatapp.engine import ChatEngine
 from chatapp.records import ContextInjection, ResolvedEntity

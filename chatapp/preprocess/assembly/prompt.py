@@ -11,24 +11,12 @@ from __future__ import annotations
 
 import re
 
+from chatapp.intents import ALL_CHANNELS, triage_channels
 from chatapp.preprocess.assembly.budgets import get_profile
-from chatapp.token_count import CountTokens, TokenTally, token_counter
-from chatapp.intents import ALL_CHANNELS, triage_channels  # noqa: F401 - triage_channels is part of this stage's interface
+from chatapp.preprocess.assembly.sections import TEMPLATE_NAMES, Section, SectionRenderer, load_templates
 from chatapp.preprocess.context import EntityDescriber
-from chatapp.preprocess.assembly.sections import (  # noqa: F401 - the section helpers stay importable from here
-    FENCE_TAG,
-    MIN_PARTIAL_TURN,
-    REFERENCE_RULE,
-    TEMPLATE_DIR,
-    TEMPLATE_NAMES,
-    TURN_FRAMING,
-    Section,
-    SectionRenderer,
-    fence_chunk,
-    load_templates,
-    render,
-)
 from chatapp.records import AssembledPrompt, ContextInjection, KnowledgeChunk, PromptSection, ResolvedEntity
+from chatapp.token_count import CountTokens, TokenTally, token_counter
 
 # Chat framing per message (OpenAI's count: 3 + the role), and 3 to prime the reply.
 MESSAGE_FRAMING = 4
