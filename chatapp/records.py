@@ -59,6 +59,9 @@ class Entity:
     attributes: dict[str, Any] = field(default_factory=dict)
     prior: float = 0.5
     source: str = ""
+    # "user": written by the user (entities.jsonl), authoritative; "extracted": learnt at ingest
+    # from documents, with each value's sources in the registry's attribute history.
+    origin: str = "user"
 
 
 @dataclass
@@ -104,6 +107,8 @@ class IngestReport:
     documents_pruned: int = 0
     entities: int = 0
     facts: int = 0
+    entities_learnt: int = 0  # entities the registry holds from documents after this run
+    sample_removed: int = 0  # sample documents removed because the user's own arrived
     seconds: float = 0.0
 
 

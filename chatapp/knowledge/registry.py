@@ -134,6 +134,7 @@ class Registry:
                     "description": entity.description,
                     "prior": entity.prior,
                     "source": entity.source,
+                    "origin": entity.origin,
                     "updated_at": now,
                 },
                 pk="id",
@@ -194,6 +195,7 @@ class Registry:
             attributes=attributes,
             prior=row["prior"],
             source=row["source"] or "",
+            origin=row.get("origin") or "user",
         )
 
     def get(self, entity_id: str) -> Entity | None:
@@ -211,6 +213,17 @@ class Registry:
             (normalize_alias(text),),
         )
         return [self._entity_from_row(r) for r in rows]
+
+    def attribute_history(self, entity_id: str) -> list[dict]:
+        """Every value an extracted entity's attributes had: key, value, status ("current" or
+        "superseded"), source (document path), position (character offset in it), doc_date,
+        confidence and method (how it was read: mail_header, signature, directory, key_value…).
+        Newest first within a key."""
+        return self.database.query(
+            "SELECT key, value, status, source, position, doc_date, confidence, method FROM attribute_history "
+            "WHERE entity_id = ? ORDER BY key, status = 'superseded', doc_date DESC",
+            (entity_id,),
+        )
 
     def facts_about(self, entity_id: str) -> list[Fact]:
         rows = self.database.query(

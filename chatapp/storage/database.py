@@ -122,8 +122,36 @@ def _m003_flag_corrected(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE hallucination_flags ADD COLUMN corrected INTEGER NOT NULL DEFAULT 0")
 
 
+def _m004_learnt_knowledge(db: sqlite_utils.Database) -> None:
+    # What ingest learns from the user's own documents. `observations` holds what each document
+    # says (redone when the file changes, dropped with it); the registry's extracted entities are
+    # merged from them. `origin` tells the user's own records from extracted ones and the sample's;
+    # `attribute_history` keeps every value a key had, current or superseded, with its source.
+    _run_statements(
+        db,
+        """
+        ALTER TABLE documents ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
+        ALTER TABLE entities ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
+        ALTER TABLE facts ADD COLUMN origin TEXT NOT NULL DEFAULT 'user';
+        CREATE TABLE observations (
+            document_id TEXT NOT NULL REFERENCES documents(id), subject TEXT NOT NULL,
+            subject_type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+            confidence REAL NOT NULL, method TEXT NOT NULL, position INTEGER, doc_date TEXT
+        );
+        CREATE INDEX observations_document ON observations(document_id);
+        CREATE TABLE attribute_history (
+            entity_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, status TEXT NOT NULL,
+            source TEXT, position INTEGER, doc_date TEXT, confidence REAL, method TEXT
+        );
+        CREATE INDEX attribute_history_entity ON attribute_history(entity_id);
+        """,
+    )
+
+
 # Append new migrations; never edit one that has shipped.
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_m001_initial, _m002_fact_times, _m003_flag_corrected]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _m001_initial, _m002_fact_times, _m003_flag_corrected, _m004_learnt_knowledge,
+]
 
 
 class Database:
