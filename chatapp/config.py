@@ -32,6 +32,8 @@ class Settings:
     budget_profile: str = "default"
     # Files larger than this are skipped by ingest with a reason.
     max_file_mb: float = 25.0
+    # Learn people, projects and facts from ingested documents into the registry.
+    learn_from_documents: bool = True
     embedding_batch_size: int = 32
     search_k: int = 5
     system_prompt: str = ""

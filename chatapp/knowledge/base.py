@@ -149,6 +149,20 @@ class KnowledgeBase:
 
         return Ingester(self, on_event=on_event).run([Path(p) for p in paths], prune=prune)
 
+    def relearn(self) -> int:
+        """Merge what every document said (its stored observations) into the registry's extracted
+        entities again; called after ingest or removal changed documents. Returns how many there are."""
+        from chatapp.knowledge.extraction.merge import Row, merge
+
+        rows = self.database.query(
+            "SELECT o.subject, o.subject_type, o.key, o.value, o.confidence, o.method, o.position, "
+            "coalesce(o.doc_date, '') AS doc_date, d.path AS source, coalesce(o.previous, '') AS previous "
+            "FROM observations o JOIN documents d ON d.id = o.document_id ORDER BY d.path, o.rowid"
+        )
+        learnt = merge([Row(**row) for row in rows])
+        with self.database.transaction() as db:
+            return self.registry.replace_extracted(db, learnt.entities, learnt.history)
+
     def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[KnowledgeChunk]:
         from chatapp.knowledge.search import hybrid_search
 

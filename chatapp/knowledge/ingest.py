@@ -55,6 +55,7 @@ class PendingDocument:
     digest: str
     size: int
     doc_date: datetime | None
+    observations: list  # what extraction learnt from it (chatapp.knowledge.extraction.Observation)
 
 
 def content_hash(data: bytes) -> str:
@@ -102,6 +103,7 @@ class Ingester:
         files = list(dict.fromkeys(discover(paths, report)))  # a path named twice is read once
         self.on_event("start", total=len(files))
         changed = False
+        self._learnt_changed = False
         with self.kb.write_lock(on_wait=lambda: self.on_event("waiting", path=str(self.kb.settings.data_dir))):
             for path in files:
                 report.files_seen += 1
@@ -119,6 +121,9 @@ class Ingester:
             if changed or self.kb.keyword.version != self.kb.version:
                 self.on_event("keyword_index")
                 self.kb.rebuild_keyword_index()
+            if changed or self._learnt_changed:
+                self.on_event("learning")
+                report.entities_learnt = self.kb.relearn()
         report.seconds = round(time.perf_counter() - started, 3)
         self.on_event("done", report=report)
         return report
@@ -181,9 +186,15 @@ class Ingester:
                 base_meta[key] = parsed.metadata[key]
         metadatas = [{**base_meta, "chunk_index": n} for n in range(len(unique))]
 
+        observations = []
+        if self.kb.settings.learn_from_documents:
+            from chatapp.knowledge.extraction import extract
+
+            raw_text = data.decode("utf-8-sig", errors="replace") if parsed.format in ("csv", "json") else None
+            observations = extract(parsed, raw_text)
         self._pending.append(PendingDocument(
             document_id=document_id, path=path, parsed=parsed, chunks=unique, metadatas=metadatas,
-            digest=digest, size=len(data), doc_date=doc_date,
+            digest=digest, size=len(data), doc_date=doc_date, observations=observations,
         ))
         return True
 
@@ -209,6 +220,7 @@ class Ingester:
         old_ids = {r["id"] for r in self.database.query("SELECT id FROM chunks WHERE document_id = ?", (document_id,))}
         with self.database.transaction() as db:
             db.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
+            db.execute("DELETE FROM observations WHERE document_id = ?", (document_id,))
             db["documents"].upsert(
                 {
                     "id": document_id,
@@ -235,6 +247,17 @@ class Ingester:
                         "tokens": span.tokens,
                     }
                     for n, (chunk_id, span) in enumerate(item.chunks.items())
+                ]
+            )
+            doc_date = item.doc_date.isoformat() if item.doc_date else None
+            db["observations"].insert_all(
+                [
+                    {
+                        "document_id": document_id, "subject": o.subject, "subject_type": o.subject_type,
+                        "key": o.key, "value": o.value, "confidence": o.confidence, "method": o.method,
+                        "position": o.position, "doc_date": doc_date, "previous": o.previous or None,
+                    }
+                    for o in item.observations
                 ]
             )
             self.kb.bump_version()
@@ -297,6 +320,7 @@ class Ingester:
             self.kb.vector.delete_document(row["id"])
             with self.database.transaction() as db:
                 db.execute("DELETE FROM chunks WHERE document_id = ?", (row["id"],))
+                db.execute("DELETE FROM observations WHERE document_id = ?", (row["id"],))
                 db.execute("DELETE FROM documents WHERE id = ?", (row["id"],))
                 self.kb.bump_version()
             report.chunks_removed += removed

@@ -170,6 +170,29 @@ class Registry:
             pk="id",
         )
 
+    def replace_extracted(self, db, entities: list[Entity], history: list[dict]) -> int:
+        """Put the entities learnt from documents in place of the previous ones. A user's own
+        record (entities.jsonl) wins: an extracted entity with one of its names, or its id, is
+        left out. Returns how many were stored."""
+        stale = [r["id"] for r in db.query("SELECT id FROM entities WHERE origin = 'extracted'")]
+        for entity_id in stale:
+            db.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
+            db.execute("DELETE FROM entity_attributes WHERE entity_id = ?", (entity_id,))
+            db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
+        db.execute("DELETE FROM attribute_history")
+        user_ids = {r["id"] for r in db.query("SELECT id FROM entities")}
+        user_names = {
+            r["alias_norm"] for r in db.query(
+                "SELECT a.alias_norm FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
+                "WHERE e.name = a.alias"
+            )
+        }
+        kept = [e for e in entities if e.id not in user_ids and normalize_alias(e.name) not in user_names]
+        self.store_entities(db, kept)
+        kept_ids = {e.id for e in kept}
+        db["attribute_history"].insert_all([h for h in history if h["entity_id"] in kept_ids])
+        return len(kept)
+
     # --- reading --------------------------------------------------------------
 
     def _entity_from_row(self, row: dict) -> Entity:

@@ -136,7 +136,8 @@ def _m004_learnt_knowledge(db: sqlite_utils.Database) -> None:
         CREATE TABLE observations (
             document_id TEXT NOT NULL REFERENCES documents(id), subject TEXT NOT NULL,
             subject_type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
-            confidence REAL NOT NULL, method TEXT NOT NULL, position INTEGER, doc_date TEXT
+            confidence REAL NOT NULL, method TEXT NOT NULL, position INTEGER, doc_date TEXT,
+            previous TEXT
         );
         CREATE INDEX observations_document ON observations(document_id);
         CREATE TABLE attribute_history (

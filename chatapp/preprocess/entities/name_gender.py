@@ -57,3 +57,22 @@ def _census() -> dict[str, tuple[float, float]]:
     except (ModuleNotFoundError, FileNotFoundError, ValueError):  # pragma: no cover - a broken install
         return {}
     return {name: (male, female) for name, (male, female) in table.items()}
+
+
+def is_given_name(word: str) -> bool:
+    """A first name the census tables list ("Dana", "Rob"), whatever its sex ratio."""
+    return word.strip(".").upper() in _census()
+
+
+@functools.lru_cache(maxsize=1)
+def _census_surnames() -> frozenset[str]:
+    try:
+        text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
+        return frozenset()
+    return frozenset(line.split()[0] for line in text.splitlines() if line.split())
+
+
+def is_surname(word: str) -> bool:
+    """A surname the census tables list ("Hartley", "Williams")."""
+    return word.strip(".").upper() in _census_surnames()

@@ -1,0 +1,26 @@
+"""Knowledge learnt from the user's own documents at ingest: who people are and how to reach
+them, what projects there are and who leads them, and the facts documents state, each with
+its source. `extract` reads one parsed document; `merge` joins what every document said."""
+
+from __future__ import annotations
+
+from chatapp.knowledge.extraction.observations import Observation
+
+
+def extract(parsed, raw_text: str | None = None) -> list[Observation]:
+    """Everything one parsed document says about people, projects and things. `raw_text` is the
+    file's own text, for CSV and JSON whose records the parsed text has flattened."""
+    from chatapp.knowledge.extraction.fields import read_fields
+    from chatapp.knowledge.extraction.mentions import read_mentions
+    from chatapp.knowledge.extraction.people import read_people
+    from chatapp.knowledge.extraction.records import read_csv, read_json
+
+    if parsed.format == "csv":
+        return read_csv(raw_text or "")
+    if parsed.format == "json":
+        return read_json(raw_text or "")
+    is_email = parsed.format == "email"
+    found = read_people(parsed.text, parsed.metadata, is_email)
+    found += read_fields(parsed.text, parsed.title, is_email)
+    found += read_mentions(parsed.text)
+    return found

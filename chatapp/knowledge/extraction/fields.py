@@ -1,0 +1,261 @@
+"""Fields a document states about its own subject, tables of records, and stated changes.
+
+- A project page names its subject in its title and lists fields under it, in front matter
+  and in "Lead: Dana Kim" / "Budget: £95,000" lines; a "Milestones:" field lists dated items.
+- A Markdown table with a name column is a list of records, one per row.
+- "The launch has moved to 11 May", "the revised budget of $12,000" and
+  "Build: 2027-01-12 (was 2026-12-14)" state a change; the merge finds what they change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatapp.knowledge.extraction.observations import (
+    ALIAS,
+    CHANGE,
+    MENTION,
+    Observation,
+    clean_name,
+    key_for_label,
+    looks_like_person,
+)
+from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value
+
+_FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
+_FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*|__)?([A-Za-z][\w /&'’().-]{0,40}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$", re.MULTILINE)
+# Keys whose presence says the page is about a piece of work with an owner.
+_PROJECT_KEYS = frozenset("lead owner sponsor status budget milestones deadline go_live launch due kickoff".split())
+# Keys whose value is a person when it reads as one.
+_PERSON_KEYS = frozenset(
+    "lead owner sponsor contact manager coordinator chair organiser organizer coach adviser advisor "
+    "maintained_by published_by responsible assignee author reviewer approver".split()
+)
+_SKIP_KEYS = frozenset({"title", "date", "tags", "layout", "slug", "id", "category", "categories", "draft"})
+_MILESTONE_KEYS = frozenset({"milestones", "key_dates", "dates", "timeline", "schedule"})
+_CHANGE_VERB = re.compile(
+    r"\b(?:has|have|had|was|were|is|are|has been|have been|got|now)?\s*"
+    r"(?:moved|changed|pushed(?: back)?|brought forward|postponed|rescheduled|delayed|slipped|shifted|"
+    r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
+    re.IGNORECASE,
+)
+_REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
+_WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
+_LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
+
+
+def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
+    """(name, aliases, end of the header section) of what a page is about: its first heading,
+    without quoted nicknames or a parenthesised note, and the sides of any dash in it or in the
+    front matter title as aliases."""
+    front = _FRONT_MATTER.match(text)
+    front_title = ""
+    if front:
+        found = re.search(r"^title:\s*(.+)$", front.group(1), re.MULTILINE)
+        front_title = found.group(1).strip().strip("'\"") if found else ""
+    headings = list(_HEADING.finditer(text))
+    heading = next((h for h in headings if len(h.group(1)) == 1), None)
+    raw = heading.group(2) if heading else (front_title or title)
+    aliases = []
+    for source in (raw, front_title):
+        cleaned = re.sub(r"\s*\([^)]*\)|\s*[\"“][^\"”]*[\"”]", "", source or "").strip()
+        aliases += [side.strip() for side in re.split(r"\s+[—–-]\s+|:\s+", cleaned) if len(side.strip()) > 2]
+    name = aliases[0] if aliases else ""
+    if match := re.match(r"^(?:project|programme|program|initiative)\s+(\S+)$", name, re.IGNORECASE):
+        aliases.append(match.group(1))
+    # The header section: up to the second heading (the first is the title itself).
+    later = [h for h in headings if heading is None or h.start() > heading.start()]
+    end = later[0].start() if later else len(text)
+    return name, [a for a in dict.fromkeys(aliases) if a != name], end
+
+
+def _milestones(subject: str, value: str, position: int, add) -> None:
+    """ "order signed 16 October 2026; go-live 7 December 2026" -> order_signed, go_live."""
+    for item in re.split(r"\s*[;·•]\s*", value):
+        dates = find_dates(item)
+        if not dates:
+            continue
+        match = dates[0][0]
+        label = (item[: match.start()] if match.start() > 0 else item[match.end():]).strip(" :,-–—")
+        label = re.sub(r"\([^)]*\)|[\d\s–-]+$", "", label)
+        label = re.split(r"\s+(?:at|with|by|for|in)\s+", label)[0].strip()
+        if label and len(label.split()) <= 6:
+            add(subject, key_for_label(label), match.group(0), 0.85, "key_value", position)
+
+
+def _person_value(value: str) -> tuple[str, str]:
+    """("Hester Wiersma", "Programme Manager") from "Hester Wiersma, Programme Manager"; ("", "")
+    when the value does not start with a person's name."""
+    head, _, rest = re.split(r"\s*\(", value, maxsplit=1)[0].partition(",")
+    name = clean_name(head)
+    return (name, rest.strip()) if looks_like_person(name) else ("", "")
+
+
+class FieldReader:
+    def __init__(self, text: str, title: str):
+        self.text = text
+        self.title = title
+        self.observations: list[Observation] = []
+
+    def add(self, subject, key, value, confidence, method, position=0, subject_type="project", previous=""):
+        value = " ".join(str(value).split()).strip()
+        if value and (subject or subject_type == CHANGE):
+            self.observations.append(
+                Observation(subject, subject_type, key, value, confidence, method, position, previous)
+            )
+
+    def read(self, is_email: bool = False) -> list[Observation]:
+        if not is_email:  # a mail's subject line names a conversation, not a page's subject
+            self._subject_fields()
+        self._tables()
+        self._changes()
+        return self.observations
+
+    # --- a page's own fields ------------------------------------------------
+
+    def _subject_fields(self) -> None:
+        name, aliases, end = document_subject(self.text, self.title)
+        if not name:
+            return
+        fields: list[tuple[str, str, int]] = []
+        offset = 0
+        for line in self.text[:end].split("\n"):
+            if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
+                fields.append((key_for_label(match.group(1)), match.group(2).strip(), offset))
+            offset += len(line) + 1
+        keys = {key for key, _, _ in fields}
+        if len(fields) < 2 or not keys & _PROJECT_KEYS:
+            return  # meeting notes and letters have "Date:" lines too; only a page about a piece of work counts
+        self.add(name, MENTION, name, 0.9, "key_value", 0)
+        for alias in aliases:
+            self.add(name, ALIAS, alias, 0.8, "key_value", 0)
+        for key, value, position in fields:
+            if key in _SKIP_KEYS or not value:
+                continue
+            if key in _MILESTONE_KEYS:
+                _milestones(name, value, position, self.add)
+                continue
+            person, role = _person_value(value)
+            if person and (key in _PERSON_KEYS or key.endswith(("_lead", "_owner", "_contact", "_manager"))):
+                self.add(name, key, person, 0.92, "key_value", position)
+                self.add(person, MENTION, person, 0.8, "key_value", position, subject_type="person")
+                if role and len(role.split()) <= 6:
+                    self.add(person, "role", role, 0.75, "key_value", position, subject_type="person")
+                continue
+            self.add(name, key, leading_value(value), 0.88, "key_value", position)
+
+    # --- tables ---------------------------------------------------------------
+
+    def _tables(self) -> None:
+        lines = self.text.split("\n")
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        n = 0
+        while n < len(lines) - 2:
+            if _is_row(lines[n]) and re.fullmatch(r"\s*\|?[\s:|-]+\|?\s*", lines[n + 1]) and "-" in lines[n + 1]:
+                header = _cells(lines[n])
+                rows = []
+                m = n + 2
+                while m < len(lines) and _is_row(lines[m]):
+                    rows.append((_cells(lines[m]), offsets[m]))
+                    m += 1
+                self._table(header, rows)
+                n = m
+            else:
+                n += 1
+
+    def _table(self, header: list[str], rows: list[tuple[list[str], int]]) -> None:
+        keys = [key_for_label(h) or f"column_{i}" for i, h in enumerate(header, 1)]
+        column = subject_column(keys, [cells for cells, _ in rows], named_only=True)
+        if column is None:
+            return
+        people = sum(looks_like_person(clean_name(cells[column])) for cells, _ in rows if column < len(cells))
+        subject_type = "person" if people * 2 > len(rows) else "thing"
+        for cells, position in rows:
+            if column >= len(cells) or not clean_name(cells[column]):
+                continue
+            subject = clean_name(cells[column])
+            if (subject_type == "person" and not looks_like_person(subject)) or _TOTAL.fullmatch(subject):
+                continue
+            self.add(subject, MENTION, subject, 0.9, "table", position, subject_type)
+            for key, cell in zip(keys, cells):
+                if cell and key != keys[column]:
+                    self.add(subject, key, cell.strip("* "), 0.9, "table", position, subject_type)
+
+    # --- stated changes ---------------------------------------------------------
+
+    def _changes(self) -> None:
+        offset = 0
+        for line in self.text.split("\n"):
+            position = offset
+            offset += len(line) + 1
+            line = line.strip()
+            if not line or line.startswith(">"):
+                continue  # quoted text repeats an older message: its changes are that message's
+            if (was := _WAS.search(line)) and (field := _FIELD_LINE.match(line)):
+                new = leading_value(field.group(2))
+                if new and new != was.group(1):
+                    label = re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
+                    self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
+                continue
+            for pattern in (_CHANGE_VERB, _REVISED):
+                for match in pattern.finditer(line):
+                    after = line[match.end():]
+                    value = _value_at_start(after)
+                    if not value:
+                        continue
+                    if pattern is _REVISED:
+                        label = match.group(1)
+                    else:
+                        label = " ".join(_LABEL_NOISE.sub(" ", line[: match.start()]).split()[-4:])
+                    label = label.strip(" ,.-")
+                    if label:
+                        self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+def _value_at_start(text: str) -> str:
+    for finder in (find_dates, find_amounts):
+        found = finder(text)
+        if found and found[0][0].start() <= 1:
+            return found[0][0].group(0)
+    return ""
+
+
+def _is_row(line: str) -> bool:
+    return line.strip().startswith("|") and line.count("|") >= 3
+
+
+def _cells(line: str) -> list[str]:
+    return [" ".join(c.split()) for c in line.strip().strip("|").split("|")]
+
+
+# Headers that name a record, surest first; a contact's name column names the record's contact,
+# so it comes last ("supplier, contact_name, contact_email": the record is the supplier).
+_NAME_KEYS = ("name", "full_name", "person", "employee", "staff", "staff_member", "member", "client_name",
+              "supplier", "vendor", "company", "organisation", "organization", "project", "title", "item", "label",
+              "who", "contact_name")
+
+
+_TOTAL = re.compile(r"(?:sub)?total|sum|grand total", re.IGNORECASE)
+
+
+def subject_column(keys: list[str], rows: list[list[str]], named_only: bool = False) -> int | None:
+    """Which column names each record: a name-like header first ("Name", "Full name", "Item"),
+    else (unless `named_only`) the first column most of whose cells read as people's names.
+    A table of actions has people in its "Owner" column, but its records are the actions."""
+    for wanted in _NAME_KEYS:
+        if wanted in keys:
+            return keys.index(wanted)
+    if named_only:
+        return None
+    for index in range(len(keys)):
+        cells = [row[index] for row in rows if index < len(row) and row[index]]
+        if cells and sum(looks_like_person(clean_name(c)) for c in cells) * 2 > len(cells):
+            return index
+    return None
+
+
+def read_fields(text: str, title: str, is_email: bool = False) -> list[Observation]:
+    return FieldReader(text, title).read(is_email)

@@ -1,0 +1,274 @@
+"""Observations from every document merged into the registry's extracted entities.
+
+- People are one person when they share a name or an email address ("Rob Ellison
+  <robert.ellison@…>" in a header and "Robert Ellison" in the directory); the fullest name a
+  directory or table gives is the canonical one, the others become aliases, with the first
+  name and surname.
+- Every attribute keeps all its values with their sources. Values that say the same thing
+  ("Head of Hardware" and "Head of Hardware & Co-founder") are one; of values that differ, the
+  one a newer document states is current and the older are marked superseded.
+- A stated change ("the go-live has moved to 11 January 2027") is matched to the attribute it
+  changes: the one holding its old value, or the one whose key and subject share its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, entity_slug
+from chatapp.knowledge.extraction.values import normal_value, value_shape
+from chatapp.lexicon import is_common
+from chatapp.records import Entity
+
+# Methods whose names are written out in full, in the person's own directory entry.
+_FORMAL_METHODS = {"directory": 3, "table": 3, "record": 2, "signature": 1, "mail_header": 1}
+_PERSON_VALUE_KEYS = re.compile(
+    r"(?:^|_)(?:lead|owner|sponsor|contact|manager|coordinator|chair|organi[sz]er|coach|advis[eo]r|"
+    r"maintained_by|published_by|responsible|assignee|primary|backup|lawyer|partner|reviewer|approver)$"
+)
+
+
+@dataclass
+class Row:
+    """One stored observation with its document's path and date."""
+
+    subject: str
+    subject_type: str
+    key: str
+    value: str
+    confidence: float
+    method: str
+    position: int
+    doc_date: str
+    source: str
+    previous: str = ""
+
+
+@dataclass
+class _Group:
+    type: str
+    names: dict[str, float] = field(default_factory=dict)  # name -> weight
+    aliases: set[str] = field(default_factory=set)
+    rows: list[Row] = field(default_factory=list)
+    documents: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Learnt:
+    entities: list[Entity]
+    history: list[dict]  # attribute_history rows
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w@.]+", " ", text.casefold()).split())
+
+
+class _UnionFind:
+    def __init__(self):
+        self.parent: dict[str, str] = {}
+
+    def find(self, item: str) -> str:
+        self.parent.setdefault(item, item)
+        while self.parent[item] != item:
+            self.parent[item] = self.parent[self.parent[item]]
+            item = self.parent[item]
+        return item
+
+    def union(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def merge(rows: list[Row]) -> Learnt:
+    changes = [r for r in rows if r.subject_type == CHANGE]
+    groups = _group(r for r in rows if r.subject_type != CHANGE)
+    ids = _assign_ids(groups)
+    name_to_id = {}
+    for group_id, group in zip(ids, groups):
+        if group.type == "person":
+            for name in group.names:
+                name_to_id.setdefault(_norm(name), group_id)
+    _apply_changes(groups, changes)
+    # A name only the recogniser saw, in one document, is too weak to be an entity (people aside:
+    # a colleague named once in meeting notes is still a colleague).
+    kept = [(i, g) for i, g in zip(ids, groups) if _kept(g, groups)]
+    ids, groups = [i for i, _ in kept], [g for _, g in kept]
+    entities, history = [], []
+    for entity_id, group in zip(ids, groups):
+        entity, rows_out = _entity(entity_id, group, name_to_id)
+        entities.append(entity)
+        history += rows_out
+    return Learnt(entities, history)
+
+
+def _kept(group: _Group, groups: list[_Group]) -> bool:
+    """Whether a group is an entity. Names only the recogniser saw are weak: a non-person must be
+    named by two documents and not be a person's name ("Kostas" tagged as an organisation); a
+    person must start with a given name and not be a known person's name with a word glued on."""
+    from chatapp.preprocess.entities.name_gender import is_given_name
+
+    if any(r.method != "ner" for r in group.rows):
+        return True
+    name = _norm(_canonical(group))
+    people = [g for g in groups if g.type == "person" and any(r.method != "ner" for r in g.rows)]
+    if group.type != "person":
+        person_names = {_norm(w) for g in people for n in g.names for w in (n, *n.split())} | {
+            _norm(a) for g in people for a in g.aliases}
+        return len(group.documents) >= 2 and name not in person_names
+    if not is_given_name(name.split()[0]):
+        return False
+    return not any(name != _norm(n) and _norm(n) in name for g in people for n in g.names)
+
+
+def _group(rows) -> list[_Group]:
+    """Rows by the entity they are about."""
+    union = _UnionFind()
+    by_subject: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for row in rows:
+        kind = "person" if row.subject_type == "person" else "other"
+        node = f"{kind}|{_norm(row.subject)}"
+        by_subject[(node, row.subject_type)].append(row)
+        union.find(node)
+        if row.key == "email" and kind == "person":
+            union.union(node, f"email|{row.value.lower()}")
+        if row.key == ALIAS and kind == "other":
+            union.union(node, f"other|{_norm(row.value)}")
+    groups: dict[str, _Group] = {}
+    for (node, subject_type), subject_rows in by_subject.items():
+        root = union.find(node)
+        group = groups.get(root)
+        if group is None:
+            group = groups[root] = _Group(type=subject_type)
+        elif group.type in ("thing",) and subject_type != "thing":
+            group.type = subject_type  # a page's "project" beats a table's "thing"
+        for row in subject_rows:
+            weight = row.confidence + _FORMAL_METHODS.get(row.method, 0) + 0.01 * len(row.subject)
+            group.names[row.subject] = max(group.names.get(row.subject, 0.0), weight)
+            group.rows.append(row)
+            group.documents.add(row.source)
+            if row.key == ALIAS:
+                group.aliases.add(row.value)
+    return list(groups.values())
+
+
+def _canonical(group: _Group) -> str:
+    return max(group.names, key=lambda name: (group.names[name], len(name)))
+
+
+def _assign_ids(groups: list[_Group]) -> list[str]:
+    ids, used = [], set()
+    for group in groups:
+        base = f"{group.type}:{entity_slug(_canonical(group))}"
+        entity_id, n = base, 2
+        while entity_id in used:
+            entity_id, n = f"{base}-{n}", n + 1
+        used.add(entity_id)
+        ids.append(entity_id)
+    return ids
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[_\W]+", text.lower()) if len(w) > 1 and not w.isdigit()}
+
+
+def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
+    """Each stated change becomes a value of the attribute it changes, dated by its document."""
+    for change in changes:
+        shape = value_shape(change.value)
+        previous = normal_value(change.previous) if change.previous else ""
+        label = _words(change.key)
+        best, best_score = [], 0.0
+        for group in groups:
+            subject_words = set().union(*(_words(n) for n in group.names))
+            for key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
+                olds = [r for r in group.rows if r.key == key and value_shape(r.value) == shape
+                        and (not r.doc_date or not change.doc_date or r.doc_date < change.doc_date)]
+                if not olds:
+                    continue
+                if previous:
+                    score = 10.0 if any(normal_value(r.value) == previous for r in olds) else 0.0
+                else:
+                    key_overlap = len(label & _words(key))
+                    score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0
+                if score > best_score:
+                    best, best_score = [(group, key)], score
+                elif score == best_score and score > 0:
+                    best.append((group, key))
+        if len(best) == 1:
+            group, key = best[0]
+            template = next(r for r in group.rows if r.key == key)
+            group.rows.append(Row(template.subject, template.subject_type, key, change.value, change.confidence,
+                                  "change", change.position, change.doc_date, change.source))
+
+
+def _authority(row: Row) -> float:
+    return row.confidence + (0.2 if row.method == "change" else 0.0)
+
+
+def _same_value(a: str, b: str) -> bool:
+    na, nb = normal_value(a), normal_value(b)
+    return na == nb or (value_shape(a) == value_shape(b) == "text" and (na in nb or nb in na))
+
+
+def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[Entity, list[dict]]:
+    name = _canonical(group)
+    aliases = [n for n in group.names if n != name] + sorted(group.aliases - {name})
+    if group.type == "person":
+        words = name.split()
+        aliases.append(words[0])
+        if not is_common(words[-1], 4.0):
+            aliases.append(words[-1])
+    by_key: dict[str, list[Row]] = defaultdict(list)
+    for row in group.rows:
+        if row.key not in (MENTION, ALIAS):
+            by_key[row.key].append(row)
+    attributes: dict[str, str] = {}
+    history: list[dict] = []
+    for key, rows in by_key.items():
+        # Newest document first; among one date, the surer reading first.
+        rows.sort(key=lambda r: (r.doc_date or "", r.confidence), reverse=True)
+        clusters: list[list[Row]] = []
+        for row in rows:
+            for cluster in clusters:
+                if _same_value(cluster[0].value, row.value):
+                    cluster.append(row)
+                    break
+            else:
+                clusters.append([row])
+        # The current value is the newest among those as sure as the surest: a sign-off's guessed
+        # team does not replace the directory's, while a newer directory or a stated change does.
+        top = max(_authority(r) for r in rows)
+        current = next(c for c in clusters if max(_authority(r) for r in c) >= top - 0.1)
+        clusters.remove(current)
+        clusters.insert(0, current)
+        for n, cluster in enumerate(clusters):
+            # One value of a cluster stands for it: the surest, then the fullest.
+            best = max(cluster, key=lambda r: (r.confidence, len(r.value)))
+            value = best.value
+            if _PERSON_VALUE_KEYS.search(key) and (target := name_to_id.get(_norm(value))):
+                value = target
+            if n == 0:
+                attributes[key] = value
+            for row in cluster:
+                history.append({
+                    "entity_id": entity_id, "key": key, "value": row.value if row is not best else value,
+                    "status": "current" if n == 0 else "superseded", "source": row.source,
+                    "position": row.position, "doc_date": row.doc_date or None,
+                    "confidence": row.confidence, "method": row.method,
+                })
+    description = ""
+    if group.type == "person" and attributes.get("role"):
+        description = attributes["role"] + (f", {attributes['department']}" if attributes.get("department") else "")
+    entity = Entity(
+        id=entity_id,
+        type=group.type,
+        name=name,
+        aliases=list(dict.fromkeys(a for a in aliases if a and a != name)),
+        description=description,
+        attributes=attributes,
+        prior=min(0.3 + 0.05 * len(group.documents), 0.7),
+        source=sorted(group.documents)[0] if group.documents else "",
+        origin="extracted",
+    )
+    return entity, history

@@ -1,0 +1,108 @@
+"""What one document says about a person, project or thing: the unit extraction produces.
+
+An Observation is one (subject, key, value) read from one place in one document, with how it
+was read and how sure the reader is. Documents are re-read when they change, so observations
+are stored per document; the registry's extracted entities are merged from all of them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from chatapp.lexicon import is_common
+
+# key "" means the document only names the subject (a mention).
+MENTION = ""
+ALIAS = "alias"
+# subject_type of a stated change whose subject the merge finds: the entity that held the old value.
+CHANGE = "change"
+
+
+@dataclass(frozen=True)
+class Observation:
+    subject: str  # the subject's name as the document writes it ("Dana Kim", "Project Heron")
+    subject_type: str  # person | project | organization | product | place | event | thing
+    key: str  # attribute key in snake_case ("email", "role", "lead", "go_live"), ALIAS, or MENTION
+    value: str
+    confidence: float
+    method: str  # how it was read: mail_header, signature, directory, table, key_value, record, prose, ner
+    position: int = 0  # character offset in the parsed text, for the chunk it came from
+    # For a stated change ("moved to 11 May (was 4 May)"): the value it replaces, when the text names it.
+    previous: str = ""
+
+
+_HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IGNORECASE)
+# Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries".
+NAME_PARTICLES = frozenset("van von de der den da di du del della la le bin ibn al ter".split())
+_NAME_TOKEN = re.compile(r"^[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF'’]+(?:[-'’][A-Z\u00C0-\u00DE]?[a-z\u00DF-\u00FF]+)*\.?$")
+# Words that end an organisation's or group's name, never a person's.
+_GROUP_WORDS = frozenset(
+    "staff team teachers all everyone list group department office committee board council ltd llp inc "
+    "limited plc gmbh bv b.v. co corp company school college university services systems solutions "
+    "consultancy consultants builders partners associates club society trust foundation support admin "
+    "finance accounts reception desk lab labs hr it sales marketing operations".split()
+)
+
+
+def clean_name(text: str) -> str:
+    """A name without honorifics, markup or stray punctuation: "**Dr. Lorraine Ashworth**" -> "Lorraine Ashworth"."""
+    text = re.sub(r"[*_`\"“”]+", "", text or "")
+    text = " ".join(text.split()).strip(" ,;:.-–—|")
+    while True:
+        stripped = _HONORIFICS.sub("", text)
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def looks_like_person(name: str) -> bool:
+    """Whether a cleaned name reads as a person's: two to four capitalised words (surname
+    particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
+    "Cascade Builders"), and not made only of common English words unless it opens with a
+    known given name ("Grace Hall" yes, "Great Hall" no)."""
+    from chatapp.preprocess.entities.name_gender import is_given_name, is_surname
+
+    words = name.split()
+    if not 2 <= len(words) <= 5:
+        return False
+    capitalised = [w for w in words if w.lower() not in NAME_PARTICLES]
+    if len(capitalised) < 2 or len(capitalised) > 4 or not all(_NAME_TOKEN.match(w) for w in capitalised):
+        return False
+    if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS:
+        return False
+    last = capitalised[-1].strip(".")
+    if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):
+        return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
+    if is_given_name(words[0]):
+        return True
+    return not all(is_common(w.strip("."), 3.5) for w in capitalised)
+
+
+def key_for_label(label: str) -> str:
+    """An attribute key from a label as written: "Project lead" -> "project_lead", "Go-live" -> "go_live",
+    "E-mail" -> "email", "DDI" -> "phone"."""
+    text = unicodedata.normalize("NFKC", label).strip().lower()
+    text = text.strip("*_` ")  # Markdown emphasis around a label, not the underscores inside a key
+    key = re.sub(r"[^\w]+", "_", text).strip("_")
+    return LABEL_SYNONYMS.get(key, key)
+
+
+# Labels that name a common attribute another way; the registry keeps one key for each.
+LABEL_SYNONYMS = {
+    "e_mail": "email", "email_address": "email", "mail": "email", "e_mail_address": "email",
+    "ddi": "phone", "direct_dial": "phone", "tel": "phone", "telephone": "phone", "phone_number": "phone",
+    "mobile": "phone", "cell": "phone", "ext": "phone", "extension": "phone", "direct_line": "phone",
+    "job_title": "role", "title_role": "role", "position": "role", "role_title": "role",
+    "dept": "department", "team": "department",
+    "project_lead": "lead", "lead_by": "lead", "led_by": "lead", "project_leader": "lead", "leader": "lead",
+    "project_owner": "owner", "owned_by": "owner",
+    "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
+}
+
+
+def entity_slug(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unnamed"

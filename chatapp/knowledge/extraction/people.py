@@ -1,0 +1,259 @@
+"""People and how to reach them: mail headers, signature blocks, sign-offs and directory lines.
+
+Each reader returns Observations about persons: their email, phone, role, department and
+the other names they go by. What makes a line a person's is its layout (a header's display
+name, a "Name | Title | phone" signature, a "Name — Role. Email: …" directory line), never a
+list of known names.
+"""
+
+from __future__ import annotations
+
+import re
+from email.utils import getaddresses
+
+from chatapp.knowledge.extraction.observations import (
+    ALIAS,
+    Observation,
+    clean_name,
+    key_for_label,
+    looks_like_person,
+)
+
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
+# Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
+# "(541) 555-0100 ext. 214", or a bare "ext. 101".
+PHONE = re.compile(
+    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,5}){1,4}"
+    r"(?:\s*(?:ext\.?|x)\s*\d{1,5})?|ext\.?\s*\d{2,5})(?![\w%])",
+    re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# A line that closes a letter just before the writer's name.
+_CLOSING = re.compile(
+    r"^(?:thanks|thank you|many thanks|cheers|best|best wishes|best regards|kind regards|regards|warm regards|"
+    r"all the best|speak soon|see you|yours|sincerely|yours sincerely|thanks again|with thanks|ta)\b[^\n]{0,30}[,!.]?$",
+    re.IGNORECASE,
+)
+# "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
+_QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
+_SEPARATORS = re.compile(r"\s+[|·•]\s+|\s+[—–]\s+")
+# Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
+_LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
+_DIRECTORY_LINE = re.compile(
+    r"^\s*(?:[-*•+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)(?:\*\*|__)?"
+    r"\s*(?:[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
+)
+_PAREN_LINE = re.compile(
+    r"^\s*(?:[-*•+]\s+)?(?:\*\*)?(?P<name>[^*(<>\n]{3,60}?)(?:\*\*)?\s*\((?P<role>[^()]{2,80}(?:\([^()]*\)[^()]*)?)\)"
+    r"\s*(?P<rest>.*)$"
+)
+
+
+def phones_in(text: str) -> list[str]:
+    """Phone numbers in `text`, with at least seven digits (or an extension), not dates or amounts."""
+    found = []
+    for match in PHONE.finditer(text):
+        value = match.group(0).strip(" .-")
+        digits = sum(c.isdigit() for c in value)
+        if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value):
+            continue
+        if digits >= 7 or value.lower().startswith("ext"):
+            found.append(value)
+    return found
+
+
+def _is_role_text(text: str) -> bool:
+    """A job title as directories write one: short, capitalised, no address, number or sentence."""
+    text = text.strip()
+    if not text or len(text) > 80 or len(text.split()) > 9 or not text[0].isupper():
+        return False
+    if EMAIL.search(text) or _URL.search(text) or phones_in(text) or text.endswith(("?", "!")):
+        return False
+    return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
+
+
+def _split_role(text: str) -> tuple[str, str]:
+    """("Partner", "Commercial Property") from "Partner, Commercial Property"; the part after
+    the first comma names the team the role is in."""
+    role, _, department = text.partition(", ")
+    return role.strip(" ."), department.strip(" .")
+
+
+class PeopleReader:
+    """Reads one parsed document; `observations` collects what it found."""
+
+    def __init__(self, text: str, metadata: dict, is_email: bool):
+        self.text = text
+        self.metadata = metadata
+        self.is_email = is_email
+        self.observations: list[Observation] = []
+        self.sender: str | None = None
+
+    def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
+        value = " ".join(str(value).split()).strip()
+        if value:
+            self.observations.append(Observation(subject, "person", key, value, confidence, method, position))
+
+    def read(self) -> list[Observation]:
+        if self.is_email:
+            self._mail_headers()
+        self._quoted_headers()
+        self._lines()
+        if self.is_email and self.sender:
+            self._sign_off()
+        return self.observations
+
+    # --- mail headers -------------------------------------------------------
+
+    def _mail_headers(self) -> None:
+        for field, confidence in (("from", 0.97), ("to", 0.93), ("cc", 0.93)):
+            raw = self.metadata.get(field) or ""
+            for display, address in getaddresses([raw]):
+                name = clean_name(display)
+                if not address or "@" not in address or not looks_like_person(name):
+                    continue
+                if field == "from" and self.sender is None:
+                    self.sender = name
+                self._person_with_address(name, address.lower(), confidence, "mail_header", 0)
+
+    def _person_with_address(self, name: str, address: str, confidence: float, method: str, position: int) -> None:
+        self.add(name, "email", address, confidence, method, position)
+        local = address.split("@")[0]
+        words = [w.lower() for w in name.split()]
+        # The address's local part is a name people use when it is not just the full name
+        # re-spelt: "kostas@" for Konstantinos, "jokafor" like "jsmith".
+        if re.fullmatch(r"[a-z][a-z'-]{2,}", local) and local not in ("".join(words), ".".join(words)):
+            self.add(name, ALIAS, local, confidence * 0.8, method, position)
+
+    def _quoted_headers(self) -> None:
+        for match in _QUOTE_HEADER.finditer(self.text):
+            # The writer's name ends the words before the address: "On Tue, Nov 17, 2026 at 3:47 PM Dana Kim".
+            words = match.group(1).replace(",", " ").split()
+            name = next(
+                (clean_name(" ".join(words[-n:])) for n in (4, 3, 2) if looks_like_person(clean_name(" ".join(words[-n:])))),
+                "",
+            )
+            if name:
+                self._person_with_address(name, match.group(2).lower(), 0.9, "mail_header", match.start())
+
+    # --- line layouts: signatures and directories ---------------------------
+
+    def _lines(self) -> None:
+        offset = 0
+        for line in self.text.split("\n"):
+            position = offset
+            offset += len(line) + 1
+            line = re.sub(r"^\s*>+\s?", "", line).rstrip()
+            if not line.strip() or len(line) > 400 or line.rstrip().endswith("wrote:"):
+                continue
+            if line.lstrip().startswith("|"):
+                continue  # table rows are read as records
+            if self._signature_line(line, position):
+                continue
+            if self._paren_line(line, position):
+                continue
+            self._directory_line(line, position)
+
+    def _signature_line(self, line: str, position: int) -> bool:
+        """ "Declan Murphy | Practice Manager | 0113 496 0405" """
+        if "|" not in line:
+            return False
+        parts = [p.strip() for p in line.split("|") if p.strip()]
+        name = clean_name(parts[0]) if parts else ""
+        if len(parts) < 2 or not looks_like_person(name):
+            return False
+        for part in parts[1:]:
+            emails = EMAIL.findall(part)
+            phones = phones_in(part)
+            for address in emails:
+                self._person_with_address(name, address.lower(), 0.9, "signature", position)
+            for phone in phones:
+                self.add(name, "phone", phone, 0.88, "signature", position)
+            if not emails and not phones and part is parts[1] and _is_role_text(part):
+                role, department = _split_role(part)
+                self.add(name, "role", role, 0.88, "signature", position)
+                if department:
+                    self.add(name, "department", department, 0.7, "signature", position)
+        return True
+
+    def _paren_line(self, line: str, position: int) -> bool:
+        """ "Ravi Menon (Firmware Lead) <ravi@example.eu> · +31 6 5503 8126" """
+        match = _PAREN_LINE.match(line)
+        if not match:
+            return False
+        name = clean_name(match.group("name"))
+        rest = match.group("rest")
+        emails = EMAIL.findall(rest)
+        phones = phones_in(rest)
+        # Without an address or phone beside it, "Dana Kim (Finance)" in prose is too loose to be a role.
+        if not looks_like_person(name) or not (emails or phones) or not _is_role_text(match.group("role")):
+            return False
+        self.add(name, "role", match.group("role").strip(), 0.93, "directory", position)
+        for address in emails:
+            self._person_with_address(name, address.lower(), 0.95, "directory", position)
+        for phone in phones:
+            self.add(name, "phone", phone, 0.9, "directory", position)
+        return True
+
+    def _directory_line(self, line: str, position: int) -> None:
+        """ "- **Dana Kim** — Finance Lead, Operations. Email: dana@example.com. Phone: 555 0101" """
+        match = _DIRECTORY_LINE.match(line)
+        if not match:
+            return
+        name = clean_name(match.group("name"))
+        if not looks_like_person(name):
+            return
+        fields = [f.strip() for f in re.split(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•]\s+", match.group("rest")) if f.strip()]
+        found_contact = False
+        role = None
+        for n, field in enumerate(fields):
+            labelled = _LABELLED.match(field)
+            if labelled and "@" not in labelled.group(1):
+                key, value = key_for_label(labelled.group(1)), labelled.group(2).strip(" .")
+                if key == "email" and (emails := EMAIL.findall(value)):
+                    found_contact = True
+                    for address in emails:
+                        self._person_with_address(name, address.lower(), 0.95, "directory", position)
+                elif key == "phone" and (phones := phones_in(value)):
+                    found_contact = True
+                    for phone in phones:
+                        self.add(name, "phone", phone, 0.92, "directory", position)
+                elif key in ("role", "department", "location", "office", "room", "pronouns"):
+                    self.add(name, key, value, 0.9, "directory", position)
+                continue
+            emails, phones = EMAIL.findall(field), phones_in(field)
+            if emails or phones:
+                found_contact = True
+                for address in emails:
+                    self._person_with_address(name, address.lower(), 0.93, "directory", position)
+                for phone in phones:
+                    self.add(name, "phone", phone, 0.9, "directory", position)
+            elif n == 0 and _is_role_text(field):
+                role = field
+        # A role is only taken from a line that also gives a way to reach the person: that is what
+        # tells a directory entry from "Dana Kim: thanks, see you Monday" in meeting notes.
+        if role and found_contact:
+            title, department = _split_role(role)
+            self.add(name, "role", title, 0.92, "directory", position)
+            if department:
+                self.add(name, "department", department, 0.75, "directory", position)
+
+    # --- sign-offs ----------------------------------------------------------
+
+    def _sign_off(self) -> None:
+        """The name under "Thanks," in the sender's own part of the mail: "Rob" for Robert
+        Ellison is a name people call him by."""
+        own = self.text.split("\nOn ", 1)[0]
+        lines = [line.strip() for line in own.split("\n")]
+        first = self.sender.split()[0]
+        for n, line in enumerate(lines[:-1]):
+            if not _CLOSING.match(line):
+                continue
+            word = lines[n + 1].strip(" ,.")
+            if re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first:
+                self.add(self.sender, ALIAS, word, 0.8, "sign_off", own.find(lines[n + 1]))
+
+
+def read_people(text: str, metadata: dict, is_email: bool) -> list[Observation]:
+    return PeopleReader(text, metadata, is_email).read()

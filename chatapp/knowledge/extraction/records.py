@@ -1,0 +1,113 @@
+"""CSV rows and JSON objects as records: a row is a record, its name-like column the subject.
+
+A people list ("name, role, email") gives person entities; a list of things (suppliers,
+rooms, equipment) gives entities of type "thing" whose other columns are attributes. Columns
+that pair a person's name with their address ("contact_name", "contact_email") also give
+that person.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from chatapp.knowledge.extraction.fields import subject_column
+from chatapp.knowledge.extraction.observations import MENTION, Observation, clean_name, key_for_label, looks_like_person
+
+MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
+_JSON_DEPTH = 6
+
+
+def _records_observations(keys: list[str], rows: list[list[str]], method: str) -> list[Observation]:
+    found: list[Observation] = []
+    if not rows or len(rows) > MAX_RECORDS:
+        return found
+    # Only a header says which column names the record: people in an "assigned_to" column are
+    # the rooms' occupants, not the records. Without one, the first column is the record's key.
+    column = subject_column(keys, rows, named_only=True)
+    if column is None:
+        column = 0
+    subjects = [clean_name(row[column]) if column < len(row) else "" for row in rows]
+    people = sum(looks_like_person(s) for s in subjects)
+    subject_type = "person" if people * 2 > len([s for s in subjects if s]) else "thing"
+    for number, (row, subject) in enumerate(zip(rows, subjects)):
+        if not subject or len(subject) > 120 or (subject_type == "person" and not looks_like_person(subject)):
+            continue
+        found.append(Observation(subject, subject_type, MENTION, subject, 0.85, method, number))
+        for key, cell in zip(keys, row):
+            cell = " ".join(str(cell).split())
+            if cell and key != keys[column]:
+                found.append(Observation(subject, subject_type, key, cell, 0.88, method, number))
+        found += _paired_people(keys, row, number, method)
+    return found
+
+
+def _paired_people(keys: list[str], row: list[str], number: int, method: str) -> list[Observation]:
+    """ "contact_name: Wouter Smeets; contact_email: w.smeets@…" -> Wouter Smeets's email."""
+    found = []
+    for key, cell in zip(keys, row):
+        if not key.endswith("_name"):
+            continue
+        name = clean_name(str(cell))
+        if not looks_like_person(name):
+            continue
+        prefix = key[: -len("name")]
+        found.append(Observation(name, "person", MENTION, name, 0.85, method, number))
+        for other, value in zip(keys, row):
+            if other.startswith(prefix) and other != key and str(value).strip():
+                attribute = key_for_label(other[len(prefix):])
+                found.append(Observation(name, "person", attribute, str(value).strip(), 0.85, method, number))
+    return found
+
+
+def read_csv(text: str) -> list[Observation]:
+    try:
+        dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text, newline=""), dialect) if any(c.strip() for c in row)]
+    except csv.Error:
+        return []
+    if len(rows) < 2:
+        return []
+    keys = [key_for_label(h) or f"column_{n}" for n, h in enumerate(rows[0], 1)]
+    return _records_observations(keys, rows[1:], "record")
+
+
+def read_json(text: str) -> list[Observation]:
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return []
+    found: list[Observation] = []
+    for records in _record_lists(data, 0):
+        keys = list(dict.fromkeys(key_for_label(str(k)) for record in records for k in record))
+        raw_keys = list(dict.fromkeys(str(k) for record in records for k in record))
+        rows = [[_scalar(record.get(k)) for k in raw_keys] for record in records]
+        found += _records_observations(keys, rows, "record")
+    return found
+
+
+def _record_lists(data, depth: int):
+    """Every list of objects inside `data` (the equipment list of a register, a rota's shifts)."""
+    if depth > _JSON_DEPTH:
+        return
+    if isinstance(data, list):
+        objects = [item for item in data if isinstance(item, dict)]
+        if objects and len(objects) * 2 > len(data):
+            yield objects
+        for item in data[:MAX_RECORDS]:
+            if isinstance(item, (dict, list)):
+                yield from _record_lists(item, depth + 1)
+    elif isinstance(data, dict):
+        for value in data.values():
+            if isinstance(value, (dict, list)):
+                yield from _record_lists(value, depth + 1)
+
+
+def _scalar(value) -> str:
+    if value is None or isinstance(value, (dict, list)):
+        return ""
+    return str(value)

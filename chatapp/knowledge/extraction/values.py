@@ -1,0 +1,85 @@
+"""Dates and amounts inside document text, found and normalised so two ways of writing one
+value compare equal ("Monday 7 December 2026" and "2026-12-07"; "£48,500" and "£48500")."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+_MONTHS = {m: n for n, m in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)}
+_MONTHS.update({m[:3]: n for m, n in list(_MONTHS.items())})
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_WEEKDAY = r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+)?"
+DATE = re.compile(
+    rf"\b(?:{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})"
+    rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
+    rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-]))",
+    re.IGNORECASE,
+)
+AMOUNT = re.compile(r"(?P<cur>[£$€¥])\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
+
+
+def find_dates(text: str) -> list[tuple[re.Match, date]]:
+    found = []
+    for match in DATE.finditer(text):
+        g = match.groupdict()
+        try:
+            if g["y3"]:
+                value = date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
+            elif g["y1"]:
+                value = date(int(g["y1"]), _MONTHS[g["m1"].lower()[:3]], int(g["d1"]))
+            else:
+                value = date(int(g["y2"]), _MONTHS[g["m2"].lower()[:3]], int(g["d2"]))
+        except (ValueError, KeyError):
+            continue
+        found.append((match, value))
+    return found
+
+
+def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
+    found = []
+    for match in AMOUNT.finditer(text):
+        number = float(re.sub(r"[,.\s]", "", match.group("num")))
+        if match.group("cents"):
+            number += int(match.group("cents")) / 100
+        scale = (match.group("scale") or "").strip().lower()
+        number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
+        found.append((match, (match.group("cur"), number)))
+    return found
+
+
+def normal_value(text: str) -> str:
+    """One spelling for a value: a date as ISO, an amount as "£48500", anything else folded and squeezed."""
+    text = text.strip()
+    dates = find_dates(text)
+    if len(dates) == 1 and len(dates[0][0].group(0)) >= len(text) - 2:
+        return dates[0][1].isoformat()
+    amounts = find_amounts(text)
+    if len(amounts) == 1 and len(amounts[0][0].group(0)) >= len(text) - 2:
+        currency, number = amounts[0][1]
+        return f"{currency}{number:g}"
+    return " ".join(re.sub(r"[^\w@.+]+", " ", text.casefold()).split())
+
+
+def value_shape(text: str) -> str:
+    """date | amount | text — what kind of value a stated value is, for matching a change to it."""
+    normal = normal_value(text)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal):
+        return "date"
+    if normal[:1] in "£$€¥" and normal[1:2].isdigit():
+        return "amount"
+    return "text"
+
+
+def leading_value(text: str) -> str:
+    """The value a field starts with, without the note after it: "£48,500 (approved on 7 Oct)" ->
+    "£48,500"; "7 December 2026, subject to sign-off" -> "7 December 2026". Other text is kept whole."""
+    text = text.strip()
+    for finder in (find_amounts, find_dates):
+        found = finder(text)
+        if found and found[0][0].start() == 0:
+            rest = text[found[0][0].end():].lstrip()
+            if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ")):
+                return found[0][0].group(0).strip()
+    return text
