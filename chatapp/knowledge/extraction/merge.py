@@ -140,8 +140,6 @@ def _group(rows) -> list[_Group]:
         group = groups.get(root)
         if group is None:
             group = groups[root] = _Group(type=subject_type)
-        elif group.type in ("thing",) and subject_type != "thing":
-            group.type = subject_type  # a page's "project" beats a table's "thing"
         for row in subject_rows:
             weight = row.confidence + _FORMAL_METHODS.get(row.method, 0) + 0.01 * len(row.subject)
             group.names[row.subject] = max(group.names.get(row.subject, 0.0), weight)
@@ -149,6 +147,11 @@ def _group(rows) -> list[_Group]:
             group.documents.add(row.source)
             if row.key == ALIAS:
                 group.aliases.add(row.value)
+    for group in groups.values():
+        # What a page or a record says the subject is beats the recogniser's guess, and a
+        # project page's "project" beats a table's "thing".
+        read = [r.subject_type for r in group.rows if r.method != "ner"] or [r.subject_type for r in group.rows]
+        group.type = max(set(read), key=lambda t: (t == "person", t == "project", t != "thing", read.count(t)))
     return list(groups.values())
 
 

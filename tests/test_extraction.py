@@ -1,0 +1,210 @@
+"""Knowledge learnt from a folder of ordinary work documents with no registry files: people and
+their addresses, projects and their leads, records, aliases, superseded values, and what
+happens when a file changes, is deleted, or a user's own entities.jsonl says otherwise."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chatapp.engine import ChatEngine
+
+DIRECTORY = """# Fernhill Studio — Team
+
+- **Dana Kim** — Finance Lead, Operations. Email: dana.kim@fernhill.example. Phone: 020 7946 0311
+- **Tobias Wren** — Senior Designer. Email: tobias.wren@fernhill.example
+- **Dana Whitcombe** — Office Manager. Email: dana.w@fernhill.example. Phone: 020 7946 0312
+
+| Name | Role | Email | Phone |
+|------|------|-------|-------|
+| Priyanka Osei | Studio Director | priyanka@fernhill.example | 020 7946 0300 |
+"""
+
+PROJECT = """---
+title: Project Heron — client portal rebuild
+date: 2026-09-01
+status: In progress
+---
+
+# Project Heron
+
+Lead: Tobias Wren
+Sponsor: Priyanka Osei
+Budget: £95,000 (approved in August)
+Milestones: design sign-off 2 October 2026; launch 4 May 2027
+
+## Notes
+
+The portal replaces the old extranet.
+"""
+
+MAIL_OLD = """From: Priyanka Osei <priyanka@fernhill.example>
+To: Dana Kim <dana.kim@fernhill.example>
+Subject: Heron
+Date: Mon, 7 Sep 2026 09:00:00 +0100
+
+Dana, the Heron launch stays on 4 May 2027 for now.
+
+Thanks,
+Priyanka
+"""
+
+MAIL_NEW = """From: Robert Achterberg <robert.achterberg@fernhill.example>
+To: All Staff <everyone@fernhill.example>
+Cc: Tobias Wren <tobias.wren@fernhill.example>
+Subject: Heron launch moved
+Date: Tue, 10 Nov 2026 08:30:00 +0000
+
+Hi all,
+
+After the security review the Heron launch has moved to 11 May 2027.
+
+Cheers,
+Bob
+
+Robert Achterberg | Head of Delivery | 020 7946 0320
+Fernhill Studio Ltd
+"""
+
+PEOPLE_CSV = "full name,job title,e-mail\nMarta Lindgren,Account Manager,marta@fernhill.example\n"
+ROTA_JSON = json.dumps({"rota": [{"name": "Olu Bankole", "duty": "Fire warden", "floor": "2"}]})
+
+
+@pytest.fixture(scope="module")
+def learnt(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("fernhill")
+    (folder / "team.md").write_text(DIRECTORY)
+    (folder / "project-heron.md").write_text(PROJECT)
+    (folder / "2026-09-07-heron.eml").write_text(MAIL_OLD)
+    (folder / "2026-11-10-heron-moved.eml").write_text(MAIL_NEW)
+    (folder / "people.csv").write_text(PEOPLE_CSV)
+    (folder / "rota.json").write_text(ROTA_JSON)
+    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
+    report = engine.ingest(folder)
+    assert not report.files_failed
+    yield engine, folder, report
+    engine.close()
+
+
+def _one(engine, name):
+    found = engine.kb.registry.find_by_alias(name)
+    assert len(found) == 1, [e.name for e in found]
+    return found[0]
+
+
+def test_directory_lines_and_tables_give_people_with_role_email_and_phone(learnt):
+    engine, _, report = learnt
+    assert report.entities_learnt >= 6
+    dana = _one(engine, "Dana Kim")
+    assert dana.origin == "extracted"
+    assert dana.attributes["email"] == "dana.kim@fernhill.example"
+    assert dana.attributes["role"] == "Finance Lead"
+    assert dana.attributes["department"] == "Operations"
+    assert dana.attributes["phone"] == "020 7946 0311"
+    assert _one(engine, "Priyanka Osei").attributes["role"] == "Studio Director"
+
+
+def test_mail_headers_and_signatures_give_addresses_roles_and_the_name_signed(learnt):
+    engine, _, _ = learnt
+    robert = _one(engine, "Robert Achterberg")
+    assert robert.attributes["email"] == "robert.achterberg@fernhill.example"
+    assert robert.attributes["role"] == "Head of Delivery"
+    assert robert.attributes["phone"] == "020 7946 0320"
+    # He signs "Bob": the sign-off under his own mail is a name he goes by.
+    assert _one(engine, "Bob").id == robert.id
+    # "All Staff" is a list, not a person.
+    assert not engine.kb.registry.find_by_alias("All Staff")
+
+
+def test_a_shared_first_name_stays_ambiguous(learnt):
+    engine, _, _ = learnt
+    assert {e.name for e in engine.kb.registry.find_by_alias("Dana")} == {"Dana Kim", "Dana Whitcombe"}
+
+
+def test_a_project_page_gives_its_lead_budget_and_milestones(learnt):
+    engine, _, _ = learnt
+    heron = _one(engine, "Project Heron")
+    assert heron.type == "project"
+    tobias = _one(engine, "Tobias Wren")
+    assert heron.attributes["lead"] == tobias.id
+    assert heron.attributes["budget"] == "£95,000"
+    assert heron.attributes["design_sign_off"] == "2 October 2026"
+    assert _one(engine, "Heron").id == heron.id
+
+
+def test_a_newer_document_supersedes_an_older_value_and_both_are_kept(learnt):
+    engine, folder, _ = learnt
+    heron = _one(engine, "Project Heron")
+    assert heron.attributes["launch"] == "11 May 2027"
+    history = [h for h in engine.kb.registry.attribute_history(heron.id) if h["key"] == "launch"]
+    current = [h for h in history if h["status"] == "current"]
+    superseded = [h for h in history if h["status"] == "superseded"]
+    assert current[0]["source"].endswith("2026-11-10-heron-moved.eml")
+    assert superseded and superseded[0]["value"] == "4 May 2027"
+    assert superseded[0]["source"].endswith("project-heron.md")
+
+
+def test_csv_and_json_rows_are_records(learnt):
+    engine, _, _ = learnt
+    marta = _one(engine, "Marta Lindgren")
+    assert marta.attributes["role"] == "Account Manager"
+    assert marta.attributes["email"] == "marta@fernhill.example"
+    assert _one(engine, "Olu Bankole").attributes["duty"] == "Fire warden"
+
+
+def test_the_learnt_names_become_correction_vocabulary(learnt):
+    engine, _, _ = learnt
+    vocabulary = engine.kb.registry.vocabulary()
+    assert {"Achterberg", "Whitcombe", "Bankole"} <= vocabulary
+
+
+def test_an_edited_file_is_read_again_and_a_deleted_one_takes_its_knowledge_with_it(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "team.md").write_text(DIRECTORY)
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    try:
+        engine.ingest(folder)
+        assert _one(engine, "Tobias Wren").attributes["role"] == "Senior Designer"
+        (folder / "team.md").write_text(DIRECTORY.replace("Senior Designer", "Design Director"))
+        engine.ingest(folder)
+        assert _one(engine, "Tobias Wren").attributes["role"] == "Design Director"
+        (folder / "team.md").unlink()
+        engine.ingest(folder, prune=True)
+        assert not engine.kb.registry.find_by_alias("Tobias Wren")
+        assert not engine.database.query("SELECT * FROM observations")
+    finally:
+        engine.close()
+
+
+def test_the_users_own_registry_wins_over_what_documents_say(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "team.md").write_text(DIRECTORY)
+    (folder / "entities.jsonl").write_text(json.dumps({
+        "id": "person:dana", "type": "person", "name": "Dana Kim",
+        "attributes": {"email": "dana@home.example", "role": "CFO"},
+    }) + "\n")
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    try:
+        engine.ingest(folder)
+        dana = _one(engine, "Dana Kim")
+        assert dana.origin == "user"
+        assert dana.attributes == {"email": "dana@home.example", "role": "CFO"}
+        assert _one(engine, "Tobias Wren").origin == "extracted"
+    finally:
+        engine.close()
+
+
+def test_learning_can_be_switched_off(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "team.md").write_text(DIRECTORY)
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False, learn_from_documents=False)
+    try:
+        engine.ingest(folder)
+        assert not engine.kb.registry.find_by_alias("Dana Kim")
+    finally:
+        engine.close()
