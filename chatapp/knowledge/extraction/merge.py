@@ -106,7 +106,7 @@ def _kept(group: _Group, groups: list[_Group]) -> bool:
     """Whether a group is an entity. Names only the recogniser saw are weak: a non-person must be
     named by two documents and not be a person's name ("Kostas" tagged as an organisation); a
     person must start with a given name and not be a known person's name with a word glued on."""
-    from chatapp.preprocess.entities.name_gender import is_given_name
+    from chatapp.census_names import is_given_name
 
     if any(r.method != "ner" for r in group.rows):
         return True

@@ -62,7 +62,7 @@ def looks_like_person(name: str) -> bool:
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
     "Cascade Builders"), and not made only of common English words unless it opens with a
     known given name ("Grace Hall" yes, "Great Hall" no)."""
-    from chatapp.preprocess.entities.name_gender import is_given_name, is_surname
+    from chatapp.census_names import is_given_name, is_surname
 
     words = name.split()
     if not 2 <= len(words) <= 5:

@@ -11,7 +11,8 @@ non-US names are) says nothing, and nothing is ruled out.
 from __future__ import annotations
 
 import functools
-from importlib import resources
+
+from chatapp.census_names import census as _census
 
 # he/him → "m", she/her → "f"; "they" and "it" say nothing about this.
 PRONOUN_GENDER = {**dict.fromkeys(("he", "him", "his", "himself"), "m"),
@@ -40,39 +41,3 @@ def first_name_gender(first: str) -> str | None:
     if female >= CLEAR_RATIO * male and female > 0:
         return "f"
     return None
-
-
-@functools.lru_cache(maxsize=1)
-def _census() -> dict[str, tuple[float, float]]:
-    """First name → (share of men, share of women) bearing it, in percent."""
-    table: dict[str, list[float]] = {}
-    try:
-        data = resources.files("names")
-        files = (("dist.male.first", 0), ("dist.female.first", 1))
-        for filename, column in files:
-            for line in (data / filename).read_text(encoding="utf-8").splitlines():
-                parts = line.split()
-                if len(parts) >= 2:
-                    table.setdefault(parts[0], [0.0, 0.0])[column] = float(parts[1])
-    except (ModuleNotFoundError, FileNotFoundError, ValueError):  # pragma: no cover - a broken install
-        return {}
-    return {name: (male, female) for name, (male, female) in table.items()}
-
-
-def is_given_name(word: str) -> bool:
-    """A first name the census tables list ("Dana", "Rob"), whatever its sex ratio."""
-    return word.strip(".").upper() in _census()
-
-
-@functools.lru_cache(maxsize=1)
-def _census_surnames() -> frozenset[str]:
-    try:
-        text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
-        return frozenset()
-    return frozenset(line.split()[0] for line in text.splitlines() if line.split())
-
-
-def is_surname(word: str) -> bool:
-    """A surname the census tables list ("Hartley", "Williams")."""
-    return word.strip(".").upper() in _census_surnames()
