@@ -271,7 +271,8 @@ class _Writer:
         when = self.when()
         if sender is None:  # a shared mailbox writes
             box = rng.choice(SHARED_MAILBOXES[1:3])
-            from_line, sign = f"{box[0]} <{box[1]}>", ["", "--", f"{box[0]} | {ORGANISATION} | {box[1]}"]
+            signed = " | ".join(dict.fromkeys((box[0], ORGANISATION, box[1])))  # "info" is the organisation
+            from_line, sign = f"{box[0]} <{box[1]}>", ["", "--", signed]
         else:
             from_line, sign = self.address(sender), self.signature(sender, signature_style)
         lines = [f"From: {from_line}", "To: " + ", ".join(header_of(x) for x in to)]
