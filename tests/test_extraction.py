@@ -208,3 +208,21 @@ def test_learning_can_be_switched_off(tmp_path):
         assert not engine.kb.registry.find_by_alias("Dana Kim")
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "expected", "absent"),
+    [
+        ("What is Dana Kim's email address?", "dana.kim@fernhill.example", "dana.w@fernhill.example"),
+        ("Who leads Project Heron?", "Tobias Wren", "Priyanka Osei"),
+        ("Who is the fire warden?", "Olu Bankole", "Dana Kim"),
+        ("who is the head of delivery?", "Robert Achterberg", "Tobias Wren"),
+    ],
+)
+def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(learnt, question, expected, absent):
+    engine, _, _ = learnt
+    result = engine.ask(question, model="offline")
+    delivered = result.response.delivered
+    assert expected in delivered and absent not in delivered
+    assert "Sources:" in delivered
+    assert not result.response.hallucination_flags

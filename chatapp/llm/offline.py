@@ -44,6 +44,12 @@ class _KnownEntity:
 
 
 # "who is X", "what's X", "tell me about X": a question about the thing itself, not one attribute.
+# "who is the head of hardware at Voltaic?" -> "head of hardware"
+DESCRIPTION_ASKED = re.compile(
+    r"\bwho(?:'s|\s+is|\s+are|\s+was)\s+(?:the|our|their|your)\s+([a-z][\w&' -]*?)"
+    r"(?=\s+(?:at|in|of the|for|on)\s|\s*[?.!]|$)",
+    re.IGNORECASE,
+)
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
 
 
@@ -252,6 +258,13 @@ class OfflineResponder:
 
     def _source_of(self, entity: _KnownEntity, key: str) -> str:
         if entity.entity_id:
+            # What was learnt from documents names the document that states the current value.
+            current = [r for r in self.kb.registry.attribute_history(entity.entity_id)
+                       if r["key"] == key and r["status"] == "current" and r["source"]]
+            stated = str(entity.attributes.get(key))
+            current.sort(key=lambda r: r["value"] != stated)  # the reading whose wording is shown first
+            if current:
+                return file_name(current[0]["source"])
             for fact in self.kb.registry.facts_about(entity.entity_id):
                 if fact.subject == entity.entity_id and fact.predicate == key:
                     return file_name(fact.source)
@@ -304,11 +317,32 @@ class OfflineResponder:
                         rf"(?<!\w){re.escape(value)}(?!\w)", question, re.I):
                     matches.append((len(value), entity, key))
         if not matches:
+            matches = self._described(question)
+        if not matches:
             return [], []
         longest = max(m[0] for m in matches)
         chosen = [(e, k) for n, e, k in matches if n == longest][:3]
         known = [(_KnownEntity(e.id, e.name, dict(e.attributes), e.description, e.source), k) for e, k in chosen]
         return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
+
+    def _described(self, question: str) -> list[tuple[int, Any, str]]:
+        """"Who is the head of hardware?": the description asked about is part of someone's role
+        ("Head of Hardware & Co-founder"). Whole words only, and only profile keys, so "who is the
+        lead" does not match every "Firmware Lead"; a description that fits several people fits
+        none."""
+        match = DESCRIPTION_ASKED.search(question)
+        if not match:
+            return []
+        phrase = match.group(1).strip()
+        if len(phrase.split()) < 2:
+            return []
+        found = []
+        for entity in self.kb.registry.all_entities():
+            for key in ("role", "title", "position", "duty", "responsibility"):
+                value = entity.attributes.get(key)
+                if isinstance(value, str) and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", value, re.I):
+                    found.append((len(phrase), entity, key))
+        return found if len({e.id for _, e, _ in found}) == 1 else []
 
     def _summary(self, entity: _KnownEntity) -> str:
         """"Name: description. Role: …. Email: …." from the registry, or "" if it knows nothing more."""

@@ -21,6 +21,7 @@ from chatapp.knowledge.extraction.observations import (
     looks_like_person,
 )
 from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value
+from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
 _FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*|__)?([A-Za-z][\w /&'’().-]{0,40}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$")
@@ -62,6 +63,9 @@ def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
         cleaned = re.sub(r"\s*\([^)]*\)|\s*[\"“][^\"”]*[\"”]", "", source or "").strip()
         aliases += [side.strip() for side in re.split(r"\s+[—–-]\s+|:\s+", cleaned) if len(side.strip()) > 2]
     name = aliases[0] if aliases else ""
+    # "Project Heron — status update": a side made only of common words describes the page, it
+    # does not name the subject, and as an alias it would join every status update into one.
+    aliases = [a for a in aliases if a == name or not all(is_common(w, 3.5) for w in re.findall(r"[^\W\d_]+", a))]
     if match := re.match(r"^(?:project|programme|program|initiative)\s+(\S+)$", name, re.IGNORECASE):
         aliases.append(match.group(1))
     # The header section: up to the second heading (the first is the title itself).

@@ -27,6 +27,12 @@ PHONE = re.compile(
     r"(?:\s*(?:ext\.?|x)\s*\d{1,5})?|ext\.?\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
+# Local parts of shared mailboxes: whatever display name they carry, they are nobody's own address.
+ROLE_MAILBOXES = frozenset(
+    "info hello contact office admin support help helpdesk team staff all allstaff everyone sales accounts "
+    "billing finance hr jobs careers press media marketing noreply no-reply reception enquiries inquiries "
+    "orders service customerservice operations ops it security legal privacy webmaster postmaster".split()
+)
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A line that closes a letter just before the writer's name.
@@ -37,6 +43,8 @@ _CLOSING = re.compile(
 )
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
+_INLINE_ROLE = re.compile(r"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3})\s+\(([A-Z][^()]{2,60})\)")
+_TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
 _SEPARATORS = re.compile(r"\s+[|·•]\s+|\s+[—–]\s+")
 # Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
@@ -113,6 +121,8 @@ class PeopleReader:
                 name = clean_name(display)
                 if not address or "@" not in address or not looks_like_person(name):
                     continue
+                if address.split("@")[0].lower() in ROLE_MAILBOXES:
+                    continue  # "Larkspur Freight <info@…>" is the firm's mailbox, not a person
                 if field == "from" and self.sender is None:
                     self.sender = name
                 self._person_with_address(name, address.lower(), confidence, "mail_header", 0)
@@ -140,8 +150,11 @@ class PeopleReader:
     # --- line layouts: signatures and directories ---------------------------
 
     def _lines(self) -> None:
+        lines = self.text.split("\n")
+        if self.is_email:
+            self._stacked_signatures(lines)
         offset = 0
-        for line in self.text.split("\n"):
+        for line in lines:
             position = offset
             offset += len(line) + 1
             line = re.sub(r"^\s*>+\s?", "", line).rstrip()
@@ -154,6 +167,7 @@ class PeopleReader:
             if self._paren_line(line, position):
                 continue
             self._directory_line(line, position)
+            self._inline_roles(line, position)
 
     def _signature_line(self, line: str, position: int) -> bool:
         """ "Declan Murphy | Practice Manager | 0113 496 0405" """
@@ -195,6 +209,38 @@ class PeopleReader:
         for phone in phones:
             self.add(name, "phone", phone, 0.9, "directory", position)
         return True
+
+    def _inline_roles(self, line: str, position: int) -> None:
+        """ "Alma Reyes (Account Executive) presented the plan": a capitalised title in brackets
+        right after a name, as meeting notes introduce people."""
+        for match in _INLINE_ROLE.finditer(line):
+            name, role = clean_name(match.group(1)), match.group(2).strip()
+            words = re.findall(r"[^\W\d_]+", role)
+            titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+            if titled and looks_like_person(name) and _is_role_text(role):
+                self.add(name, "role", role, 0.75, "prose", position + match.start())
+
+    def _stacked_signatures(self, lines: list[str]) -> None:
+        """A signature written down the page: the name alone on a line, the title under it
+        ("Data Scientist, Tidewater Print Co."), then a phone line."""
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        for n, line in enumerate(lines[:-1]):
+            name = clean_name(line)
+            if name != line.strip().strip("*_") or not looks_like_person(name):
+                continue
+            title = lines[n + 1].strip()
+            if not _is_role_text(title) or looks_like_person(clean_name(title)):
+                continue
+            role = _split_role(title)[0]
+            sure = 0.85 if name == self.sender else 0.75
+            self.add(name, "role", role, sure, "signature", offsets[n])
+            for follow in lines[n + 2 : n + 5]:
+                for phone in phones_in(follow):
+                    self.add(name, "phone", phone, sure, "signature", offsets[n])
+                for address in EMAIL.findall(follow):
+                    self._person_with_address(name, address.lower(), sure, "signature", offsets[n])
 
     def _directory_line(self, line: str, position: int) -> None:
         """ "- **Dana Kim** — Finance Lead, Operations. Email: dana@example.com. Phone: 555 0101" """
