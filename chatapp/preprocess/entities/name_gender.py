@@ -42,6 +42,11 @@ def first_name_gender(first: str) -> str | None:
     return None
 
 
+def is_first_name(word: str) -> bool:
+    """Whether `word` (any case) is a first name of the census tables: "dana", "Rob"."""
+    return word.strip(".").upper() in _census()
+
+
 @functools.lru_cache(maxsize=1)
 def _census() -> dict[str, tuple[float, float]]:
     """First name → (share of men, share of women) bearing it, in percent."""
