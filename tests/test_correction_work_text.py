@@ -71,3 +71,66 @@ def test_technology_names_are_shipped_as_package_data():
     assert technology_name("linkedin") == "LinkedIn"
     # Names that are everyday words in lower case are not on the list.
     assert technology_name("rust") is None and technology_name("slack") is None
+
+
+# --- possessives without an apostrophe ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "original", "span"),
+    [
+        # Names nobody put in the registry: common first names, followed by a noun phrase.
+        ("whats robs direct dail number", "What's Rob's direct dial number?", "robs", (6, 10)),
+        ("is danas desk near the window", "Is Dana's desk near the window?", "danas", (3, 8)),
+        ("what is kims phone number", "What is Kim's phone number?", "kims", (8, 12)),
+        # Days.
+        ("mondays meeting moved to noon", "Monday's meeting moved to noon", "mondays", (0, 7)),
+        ("whats todays agenda", "What's today's agenda?", "todays", (6, 12)),
+    ],
+)
+def test_possessives_of_names_and_days_get_their_apostrophe(pipeline, text, expected, original, span):
+    result = pipeline.correct(text, "standard")[0]
+    assert result.corrected_input == expected
+    assert_well_formed(result)
+    record = next(r for r in result.corrections if r.original == original and r.tier == "semantic")
+    assert (record.correction_type, record.span) == ("EntityCorrection", span)
+    assert record.corrected.endswith("'s")  # the possessive is never dropped
+
+
+def test_a_registry_word_written_with_a_capital_is_a_name_too(tmp_path):
+    from chatapp.engine import ChatEngine
+
+    engine = ChatEngine.open(tmp_path, load_sample_kb=False)
+    try:
+        (tmp_path / "entities.jsonl").write_text(
+            '{"id": "project:quillfeather", "type": "project", "name": "Quillfeather Portal",'
+            ' "attributes": {"host": "Brannock"}}\n', encoding="utf-8")
+        engine.ingest(tmp_path / "entities.jsonl")
+        result = CorrectionPipeline(engine.kb.registry).correct("is brannocks uptime report ready", "standard")[0]
+    finally:
+        engine.close()
+    assert result.corrected_input == "Is Brannock's uptime report ready?"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "he robs banks for a living",  # a verb after its subject
+        "the car jacks are broken",  # a plain plural after a noun
+        "williams report is late",  # a common surname
+        "the bills arrived today",  # an everyday word
+        "we asked tims",  # no noun after it
+        "sundays are quiet",  # a plural day, then a verb
+    ],
+)
+def test_plurals_verbs_and_surnames_keep_their_s(pipeline, text):
+    result = pipeline.correct(text, "standard")[0]
+    assert "'s" not in result.corrected_input, result
+    assert not any(r.correction_type == "EntityCorrection" for r in result.corrections)
+
+
+def test_a_day_that_reads_as_a_plural_subject_is_only_a_suggestion(pipeline):
+    standard = pipeline.correct("mondays work best", "standard")[0]
+    assert standard.corrected_input == "Mondays work best"
+    assert find(standard.suggestions, "mondays", "Monday's").span == (0, 7)
+    assert pipeline.correct("mondays work best", "aggressive")[0].corrected_input == "Monday's work best"

@@ -136,6 +136,10 @@ class LexicalCorrector:
                 self._extra.add(lower)
                 self._extra_exact.add(word)
 
+    def vocabulary_form(self, lower: str) -> str | None:
+        """A lower-case word as the knowledge base writes it ("atlas" -> "Atlas"), or None."""
+        return self._extra_forms.get(lower)
+
     def forget_recent(self) -> None:
         """Drop remembered decisions and look-ups, e.g. before a benchmark measures a fresh set."""
         self._decisions.clear()

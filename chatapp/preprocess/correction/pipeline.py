@@ -167,7 +167,8 @@ class CorrectionPipeline:
         full_path = "semantic" in tiers
         syntactic = SyntacticCorrector(names)
         semantic = SemanticCorrector(names, self.tag_words if full_path and self._has_tagger() else None,
-                                     previous_question=previous_question)
+                                     previous_question=previous_question,
+                                     vocabulary_form=self.lexical.vocabulary_form)
         lexical = self.lexical if "lexical" in tiers else None
 
         def run_lexical() -> bool:

@@ -19,6 +19,7 @@ PRONOUN_GENDER = {**dict.fromkeys(("he", "him", "his", "himself"), "m"),
 _ATTRIBUTE_GENDER = {"he": "m", "him": "m", "male": "m", "man": "m", "m": "m",
                      "she": "f", "her": "f", "female": "f", "woman": "f", "f": "f"}
 CLEAR_RATIO = 4.0  # how much more common for one sex a first name must be to say which
+COMMON_SURNAME_SHARE = 40.0  # percent of people whose surnames count as common
 
 
 def person_gender(name: str, attributes: dict | None = None) -> tuple[str | None, bool]:
@@ -45,6 +46,28 @@ def first_name_gender(first: str) -> str | None:
 def is_first_name(word: str) -> bool:
     """Whether `word` (any case) is a first name of the census tables: "dana", "Rob"."""
     return word.strip(".").upper() in _census()
+
+
+@functools.lru_cache(maxsize=1)
+def _common_surnames() -> frozenset[str]:
+    """The census surnames borne by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
+    try:
+        text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
+        return frozenset()
+    common = set()
+    for line in text.splitlines():
+        parts = line.split()  # name, percent, cumulative percent, rank
+        if len(parts) >= 3:
+            if float(parts[2]) > COMMON_SURNAME_SHARE:
+                break
+            common.add(parts[0].lower())
+    return frozenset(common)
+
+
+def is_common_surname(word: str) -> bool:
+    """Whether `word` is a common surname of the census tables: "Williams" is no William's."""
+    return word.lower() in _common_surnames()
 
 
 @functools.lru_cache(maxsize=1)
