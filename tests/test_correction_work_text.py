@@ -134,3 +134,117 @@ def test_a_day_that_reads_as_a_plural_subject_is_only_a_suggestion(pipeline):
     assert standard.corrected_input == "Mondays work best"
     assert find(standard.suggestions, "mondays", "Monday's").span == (0, 7)
     assert pipeline.correct("mondays work best", "aggressive")[0].corrected_input == "Monday's work best"
+
+
+# --- contractions without their apostrophe ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("i wont work on the laptop", "I won't work on the laptop"),
+        ("im not sure thats right", "I'm not sure that's right"),
+        ("we dont know why theyre late", "We don't know why they're late"),
+        ("youre on the rota and whats next", "You're on the rota and what's next"),
+        ("isnt the build green", "Isn't the build green?"),
+    ],
+)
+def test_contractions_that_are_no_words_get_their_apostrophe(pipeline, text, expected):
+    assert pipeline.correct(text, "standard")[0].corrected_input == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "original", "corrected", "span"),
+    [
+        ("were going to ship on friday", "We're going to ship on Friday", "were", "We're", (0, 4)),
+        ("i think were shipping it late", "I think we're shipping it late", "were", "we're", (8, 12)),
+        ("id like danas email", "I'd like Dana's email", "id", "I'd", (0, 2)),
+        ("ok, ill send the slides", "Ok, I'll send the slides", "ill", "I'll", (4, 7)),
+        ("lets meet after the standup", "Let's meet after the standup", "lets", "Let's", (0, 4)),
+    ],
+)
+def test_bare_contractions_that_are_words_change_where_the_grammar_needs_them(
+        pipeline, text, expected, original, corrected, span):
+    result = pipeline.correct(text, "standard")[0]
+    assert result.corrected_input == expected
+    assert_well_formed(result)
+    record = find(result.corrections, original, corrected)
+    assert (record.tier, record.correction_type, record.span) == ("syntactic", "Grammar", span)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if you were going to ship it",  # a subject before it
+        "the tests that were failing are fixed",
+        "were there any errors in the log",  # a question: its subject follows
+        "my id number is wrong",
+        "id number is on the badge",  # a noun, no verb reading
+        "ill health kept him home",
+        "it lets you export the sheet",
+    ],
+)
+def test_words_that_mean_what_they_spell_stay(pipeline, text):
+    result = pipeline.correct(text, "aggressive")[0]
+    assert not any(r.correction_type == "Grammar" and "'" in r.corrected for r in result.corrections), result
+
+
+def test_were_before_an_adjective_is_only_a_suggestion_at_standard(pipeline):
+    # "(we) were late yesterday" is a past tense as often as "we're late".
+    standard = pipeline.correct("were late for the demo", "standard")[0]
+    assert standard.corrected_input.startswith("Were late")
+    assert find(standard.suggestions, "were", "We're").span == (0, 4)
+    assert pipeline.correct("were late for the demo", "aggressive")[0].corrected_input.startswith("We're late")
+
+
+def test_the_live_path_leaves_bare_contractions_to_the_full_path(pipeline):
+    result = pipeline.correct("were going to ship it", "standard", ("lexical", "syntactic"))[0]
+    assert result.corrected_input.startswith("Were going")
+
+
+# --- sound-alike words in context --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "original", "corrected", "span", "aggressive"),
+    [
+        ("this is more expensive then the old plan", "then", "than", (23, 27),
+         "This is more expensive than the old plan."),
+        ("your going to love the new dashboard", "your", "You're", (0, 4), "You're going to love the new dashboard."),
+        ("your the best at reviews", "your", "You're", (0, 4), "You're the best at reviews."),
+        ("there going to call us back", "there", "They're", (0, 5), "They're going to call us back."),
+        ("i have to much work this week", "to", "too", (7, 9), "I have too much work this week."),
+        ("we loose an hour on every deploy", "loose", "lose", (3, 8), "We lose an hour on every deploy."),
+        ("i think it effects the schedule", "effects", "affects", (11, 18), "I think it affects the schedule."),
+    ],
+)
+def test_confusions_are_suggested_at_standard_and_applied_when_aggressive(
+        pipeline, text, original, corrected, span, aggressive):
+    standard = pipeline.correct(text, "standard")[0]
+    assert_well_formed(standard)
+    suggestion = find(standard.suggestions, original, corrected)
+    assert (suggestion.tier, suggestion.correction_type, suggestion.span) == ("syntactic", "Grammar", span)
+    assert suggestion.confidence < 0.7 and (corrected, suggestion.confidence) in suggestion.alternatives
+    # The text keeps the word as typed (only the first word's capital is applied).
+    assert standard.corrected_input[span[0]:span[1]].lower() == original
+    result = pipeline.correct(text, "aggressive")[0]
+    assert result.corrected_input == aggressive
+    assert find(result.corrections, original, corrected).span == span
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "your meeting moved to noon",  # a noun after "your"
+        "there being no answer, we left",
+        "more tests and then we ship",  # "then" in a sequence
+        "we talked to many people",  # "to" after a verb that takes it
+        "the goal is to ship early",
+        "we need to effect real change",
+    ],
+)
+def test_sound_alikes_that_fit_their_context_are_left_alone(pipeline, text):
+    result = pipeline.correct(text, "aggressive")[0]
+    confusions = {"then", "to", "your", "there", "their", "its", "loose", "lose", "affect", "effect", "effects"}
+    assert not [r for r in result.corrections + result.suggestions
+                if r.correction_type == "Grammar" and r.original.lower() in confusions], result
