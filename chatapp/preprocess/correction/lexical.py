@@ -39,7 +39,7 @@ from chatapp.preprocess.correction.dictionary import Lexicon, SmallIndex, load_l
 from chatapp.preprocess.correction.error_model import ErrorModel, Weights
 from chatapp.preprocess.correction.technology_names import castable, technology_index, technology_name
 from chatapp.preprocess.correction.tokens import CASE_CODES, Token, TokenizedInput
-from chatapp.preprocess.entities.name_gender import is_first_name
+from chatapp.lexicon import is_first_name
 from chatapp.records import CorrectionRecord
 
 TIER = "lexical"

@@ -25,11 +25,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from chatapp.lexicon import zipf
+from chatapp.lexicon import is_common_surname, is_first_name, zipf
 from chatapp.preprocess.correction.names import KnownNames
 from chatapp.preprocess.correction.text_helpers import FUNCTION_WORDS, is_editable_word, next_word, previous_word
 from chatapp.preprocess.correction.tokens import TokenizedInput
-from chatapp.preprocess.entities.name_gender import is_common_surname, is_first_name
 from chatapp.records import CorrectionRecord
 
 Tagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy POS tags
