@@ -248,3 +248,15 @@ def test_sound_alikes_that_fit_their_context_are_left_alone(pipeline, text):
     confusions = {"then", "to", "your", "there", "their", "its", "loose", "lose", "affect", "effect", "effects"}
     assert not [r for r in result.corrections + result.suggestions
                 if r.correction_type == "Grammar" and r.original.lower() in confusions], result
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I just stood there looking out of the window",  # "there" after a verb is a place
+        "Which way to go to the bank",
+    ],
+)
+def test_sound_alikes_in_clean_prose_stay_even_when_aggressive(pipeline, text):
+    result = pipeline.correct(text, "aggressive")[0]
+    assert not [r for r in result.corrections if r.original in ("there", "to")], result

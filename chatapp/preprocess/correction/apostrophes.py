@@ -29,13 +29,16 @@ from chatapp.preprocess.correction.tokens import TokenizedInput
 
 FineTagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy's fine (Penn) tags
 
+# Words that open a clause without being its subject: "i think were going", "so id rather wait".
+CLAUSE_OPENERS_WITHOUT_SUBJECT = frozenset(
+    "so because cause think guess hope know sure said says then also maybe probably actually "
+    "honestly ok okay yes yeah no well thanks".split()
+)
 # bare form -> (contraction, how the tagger reads it, words before it that open a clause without a subject)
-_OPENERS = frozenset("so because cause think guess hope know sure said says then also maybe probably actually "
-                     "honestly ok okay yes yeah no well thanks".split())
 CONTRACTIONS: dict[str, tuple[str, tuple[str, str], frozenset[str]]] = {
-    "were": ("we're", ("we", "'re"), _OPENERS),
-    "id": ("I'd", ("I", "'d"), _OPENERS | {"but", "and", "or", "if", "when"}),
-    "ill": ("I'll", ("I", "'ll"), _OPENERS | {"but", "and", "or", "if", "when"}),
+    "were": ("we're", ("we", "'re"), CLAUSE_OPENERS_WITHOUT_SUBJECT),
+    "id": ("I'd", ("I", "'d"), CLAUSE_OPENERS_WITHOUT_SUBJECT | {"but", "and", "or", "if", "when"}),
+    "ill": ("I'll", ("I", "'ll"), CLAUSE_OPENERS_WITHOUT_SUBJECT | {"but", "and", "or", "if", "when"}),
     "lets": ("let's", ("let", "'s"), frozenset({"ok", "okay", "so", "then", "yes", "yeah", "well", "now"})),
 }
 AT_START_CONFIDENCE = 0.85

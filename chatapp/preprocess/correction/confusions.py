@@ -27,7 +27,7 @@ without one those two cues are skipped.
 
 from __future__ import annotations
 
-from chatapp.preprocess.correction.apostrophes import FineTagger
+from chatapp.preprocess.correction.apostrophes import CLAUSE_OPENERS_WITHOUT_SUBJECT, FineTagger
 from chatapp.preprocess.correction.grammar import COMPARATIVES
 from chatapp.preprocess.correction.text_helpers import match_case, next_word, previous_word
 from chatapp.preprocess.correction.tokens import TokenizedInput
@@ -37,10 +37,14 @@ COMPARATIVE_REACH = 3  # words back from "then" where a comparative may stand
 # Before "then" these start a sequence, not a comparison: "more tests and then ship".
 SEQUENCE_WORDS = frozenset("and but or so since until till by even only just right back now".split())
 BE_FORMS = frozenset("is are was were be been being am it's that's there's he's she's what's".split())
-# Words before "to" that show it is "too": a form of "be" or "have", or "its" that tier 2 left alone.
-TOO_BEFORE = BE_FORMS | frozenset("its have has had got get way far much bit little".split())
+# Words before "to much"/"to many" that show it is "too": a form of "be" or "have", "way", "far", or
+# "its" that tier 2 left alone. Before an adjective only a form of "be" ("it's to late"): "way to go".
+TOO_MUCH_BEFORE = BE_FORMS | frozenset("its have has had got get way far".split())
+TOO_ADJECTIVE_BEFORE = BE_FORMS | frozenset({"its"})
 DEGREE_WORDS = frozenset("much many late early soon often far long fast slow quickly slowly".split())
 ING_BEFORE = {"your": "you're", "its": "it's", "there": "they're", "their": "they're"}
+# A subject and its verb start a clause: after a verb "there" is a place ("stood there looking").
+CLAUSE_OPENERS = CLAUSE_OPENERS_WITHOUT_SUBJECT | frozenset("and but or if when because that think".split())
 NOT_A_SUBJECT_VERB = frozenset({"being"})  # "there being no answer" is right as typed
 YOURE_BEFORE = frozenset("a an the not so very too welcome".split())
 SUBJECT_PRONOUNS = frozenset("i you we they".split())
@@ -64,7 +68,7 @@ def fix_confusions(doc: TokenizedInput, edits, tagger: FineTagger | None) -> Non
             replacement = "than" if _after_comparative(doc, index) and following is not None else None
         elif lower == "to":
             replacement = "too" if _wants_too(prev, after, doc, following, tagger) else None
-        elif lower in ING_BEFORE and after:
+        elif lower in ING_BEFORE and after and (before is None or prev in CLAUSE_OPENERS):
             if lower == "your" and after in YOURE_BEFORE and next_word(doc, following) is not None:
                 replacement = "you're"  # "your the best", "your not listening"
             elif tagger is not None and after not in NOT_A_SUBJECT_VERB and tagger(("their", after))[1] == "VBG":
@@ -100,10 +104,12 @@ def _after_comparative(doc: TokenizedInput, index: int) -> bool:
 
 def _wants_too(prev: str, after: str, doc: TokenizedInput, following: int | None, tagger: FineTagger | None) -> bool:
     """"to" where "too" belongs: before much/many or an adjective that ends the clause."""
-    if prev not in TOO_BEFORE or not after:
+    if not after:
         return False
     if after in ("much", "many"):
-        return True  # "have to much work", "way to many meetings"
+        return prev in TOO_MUCH_BEFORE  # "have to much work", "way to many meetings"
+    if prev not in TOO_ADJECTIVE_BEFORE:
+        return False
     if next_word(doc, following) is not None and doc.tokens[next_word(doc, following)].text.lower() not in ("to", "for"):
         return False  # "is to new users": the adjective belongs to a noun
     if after in DEGREE_WORDS:
