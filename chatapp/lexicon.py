@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from importlib import resources
 
 # --- word frequencies ------------------------------------------------------------
 
@@ -44,6 +45,68 @@ AMBIGUOUS_NAMES = frozenset(
     "chase hunter carter mason cash max sage miles penny chip sandy don gay noel sunny victor eve "
     "page bishop king young white black brown green long price stone wood hill hall".split()
 )
+
+# The 1990 US census name tables that the `names` package ships (MIT).
+COMMON_SURNAME_SHARE = 40.0  # percent of people whose surnames count as common
+
+
+def is_first_name(word: str) -> bool:
+    """Whether `word` (any case) is a first name of the census tables: "dana", "Rob"."""
+    return word.strip(".").upper() in census_first_names()
+
+
+@functools.lru_cache(maxsize=1)
+def _common_surnames() -> frozenset[str]:
+    """The census surnames borne by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
+    try:
+        text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
+        return frozenset()
+    common = set()
+    for line in text.splitlines():
+        parts = line.split()  # name, percent, cumulative percent, rank
+        if len(parts) >= 3:
+            if float(parts[2]) > COMMON_SURNAME_SHARE:
+                break
+            common.add(parts[0].lower())
+    return frozenset(common)
+
+
+@functools.lru_cache(maxsize=1)
+def _census_surnames() -> frozenset[str]:
+    try:
+        text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
+        return frozenset()
+    return frozenset(line.split()[0].lower() for line in text.splitlines() if line.split())
+
+
+def is_surname(word: str) -> bool:
+    """Whether `word` is any surname of the census tables ("Hartley", "Williams")."""
+    return word.strip(".").lower() in _census_surnames()
+
+
+def is_common_surname(word: str) -> bool:
+    """Whether `word` is a common surname of the census tables: "Williams" is no William's."""
+    return word.lower() in _common_surnames()
+
+
+@functools.lru_cache(maxsize=1)
+def census_first_names() -> dict[str, tuple[float, float]]:
+    """First name → (share of men, share of women) bearing it, in percent."""
+    table: dict[str, list[float]] = {}
+    try:
+        data = resources.files("names")
+        files = (("dist.male.first", 0), ("dist.female.first", 1))
+        for filename, column in files:
+            for line in (data / filename).read_text(encoding="utf-8").splitlines():
+                parts = line.split()
+                if len(parts) >= 2:
+                    table.setdefault(parts[0], [0.0, 0.0])[column] = float(parts[1])
+    except (ModuleNotFoundError, FileNotFoundError, ValueError):  # pragma: no cover - a broken install
+        return {}
+    return {name: (male, female) for name, (male, female) in table.items()}
+
 
 # --- attributes -----------------------------------------------------------------
 

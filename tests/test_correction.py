@@ -130,10 +130,12 @@ def test_misspelled_full_name_is_matched_to_the_registry(pipeline):
     assert any(m["kind"] == "date" and m["text"] == "on Monday" for m in markers)
 
 
-def test_possessive_needs_a_known_person_and_a_noun(pipeline):
+def test_possessive_needs_a_name_and_a_noun(pipeline):
     assert corrected(pipeline, "where is sarahs report", tiers=("syntactic", "semantic")) == "Where is Sarah's report?"
-    # "Tims" is nobody we know.
-    assert corrected(pipeline, "where is tims report", tiers=("syntactic", "semantic")) == "Where is tims report?"
+    # "tests" is no name; after "tims" comes no noun.
+    assert corrected(pipeline, "where is the tests report", tiers=("syntactic", "semantic")) == (
+        "Where is the tests report?")
+    assert corrected(pipeline, "we asked tims", tiers=("syntactic", "semantic")) == "We asked tims"
 
 
 # --- syntactic rules --------------------------------------------------------------------

@@ -10,6 +10,7 @@ import chatapp  # noqa: F401  (offline environment first)
 from chatapp.preprocess.correction import abbreviations
 from chatapp.preprocess.correction.dictionary import load_lexicon
 from chatapp.preprocess.correction.lexical import LexicalCorrector, apply_case
+from chatapp.preprocess.correction.technology_names import technology_name
 from chatapp.preprocess.correction.tokens import tokenize
 
 KB_WORDS = ["Atlas", "Okafor", "Johansson", "David Okafor", "Erik Johansson", "John Smith"]
@@ -176,7 +177,9 @@ def test_any_unicode_is_handled_and_spans_stay_exact(corrector, text):
 
 def _dictionary_sample() -> list[str]:
     lexicon = load_lexicon()
-    return [w for w in lexicon.words[:3000] if w.isalpha() and abbreviations.lookup(w) is None]
+    # Technology names ("google", "linux") are dictionary words that get their capitals on purpose.
+    return [w for w in lexicon.words[:3000]
+            if w.isalpha() and abbreviations.lookup(w) is None and technology_name(w) is None]
 
 
 def _typo(word: str, position: int, kind: int) -> str:

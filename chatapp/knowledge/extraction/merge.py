@@ -106,7 +106,7 @@ def _kept(group: _Group, groups: list[_Group]) -> bool:
     """Whether a group is an entity. Names only the recogniser saw are weak: a non-person must be
     named by two documents and not be a person's name ("Kostas" tagged as an organisation); a
     person must start with a given name and not be a known person's name with a word glued on."""
-    from chatapp.census_names import is_given_name
+    from chatapp.lexicon import is_first_name
 
     if any(r.method != "ner" for r in group.rows):
         return True
@@ -116,7 +116,7 @@ def _kept(group: _Group, groups: list[_Group]) -> bool:
         person_names = {_norm(w) for g in people for n in g.names for w in (n, *n.split())} | {
             _norm(a) for g in people for a in g.aliases}
         return len(group.documents) >= 2 and name not in person_names
-    if not is_given_name(name.split()[0]):
+    if not is_first_name(name.split()[0]):
         return False
     return not any(name != _norm(n) and _norm(n) in name for g in people for n in g.names)
 

@@ -62,7 +62,7 @@ def looks_like_person(name: str) -> bool:
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
     "Cascade Builders"), and not made only of common English words unless it opens with a
     known given name ("Grace Hall" yes, "Great Hall" no)."""
-    from chatapp.census_names import is_given_name, is_surname
+    from chatapp.lexicon import is_first_name, is_surname
 
     words = name.split()
     if not 2 <= len(words) <= 5:
@@ -75,7 +75,7 @@ def looks_like_person(name: str) -> bool:
     last = capitalised[-1].strip(".")
     if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):
         return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
-    if is_given_name(words[0]):
+    if is_first_name(words[0]):
         return True
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)
 

@@ -37,7 +37,9 @@ from rapidfuzz.process import cdist
 from chatapp.preprocess.correction import abbreviations
 from chatapp.preprocess.correction.dictionary import Lexicon, SmallIndex, load_lexicon, phonetic_key
 from chatapp.preprocess.correction.error_model import ErrorModel, Weights
+from chatapp.preprocess.correction.technology_names import castable, technology_index, technology_name
 from chatapp.preprocess.correction.tokens import CASE_CODES, Token, TokenizedInput
+from chatapp.lexicon import is_first_name
 from chatapp.records import CorrectionRecord
 
 TIER = "lexical"
@@ -47,6 +49,8 @@ NEGATED = frozenset("don doesn didn isn aren wasn weren haven hasn hadn couldn w
 _PLAIN_WORD = re.compile(r"[a-z]+(?:'[a-z]+)*")
 _VOCABULARY_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 SENTENCE_ENDS = frozenset(".!?…")
+# A technology name typed without its capitals ("graphql") is as sure a fix as a shift slip.
+TECHNOLOGY_CASE_CONFIDENCE = 0.9
 PLURAL_MIN_STEM = 5  # shorter stems plus "s" are too often typos ("thes", "ands")
 
 
@@ -132,6 +136,10 @@ class LexicalCorrector:
                 self._extra.add(lower)
                 self._extra_exact.add(word)
 
+    def vocabulary_form(self, lower: str) -> str | None:
+        """A lower-case word as the knowledge base writes it ("atlas" -> "Atlas"), or None."""
+        return self._extra_forms.get(lower)
+
     def forget_recent(self) -> None:
         """Drop remembered decisions and look-ups, e.g. before a benchmark measures a fresh set."""
         self._decisions.clear()
@@ -143,6 +151,8 @@ class LexicalCorrector:
         """Whether a lower-case word is one to leave alone (dictionary, web list, knowledge base, chat)."""
         if self.lexicon.is_word(lower) or lower in self._extra_forms or lower in abbreviations.CHAT_WORDS:
             return True
+        if technology_name(lower) is not None:
+            return True  # "graphql": a name to case, not a word to respell
         if lower.endswith("s") and lower[:-1] in self._extra_forms:
             return True  # "Okafors": a possessive without its apostrophe is tier 3's to fix
         if len(lower) > PLURAL_MIN_STEM and lower.endswith("s") and not lower.endswith("ss") and self.lexicon.is_word(lower[:-1]):
@@ -151,7 +161,9 @@ class LexicalCorrector:
         if suffix == "t":
             return stem in NEGATED  # "isn't", not "dosen't"
         if suffix in CONTRACTION_SUFFIXES:
-            return self.lexicon.is_word(stem) or stem in self._extra_forms  # "Sarah's", "they'll"
+            # "Sarah's", "they'll", "GitHub's", and the possessive of any common first name ("Dana's").
+            return (self.lexicon.is_word(stem) or stem in self._extra_forms or technology_name(stem) is not None
+                    or (suffix == "s" and is_first_name(stem)))
         return False
 
     # --- ranking -----------------------------------------------------------------------
@@ -204,13 +216,15 @@ class LexicalCorrector:
                     cost, kind = self.errors.channel(word, candidate, sound, lex.sound_of(word_id), distance)
                     scored[candidate] = Candidate(candidate, score - cost + slip, kind)
         extra = ({c for c, _ in self._extra.near(word)} | self._extra.sounding_like(word)) if self._extra.words else set()
+        extra |= {c for c, _ in technology_index().near(word)}  # "kubernets" -> "Kubernetes"
         for lower in extra - {word}:
             cost, kind = self.errors.channel(word, lower, sound, phonetic_key(lower), OSA.distance(word, lower))
             count = max(lex.count(lower), w.kb_count)
             context = self._context_scores(np.array([lex.word_id[lower]]), left, right)[0] if lower in lex else 0.0
             score = w.unigram * math.log(count / lex.total) + context_weight * context - cost + slip
             if lower not in scored or scored[lower].score < score:
-                scored[lower] = Candidate(self._extra_forms.get(lower, lower), float(score), kind, known_name=True)
+                written = self._extra_forms.get(lower) or technology_name(lower) or lower
+                scored[lower] = Candidate(written, float(score), kind, known_name=True)
         if include_self and self_id is None:  # known from the web list, the knowledge base or chat
             scored[word] = Candidate(word, self._unchanged_score(word), "Spelling")
         return sorted(scored.values(), key=lambda c: -c.score)
@@ -308,6 +322,11 @@ class LexicalCorrector:
         lower = typed.replace("’", "'").lower()
         if CASE_CODES.fullmatch(lower):
             return Decision(typed.upper(), "CaseNormalization", 0.92) if typed != typed.upper() else None
+        name = technology_name(lower)
+        written_by_kb = self._extra_forms.get(lower)
+        if name is not None and (written_by_kb is None or written_by_kb.islower() or written_by_kb == name):
+            # Cased, never respelt; a knowledge base that writes it its own way ("Github") wins.
+            return Decision(name, "CaseNormalization", TECHNOLOGY_CASE_CONFIDENCE) if castable(typed, name) else None
         expansion = abbreviations.lookup(lower)
         if (expansion is None and not _PLAIN_WORD.fullmatch(lower)) or lower in self._extra_forms:
             return None  # other scripts have no dictionary here; knowledge-base words stay
@@ -341,7 +360,9 @@ class LexicalCorrector:
         probabilities = self._probabilities([keep] + [c.score for c in candidates[:5]])
         ending = typed[len(stem) :] if target != lower else ""
         best = candidates[0]
-        if best.word.islower() or best.word.lower() in self.lexicon:
+        if technology_name(best.word.lower()) is not None:  # "javascrpit" -> "JavaScript"
+            corrected = technology_name(best.word.lower())
+        elif best.word.islower() or best.word.lower() in self.lexicon:
             corrected = apply_case(typed, best.word.lower())
         else:  # a name only the knowledge base knows keeps its capitals
             corrected = best.word if typed.islower() else apply_case(typed, best.word)

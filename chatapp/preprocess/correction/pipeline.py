@@ -62,7 +62,7 @@ class CorrectionPipeline:
         self._lexical = lexical
         self._names: KnownNames | None = None
         self._parses: OrderedDict[str, object] = OrderedDict()
-        self._tags: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._tags: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._lock = threading.Lock()
 
     # --- lazily built parts --------------------------------------------------------
@@ -111,12 +111,20 @@ class CorrectionPipeline:
     def tag_words(self, words: tuple[str, ...]) -> tuple[str, ...]:
         """spaCy's POS tags of `words` taken alone, cached (tier 3 asks
         about the same few word pairs again and again)."""
+        return self._tagged(words)[0]
+
+    def fine_tag_words(self, words: tuple[str, ...]) -> tuple[str, ...]:
+        """spaCy's fine (Penn) tags of `words` taken alone: "VBG" tells "going" from "meeting"."""
+        return self._tagged(words)[1]
+
+    def _tagged(self, words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         tags = self._tags.get(words)
         if tags is None:
             from spacy.tokens import Doc
 
             nlp = self.nlp
-            tags = tuple(t.pos_ for t in nlp(Doc(nlp.vocab, words=list(words))))
+            parsed = nlp(Doc(nlp.vocab, words=list(words)))
+            tags = (tuple(t.pos_ for t in parsed), tuple(t.tag_ for t in parsed))
             if len(self._tags) >= TAG_CACHE_SIZE:
                 self._tags.clear()
             self._tags[words] = tags
@@ -160,14 +168,18 @@ class CorrectionPipeline:
         applied: list[CorrectionRecord] = []
         suggestions: list[CorrectionRecord] = []
 
+        made: list[CorrectionRecord] = []  # every record, in the order the tiers made them
+
         def run(tier: Callable[[], list[CorrectionRecord]]) -> None:
-            self._run_tier(doc, tier, level, applied, suggestions)
+            self._run_tier(doc, tier, level, applied, suggestions, made)
 
         names = self.names
         full_path = "semantic" in tiers
-        syntactic = SyntacticCorrector(names)
-        semantic = SemanticCorrector(names, self.tag_words if full_path and self._has_tagger() else None,
-                                     previous_question=previous_question)
+        tagging = full_path and self._has_tagger()
+        syntactic = SyntacticCorrector(names, self.fine_tag_words if tagging else None)
+        semantic = SemanticCorrector(names, self.tag_words if tagging else None,
+                                     previous_question=previous_question,
+                                     vocabulary_form=self.lexical.vocabulary_form)
         lexical = self.lexical if "lexical" in tiers else None
 
         def run_lexical() -> bool:
@@ -188,6 +200,7 @@ class CorrectionPipeline:
                 break
             if "syntactic" in tiers:
                 run(lambda: syntactic.correct(doc))
+                run(lambda: syntactic.words_in_context(doc))
                 run(lambda: syntactic.reorder(doc))
             if full_path:
                 run(lambda: semantic.correct(doc))
@@ -201,7 +214,7 @@ class CorrectionPipeline:
             # gets the same parse from self.parse() without paying again.
             run(lambda: syntactic.entity_hints(doc, ParsedText(doc, self.parse)))
         markers = semantic.markers(doc) if full_path else []
-        suggestions = _latest_suggestions(suggestions, applied)
+        suggestions = _latest_suggestions(suggestions, applied, made)
 
         result = CorrectionResult(
             original_input=text,
@@ -220,9 +233,11 @@ class CorrectionPipeline:
         level: float,
         applied: list[CorrectionRecord],
         suggestions: list[CorrectionRecord],
+        made: list[CorrectionRecord],
     ) -> None:
         before = {id(token): token.text for token in doc.tokens}
         records = tier()
+        made.extend(records)
         starts = [token.start for token in doc.tokens]  # in order, inserted tokens included
         for record in records:
             record.applied = is_applied(record.confidence, level)
@@ -239,20 +254,26 @@ class CorrectionPipeline:
                     token.text = before.get(id(token), "")
 
 
-def _latest_suggestions(suggestions: list[CorrectionRecord], applied: list[CorrectionRecord]) -> list[CorrectionRecord]:
+def _latest_suggestions(suggestions: list[CorrectionRecord], applied: list[CorrectionRecord],
+                        made: list[CorrectionRecord]) -> list[CorrectionRecord]:
     """Suggestions that still stand: one per tier and span (the last round's),
-    and none where a later round or tier applied a fix to the same text
-    ("johns" -> "Johns" is dropped once tier 3 made it "John's")."""
+    and none where a later step of the same or a later tier applied a fix to
+    the same text ("johns" -> "Johns" is dropped once tier 3 made it
+    "John's"). A fix made before the suggestion leaves it standing: "your" ->
+    "Your" at the sentence start, then "you're" offered."""
     latest: dict[tuple[str, tuple[int, int]], CorrectionRecord] = {}
     for suggestion in suggestions:
         latest.pop((suggestion.tier, suggestion.span), None)
         latest[(suggestion.tier, suggestion.span)] = suggestion
     order = {tier: position for position, tier in enumerate(TIERS)}
+    made_at = {id(record): position for position, record in enumerate(made)}
     return [
         s
         for s in latest.values()
         if not any(
-            order[a.tier] >= order[s.tier] and a.span[0] < s.span[1] and s.span[0] < a.span[1] for a in applied
+            order[a.tier] >= order[s.tier] and made_at[id(a)] > made_at[id(s)]
+            and a.span[0] < s.span[1] and s.span[0] < a.span[1]
+            for a in applied
         )
     ]
 

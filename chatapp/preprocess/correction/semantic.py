@@ -1,7 +1,8 @@
 """Tier 3, semantic: corrections that need to know who and what exists.
 
 - Possessives: "johns email" -> "John's email" when "John" names a known
-  person and a noun follows.
+  person, a registry word, a day or a common first name and a noun phrase
+  follows (possessives.py).
 - Entity names fuzzily matched to the registry: "Jon Smth" -> "John Smith"
   (rapidfuzz over the registry's proper names; every word must be close, and
   the whole name closer still).
@@ -28,10 +29,10 @@ from typing import Callable
 from chatapp.lexicon import zipf
 from chatapp.preprocess.correction.followups import complete_followup
 from chatapp.preprocess.correction.names import KnownNames, _strip_possessive
+from chatapp.preprocess.correction.possessives import Tagger, fix_possessives
 from chatapp.preprocess.correction.text_helpers import (
     FUNCTION_WORDS,
     is_editable_word,
-    next_word,
     render_with_owners,
 )
 from chatapp.preprocess.correction.tokens import TokenizedInput
@@ -41,7 +42,6 @@ from chatapp.records import CorrectionRecord
 TIER = "semantic"
 # A word this common is meant as itself, never as a name plus a lost apostrophe.
 COMMON_WORD_ZIPF = 4.5
-Tagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy POS tags
 
 
 # --- dates ---------------------------------------------------------------------------
@@ -77,13 +77,15 @@ DATE_PATTERN = re.compile(
 
 class SemanticCorrector:
     def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None,
-                 previous_question: str | None = None):
+                 previous_question: str | None = None, vocabulary_form: Callable[[str], str | None] | None = None):
         """`tagger`: words -> their spaCy POS tags, to tell "johns email" (a
         possessive) from "johns said"; without one, a simpler word test.
-        `previous_question`: the user's last turn, to complete a follow-up."""
+        `previous_question`: the user's last turn, to complete a follow-up.
+        `vocabulary_form`: a lower-case word -> as the knowledge base writes it, or None."""
         self.names = names or KnownNames()
         self.tagger = tagger
         self.previous_question = previous_question
+        self.vocabulary_form = vocabulary_form
 
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Fix possessives of known people and misspelled known names; sets token texts."""
@@ -93,7 +95,7 @@ class SemanticCorrector:
             known.update(match.indices)  # already a known name: nothing to fix
             if len(match.indices) > 1:
                 whole_names.update(match.indices)
-        records = self._fix_possessives(doc, known)
+        records = fix_possessives(doc, known, self.names, self.tagger, self.vocabulary_form, TIER)
         # A known single word may still be half of a misspelled full name ("jon Smith").
         fixed = {i for r in records for i in _indices_in(doc, r.span)}
         records += self._fix_names(doc, whole_names | fixed, known)
@@ -101,50 +103,6 @@ class SemanticCorrector:
         records += fix_word_types(doc, known | fixed, TIER)
         records += complete_followup(doc, self.previous_question, self.names, TIER)
         return sorted(records, key=lambda r: r.span)
-
-    def _fix_possessives(self, doc: TokenizedInput, claimed: set[int]):
-        records = []
-        for index, token in enumerate(doc.tokens):
-            if index in claimed or not is_editable_word(token):
-                continue
-            for written in dict.fromkeys([token.text, token.original]):
-                lower = written.lower()
-                if len(lower) < 4 or not lower.endswith("s") or not written.isalpha():
-                    continue
-                if lower in FUNCTION_WORDS or zipf(lower) >= COMMON_WORD_ZIPF:
-                    continue  # "does" is not "Doe's", "news" not "New's"
-                form = self.names.person_word(lower[:-1])
-                if form is None or form.capitalize_confidence <= 0.5 or self.names.exact(lower) is not None:
-                    continue
-                confidence = self._possessive_confidence(doc, index, form.words[0])
-                if confidence is None:
-                    continue
-                if not form.explicit:
-                    confidence -= 0.15  # "smiths" may be a plural or a surname
-                confidence = round(confidence, 3)
-                corrected = form.words[0] + "'s"
-                records.append(_record(doc, [index], [corrected], "EntityCorrection", confidence, [
-                    (corrected, confidence), (token.text, round(1 - confidence, 3))]))
-                claimed.add(index)
-                break
-        return records
-
-    def _possessive_confidence(self, doc: TokenizedInput, index: int, name: str) -> float | None:
-        """How sure "<name>s <next>" is a possessive: a noun must follow."""
-        following = next_word(doc, index)
-        if following is None:
-            return None
-        noun = doc.tokens[following].text.lower()
-        if noun in FUNCTION_WORDS:
-            return None
-        if self.tagger is None:
-            return 0.75
-        # Tag "John 's email" alone: the answer then cannot change when the
-        # words around it are corrected (so correcting twice is stable).
-        _, marker, tag = self.tagger((name, "'s", noun))
-        if marker != "PART":
-            return None  # spaCy reads "'s" as "is" / "has": "John's going"
-        return {"NOUN": 0.85, "PROPN": 0.85, "ADJ": 0.6}.get(tag)
 
     def _fix_names(self, doc: TokenizedInput, claimed: set[int], known: set[int]) -> list[CorrectionRecord]:
         """Misspelled known names. `claimed` tokens are left alone; a `known`

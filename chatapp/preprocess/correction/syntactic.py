@@ -18,7 +18,8 @@ Names come from the knowledge base (KnownNames, built from registry names,
 aliases and place attributes) and a short list of always-capitalised words
 (days, months, nationalities). spaCy's NER comes second: on the full path,
 `entity_hints` offers names only it found as suggestions, never applied (see
-there why). No rule here needs spaCy, so a blank pipeline loses only hints.
+there why). Only `words_in_context` asks spaCy's tagger (about a few words
+alone), so a blank pipeline or the live path loses those rules and the hints.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import TYPE_CHECKING
 
 from chatapp.lexicon import zipf
 from chatapp.preprocess.correction import grammar
+from chatapp.preprocess.correction.apostrophes import FineTagger, fix_bare_contractions
+from chatapp.preprocess.correction.confusions import fix_confusions
 from chatapp.preprocess.correction.text_helpers import (  # noqa: F401 - render_with_owners re-exported
     ParsedText,
     is_editable_word,
@@ -116,8 +119,11 @@ class _Edits:
 
 
 class SyntacticCorrector:
-    def __init__(self, names: KnownNames | None = None):
+    def __init__(self, names: KnownNames | None = None, tagger: FineTagger | None = None):
+        """`tagger`: words -> spaCy's fine tags, for the rules of `words_in_context`
+        that need to know a word's type ("were going": a verb in -ing); None on the live path."""
         self.names = names
+        self.tagger = tagger
 
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Apply every rule to `doc` (setting token texts); one record per changed token."""
@@ -128,6 +134,16 @@ class SyntacticCorrector:
         grammar.remove_doubled_words(doc, edits)
         grammar.fix_articles(doc, edits)
         self._capitalise_sentence_starts(doc, edits)
+        return edits.records()
+
+    def words_in_context(self, doc: TokenizedInput) -> list[CorrectionRecord]:
+        """Bare contractions that are words too ("were going" -> "we're going",
+        apostrophes.py) and sound-alike slips ("more money then", confusions.py).
+        A step of its own after `correct`: a guess kept as a suggestion then
+        takes only itself back, not the capital its sentence start got."""
+        edits = _Edits(doc)
+        fix_bare_contractions(doc, edits, self.tagger)
+        fix_confusions(doc, edits, self.tagger)
         return edits.records()
 
     def reorder(self, doc: TokenizedInput) -> list[CorrectionRecord]:
@@ -209,7 +225,9 @@ class SyntacticCorrector:
                     previous = token
                     continue
                 text = token.text
-                if is_editable_word(token) and text[0].islower() and text.islower():
+                # The first word only: an expansion "as far as I know" starts a sentence too,
+                # while "iPhone" keeps its capitals.
+                if is_editable_word(token) and text[0].islower() and text.split(" ")[0].islower():
                     edits.set(index, text[0].upper() + text[1:], "Capitalization", confidence)
                 at_start = False
             if token.kind == "punct" and token.text in SENTENCE_END and token.text not in ("...", "…"):

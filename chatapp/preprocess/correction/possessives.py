@@ -1,0 +1,172 @@
+"""Tier 3's possessives typed without an apostrophe: "johns email" -> "John's
+email", "robs direct dial number" -> "Rob's direct dial number", "mondays
+meeting" -> "Monday's meeting".
+
+A word ending in "s" is read as a name's possessive when two things hold:
+
+- its stem is a name: a person the registry knows (surest), a word the
+  registry's vocabulary writes with a capital (a product, a place), a day
+  ("monday", "today"), or a first name of the census tables ("rob", "kim");
+  the word itself is no everyday word ("bills", "marks"), no common surname
+  ("Williams" is nobody's William's) and no first name of its own ("Carlos");
+- a noun phrase follows: spaCy tags "Rob 's direct dial number" with "'s" as
+  the possessive marker and a noun as the head after any adjectives. The
+  words are tagged alone, so the answer cannot change when the words around
+  them are corrected (correcting twice is stable). For a name the registry
+  does not know, the word before must not make the word a plain noun or verb
+  ("the jacks", "car jacks", "he robs"), judged by the same tagging.
+
+The possessive is never dropped: the record replaces the word by the name
+plus "'s". Names the registry does not know need spaCy's tagger; without one
+(a blank pipeline) only registry people are fixed, as before.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from chatapp.lexicon import is_common_surname, is_first_name, zipf
+from chatapp.preprocess.correction.names import KnownNames
+from chatapp.preprocess.correction.text_helpers import FUNCTION_WORDS, is_editable_word, next_word, previous_word
+from chatapp.preprocess.correction.tokens import TokenizedInput
+from chatapp.records import CorrectionRecord
+
+Tagger = Callable[[tuple[str, ...]], tuple[str, ...]]  # words -> spaCy POS tags
+# A word this common is meant as itself, never as a registry name plus a lost apostrophe.
+COMMON_WORD_ZIPF = 4.5
+# ...and for a name the registry does not know, a word this common ("hunters", "springs").
+UNKNOWN_NAME_WORD_ZIPF = 3.5
+DAYS = {d: d.capitalize() for d in "monday tuesday wednesday thursday friday saturday sunday".split()} | {
+    w: w for w in ("today", "tomorrow", "yesterday", "tonight")}
+NOUN_PHRASE_WORDS = 3  # words after the name that may make up the noun phrase
+# Words before a name that make the word after them a plain noun or a verb: "the jacks", "he robs".
+NOT_BEFORE_A_POSSESSIVE = frozenset(
+    "a an the my your his her our their its this that these those some any no every each all both "
+    "i you he she it we they who which".split()
+)
+# Tags of the word before a name that say it modifies or is the subject of the word: "car jacks".
+NOT_BEFORE_TAGS = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "DET", "PRON"})
+REGISTRY_CONFIDENCE = {"NOUN": 0.85, "PROPN": 0.85, "ADJ": 0.6}
+OTHER_NAME_CONFIDENCE = {"NOUN": 0.8, "PROPN": 0.8, "ADJ NOUN": 0.75}
+PLURAL_DAY_CONFIDENCE = 0.55  # a suggestion at the standard level, applied when aggressive
+
+
+def fix_possessives(doc: TokenizedInput, claimed: set[int], names: KnownNames, tagger: Tagger | None,
+                    vocabulary_form: Callable[[str], str | None] | None, tier: str) -> list[CorrectionRecord]:
+    """Give possessives of names their apostrophe (sets token texts); `claimed` tokens stay."""
+    records = []
+    for index, token in enumerate(doc.tokens):
+        if index in claimed or not is_editable_word(token):
+            continue
+        for written in dict.fromkeys([token.text, token.original]):
+            found = _possessive(doc, index, written.lower(), names, tagger, vocabulary_form)
+            if found is None:
+                continue
+            name, confidence = found
+            corrected = name + "'s"
+            records.append(CorrectionRecord(
+                tier=tier, span=(token.start, token.end), original=token.original, corrected=corrected,
+                correction_type="EntityCorrection", confidence=round(confidence, 3),
+                alternatives=[(corrected, round(confidence, 3)), (token.text, round(1 - confidence, 3))]))
+            token.text = corrected
+            claimed.add(index)
+            break
+    return records
+
+
+def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str, float] | None:
+    """(the name, confidence) when `lower` at `index` is a name's possessive, else None."""
+    if len(lower) < 4 or not lower.endswith("s") or not lower.isalpha() or lower in FUNCTION_WORDS:
+        return None
+    stem = lower[:-1]
+    form = names.person_word(stem)
+    if form is not None and form.capitalize_confidence > 0.5 and names.exact(lower) is None:
+        if zipf(lower) >= COMMON_WORD_ZIPF:
+            return None  # "does" is not "Doe's", "news" not "New's"
+        confidence = _registry_confidence(doc, index, form.words[0], tagger)
+        if confidence is None:
+            return None
+        return form.words[0], confidence - (0 if form.explicit else 0.15)  # "smiths": a plural or a surname
+    name = _other_name(lower, stem, names, vocabulary_form)
+    if name is None or tagger is None:
+        return None
+    confidence = _noun_phrase_confidence(doc, index, name, tagger)
+    if confidence is None:
+        return None
+    if stem in DAYS and _reads_as_plural_subject(doc, index, lower, tagger):
+        confidence = PLURAL_DAY_CONFIDENCE  # "mondays work best": days are plural as often
+    return name, confidence
+
+
+def _other_name(lower: str, stem: str, names: KnownNames, vocabulary_form) -> str | None:
+    """The name `stem` spells, written as a name, if it is one the registry does not hold as a person."""
+    if stem in DAYS:
+        return DAYS[stem]
+    if names.exact(lower) is not None or zipf(lower) >= UNKNOWN_NAME_WORD_ZIPF:
+        return None
+    known = vocabulary_form(stem) if vocabulary_form is not None else None
+    if known is not None and known[:1].isupper():
+        return known
+    if is_first_name(stem) and not is_first_name(lower) and not is_common_surname(lower):
+        return stem.capitalize()
+    return None
+
+
+def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tagger | None) -> float | None:
+    """How sure "<name>s <next>" is a registry person's possessive: a noun must follow."""
+    following = next_word(doc, index)
+    if following is None:
+        return None
+    noun = doc.tokens[following].text.lower()
+    if noun in FUNCTION_WORDS:
+        return None
+    if tagger is None:
+        return 0.75
+    _, marker, tag = tagger((name, "'s", noun))
+    if marker != "PART":
+        return None  # spaCy reads "'s" as "is" / "has": "John's going"
+    return REGISTRY_CONFIDENCE.get(tag)
+
+
+def _noun_phrase_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tagger) -> float | None:
+    """How sure a noun phrase follows "<name>'s" and nothing before makes the word a plain noun."""
+    following: list[str] = []
+    at = index
+    while len(following) < NOUN_PHRASE_WORDS:
+        at = next_word(doc, at)
+        if at is None or not doc.tokens[at].text.isalpha():
+            break
+        following.append(doc.tokens[at].text.lower())
+    if not following or following[0] in FUNCTION_WORDS:
+        return None
+    before = previous_word(doc, index)
+    previous = doc.tokens[before].text.lower() if before is not None else None
+    if previous in NOT_BEFORE_A_POSSESSIVE:
+        return None
+    plain_previous = previous is not None and previous.isalpha() and previous not in FUNCTION_WORDS
+    words = ((previous,) if plain_previous else ()) + (name, "'s", *following)
+    tags = tagger(words)
+    if plain_previous:
+        if tags[0] in NOT_BEFORE_TAGS:
+            return None
+        tags = tags[1:]
+    if tags[1] != "PART":
+        return None  # "'s" read as "is" or "has": "Rob's going"
+    head = tags[2:]
+    if head[0] in ("NOUN", "PROPN"):
+        return OTHER_NAME_CONFIDENCE[head[0]]
+    adjectives = 0
+    while adjectives < len(head) and head[adjectives] == "ADJ":
+        adjectives += 1
+    if 0 < adjectives < len(head) and head[adjectives] in ("NOUN", "PROPN"):
+        return OTHER_NAME_CONFIDENCE["ADJ NOUN"]
+    return None
+
+
+def _reads_as_plural_subject(doc: TokenizedInput, index: int, lower: str, tagger: Tagger) -> bool:
+    """Whether the plain plural reads as well: "Mondays work best", a subject and its verb."""
+    following = next_word(doc, index)
+    if following is None:
+        return False
+    tags = tagger((lower.capitalize(), doc.tokens[following].text.lower()))
+    return tags[0] in ("NOUN", "PROPN") and tags[1] in ("VERB", "AUX")
