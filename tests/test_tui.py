@@ -128,3 +128,21 @@ def test_ingesting_a_missing_folder_says_why(tui_engine, tmp_path):
             assert "no such file or directory" in app.notices[-1]
 
     asyncio.run(scenario())
+
+
+def test_ingesting_your_own_folder_into_the_sample_says_the_sample_made_way(tui_engine, tmp_path):
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "rota.md").write_text("# Rota\n\nThe wormery is turned every Sunday by Ilse Marwick.\n", encoding="utf-8")
+
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test() as pilot:
+            app.query_one("#prompt", Input).value = f"/ingest {own}"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert "Ingested 1 files" in app.notices[-2]
+            assert "Removed the sample knowledge base" in app.notices[-1]
+            assert tui_engine.kb.registry.counts() == {"entities": 0, "facts": 0}
+
+    asyncio.run(scenario())
