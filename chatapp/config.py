@@ -28,6 +28,8 @@ class Settings:
     chroma_url: str | None = None
     # Load sample_kb on the first chat when the knowledge base is empty.
     load_sample_kb: bool = True
+    # Keep the sample when the user's own documents are first ingested (by default it makes way for them).
+    keep_sample_kb: bool = False
     correction_level: str = "standard"
     budget_profile: str = "default"
     # Files larger than this are skipped by ingest with a reason.

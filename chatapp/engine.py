@@ -8,18 +8,9 @@ from typing import Any
 
 from chatapp.config import Settings, load_settings
 from chatapp.knowledge.base import KnowledgeBase
+from chatapp.knowledge.sample import sample_kb_path
 from chatapp.records import IngestReport, KnowledgeChunk
 from chatapp.storage.database import Database
-
-
-def sample_kb_path() -> Path | None:
-    """The bundled sample knowledge base: inside the installed package, or
-    beside it in a source checkout."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "sample_kb", here.parent / "sample_kb"):
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 class ChatEngine:

@@ -108,8 +108,24 @@ class IngestReport:
     entities: int = 0
     facts: int = 0
     entities_learnt: int = 0  # entities the registry holds from documents after this run
-    sample_removed: int = 0  # sample documents removed because the user's own arrived
+    sample_removed: int = 0  # sample files (documents and registry files) removed because the user's own arrived
     seconds: float = 0.0
+
+
+@dataclass
+class RemovalReport:
+    """What `KnowledgeBase.remove_documents` took out of the knowledge base."""
+
+    documents: list[str] = field(default_factory=list)  # paths of the documents removed
+    registry_files: list[str] = field(default_factory=list)  # entities.jsonl / facts.jsonl files forgotten
+    chunks: int = 0
+    entities: int = 0
+    facts: int = 0
+    observations: int = 0  # what had been learnt from the removed documents
+
+    @property
+    def files(self) -> int:
+        return len(self.documents) + len(self.registry_files)
 
 
 # --- preprocessing: correction, entities, context, retrieval, assembly --------

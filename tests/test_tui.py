@@ -116,15 +116,32 @@ def test_sessions_are_listed_and_resumed_inside_the_chat(tui_engine):
     asyncio.run(scenario())
 
 
-def test_ingesting_a_missing_folder_says_why(tui_engine, tmp_path):
+def ingest_in_chat(engine, path) -> list[str]:
+    """Type `/ingest PATH` in the chat; the notices the app showed."""
     async def scenario():
-        app = ChatApp(tui_engine)
+        app = ChatApp(engine)
         async with app.run_test() as pilot:
-            app.query_one("#prompt", Input).value = f"/ingest {tmp_path / 'no-such-folder'}"
+            app.query_one("#prompt", Input).value = f"/ingest {path}"
             await pilot.press("enter")
             await settle(pilot)
-            assert app.notices[-2] == f"Ingesting {tmp_path / 'no-such-folder'} …"
-            assert "0 files" in app.notices[-1] and "1 failed" in app.notices[-1]
-            assert "no such file or directory" in app.notices[-1]
+            return list(app.notices)
 
-    asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_ingesting_a_missing_folder_says_why(tui_engine, tmp_path):
+    notices = ingest_in_chat(tui_engine, tmp_path / "no-such-folder")
+    assert notices[-2] == f"Ingesting {tmp_path / 'no-such-folder'} …"
+    assert "0 files" in notices[-1] and "1 failed" in notices[-1]
+    assert "no such file or directory" in notices[-1]
+
+
+def test_ingesting_your_own_folder_into_the_sample_says_the_sample_made_way(tui_engine, tmp_path):
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "rota.md").write_text("# Rota\n\nThe wormery is turned every Sunday by Ilse Marwick.\n", encoding="utf-8")
+
+    notices = ingest_in_chat(tui_engine, own)
+    assert "Ingested 1 files" in notices[-2]
+    assert "Removed the sample knowledge base" in notices[-1]
+    assert tui_engine.kb.registry.counts() == {"entities": 0, "facts": 0}

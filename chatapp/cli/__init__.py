@@ -2,6 +2,6 @@
 module imports app.py and options.py and registers itself; nothing below imports back up."""
 
 from chatapp.cli.app import app, main
-from chatapp.cli import chat, ingest, kb, doctor, turns, sessions  # noqa: F401,E402 - registration, in --help order
+from chatapp.cli import chat, ingest, kb, kb_entities, doctor, turns, sessions  # noqa: F401,E402 - registration, in --help order
 
 __all__ = ["app", "main"]

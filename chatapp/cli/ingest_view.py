@@ -1,5 +1,6 @@
 """How `chatapp ingest` shows its work: a rich progress bar on a terminal
-(files, chunks, chunks/s, ETA), plain lines otherwise, and a summary."""
+(files, chunks, chunks/s, ETA), plain lines otherwise, and a summary. File names are
+the user's, not Rich markup: they are escaped."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -43,21 +45,21 @@ class IngestView:
 
     def on_event(self, event: str, **data) -> None:
         if event == "waiting":
-            self.console.print(f"waiting for another chatapp process to finish writing to {data['path']} …")
+            self.console.print(f"waiting for another chatapp process to finish writing to {escape(data['path'])} …")
         elif event == "start":
             self.started = time.perf_counter()
             if self.progress is not None:
                 self.task = self.progress.add_task("ingest", total=data["total"], chunks=0, rate="0", current="")
         elif event == "file" and self.progress is not None:
-            self.progress.update(self.task, current=Path(data["path"]).name)
+            self.progress.update(self.task, current=escape(Path(data["path"]).name))
         elif event == "progress":
             rate = data["chunks"] / max(time.perf_counter() - self.started, 1e-6)
             if self.progress is not None:
                 self.progress.update(self.task, advance=1, chunks=data["chunks"], rate=f"{rate:.0f}")
             else:
-                self.console.print(f"ingest: {data['path']}", highlight=False, soft_wrap=True)
+                self.console.print(f"ingest: {escape(data['path'])}", highlight=False, soft_wrap=True)
         elif event == "pruned" and self.progress is None:
-            self.console.print(f"pruned: {data['path']}", highlight=False)
+            self.console.print(f"pruned: {escape(data['path'])}", highlight=False)
         elif event == "keyword_index" and self.progress is not None:
             self.progress.update(self.task, current="updating keyword index")
 
@@ -71,6 +73,12 @@ class IngestView:
             f"{report.seconds:.1f}s ({rate:.0f} chunks/s)"
             + (f" · {report.documents_pruned} pruned" if report.documents_pruned else "")
         )
+        if report.sample_removed:
+            console.print(
+                f"Removed the sample knowledge base ({report.sample_removed} files) now that your own "
+                "documents are here; keep_sample_kb = true in the config keeps it.",
+                highlight=False,
+            )
         for title, rows, style in (
             ("Failed", report.files_failed, "red"),
             ("Skipped", report.files_skipped, "yellow"),
@@ -81,5 +89,5 @@ class IngestView:
             table.add_column("file", overflow="fold")
             table.add_column("reason")
             for row in rows:
-                table.add_row(row.path, row.reason)
+                table.add_row(escape(row.path), escape(row.reason))
             console.print(table)

@@ -1,20 +1,22 @@
-"""`chatapp kb search` and `chatapp kb stats`: look into the knowledge base."""
+"""`chatapp kb search`, `kb stats` and `kb remove`: look into the knowledge base, and take documents out."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 
 from chatapp.cli.app import app
 from chatapp.cli.options import DataLocation, JsonOption, UserError, console, data_command, print_json
 
-kb_app = typer.Typer(help="Search and inspect the knowledge base.", no_args_is_help=True)
+kb_app = typer.Typer(help="Search, inspect and prune the knowledge base.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
 
 SEARCH_MODES = ("hybrid", "dense", "keyword")
 SNIPPET_CHARS = 400
+REMOVED_PATHS_SHOWN = 20
 
 
 @data_command(kb_app, "search")
@@ -46,10 +48,10 @@ def kb_search(
         snippet = snippet[:SNIPPET_CHARS] + ("…" if len(snippet) > SNIPPET_CHARS else "")
         date = (chunk.date or "")[:10]
         console.print(
-            Panel(
-                snippet,
-                title=f"{n}. {chunk.title or Path(chunk.source).name}",
-                subtitle=f"{chunk.source} · {date} · relevance {chunk.relevance:.2f}",
+            Panel(  # a document's text, title and path are its own words, not Rich markup
+                escape(snippet),
+                title=f"{n}. {escape(chunk.title or Path(chunk.source).name)}",
+                subtitle=f"{escape(chunk.source)} · {date} · relevance {chunk.relevance:.2f}",
                 title_align="left",
                 subtitle_align="left",
             )
@@ -71,3 +73,42 @@ def kb_stats(data: DataLocation, as_json: JsonOption = False):
             value = f"{value / 1e6:.1f} MB"
         table.add_row(key.replace("_", " "), str(value))
     console.print(table)
+
+
+@data_command(kb_app, "remove")
+def kb_remove(
+    data: DataLocation,
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Files and folders whose documents to remove (the files may be gone already).", show_default=False)] = None,
+    sample: Annotated[bool, typer.Option("--sample", help="Remove the bundled sample knowledge base.")] = False,
+    as_json: JsonOption = False,
+):
+    """Remove documents (a file, or every document under a folder) or the sample, with their chunks
+    and what was learnt from them. Exit code 1 when nothing matched."""
+    if not paths and not sample:
+        raise UserError("name the files or folders to remove, or --sample to remove the sample knowledge base")
+    report = data.open_engine().kb.remove_documents(paths, sample=sample)
+    removed_anything = report.files or report.entities or report.facts
+    if as_json:
+        print_json(report)
+    elif not removed_anything:
+        named = [escape(str(p)) for p in paths or []] + (["the sample knowledge base"] if sample else [])
+        console.print(f"Nothing to remove: the knowledge base holds no document from {', '.join(named)}.",
+                      highlight=False)
+    else:
+        _print_removal(report)
+    if not removed_anything:
+        raise typer.Exit(1)
+
+
+def _print_removal(report) -> None:
+    parts = [f"{len(report.documents)} documents ({report.chunks} chunks)"]
+    if report.registry_files or report.entities or report.facts:
+        parts.append(f"{len(report.registry_files)} registry files ({report.entities} entities, {report.facts} facts)")
+    learnt = f"; forgot {report.observations} things learnt from them" if report.observations else ""
+    console.print(f"Removed {' and '.join(parts)}{learnt}.", highlight=False)
+    paths = report.documents + report.registry_files
+    for path in paths[:REMOVED_PATHS_SHOWN]:
+        console.print(f"  [dim]{escape(path)}[/]", highlight=False, soft_wrap=True)
+    if len(paths) > REMOVED_PATHS_SHOWN:
+        console.print(f"  [dim]… and {len(paths) - REMOVED_PATHS_SHOWN} more[/]")

@@ -9,11 +9,14 @@ from pathlib import Path
 from chatapp.config import Settings
 from chatapp.knowledge.embeddings import MiniLMEmbedder
 from chatapp.knowledge.keyword_index import KeywordIndex
-from chatapp.knowledge.registry import Registry
-from chatapp.records import KnowledgeChunk
+from chatapp.knowledge.registry import FACT_FILE_NAMES, Registry, RegistryFileError, parse_facts
+from chatapp.knowledge.sample import SAMPLE_ORIGIN, is_within, sample_kb_path
+from chatapp.records import IngestReport, KnowledgeChunk, RemovalReport
 from chatapp.storage.database import Database
 
 KB_VERSION_KEY = "kb_version"
+# SQLite allows a bounded number of ? in one statement; deletions go in slices of this many.
+DELETE_SLICE = 500
 
 
 def _dir_size(path: Path) -> int:
@@ -144,10 +147,14 @@ class KnowledgeBase:
 
     # --- the operations ---------------------------------------------------------
 
-    def ingest(self, paths, prune: bool = False, on_event=None):
+    def ingest(self, paths, prune: bool = False, on_event=None) -> IngestReport:
         from chatapp.knowledge.ingest import Ingester
 
-        return Ingester(self, on_event=on_event).run([Path(p) for p in paths], prune=prune)
+        paths = [Path(p) for p in paths]
+        removed = self._make_way_for_own_documents(paths)
+        report = Ingester(self, on_event=on_event).run(paths, prune=prune)
+        report.sample_removed = removed.files
+        return report
 
     def relearn(self) -> int:
         """Merge what every document said (its stored observations) into the registry's extracted
@@ -175,6 +182,134 @@ class KnowledgeBase:
 
         self._reopen_vector_if_stale()
         return hybrid_search_many(self, queries, k=k or self.settings.search_k, mode=mode, keyword_only=keyword_only)
+
+    # --- the sample, and removing documents ---------------------------------------
+
+    @property
+    def sample_root(self) -> Path | None:
+        path = sample_kb_path()
+        return path.resolve() if path is not None else None
+
+    def origin_of(self, path: Path) -> str:
+        """'sample' for a file of the bundled sample knowledge base, else 'user'."""
+        root = self.sample_root
+        return SAMPLE_ORIGIN if root is not None and is_within(Path(path).resolve(), root) else "user"
+
+    def _sample_selection(self) -> tuple[list[dict], list[str]]:
+        """The sample's documents (id, path) and registry files. By origin, and by path as well: a data
+        dir filled before documents had an origin holds the sample's files marked as the user's."""
+        root = self.sample_root
+        documents = [
+            row for row in self.database.query("SELECT id, path, origin FROM documents ORDER BY path")
+            if row["origin"] == SAMPLE_ORIGIN or (root is not None and is_within(Path(row["path"]), root))
+        ]
+        registry_files = [
+            row["path"] for row in self.database.query("SELECT path FROM registry_files ORDER BY path")
+            if root is not None and is_within(Path(row["path"]), root)
+        ]
+        return [{"id": d["id"], "path": d["path"]} for d in documents], registry_files
+
+    def holds_only_sample(self) -> bool:
+        """Whether the sample is here and nothing of the user's is."""
+        documents, registry_files = self._sample_selection()
+        if not documents and not registry_files:
+            return False
+        count = lambda table: self.database.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731
+        return count("documents") == len(documents) and count("registry_files") == len(registry_files)
+
+    def _make_way_for_own_documents(self, paths: list[Path]) -> RemovalReport:
+        """The first ingest of the user's own files removes the sample (unless keep_sample_kb): its
+        people and projects would otherwise answer questions about the user's. Only when every path
+        is outside the sample and one of them exists, so a mistyped path does not cost the sample."""
+        root = self.sample_root
+        resolved = [p.expanduser().resolve() for p in paths]
+        if (self.settings.keep_sample_kb or root is None or not resolved
+                or any(is_within(p, root) for p in resolved) or not any(p.exists() for p in resolved)
+                or not self.holds_only_sample()):
+            return RemovalReport()
+        return self.remove_documents(sample=True)
+
+    def remove_documents(self, paths=None, sample: bool = False) -> RemovalReport:
+        """Remove the documents at `paths` (a file, or everything under a folder; the files need not
+        exist any more) and, with `sample`, the bundled sample's: their chunks, vectors and keyword
+        entries, what was learnt from them (observations), and the entities and facts of registry
+        files (entities.jsonl / facts.jsonl) among them."""
+        roots = [Path(p).expanduser().resolve() for p in paths or []]
+        documents: dict[str, str] = {}
+        registry_files: list[str] = []
+        for row in self.database.query("SELECT id, path FROM documents ORDER BY path"):
+            if any(is_within(Path(row["path"]), root) for root in roots):
+                documents[row["id"]] = row["path"]
+        for row in self.database.query("SELECT path FROM registry_files ORDER BY path"):
+            if any(is_within(Path(row["path"]), root) for root in roots):
+                registry_files.append(row["path"])
+        if sample:
+            sample_documents, sample_files = self._sample_selection()
+            documents.update((d["id"], d["path"]) for d in sample_documents)
+            registry_files += [f for f in sample_files if f not in registry_files]
+        entity_ids, fact_ids = self._registry_rows_of(registry_files, sample)
+        report = RemovalReport(documents=sorted(documents.values()), registry_files=registry_files)
+        if not documents and not registry_files and not entity_ids and not fact_ids:
+            return report
+
+        document_ids = list(documents)
+        with self.write_lock():
+            report.chunks = self._count_in("chunks", "document_id", document_ids)
+            report.observations = self._count_in("observations", "document_id", document_ids)
+            report.entities, report.facts = len(entity_ids), len(fact_ids)
+            # SQLite first: chunks that only Chroma still holds after a kill are ignored by search.
+            with self.database.transaction() as db:
+                for table in ("observations", "chunks"):
+                    self._delete_in(db, table, "document_id", document_ids)
+                self._delete_in(db, "documents", "id", document_ids)
+                for table in ("entity_aliases", "entity_attributes", "attribute_history"):
+                    self._delete_in(db, table, "entity_id", entity_ids)
+                self._delete_in(db, "entities", "id", entity_ids)
+                self._delete_in(db, "facts", "id", fact_ids)
+                self._delete_in(db, "registry_files", "path", registry_files)
+                if document_ids:
+                    self.bump_version()
+            if document_ids:
+                self.vector.delete_documents(document_ids)
+                self.rebuild_keyword_index()
+        # The extracted registry is learnt again from what the remaining documents say.
+        self.relearn()
+        return report
+
+    def _registry_rows_of(self, registry_files: list[str], sample: bool) -> tuple[list[str], list[str]]:
+        """Ids of the entities and facts that the given registry files brought (and, with `sample`,
+        every one marked as the sample's). An entity names its file; a fact does not, so a facts
+        file still on disk is read again for its ids."""
+        named = set(registry_files)
+        entity_ids = {r["id"] for r in self.database.query("SELECT id, source FROM entities") if r["source"] in named}
+        fact_ids: set[str] = set()
+        for path in map(Path, registry_files):
+            if path.name in FACT_FILE_NAMES and path.is_file():
+                try:
+                    fact_ids.update(f.id for f in parse_facts(path))
+                except (OSError, RegistryFileError):
+                    pass  # unreadable now: its facts stay, as they would had it never been named
+        if sample:
+            marked = "SELECT id FROM {} WHERE origin = ?"
+            entity_ids.update(r["id"] for r in self.database.query(marked.format("entities"), (SAMPLE_ORIGIN,)))
+            fact_ids.update(r["id"] for r in self.database.query(marked.format("facts"), (SAMPLE_ORIGIN,)))
+        # Only ids the registry holds, so the counts say what was removed.
+        stored_facts = {r["id"] for r in self.database.query("SELECT id FROM facts")}
+        return sorted(entity_ids), sorted(fact_ids & stored_facts)
+
+    def _count_in(self, table: str, column: str, values: list[str]) -> int:
+        total = 0
+        for begin in range(0, len(values), DELETE_SLICE):
+            part = values[begin : begin + DELETE_SLICE]
+            sql = f"SELECT count(*) FROM {table} WHERE {column} IN ({','.join('?' * len(part))})"
+            total += self.database.conn.execute(sql, part).fetchone()[0]
+        return total
+
+    @staticmethod
+    def _delete_in(db, table: str, column: str, values: list[str]) -> None:
+        for begin in range(0, len(values), DELETE_SLICE):
+            part = values[begin : begin + DELETE_SLICE]
+            db.execute(f"DELETE FROM {table} WHERE {column} IN ({','.join('?' * len(part))})", part)
 
     def stats(self) -> dict:
         count = lambda table: self.database.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: E731

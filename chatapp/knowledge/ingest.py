@@ -232,6 +232,7 @@ class Ingester:
                     "indexed_at": datetime.now(timezone.utc).isoformat(),
                     "size": item.size,
                     "metadata": json.dumps(item.parsed.metadata, ensure_ascii=False),
+                    "origin": self.kb.origin_of(item.path),
                 },
                 pk="id",
             )
@@ -288,9 +289,14 @@ class Ingester:
         except RegistryFileError as exc:
             report.files_failed.append(FailedFile(str(path), str(exc)))
             return False
+        origin = self.kb.origin_of(path)
+        for entity in entities:
+            entity.origin = origin
         with self.database.transaction() as db:
             self.kb.registry.store_entities(db, entities)
             self.kb.registry.store_facts(db, facts)
+            # A Fact record carries no origin of its own: set it on the rows just stored.
+            db.conn.executemany("UPDATE facts SET origin = ? WHERE id = ?", [(origin, f.id) for f in facts])
             db["registry_files"].upsert(
                 {
                     "path": str(path),

@@ -284,6 +284,9 @@ class ChatApp(App):
         self.call_from_thread(self.notify, f"Ingested {report.files_ingested} files ({report.chunks_added} chunks)"
                               f"{failed}, {report.files_unchanged} unchanged.",
                               severity="warning" if failed else "information", timeout=10)
+        if report.sample_removed:
+            self.call_from_thread(self.notify, "Removed the sample knowledge base now that your own documents are "
+                                  "here (keep_sample_kb = true keeps it).", timeout=10)
         self._refresh_status()
 
     def export(self, fmt: str) -> None:
