@@ -62,6 +62,8 @@ class IngestView:
             self.console.print(f"pruned: {escape(data['path'])}", highlight=False)
         elif event == "keyword_index" and self.progress is not None:
             self.progress.update(self.task, current="updating keyword index")
+        elif event == "learning" and self.progress is not None:
+            self.progress.update(self.task, current="learning people, projects and facts")
 
     def print_summary(self, report: IngestReport, console: Console) -> None:
         rate = report.chunks_added / report.seconds if report.seconds else 0.0
@@ -72,6 +74,8 @@ class IngestView:
             f"{report.chunks_removed} removed · {report.entities} entities, {report.facts} facts · "
             f"{report.seconds:.1f}s ({rate:.0f} chunks/s)"
             + (f" · {report.documents_pruned} pruned" if report.documents_pruned else "")
+            + (f" · {report.entities_learnt} people, projects and things known from your documents"
+               if report.entities_learnt else "")
         )
         if report.sample_removed:
             console.print(

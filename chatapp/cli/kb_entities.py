@@ -83,7 +83,8 @@ def kb_entity(
         if as_json:
             print_json({"entity": found, "candidates": [], "close_matches": []})
         else:
-            _print_entity(found)
+            names = {r["id"]: r["name"] for r in registry.database.query("SELECT id, name FROM entities")}
+            _print_entity(found, names)
         return
     if as_json:
         candidates = [{"id": e.id, "type": e.type, "name": e.name, "origin": e.origin} for e in lookup.matches]
@@ -109,7 +110,8 @@ def _source_line(source) -> str:
     return escape(_short(source.source) + suffix)
 
 
-def _print_entity(found) -> None:
+def _print_entity(found, names: dict[str, str]) -> None:
+    """`names`: entity id -> name, so a value that links to another entity reads as its name."""
     from rich.table import Table
 
     console.print(f"[bold]{escape(found.name)}[/]  [dim]{escape(found.type)} · {escape(found.id)}[/] · "
@@ -123,7 +125,7 @@ def _print_entity(found) -> None:
     if found.attributes:
         table = Table("attribute", "value", "sources", "confidence", box=None, header_style="dim")
         for attribute in found.attributes:
-            table.add_row(escape(attribute.key), escape(attribute.value),
+            table.add_row(escape(attribute.key), escape(names.get(attribute.value, attribute.value)),
                           "\n".join(_source_line(s) for s in attribute.sources) or "–",
                           _confidence(attribute.confidence))
             for old in attribute.superseded:
