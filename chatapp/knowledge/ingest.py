@@ -191,7 +191,7 @@ class Ingester:
             from chatapp.knowledge.extraction import extract
 
             raw_text = data.decode("utf-8-sig", errors="replace") if parsed.format in ("csv", "json") else None
-            observations = extract(parsed, raw_text)
+            observations = extract(parsed, raw_text, with_mentions=False)  # names in prose: in _flush, batched
         self._pending.append(PendingDocument(
             document_id=document_id, path=path, parsed=parsed, chunks=unique, metadatas=metadatas,
             digest=digest, size=len(data), doc_date=doc_date, observations=observations,
@@ -205,6 +205,13 @@ class Ingester:
         if not self._pending:
             return
         pending, self._pending = self._pending, []
+        if self.kb.settings.learn_from_documents:
+            from chatapp.knowledge.extraction import reads_mentions
+            from chatapp.knowledge.extraction.mentions import read_mentions_many
+
+            readable = [p for p in pending if reads_mentions(p.parsed)]
+            for item, found in zip(readable, read_mentions_many([p.parsed.text for p in readable])):
+                item.observations += found
         vector = self.kb.vector
         vector.delete_documents([p.document_id for p in pending])
         vector.upsert(

@@ -7,9 +7,11 @@ from __future__ import annotations
 from chatapp.knowledge.extraction.observations import Observation
 
 
-def extract(parsed, raw_text: str | None = None) -> list[Observation]:
+def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> list[Observation]:
     """Everything one parsed document says about people, projects and things. `raw_text` is the
-    file's own text, for CSV and JSON whose records the parsed text has flattened."""
+    file's own text, for CSV and JSON whose records the parsed text has flattened. Without
+    `with_mentions` the recogniser's names are left out, for a caller that reads them in batches
+    (mentions.read_mentions_many)."""
     from chatapp.knowledge.extraction.fields import read_fields
     from chatapp.knowledge.extraction.mentions import read_mentions
     from chatapp.knowledge.extraction.people import read_people
@@ -22,5 +24,11 @@ def extract(parsed, raw_text: str | None = None) -> list[Observation]:
     is_email = parsed.format == "email"
     found = read_people(parsed.text, parsed.metadata, is_email)
     found += read_fields(parsed.text, parsed.title, is_email)
-    found += read_mentions(parsed.text)
+    if with_mentions:
+        found += read_mentions(parsed.text)
     return found
+
+
+def reads_mentions(parsed) -> bool:
+    """Whether the recogniser reads this document (records are read by their columns)."""
+    return parsed.format not in ("csv", "json")

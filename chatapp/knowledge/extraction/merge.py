@@ -218,10 +218,11 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
     name = _canonical(group)
     aliases = [n for n in group.names if n != name] + sorted(group.aliases - {name})
     if group.type == "person":
-        words = name.split()
-        aliases.append(words[0])
-        if not is_common(words[-1], 4.0):
-            aliases.append(words[-1])
+        # First names of every spelling ("Rob" from a header's "Rob Ellison" too), and the surname.
+        aliases += [variant.split()[0] for variant in group.names if len(variant.split()) > 1]
+        surname = name.split()[-1]
+        if not is_common(surname, 4.0):
+            aliases.append(surname)
     by_key: dict[str, list[Row]] = defaultdict(list)
     for row in group.rows:
         if row.key not in (MENTION, ALIAS):
