@@ -34,6 +34,8 @@ class Settings:
     budget_profile: str = "default"
     # Files larger than this are skipped by ingest with a reason.
     max_file_mb: float = 25.0
+    # A CSV or JSON table is indexed with its first this many rows; the ingest summary names the files cut.
+    max_table_rows: int = 100_000
     # Learn people, projects and facts from ingested documents into the registry.
     learn_from_documents: bool = True
     embedding_batch_size: int = 32

@@ -11,12 +11,17 @@ from chatapp.knowledge.base import KnowledgeBase
 from chatapp.knowledge.sample import sample_kb_path
 from chatapp.records import IngestReport, KnowledgeChunk
 from chatapp.storage.database import Database
+from chatapp.storage.problems import StorageError, describe
 
 
 class ChatEngine:
     def __init__(self, settings: Settings):
         self.settings = settings
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            message = describe(exc, settings.data_dir)
+            raise StorageError(message or f"cannot make the data dir {settings.data_dir}: {exc.strerror}") from exc
         self.database = Database(settings.database_path)
         self.kb = KnowledgeBase(settings, self.database)
         self._turns = None
@@ -32,8 +37,8 @@ class ChatEngine:
 
     # --- knowledge ------------------------------------------------------------
 
-    def ingest(self, *paths: Path | str, prune: bool = False, on_event=None) -> IngestReport:
-        return self.kb.ingest([Path(p) for p in paths], prune=prune, on_event=on_event)
+    def ingest(self, *paths: Path | str, prune: bool = False, on_event=None, follow_links: bool = False) -> IngestReport:
+        return self.kb.ingest([Path(p) for p in paths], prune=prune, on_event=on_event, follow_links=follow_links)
 
     def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[KnowledgeChunk]:
         return self.kb.search(query, k=k, mode=mode)

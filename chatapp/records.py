@@ -109,6 +109,25 @@ class IngestReport:
     facts: int = 0
     entities_learnt: int = 0  # entities the registry holds from documents after this run
     sample_removed: int = 0  # sample files (documents and registry files) removed because the user's own arrived
+    # Files indexed with something to say: rows beyond max_table_rows left out, nothing learnt from them.
+    files_noted: list[FailedFile] = field(default_factory=list)
+    # The vector index lacks chunks SQLite lists (chroma/ deleted or damaged): what to run, else "".
+    index_warning: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class RebuildReport:
+    """What `KnowledgeBase.rebuild` put back into the vector and keyword indexes."""
+
+    documents_rebuilt: int = 0
+    chunks: int = 0
+    # Documents whose file changed since it was indexed, or whose chunks came out different: indexed as they are now.
+    documents_reindexed: list[str] = field(default_factory=list)
+    documents_missing: list[str] = field(default_factory=list)  # files gone: their chunks could not be rebuilt
+    files_failed: list[FailedFile] = field(default_factory=list)  # files there but unreadable now
+    files_noted: list[FailedFile] = field(default_factory=list)
+    moved_aside: str = ""  # where an unreadable vector index was moved before rebuilding
     seconds: float = 0.0
 
 

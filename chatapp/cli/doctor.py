@@ -84,7 +84,11 @@ def check_storage(engine) -> list[dict]:
     where = settings.chroma_url or str(settings.chroma_dir)
     try:
         count = engine.kb.vector.count()
-        checks.append(_check("vector index", "ok", f"Chroma at {where}: {count} chunks"))
+        if count < stats["chunks"]:
+            checks.append(_check("vector index", "fail", f"Chroma at {where}: {count} chunks, but the database "
+                                 f"lists {stats['chunks']} (deleted or damaged?) — run `chatapp kb rebuild`"))
+        else:
+            checks.append(_check("vector index", "ok", f"Chroma at {where}: {count} chunks"))
     except Exception as exc:  # noqa: BLE001 - report whatever Chroma says
         checks.append(_check("vector index", "fail", f"Chroma at {where}: {exc}"))
     return checks

@@ -16,6 +16,8 @@ def ingest(
     data: DataLocation,
     paths: Annotated[list[Path], typer.Argument(help="Files and folders to index (folders recursively).")],
     prune: Annotated[bool, typer.Option("--prune", help="Remove documents under PATHS whose files are gone.")] = False,
+    follow_links: Annotated[bool, typer.Option(
+        "--follow-links", help="Follow symlinks that lead outside PATHS (by default they are skipped).")] = False,
     as_json: JsonOption = False,
 ):
     """Add documents to the knowledge base: .txt .md .rst .html .eml .pdf .csv .json,
@@ -25,10 +27,10 @@ def ingest(
     engine = data.open_engine()
     view = IngestView(err_console, interactive=err_console.is_terminal and not as_json)
     with view:
-        report = engine.ingest(*paths, prune=prune, on_event=view.on_event)
+        report = engine.ingest(*paths, prune=prune, on_event=view.on_event, follow_links=follow_links)
     if as_json:
         print_json(report)
     else:
         view.print_summary(report, console)
-    if report.files_failed:
+    if report.files_failed or report.index_warning:
         raise typer.Exit(1)

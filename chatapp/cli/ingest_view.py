@@ -58,6 +58,12 @@ class IngestView:
                 self.progress.update(self.task, advance=1, chunks=data["chunks"], rate=f"{rate:.0f}")
             else:
                 self.console.print(f"ingest: {escape(data['path'])}", highlight=False, soft_wrap=True)
+        elif event == "embedding":  # a big file: its chunks embedded so far
+            label = f"{Path(data['path']).name}: embedding {data['done']:,}/{data['total']:,} chunks"
+            if self.progress is not None:
+                self.progress.update(self.task, current=escape(label))
+            else:
+                self.console.print(f"ingest: {escape(label)}", highlight=False, soft_wrap=True)
         elif event == "pruned" and self.progress is None:
             self.console.print(f"pruned: {escape(data['path'])}", highlight=False)
         elif event == "keyword_index" and self.progress is not None:
@@ -83,9 +89,17 @@ class IngestView:
                 "documents are here; keep_sample_kb = true in the config keeps it.",
                 highlight=False,
             )
+        self.print_files(report, console)
+        if report.index_warning:
+            console.print(f"[yellow]warning:[/] {escape(report.index_warning)}", highlight=False, soft_wrap=True)
+
+    @staticmethod
+    def print_files(report, console: Console) -> None:
+        """The files that failed, were skipped or were indexed with a note, one table each."""
         for title, rows, style in (
             ("Failed", report.files_failed, "red"),
-            ("Skipped", report.files_skipped, "yellow"),
+            ("Skipped", getattr(report, "files_skipped", []), "yellow"),
+            ("Indexed with a note", report.files_noted, "yellow"),
         ):
             if not rows:
                 continue

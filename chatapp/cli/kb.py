@@ -9,7 +9,9 @@ import typer
 from rich.markup import escape
 
 from chatapp.cli.app import app
-from chatapp.cli.options import DataLocation, JsonOption, UserError, console, data_command, print_json
+from chatapp.cli.options import (
+    DataLocation, JsonOption, UserError, console, data_command, err_console, print_json,
+)
 
 kb_app = typer.Typer(help="Search, inspect and prune the knowledge base.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
@@ -112,3 +114,39 @@ def _print_removal(report) -> None:
         console.print(f"  [dim]{escape(path)}[/]", highlight=False, soft_wrap=True)
     if len(paths) > REMOVED_PATHS_SHOWN:
         console.print(f"  [dim]… and {len(paths) - REMOVED_PATHS_SHOWN} more[/]")
+
+
+@data_command(kb_app, "rebuild")
+def kb_rebuild(data: DataLocation, as_json: JsonOption = False):
+    """Re-embed and re-index every document the database lists, reading its file again (after the
+    vector index was deleted or damaged). Exit code 1 when some could not be rebuilt."""
+    from chatapp.cli.ingest_view import IngestView
+
+    engine = data.open_engine()
+    view = IngestView(err_console, interactive=err_console.is_terminal and not as_json)
+    with view:
+        report = engine.kb.rebuild(on_event=view.on_event)
+    if as_json:
+        print_json(report)
+    else:
+        _print_rebuild(report, view)
+    if report.documents_missing or report.files_failed:
+        raise typer.Exit(1)
+
+
+def _print_rebuild(report, view) -> None:
+    if report.moved_aside:
+        console.print(f"The old vector index could not be opened; it was moved to {escape(report.moved_aside)}.",
+                      highlight=False)
+    changed = f" ({len(report.documents_reindexed)} indexed as their files are now)" if report.documents_reindexed else ""
+    console.print(f"Rebuilt {report.documents_rebuilt} documents, {report.chunks} chunks{changed} "
+                  f"in {report.seconds:.1f}s.", highlight=False)
+    view.print_files(report, console)
+    if report.documents_missing:
+        console.print(f"[yellow]{len(report.documents_missing)} documents could not be rebuilt: their files are "
+                      "gone.[/] Restore them and run `chatapp ingest PATH`, or forget them with "
+                      "`chatapp kb remove PATH`:", highlight=False)
+        for path in report.documents_missing[:REMOVED_PATHS_SHOWN]:
+            console.print(f"  [dim]{escape(path)}[/]", highlight=False, soft_wrap=True)
+        if len(report.documents_missing) > REMOVED_PATHS_SHOWN:
+            console.print(f"  [dim]… and {len(report.documents_missing) - REMOVED_PATHS_SHOWN} more[/]")

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import inspect
 import json
+import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,9 @@ import typer
 from rich.console import Console
 
 import chatapp  # noqa: F401 - sets the offline environment before anything heavy loads
-from chatapp.config import ConfigError
+from chatapp.config import ConfigError, default_data_dir
+from chatapp.storage.problems import StorageError
+from chatapp.storage.problems import describe as describe_storage_problem
 from chatapp.records import to_jsonable
 
 console = Console()
@@ -46,7 +49,7 @@ class UserError(Exception):
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)  # one line, never wrapped
     raise typer.Exit(code)
 
 
@@ -114,7 +117,8 @@ def data_command(group: typer.Typer, name: str | None = None) -> Callable[[Calla
     """Register `func(data: DataLocation, ...)` on `group` as the command `name` (default: the
     function's name). The command takes --data-dir and --config as its last options and gets them as
     `data`; an OptionGroup parameter takes its fields' options in its place. A ConfigError or
-    UserError becomes one line and exit code 2, Ctrl+C a line saying what is kept and exit code 130."""
+    UserError becomes one line and exit code 2, a data dir that cannot be used (damaged, read-only, full)
+    one line and exit code 1, Ctrl+C a line saying what is kept and exit code 130."""
 
     def register(func: Callable) -> Callable:
         group.command(name)(_as_command(func))
@@ -148,6 +152,14 @@ def _as_command(func: Callable) -> Callable:
             return func(**options, data=DataLocation.given(ctx, data_dir, config))
         except (ConfigError, UserError) as exc:
             fail(str(exc))
+        except StorageError as exc:
+            fail(str(exc), code=1)
+        except (sqlite3.DatabaseError, OSError) as exc:  # the data dir failing mid-command (a full disk)
+            data_dir = DataLocation.given(ctx, data_dir, config).data_dir or default_data_dir()
+            message = describe_storage_problem(exc, data_dir)
+            if message is None:
+                raise
+            fail(message, code=1)
         except KeyboardInterrupt:
             err_console.print("interrupted — what was finished is saved; run the command again to continue.")
             raise typer.Exit(130) from None

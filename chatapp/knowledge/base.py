@@ -11,7 +11,7 @@ from chatapp.knowledge.embeddings import MiniLMEmbedder
 from chatapp.knowledge.keyword_index import KeywordIndex
 from chatapp.knowledge.registry import FACT_FILE_NAMES, Registry, RegistryFileError, parse_facts
 from chatapp.knowledge.sample import SAMPLE_ORIGIN, is_within, sample_kb_path
-from chatapp.records import IngestReport, KnowledgeChunk, RemovalReport
+from chatapp.records import IngestReport, KnowledgeChunk, RebuildReport, RemovalReport
 from chatapp.storage.database import Database
 
 KB_VERSION_KEY = "kb_version"
@@ -147,14 +147,34 @@ class KnowledgeBase:
 
     # --- the operations ---------------------------------------------------------
 
-    def ingest(self, paths, prune: bool = False, on_event=None) -> IngestReport:
+    def ingest(self, paths, prune: bool = False, on_event=None, follow_links: bool = False) -> IngestReport:
         from chatapp.knowledge.ingest import Ingester
 
         paths = [Path(p) for p in paths]
         removed = self._make_way_for_own_documents(paths)
-        report = Ingester(self, on_event=on_event).run(paths, prune=prune)
+        report = Ingester(self, on_event=on_event, follow_links=follow_links).run(paths, prune=prune)
         report.sample_removed = removed.files
         return report
+
+    def rebuild(self, on_event=None) -> RebuildReport:
+        """Re-embed and re-index every document SQLite lists, from its file (chatapp.knowledge.ingest)."""
+        from chatapp.knowledge.ingest import Ingester
+
+        return Ingester(self, on_event=on_event).rebuild()
+
+    def index_disagreement(self) -> str:
+        """What to run when the vector index lacks chunks SQLite lists (chroma/ deleted or damaged:
+        dense search would quietly find nothing), else "". Counts only: more chunks in Chroma than
+        in SQLite is what a killed ingest leaves, which search ignores and the next run replaces."""
+        listed = self.database.conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        if not listed:
+            return ""
+        held = self.vector.count()
+        if held >= listed:
+            return ""
+        where = self.settings.chroma_url or str(self.settings.chroma_dir)
+        return (f"the vector index at {where} holds {held} of the {listed} chunks the database lists "
+                "(deleted or damaged?): run `chatapp kb rebuild`")
 
     def relearn(self) -> int:
         """Merge what every document said (its stored observations) into the registry's extracted

@@ -9,11 +9,12 @@ old hash) replaces them. entities.jsonl and facts.jsonl go to the registry.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
-import os
+import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -26,7 +27,8 @@ from chatapp.knowledge.registry import (
     parse_entities,
     parse_facts,
 )
-from chatapp.records import FailedFile, IngestReport
+from chatapp.knowledge.discovery import discover
+from chatapp.records import FailedFile, IngestReport, RebuildReport
 from chatapp.token_count import token_counter
 
 # Formats we do not read; skipped with a note rather than reported as failures,
@@ -55,7 +57,9 @@ class PendingDocument:
     digest: str
     size: int
     doc_date: datetime | None
-    observations: list  # what extraction learnt from it (chatapp.knowledge.extraction.Observation)
+    # What extraction learnt from it (chatapp.knowledge.extraction.Observation); None: keep what is
+    # stored (a rebuild of a file that did not change).
+    observations: list | None
 
 
 def content_hash(data: bytes) -> str:
@@ -70,19 +74,17 @@ def chunk_id_for(document_id: str, text: str) -> str:
     return hashlib.sha256(f"{document_id}\n{text}".encode("utf-8")).hexdigest()[:32]
 
 
-def discover(paths: list[Path], report: IngestReport) -> Iterator[Path]:
-    """Files under `paths`, depth first in name order; hidden entries skipped."""
-    for root in paths:
-        if root.is_file():
-            yield root.resolve()
-        elif root.is_dir():
-            for folder, dirs, files in os.walk(root):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    if not name.startswith("."):
-                        yield (Path(folder) / name).resolve()
-        else:
-            report.files_failed.append(FailedFile(str(root), "no such file or directory"))
+# Errors of the data dir, not of the file being read: they end the command (with one line from the
+# CLI) rather than fail every file after them in turn.
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EDQUOT})
+# Chunks embedded and written to Chroma per call, with a progress event after each: a big table's
+# thousands of chunks show progress instead of minutes of silence.
+EMBED_SLICE = 256
+
+
+def _short(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0][:100]}" if lines else type(exc).__name__
 
 
 class Ingester:
@@ -90,28 +92,27 @@ class Ingester:
     its own `ingest`: the type is not imported back, so base.py and this module
     do not import each other)."""
 
-    def __init__(self, kb, on_event: Callable[..., None] | None = None):
+    def __init__(self, kb, on_event: Callable[..., None] | None = None, follow_links: bool = False):
         self.kb = kb
         self.database = kb.database
         self.on_event = on_event or (lambda event, **data: None)
         self.max_bytes = int(kb.settings.max_file_mb * 1024 * 1024)
+        self.max_rows = kb.settings.max_table_rows
+        self.follow_links = follow_links
         self._pending: list[PendingDocument] = []
+        self._learnt_changed = False
 
     def run(self, paths: list[Path], prune: bool = False) -> IngestReport:
         report = IngestReport()
         started = time.perf_counter()
-        files = list(dict.fromkeys(discover(paths, report)))  # a path named twice is read once
+        files = list(dict.fromkeys(discover(paths, report, self.follow_links)))  # a path named twice is read once
         self.on_event("start", total=len(files))
         changed = False
-        self._learnt_changed = False
         with self.kb.write_lock(on_wait=lambda: self.on_event("waiting", path=str(self.kb.settings.data_dir))):
             for path in files:
                 report.files_seen += 1
                 self.on_event("file", path=str(path))
-                try:
-                    changed |= self._ingest_one(path, report)
-                except OSError as exc:
-                    report.files_failed.append(FailedFile(str(path), f"cannot read: {exc.strerror or exc}"))
+                changed |= self._ingest_guarded(path, report)
                 if sum(len(p.chunks) for p in self._pending) >= WRITE_BATCH_CHUNKS:
                     self._flush(report)
                 self.on_event("progress", path=str(path), chunks=report.chunks_added)
@@ -124,13 +125,78 @@ class Ingester:
             if changed or self._learnt_changed:
                 self.on_event("learning")
                 report.entities_learnt = self.kb.relearn()
+            report.index_warning = self.kb.index_disagreement()
         report.seconds = round(time.perf_counter() - started, 3)
         self.on_event("done", report=report)
         return report
 
+    def rebuild(self) -> RebuildReport:
+        """Fill the vector and keyword indexes again from the documents SQLite lists. SQLite keeps each
+        chunk's offsets and hash, not its text (Chroma held that), so every document's file is read,
+        parsed and chunked again; chunks that hash as stored go back under their ids. A file that
+        changed since it was indexed is indexed as it is now, as ingest would; one that is gone is
+        named, its rows left for the user to restore or remove."""
+        report = RebuildReport()
+        started = time.perf_counter()
+        reading = IngestReport()  # _ingest_one's failures and notes land here
+        with self.kb.write_lock(on_wait=lambda: self.on_event("waiting", path=str(self.kb.settings.data_dir))):
+            report.moved_aside = self.kb.vector.reset()
+            documents = self.database.query("SELECT id, path FROM documents ORDER BY path")
+            self.on_event("start", total=len(documents))
+            changed_content = False
+            for row in documents:
+                path = Path(row["path"])
+                self.on_event("file", path=str(path))
+                if not path.is_file():
+                    report.documents_missing.append(str(path))
+                elif self._ingest_guarded(path, reading, rebuild=True):
+                    item = self._pending[-1]
+                    stored = {r["id"]: r["hash"] for r in self.database.query(
+                        "SELECT id, hash FROM chunks WHERE document_id = ?", (row["id"],))}
+                    made = {chunk_id: content_hash(span.text.encode("utf-8")) for chunk_id, span in item.chunks.items()}
+                    if made != stored:
+                        report.documents_reindexed.append(str(path))
+                    changed_content |= item.observations is not None
+                    report.documents_rebuilt += 1
+                    report.chunks += len(made)
+                if sum(len(p.chunks) for p in self._pending) >= WRITE_BATCH_CHUNKS:
+                    self._flush(reading)
+                self.on_event("progress", path=str(path), chunks=report.chunks)
+            self._flush(reading)
+            self.on_event("keyword_index")
+            self.kb.rebuild_keyword_index()
+            if changed_content:
+                self.on_event("learning")
+                self.kb.relearn()
+        report.files_failed, report.files_noted = reading.files_failed, reading.files_noted
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
     # --- one file ---------------------------------------------------------------
 
-    def _ingest_one(self, path: Path, report: IngestReport) -> bool:
+    def _ingest_guarded(self, path: Path, report: IngestReport, rebuild: bool = False) -> bool:
+        """_ingest_one, with whatever goes wrong reading this file made its one failure line, so the
+        rest of the batch goes on. Only a broken data dir (a full disk, a damaged database) ends it."""
+        try:
+            return self._ingest_one(path, report, rebuild)
+        except sqlite3.DatabaseError:
+            raise
+        except OSError as exc:
+            if exc.errno in STORAGE_ERRNOS:
+                raise
+            reason = f"cannot read: {exc.strerror or exc}"
+        except RecursionError:
+            reason = "nested too deeply to read"
+        except MemoryError:
+            reason = "too large to read in memory"
+        except Exception as exc:  # noqa: BLE001 - a parser's surprise is this file's failure, not the batch's
+            reason = f"could not be read ({_short(exc)})"
+        report.files_failed.append(FailedFile(str(path), reason))
+        return False
+
+    def _ingest_one(self, path: Path, report: IngestReport, rebuild: bool = False) -> bool:
+        """Parse and chunk `path` into the pending batch. `rebuild`: read it even when unchanged, and
+        learn from it again only if it changed (what it said is still stored otherwise)."""
         if path.name in ENTITY_FILE_NAMES or path.name in FACT_FILE_NAMES:
             return self._load_registry_file(path, report)
         from chatapp.knowledge.parsers import SUPPORTED_SUFFIXES, FileRejected, parse_file
@@ -150,13 +216,18 @@ class Ingester:
             return False
         data = path.read_bytes()
         digest = content_hash(data)
-        if self._unchanged("documents", path, digest, report):
+        stored = self._stored_document(path)
+        if not rebuild and self._unchanged_document(stored, digest, report):
             return False
         try:
-            parsed = parse_file(path, max_bytes=self.max_bytes, suffix=suffix)
+            parsed = parse_file(path, max_bytes=self.max_bytes, suffix=suffix, max_rows=self.max_rows)
         except FileRejected as exc:
             report.files_failed.append(FailedFile(str(path), exc.reason))
             return False
+        if "rows_indexed" in parsed.metadata:
+            kept, total = int(parsed.metadata["rows_indexed"]), int(parsed.metadata["rows"])
+            report.files_noted.append(FailedFile(
+                str(path), f"indexed its first {kept:,} of {total:,} rows (max_table_rows in the config)"))
         from chatapp.knowledge.chunking import chunk_document
 
         spans = chunk_document(parsed, token_counter(None))
@@ -186,17 +257,51 @@ class Ingester:
                 base_meta[key] = parsed.metadata[key]
         metadatas = [{**base_meta, "chunk_index": n} for n in range(len(unique))]
 
-        observations = []
-        if self.kb.settings.learn_from_documents:
-            from chatapp.knowledge.extraction import extract
-
-            raw_text = data.decode("utf-8-sig", errors="replace") if parsed.format in ("csv", "json") else None
-            observations = extract(parsed, raw_text, with_mentions=False)  # names in prose: in _flush, batched
+        observations: list | None = []
+        if rebuild and stored is not None and stored["content_hash"] == digest:
+            observations = None  # unchanged: what it said is stored already
+        elif self.kb.settings.learn_from_documents:
+            observations = self._extract(path, parsed, data, report)
         self._pending.append(PendingDocument(
             document_id=document_id, path=path, parsed=parsed, chunks=unique, metadatas=metadatas,
             digest=digest, size=len(data), doc_date=doc_date, observations=observations,
         ))
         return True
+
+    def _extract(self, path: Path, parsed, data: bytes, report: IngestReport) -> list:
+        """What the document says about people, projects and things (names in prose come later, in
+        _flush, batched). A failure here costs what is learnt from this file, not its indexing."""
+        from chatapp.knowledge.extraction import extract
+
+        raw_text = None
+        if parsed.format in ("csv", "json"):
+            raw_text = parsed.record_text
+            if raw_text is None:
+                raw_text = data.decode("utf-8-sig", errors="replace")
+        try:
+            return extract(parsed, raw_text, with_mentions=False)
+        except Exception as exc:  # noqa: BLE001 - learning is a bonus; the document is still indexed
+            report.files_noted.append(FailedFile(str(path), f"indexed, but nothing learnt from it ({_short(exc)})"))
+            return []
+
+    def _read_mentions(self, pending: list[PendingDocument], report: IngestReport) -> None:
+        from chatapp.knowledge.extraction import reads_mentions
+        from chatapp.knowledge.extraction.mentions import read_mentions_many
+
+        readable = [p for p in pending if p.observations is not None and reads_mentions(p.parsed)]
+        try:
+            found_all = read_mentions_many([p.parsed.text for p in readable])
+        except Exception:  # noqa: BLE001 - one document spoilt the batch: read them one by one to find it
+            found_all = []
+            for item in readable:
+                try:
+                    found_all += read_mentions_many([item.parsed.text])
+                except Exception as exc:  # noqa: BLE001 - this file's learning fails, its indexing does not
+                    found_all.append([])
+                    report.files_noted.append(
+                        FailedFile(str(item.path), f"indexed, but no names read from it ({_short(exc)})"))
+        for item, found in zip(readable, found_all):
+            item.observations += found
 
     def _flush(self, report: IngestReport) -> None:
         """Write the queued documents: Chroma first, in one batch (per-file
@@ -206,19 +311,17 @@ class Ingester:
             return
         pending, self._pending = self._pending, []
         if self.kb.settings.learn_from_documents:
-            from chatapp.knowledge.extraction import reads_mentions
-            from chatapp.knowledge.extraction.mentions import read_mentions_many
-
-            readable = [p for p in pending if reads_mentions(p.parsed)]
-            for item, found in zip(readable, read_mentions_many([p.parsed.text for p in readable])):
-                item.observations += found
+            self._read_mentions(pending, report)
         vector = self.kb.vector
         vector.delete_documents([p.document_id for p in pending])
-        vector.upsert(
-            [chunk_id for p in pending for chunk_id in p.chunks],
-            [span.text for p in pending for span in p.chunks.values()],
-            [meta for p in pending for meta in p.metadatas],
-        )
+        ids = [chunk_id for p in pending for chunk_id in p.chunks]
+        texts = [span.text for p in pending for span in p.chunks.values()]
+        metadatas = [meta for p in pending for meta in p.metadatas]
+        for begin in range(0, len(ids), EMBED_SLICE):
+            end = begin + EMBED_SLICE
+            vector.upsert(ids[begin:end], texts[begin:end], metadatas[begin:end])
+            if len(ids) > EMBED_SLICE:
+                self.on_event("embedding", path=str(pending[-1].path), done=min(end, len(ids)), total=len(ids))
         for item in pending:
             self._commit(item, report)
 
@@ -227,7 +330,8 @@ class Ingester:
         old_ids = {r["id"] for r in self.database.query("SELECT id FROM chunks WHERE document_id = ?", (document_id,))}
         with self.database.transaction() as db:
             db.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
-            db.execute("DELETE FROM observations WHERE document_id = ?", (document_id,))
+            if item.observations is not None:
+                db.execute("DELETE FROM observations WHERE document_id = ?", (document_id,))
             db["documents"].upsert(
                 {
                     "id": document_id,
@@ -265,7 +369,7 @@ class Ingester:
                         "key": o.key, "value": o.value, "confidence": o.confidence, "method": o.method,
                         "position": o.position, "doc_date": doc_date, "previous": o.previous or None,
                     }
-                    for o in item.observations
+                    for o in item.observations or ()
                 ]
             )
             self.kb.bump_version()
@@ -273,6 +377,20 @@ class Ingester:
         report.files_ingested += 1
         report.chunks_added += len(new_ids - old_ids)
         report.chunks_removed += len(old_ids - new_ids)
+
+    def _stored_document(self, path: Path) -> dict | None:
+        rows = self.database.query("SELECT content_hash, metadata FROM documents WHERE path = ?", (str(path),))
+        return rows[0] if rows else None
+
+    def _unchanged_document(self, stored: dict | None, digest: str, report: IngestReport) -> bool:
+        """Whether a document was read before with this content and as many rows as the limit now allows."""
+        if stored is None or stored["content_hash"] != digest:
+            return False
+        kept = json.loads(stored["metadata"] or "{}").get("rows_indexed")
+        if kept is not None and self.max_rows > int(kept):
+            return False  # cut at a lower max_table_rows: read it again for the rows now allowed
+        report.files_unchanged += 1
+        return True
 
     def _unchanged(self, table: str, path: Path, digest: str, report: IngestReport) -> bool:
         """Whether `path` was read before with this content (`table`: documents or registry_files);

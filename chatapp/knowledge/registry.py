@@ -45,6 +45,10 @@ def _read_jsonl(path: Path) -> list[dict]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RegistryFileError(f"invalid JSON on line {number}: {exc.msg}") from None
+        except RecursionError:
+            raise RegistryFileError(f"line {number} is nested too deeply to read") from None
+        except ValueError as exc:  # e.g. a number of more than 4,300 digits, which Python refuses
+            raise RegistryFileError(f"invalid JSON on line {number}: {str(exc).split(';')[0][:80]}") from None
         if not isinstance(row, dict):
             raise RegistryFileError(f"line {number} is not a JSON object")
         rows.append(row)

@@ -7,6 +7,8 @@ explicitly, so Chroma never reaches for its own (downloading) default model.
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +68,29 @@ class VectorIndex:
 
     def count(self) -> int:
         return self.collection.count()
+
+    def reset(self) -> str:
+        """Drop every chunk, so a rebuild starts from nothing. A local index Chroma cannot open
+        (damaged files) is moved aside instead, and a new one made; returns where it was moved
+        ("" when it was not), so the user can look at it or delete it."""
+        from chromadb.errors import NotFoundError
+
+        try:
+            client = self._client or open_chroma_client(self.settings)
+            try:
+                client.delete_collection(COLLECTION_NAME)
+            except NotFoundError:
+                pass  # no index yet, or chroma/ was deleted: nothing to drop
+        except Exception:
+            if self.settings.chroma_url:
+                raise  # a server's storage is not ours to move
+            self.close(forget_cached_state=True)
+            directory = self.settings.chroma_dir
+            moved = directory.with_name(f"{directory.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+            os.replace(directory, moved)
+            return str(moved)
+        self._client, self._collection, self._has_chunks = client, None, False
+        return ""
 
     def upsert(self, ids: list[str], texts: list[str], metadatas: list[dict], embeddings=None) -> None:
         if not ids:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from chatapp.storage.problems import StorageError, describe
+
 BUSY_TIMEOUT_SECONDS = 60
 
 
@@ -160,17 +162,24 @@ class Database:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(
-            str(self.path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
-        )
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        self.conn = conn
-        self.db = sqlite_utils.Database(conn)
-        self._migrate()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(
+                str(self.path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            self.conn = conn
+            self.db = sqlite_utils.Database(conn)
+            self._migrate()
+        except (sqlite3.DatabaseError, OSError) as exc:
+            # A damaged file, a read-only folder, a full disk: said in one line with what to do.
+            message = describe(exc, self.path.parent, database=self.path)
+            if message is None:
+                raise
+            raise StorageError(message) from exc
 
     @property
     def schema_version(self) -> int:

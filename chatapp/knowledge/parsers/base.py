@@ -24,6 +24,9 @@ class ParsedDocument:
     format: str
     metadata: dict[str, str]
     date: datetime | None
+    # A table cut at its row limit: the rows kept, in the file's own syntax, for what reads records
+    # (extraction) so it sees the same rows as the index. None: the whole file was kept.
+    record_text: str | None = None
 
 
 class FileRejected(Exception):

@@ -8,13 +8,15 @@ from .base import SUPPORTED_SUFFIXES, FileRejected, ParsedDocument, _decode_text
 from .mail import _parse_email
 from .markup import _parse_html
 from .pdf import _parse_pdf
-from .tabular import _parse_csv, _parse_json
+from .tabular import DEFAULT_MAX_ROWS, _parse_csv, _parse_json
 from .text import _parse_markdown, _parse_rst, _parse_text
 
 
-def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None = None) -> ParsedDocument:
+def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None = None,
+               max_rows: int = DEFAULT_MAX_ROWS) -> ParsedDocument:
     """Read and parse one file; `suffix` parses it as that format instead of its own
-    (ingest reads README, LICENSE and the like as ".txt")."""
+    (ingest reads README, LICENSE and the like as ".txt"). A table (CSV, JSON records) keeps its
+    first `max_rows` rows and says in its metadata how many it had."""
     path = Path(path)
     suffix = (suffix or path.suffix).lower()
     if suffix not in SUPPORTED_SUFFIXES:
@@ -36,6 +38,8 @@ def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None
     elif suffix == ".eml":
         _reject_binary(data)
         doc = _parse_email(data, path)
+    elif suffix in (".csv", ".json"):
+        doc = _TEXT_PARSERS[suffix](_decode_text(data), path, max_rows=max_rows)
     else:
         doc = _TEXT_PARSERS[suffix](_decode_text(data), path)
     if not doc.text.strip():  # e.g. an HTML page that is all script
