@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from chatapp.dates.expressions import find_temporal_expressions, find_time_expressions
+from chatapp.overlaps import keep_unclaimed
 from chatapp.preprocess.entities.aliases import TOKEN, AliasIndex, fold
 from chatapp.preprocess.entities.references import reference_mentions
-from chatapp.preprocess.entities.spans import Mention, keep_unclaimed
-from chatapp.preprocess.entities.temporal import find_temporal_expressions, find_time_expressions
+from chatapp.preprocess.entities.spans import Mention
 
 NER_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"})
 _PRIORITY = {"marker": 0, "alias": 1, "date": 2, "time": 3, "ner": 4, "description": 5, "pronoun": 6}
