@@ -41,7 +41,10 @@ _FUTURE_CUES = re.compile(
 _WEAK_FUTURE_CUES = re.compile(r"\b(?:launch(?:es|ing)?|kick(?:s|ing)?\s+off|deadline)\b", re.IGNORECASE)
 _PAST_CUES = re.compile(
     r"\b(?:did|was|were|had|sent|said|wrote|mentioned|happened|ago|last|yesterday|went|met|told|asked|got|received"
-    r"|launched|held|finished|completed|ended|closed|took\s+place)\b",
+    r"|launched|held|finished|completed|ended|closed|took\s+place|began|came|gave|made|took|paid|spent|sold|bought"
+    r"|built|brought|grew|fell|rose|won|lost)\b"
+    # A pronoun and a regular past form ("we hired", "they moved"): the sentence tells what happened.
+    r"|\b(?:i|we|they|he|she|you)\s+(?:\w+ly\s+)?\w+ed\b",
     re.IGNORECASE,
 )
 
