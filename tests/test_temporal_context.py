@@ -166,3 +166,6 @@ def test_the_model_sees_both_readings_of_a_close_call(resolver, registry_engine)
     october = date_of(results, "October")
     line = EntityDescriber(registry_engine.kb.registry).describe_resolved(october)
     assert line == "October (date): 2025-10-01 to 2025-10-31 (or 2026-10-01 to 2026-10-31)"
+    # …and the entity view lists it as the weaker candidate, as for an ambiguous name.
+    assert [candidate for candidate, _ in october.candidates] == ["date:2025-10-01..2025-10-31",
+                                                                  "date:2026-10-01..2026-10-31"]

@@ -31,7 +31,7 @@ Period = tuple[date, date]  # first and last day; equal for a single day
 _CONTEXT_REACH = 2
 
 # How sure a choice is that a named year made against the anchor's own pick.
-_OVERRIDDEN = 0.85
+_OVERRIDDEN = 0.8
 
 _FUTURE_CUES = re.compile(
     r"\b(?:will|shall|going\s+to|gonna|upcoming|coming|schedule[ds]?|plan(?:ned|ning)?|due|next|'ll)\b|\w'll\b",

@@ -87,9 +87,10 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
     ]
 ]
 
-# Below this certainty a yearless date's choice was close, and its alternatives
+# Below this certainty a yearless date's choice was close (the other occurrence is
+# less than twice as far from the anchor, or a named year overrode it), and its alternatives
 # are part of what it says (attributes).
-CLOSE_CALL = 0.9
+CLOSE_CALL = 0.85
 
 
 @dataclass

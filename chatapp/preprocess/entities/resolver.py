@@ -218,7 +218,10 @@ def _date(mention: Mention) -> ResolvedEntity:
     expression = mention.value
     if expression is None:
         return ResolvedEntity(mention.text, mention.span, None, mention.text, "DATE", 0.3, {})
+    entity_id = f"date:{expression.canonical}"
+    # A close call between two occurrences lists the other as a weaker candidate, like a name's.
+    others = [(f"date:{other}", round(1 - expression.certainty, 2)) for other in expression.attributes().get("alternatives", ())]
     return ResolvedEntity(
-        mention.text, mention.span, f"date:{expression.canonical}", expression.canonical, "DATE",
-        expression.confidence, expression.attributes(),
+        mention.text, mention.span, entity_id, expression.canonical, "DATE",
+        expression.confidence, expression.attributes(), [(entity_id, expression.confidence), *others] if others else [],
     )
