@@ -227,3 +227,10 @@ def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(lea
     assert expected in delivered and absent not in delivered
     assert "Sources:" in delivered
     assert not result.response.hallucination_flags
+
+
+def test_the_offline_answer_says_a_value_changed_and_where_it_was_before(learnt):
+    engine, _, _ = learnt
+    delivered = engine.ask("When is the Heron launch?", model="offline").response.delivered
+    assert "11 May 2027" in delivered
+    assert "It was 4 May 2027 before (project-heron.md)" in delivered
