@@ -27,7 +27,7 @@ status: In progress
 Lead: Tariq Oduya
 Sponsor: Imogen Vasquez
 Budget: £62,300
-Milestones: supplier chosen 14 September 2026; launch 9 March 2027
+Milestones: supplier chosen 14 September 2026; safety review 9 March 2027; launch 9 March 2027
 
 ## Notes
 
@@ -103,6 +103,9 @@ def test_current_values_and_an_answer_telling_the_change_get_no_flags(learnt):
     history = check(engine, "Did the Kestrel launch move?",
                     "Yes: the Kestrel launch moved from 9 March 2027 to 19 April 2027.")
     assert history.hallucination_flags == []
+    # The old launch date is still the date of something else that did not move.
+    review = check(engine, "When is the Kestrel safety review?", "The Kestrel safety review is on 9 March 2027.")
+    assert review.hallucination_flags == []
 
 
 def test_a_wrong_amount_said_after_a_sentence_naming_the_project_is_corrected(learnt):
@@ -126,6 +129,12 @@ def test_an_amount_with_its_digits_swapped_is_corrected_from_the_email_that_stat
                   "Wheelwright quoted €42,000 excl. VAT for the 40 Kestrel frames.")
     assert "€18,750" not in other.delivered
     assert all(f.hallucination_type != "ContradictsFact" for f in other.hallucination_flags)
+    # Nor is a total the answer worked out, a digit away from the quote it adds to.
+    total = check(engine, "What will the Kestrel frames cost with delivery?",
+                  "Wheelwright quoted €18,750 excl. VAT for the 40 Kestrel frames, so with €1,000 delivery "
+                  "the total is €19,750.")
+    assert "€19,750" in total.delivered
+    assert all(f.hallucination_type != "ContradictsFact" for f in total.hallucination_flags)
 
 
 @pytest.mark.parametrize("question, answer, delivered, kind", [

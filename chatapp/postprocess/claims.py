@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
-from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView  # noqa: F401 - re-exported
 from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
@@ -35,12 +35,6 @@ LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a"
                         "working", "based", "who", "heads", "leads", "runs", "over", "on", "team", "office",
                         "department", "dept", "'s", "s", "out", "now", "currently"})
 POSSESSIVE_DETERMINERS = frozenset({"the", "our", "their", "its", "his", "her", "your", "my"})
-# What kind of stored value could a value found in text be compared with?
-COMPATIBLE_SHAPES = {
-    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
-    "relative": {"date"}, "year": {"date"}, "decade": set(), "time": {"time"}, "amount": {"amount"},
-    "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
-}
 
 
 @dataclass

@@ -12,6 +12,7 @@ against, is left alone rather than littered with doubts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
@@ -26,6 +27,8 @@ from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
+AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|plus)\b",
+                        re.IGNORECASE)
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
 IDENTIFYING_SHAPES = frozenset({"email", "phone", "url"})
 
@@ -231,8 +234,8 @@ class FactValidator:
     def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
         """An amount the sources give one slip away, in the same currency, in a passage about what
         the sentence is about: "€32,400" where the quote says "€23,400"."""
-        if vc.value.vtype != "amount":
-            return None
+        if vc.value.vtype != "amount" or AGGREGATES.search(sentence.claim.text):
+            return None  # a total the answer worked out may well be a digit away from one of its parts
         start, end = vc.claim.span
         stems = {stem(w) for w, span, _ in sentence.words if not (start <= span[0] < end or start < span[1] <= end)}
         if len(stems) < 2:

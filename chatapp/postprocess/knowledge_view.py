@@ -28,6 +28,13 @@ from chatapp.records import Entity
 # same key next to the entity's name is a wrong attribute, not a new fact.
 PROFILE_KEYS = frozenset({"department", "role", "location", "organization", "headquarters", "relationship"})
 
+# What kind of stored value could a value found in text be compared with?
+COMPATIBLE_SHAPES = {
+    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
+    "relative": {"date"}, "year": {"date"}, "decade": set(), "time": {"time"}, "amount": {"amount"},
+    "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
+}
+
 
 @dataclass
 class KnownValue:
@@ -51,6 +58,8 @@ class KnownValue:
 
     def matches(self, value: V.FoundValue) -> bool:
         """Does a value found in text say this value (a date said less precisely counts)?"""
+        if self.shape != value.vtype and self.shape not in COMPATIBLE_SHAPES.get(value.vtype, ()):
+            return False  # an amount is never a date
         if value.vtype in ("date", "weekday", "year"):
             return isinstance(self.parsed, V.DateValue) and date_covers(value.parsed, self.parsed)
         if value.vtype == "number" and self.shape == "quantity":

@@ -60,6 +60,9 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
         return None
     shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
     said = _sentence_forms(analysis, sentence.claim.span)
+    about = [vc.claim.entity_id, *sentence.entity_ids]
+    if any(_says_key(k, said) for k in _current_values(value, view, about)):
+        return None  # still right for what the sentence says it is ("the review is on 9 March")
     ranked: list[tuple[float, str, KnownValue]] = []
     for entity_id, olds in view.superseded.items():
         for old in olds:
@@ -71,6 +74,8 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
             named = entity_id == vc.claim.entity_id or entity_id in sentence.entity_ids
             partly = not named and _names_partly(view, entity_id, sentence.claim.text)
             key = _says_key(old, said)
+            if not key and _current_values(value, view, [*about, entity_id]):
+                continue  # without the key said, the value may be one of the thing's current ones
             if (named or partly) and key:
                 level = levels.named_and_key if named else levels.partial_name_and_key
             elif named or key:
@@ -90,6 +95,11 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
     evidence = [_history(view, entity_id, old)]
     return Finding("TemporalError", vc.claim.span, vc.claim.text, level, view.display(current), evidence,
                    vc.sentence, span, replacement, major=True)
+
+
+def _current_values(value: V.FoundValue, view: KnowledgeView, entity_ids: list[str | None]) -> list[KnownValue]:
+    """The entities' current values that the found value says."""
+    return [known for e in dict.fromkeys(entity_ids) if e for known in view.values_of(e) if known.matches(value)]
 
 
 def _precise(value: V.FoundValue) -> bool:
