@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
-from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView  # noqa: F401 - re-exported
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title

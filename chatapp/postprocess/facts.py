@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
-from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
+from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
 from chatapp.postprocess.evidence import is_soft, is_typo, rarity, stem, words
-from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed

@@ -22,10 +22,10 @@ from pathlib import PurePath
 
 from chatapp import lexicon
 from chatapp.postprocess import values as V
-from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, ValueClaim
+from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
 from chatapp.postprocess.evidence import is_stop, stem, words
 from chatapp.postprocess.findings import Finding
-from chatapp.postprocess.knowledge_view import KnowledgeView, KnownValue
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, KnowledgeView, KnownValue
 
 # Values precise enough that saying one is saying that value: a weekday, a year or a bare
 # number is said of too many things to be taken for an old one.
