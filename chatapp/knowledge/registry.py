@@ -239,12 +239,13 @@ class Registry:
 
     def attribute_history(self, entity_id: str) -> list[dict]:
         """Every value an extracted entity's attributes had: key, value, status ("current" or
-        "superseded"), source (document path), position (character offset in it), doc_date,
+        "superseded" by a newer document's value, or "disputed": newer but outweighed by a surer
+        reading), source (document path), position (character offset in it), doc_date,
         confidence and method (how it was read: mail_header, signature, directory, key_value…).
         Newest first within a key."""
         return self.database.query(
             "SELECT key, value, status, source, position, doc_date, confidence, method FROM attribute_history "
-            "WHERE entity_id = ? ORDER BY key, status = 'superseded', doc_date DESC",
+            "WHERE entity_id = ? ORDER BY key, status != 'current', status, doc_date DESC",
             (entity_id,),
         )
 
@@ -253,7 +254,7 @@ class Registry:
         order: what a reader that checks answers loads in one query rather than one per entity."""
         return self.database.query(
             "SELECT entity_id, key, value, status, source, position, doc_date, confidence, method "
-            "FROM attribute_history ORDER BY entity_id, key, status = 'superseded', doc_date DESC"
+            "FROM attribute_history ORDER BY entity_id, key, status != 'current', status, doc_date DESC"
         )
 
     def facts_about(self, entity_id: str) -> list[Fact]:
