@@ -231,6 +231,7 @@ def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(lea
 
 def test_the_offline_answer_says_a_value_changed_and_where_it_was_before(learnt):
     engine, _, _ = learnt
-    delivered = engine.ask("When is the Heron launch?", model="offline").response.delivered
-    assert "11 May 2027" in delivered
-    assert "It was 4 May 2027 before (project-heron.md)" in delivered
+    response = engine.ask("When is the Heron launch?", model="offline").response
+    assert "11 May 2027" in response.delivered
+    assert "It was 4 May 2027 before (project-heron.md)" in response.delivered
+    assert not response.hallucination_flags  # telling the history is no stale claim
