@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.markup import escape
 
 from chatapp.cli.app import app
 from chatapp.cli.options import DataLocation, JsonOption, UserError, console, data_command, print_json
+from chatapp.terminal_text import markup_safe
 
 kb_app = typer.Typer(help="Search, inspect and prune the knowledge base.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
@@ -49,9 +49,9 @@ def kb_search(
         date = (chunk.date or "")[:10]
         console.print(
             Panel(  # a document's text, title and path are its own words, not Rich markup
-                escape(snippet),
-                title=f"{n}. {escape(chunk.title or Path(chunk.source).name)}",
-                subtitle=f"{escape(chunk.source)} · {date} · relevance {chunk.relevance:.2f}",
+                markup_safe(snippet),
+                title=f"{n}. {markup_safe(chunk.title or Path(chunk.source).name)}",
+                subtitle=f"{markup_safe(chunk.source)} · {date} · relevance {chunk.relevance:.2f}",
                 title_align="left",
                 subtitle_align="left",
             )
@@ -92,7 +92,7 @@ def kb_remove(
     if as_json:
         print_json(report)
     elif not removed_anything:
-        named = [escape(str(p)) for p in paths or []] + (["the sample knowledge base"] if sample else [])
+        named = [markup_safe(str(p)) for p in paths or []] + (["the sample knowledge base"] if sample else [])
         console.print(f"Nothing to remove: the knowledge base holds no document from {', '.join(named)}.",
                       highlight=False)
     else:
@@ -109,6 +109,6 @@ def _print_removal(report) -> None:
     console.print(f"Removed {' and '.join(parts)}{learnt}.", highlight=False)
     paths = report.documents + report.registry_files
     for path in paths[:REMOVED_PATHS_SHOWN]:
-        console.print(f"  [dim]{escape(path)}[/]", highlight=False, soft_wrap=True)
+        console.print(f"  [dim]{markup_safe(path)}[/]", highlight=False, soft_wrap=True)
     if len(paths) > REMOVED_PATHS_SHOWN:
         console.print(f"  [dim]… and {len(paths) - REMOVED_PATHS_SHOWN} more[/]")

@@ -21,6 +21,7 @@ from rich.console import Console
 import chatapp  # noqa: F401 - sets the offline environment before anything heavy loads
 from chatapp.config import ConfigError
 from chatapp.records import to_jsonable
+from chatapp.terminal_text import cleaned_argument, escape_json_controls, markup_safe
 
 console = Console()
 err_console = Console(stderr=True)
@@ -46,12 +47,13 @@ class UserError(Exception):
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    """`message` as one error line: it may quote the user's input or a file's name, so it is not markup."""
+    err_console.print(f"[bold red]error:[/] {markup_safe(message)}", highlight=False)
     raise typer.Exit(code)
 
 
 def print_json(data) -> None:
-    sys.stdout.write(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(escape_json_controls(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)) + "\n")
 
 
 class OptionGroup:
@@ -142,6 +144,7 @@ def _as_command(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def command(ctx=None, data_dir=None, config=None, **options):
+        options = {name: _cleaned(value) for name, value in options.items()}
         for name, group in groups.items():
             options[name] = group(**{field.name: options.pop(field.name) for field in dataclasses.fields(group)})
         try:
@@ -155,6 +158,17 @@ def _as_command(func: Callable) -> Callable:
     command.__signature__ = signature
     command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
     return command
+
+
+def _cleaned(value):
+    """An option's or argument's text as the command should see it: undecodable bytes as U+FFFD,
+    no control characters (see `cleaned_argument`). Paths are left as given: a file's name may hold
+    bytes that are not UTF-8, and they must still name that file."""
+    if isinstance(value, str):
+        return cleaned_argument(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cleaned(v) for v in value)
+    return value
 
 
 def _is_option_group(annotation) -> bool:
