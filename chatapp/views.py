@@ -1,4 +1,7 @@
-"""Readable rich views of turn records for the CLI (the TUI has its own widgets)."""
+"""Readable rich views of turn records for the CLI (the TUI has its own widgets, built on these).
+
+Everything a record holds that the user, a model or a document wrote goes in as `plain_text`:
+shown as it is, never read as Rich markup, and without what would drive the terminal."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from chatapp.records import AssembledPrompt, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
+from chatapp.terminal_text import clean, plain_text
 
 
 def correction_diff(original: str, corrections) -> Text:
@@ -17,15 +21,15 @@ def correction_diff(original: str, corrections) -> Text:
         start, end = record.span
         if start < position:
             continue
-        text.append(original[position:start])
+        text.append(clean(original[position:start]))
         # Old and new side by side with an arrow, so the diff reads even where
         # the terminal cannot draw strike-through.
         if record.original:
-            text.append(record.original, style="strike red")
+            text.append(clean(record.original), style="strike red")
             text.append("→", style="dim")
-        text.append(record.corrected or "∅", style="bold green")
+        text.append(clean(record.corrected) or "∅", style="bold green")
         position = end
-    text.append(original[position:])
+    text.append(clean(original[position:]))
     return text
 
 
@@ -36,8 +40,9 @@ def correction_table(result: CorrectionResult | PreprocessedPrompt) -> Table:
     suggestions = getattr(result, "suggestions", [])
     for record in [*result.corrections, *suggestions]:
         style = "" if record.applied else "dim"
-        alternatives = ", ".join(f"{w} {s:.2f}" for w, s in record.alternatives[:3])
-        table.add_row(record.tier, f"{record.span[0]}–{record.span[1]}", record.original, record.corrected,
+        alternatives = plain_text(", ".join(f"{w} {s:.2f}" for w, s in record.alternatives[:3]))
+        table.add_row(record.tier, f"{record.span[0]}–{record.span[1]}", plain_text(record.original),
+                      plain_text(record.corrected),
                       record.correction_type + ("" if record.applied else " (suggested)"),
                       f"{record.confidence:.2f}", alternatives, style=style)
     return table
@@ -48,8 +53,9 @@ def entity_table(entities: list[ResolvedEntity]) -> Table:
     for column in ("mention", "resolved to", "type", "conf", "other candidates"):
         table.add_column(column)
     for entity in entities:
-        others = ", ".join(f"{c} {s:.2f}" for c, s in entity.candidates[1:3])
-        table.add_row(entity.surface, entity.canonical_name or "—", entity.entity_type, f"{entity.confidence:.2f}", others)
+        others = plain_text(", ".join(f"{c} {s:.2f}" for c, s in entity.candidates[1:3]))
+        table.add_row(plain_text(entity.surface), plain_text(entity.canonical_name or "—"), plain_text(entity.entity_type),
+                      f"{entity.confidence:.2f}", others)
     return table
 
 
@@ -73,16 +79,16 @@ def preprocess_view(pre: PreprocessedPrompt) -> Group:
         parts += [Text("\nEntities", style="bold"), entity_table(pre.resolved_entities)]
     if pre.rag_chunks:
         parts += [Text("\nKnowledge", style="bold")]
-        parts += [Text(f"  {c.relevance:.2f}  {c.title or c.source}  ({(c.date or '')[:10]})") for c in pre.rag_chunks]
+        parts += [plain_text(f"  {c.relevance:.2f}  {c.title or c.source}  ({(c.date or '')[:10]})") for c in pre.rag_chunks]
     prompt = pre.prompt
     parts += [Text(f"\nPrompt · {prompt.budget_profile} · {prompt.token_count} tokens", style="bold"), budget_bars(prompt)]
     if prompt.warnings:
-        parts += [Text("warnings: " + ", ".join(prompt.warnings), style="yellow")]
+        parts += [plain_text("warnings: " + ", ".join(prompt.warnings), style="yellow")]
     return Group(*parts)
 
 
 def annotated_answer(text: str) -> Text:
-    styled = Text(text)
+    styled = plain_text(text)
     styled.highlight_words(["[corrected]"], style="bold green")
     styled.highlight_words(["[unverified]"], style="bold yellow")
     return styled
@@ -99,13 +105,14 @@ def response_view(response: PostprocessedResponse, include_answer: bool = True) 
         for column in ("flag", "content", "conf", "suggestion"):
             table.add_column(column)
         for flag in response.hallucination_flags:
-            table.add_row(flag.hallucination_type, flag.content, f"{flag.confidence:.2f}", flag.suggestion or "")
+            table.add_row(plain_text(flag.hallucination_type), plain_text(flag.content), f"{flag.confidence:.2f}",
+                          plain_text(flag.suggestion or ""))
         parts.append(table)
     colour = colours.get(response.recommendation, "white")
     parts.append(Text(f"{response.recommendation} · confidence {response.confidence:.2f} · coherence "
                       f"{response.coherence.score:.2f}", style=colour))
     if response.guidance:
-        parts.append(Text(response.guidance, style="dim"))
+        parts.append(plain_text(response.guidance, style="dim"))
     elif response.coherence.issues:  # why the confidence is lower, when nothing was flagged
-        parts.append(Text("Coherence: " + "; ".join(response.coherence.issues) + ".", style="dim"))
+        parts.append(plain_text("Coherence: " + "; ".join(response.coherence.issues) + ".", style="dim"))
     return Group(*parts)

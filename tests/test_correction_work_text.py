@@ -260,3 +260,20 @@ def test_sound_alikes_that_fit_their_context_are_left_alone(pipeline, text):
 def test_sound_alikes_in_clean_prose_stay_even_when_aggressive(pipeline, text):
     result = pipeline.correct(text, "aggressive")[0]
     assert not [r for r in result.corrections if r.original in ("there", "to")], result
+
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("wen is the review", "When is the review?"),
+    ("wat is her phone number", "What is her phone number?"),
+])
+def test_a_question_word_typed_as_another_word_is_fixed_where_an_auxiliary_follows(pipeline, typed, meant):
+    result = pipeline.correct(typed, "standard")[0]
+    assert result.corrected_input == meant
+    assert_well_formed(result)
+
+
+@pytest.mark.parametrize("typed", ["Wen is coming on Monday", "wat a day it was"])
+def test_a_capitalised_name_or_a_word_with_no_auxiliary_after_it_stays(pipeline, typed):
+    first = pipeline.correct(typed, "standard")[0].corrected_input.split()[0]
+    assert first.lower() == typed.split()[0].lower()

@@ -59,7 +59,7 @@ Date: Tue, 10 Nov 2026 08:30:00 +0000
 
 Hi all,
 
-After the security review the Heron launch has moved to 11 May 2027.
+After the security review the Heron launch has moved to 11 May.
 
 Cheers,
 Bob
@@ -135,6 +135,7 @@ def test_a_project_page_gives_its_lead_budget_and_milestones(learnt):
 
 
 def test_a_newer_document_supersedes_an_older_value_and_both_are_kept(learnt):
+    # The mail of November 2026 says only "moved to 11 May": its year is the next May, 2027.
     engine, folder, _ = learnt
     heron = _one(engine, "Project Heron")
     assert heron.attributes["launch"] == "11 May 2027"
@@ -226,3 +227,11 @@ def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(lea
     assert expected in delivered and absent not in delivered
     assert "Sources:" in delivered
     assert not result.response.hallucination_flags
+
+
+def test_the_offline_answer_says_a_value_changed_and_where_it_was_before(learnt):
+    engine, _, _ = learnt
+    response = engine.ask("When is the Heron launch?", model="offline").response
+    assert "11 May 2027" in response.delivered
+    assert "It was 4 May 2027 before (project-heron.md)" in response.delivered
+    assert not response.hallucination_flags  # telling the history is no stale claim

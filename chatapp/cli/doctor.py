@@ -10,6 +10,7 @@ import typer
 
 from chatapp.cli.app import app
 from chatapp.cli.options import DataLocation, JsonOption, console, data_command, print_json
+from chatapp.terminal_text import markup_safe
 
 STATUS_COLOURS = {"ok": "green", "warn": "yellow", "fail": "red"}
 
@@ -137,7 +138,8 @@ def doctor(data: DataLocation, as_json: JsonOption = False):
         table.add_column("detail", overflow="fold")
         for check in checks:
             colour = STATUS_COLOURS[check["status"]]
-            table.add_row(check["name"], f"[{colour}]{check['status']}[/]", check["detail"])
+            # A detail quotes paths, config values and error messages: not markup.
+            table.add_row(check["name"], f"[{colour}]{check['status']}[/]", markup_safe(check["detail"]))
         console.print(table)
     if any(c["status"] == "fail" for c in checks):
         raise typer.Exit(1)

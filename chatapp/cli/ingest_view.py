@@ -1,6 +1,6 @@
 """How `chatapp ingest` shows its work: a rich progress bar on a terminal
-(files, chunks, chunks/s, ETA), plain lines otherwise, and a summary. File names are
-the user's, not Rich markup: they are escaped."""
+(files, chunks, chunks/s, ETA), plain lines otherwise, and a summary. File names and
+failure reasons are the user's, not Rich markup: they go through markup_safe."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from chatapp.records import IngestReport
+from chatapp.terminal_text import markup_safe
 
 
 class IngestView:
@@ -45,27 +45,28 @@ class IngestView:
 
     def on_event(self, event: str, **data) -> None:
         if event == "waiting":
-            self.console.print(f"waiting for another chatapp process to finish writing to {escape(data['path'])} …")
+            self.console.print(f"waiting for another chatapp process to finish writing to {markup_safe(data['path'])} …",
+                               highlight=False)
         elif event == "start":
             self.started = time.perf_counter()
             if self.progress is not None:
                 self.task = self.progress.add_task("ingest", total=data["total"], chunks=0, rate="0", current="")
         elif event == "file" and self.progress is not None:
-            self.progress.update(self.task, current=escape(Path(data["path"]).name))
+            self.progress.update(self.task, current=markup_safe(Path(data["path"]).name))
         elif event == "progress":
             rate = data["chunks"] / max(time.perf_counter() - self.started, 1e-6)
             if self.progress is not None:
                 self.progress.update(self.task, advance=1, chunks=data["chunks"], rate=f"{rate:.0f}")
             else:
-                self.console.print(f"ingest: {escape(data['path'])}", highlight=False, soft_wrap=True)
+                self.console.print(f"ingest: {markup_safe(data['path'])}", highlight=False, soft_wrap=True)
         elif event == "embedding":  # a big file: its chunks embedded so far
             label = f"{Path(data['path']).name}: embedding {data['done']:,}/{data['total']:,} chunks"
             if self.progress is not None:
-                self.progress.update(self.task, current=escape(label))
+                self.progress.update(self.task, current=markup_safe(label))
             else:
-                self.console.print(f"ingest: {escape(label)}", highlight=False, soft_wrap=True)
+                self.console.print(f"ingest: {markup_safe(label)}", highlight=False, soft_wrap=True)
         elif event == "pruned" and self.progress is None:
-            self.console.print(f"pruned: {escape(data['path'])}", highlight=False)
+            self.console.print(f"pruned: {markup_safe(data['path'])}", highlight=False)
         elif event == "keyword_index" and self.progress is not None:
             self.progress.update(self.task, current="updating keyword index")
         elif event == "learning" and self.progress is not None:
@@ -91,7 +92,7 @@ class IngestView:
             )
         self.print_files(report, console)
         if report.index_warning:
-            console.print(f"[yellow]warning:[/] {escape(report.index_warning)}", highlight=False, soft_wrap=True)
+            console.print(f"[yellow]warning:[/] {markup_safe(report.index_warning)}", highlight=False, soft_wrap=True)
 
     @staticmethod
     def print_files(report, console: Console) -> None:
@@ -107,5 +108,5 @@ class IngestView:
             table.add_column("file", overflow="fold")
             table.add_column("reason")
             for row in rows:
-                table.add_row(escape(row.path), escape(row.reason))
+                table.add_row(markup_safe(row.path), markup_safe(row.reason))
             console.print(table)

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.markup import escape
 
 from chatapp.cli.app import app
 from chatapp.cli.options import (
     DataLocation, JsonOption, UserError, console, data_command, err_console, print_json,
 )
+from chatapp.terminal_text import markup_safe
 
 kb_app = typer.Typer(help="Search, inspect and prune the knowledge base.", no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
@@ -51,9 +51,9 @@ def kb_search(
         date = (chunk.date or "")[:10]
         console.print(
             Panel(  # a document's text, title and path are its own words, not Rich markup
-                escape(snippet),
-                title=f"{n}. {escape(chunk.title or Path(chunk.source).name)}",
-                subtitle=f"{escape(chunk.source)} · {date} · relevance {chunk.relevance:.2f}",
+                markup_safe(snippet),
+                title=f"{n}. {markup_safe(chunk.title or Path(chunk.source).name)}",
+                subtitle=f"{markup_safe(chunk.source)} · {date} · relevance {chunk.relevance:.2f}",
                 title_align="left",
                 subtitle_align="left",
             )
@@ -94,7 +94,7 @@ def kb_remove(
     if as_json:
         print_json(report)
     elif not removed_anything:
-        named = [escape(str(p)) for p in paths or []] + (["the sample knowledge base"] if sample else [])
+        named = [markup_safe(str(p)) for p in paths or []] + (["the sample knowledge base"] if sample else [])
         console.print(f"Nothing to remove: the knowledge base holds no document from {', '.join(named)}.",
                       highlight=False)
     else:
@@ -111,7 +111,7 @@ def _print_removal(report) -> None:
     console.print(f"Removed {' and '.join(parts)}{learnt}.", highlight=False)
     paths = report.documents + report.registry_files
     for path in paths[:REMOVED_PATHS_SHOWN]:
-        console.print(f"  [dim]{escape(path)}[/]", highlight=False, soft_wrap=True)
+        console.print(f"  [dim]{markup_safe(path)}[/]", highlight=False, soft_wrap=True)
     if len(paths) > REMOVED_PATHS_SHOWN:
         console.print(f"  [dim]… and {len(paths) - REMOVED_PATHS_SHOWN} more[/]")
 
@@ -136,7 +136,7 @@ def kb_rebuild(data: DataLocation, as_json: JsonOption = False):
 
 def _print_rebuild(report, view) -> None:
     if report.moved_aside:
-        console.print(f"The old vector index could not be opened; it was moved to {escape(report.moved_aside)}.",
+        console.print(f"The old vector index could not be opened; it was moved to {markup_safe(report.moved_aside)}.",
                       highlight=False)
     changed = f" ({len(report.documents_reindexed)} indexed as their files are now)" if report.documents_reindexed else ""
     console.print(f"Rebuilt {report.documents_rebuilt} documents, {report.chunks} chunks{changed} "
@@ -147,6 +147,6 @@ def _print_rebuild(report, view) -> None:
                       "gone.[/] Restore them and run `chatapp ingest PATH`, or forget them with "
                       "`chatapp kb remove PATH`:", highlight=False)
         for path in report.documents_missing[:REMOVED_PATHS_SHOWN]:
-            console.print(f"  [dim]{escape(path)}[/]", highlight=False, soft_wrap=True)
+            console.print(f"  [dim]{markup_safe(path)}[/]", highlight=False, soft_wrap=True)
         if len(report.documents_missing) > REMOVED_PATHS_SHOWN:
             console.print(f"  [dim]… and {len(report.documents_missing) - REMOVED_PATHS_SHOWN} more[/]")

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.markup import escape
 
 from chatapp.cli.kb import kb_app
 from chatapp.cli.options import DataLocation, JsonOption, console, data_command, print_json
+from chatapp.terminal_text import markup_safe
 
 ORIGIN_STYLES = {"user": "green", "extracted": "cyan", "sample": "magenta"}
 SOURCES_SHOWN = 3
@@ -29,7 +29,7 @@ def _short(path: str) -> str:
 
 
 def _origin(origin: str) -> str:
-    return f"[{ORIGIN_STYLES.get(origin, 'white')}]{escape(origin)}[/]"
+    return f"[{ORIGIN_STYLES.get(origin, 'white')}]{markup_safe(origin)}[/]"
 
 
 @data_command(kb_app, "entities")
@@ -49,7 +49,8 @@ def kb_entities(
     if not summaries:
         types = entity_types(registry)
         if entity_type and types:
-            console.print(f"No entities of type '{escape(entity_type)}' (types: {escape(', '.join(types))}).",
+            console.print(f"No entities of type '{markup_safe(entity_type)}' "
+                          f"(types: {markup_safe(', '.join(types))}).",
                           highlight=False)
         else:
             console.print("No entities yet: ingest your documents, or an entities.jsonl (`chatapp ingest PATH`).")
@@ -60,8 +61,8 @@ def kb_entities(
     for entity in summaries:
         shown = ", ".join(_short(s) for s in entity.sources[:SOURCES_SHOWN])
         more = f" +{len(entity.sources) - SOURCES_SHOWN}" if len(entity.sources) > SOURCES_SHOWN else ""
-        table.add_row(escape(entity.type), escape(entity.name), _origin(entity.origin), escape(shown) + more,
-                      _confidence(entity.confidence))
+        table.add_row(markup_safe(entity.type), markup_safe(entity.name), _origin(entity.origin),
+                      markup_safe(shown) + more, _confidence(entity.confidence))
     console.print(table)
     console.print(f"[dim]{len(summaries)} entities · `chatapp kb entity NAME` shows one[/]")
 
@@ -90,14 +91,14 @@ def kb_entity(
         candidates = [{"id": e.id, "type": e.type, "name": e.name, "origin": e.origin} for e in lookup.matches]
         print_json({"entity": None, "candidates": candidates, "close_matches": lookup.close_matches})
     elif lookup.matches:
-        console.print(f"{len(lookup.matches)} entities are called '{escape(name)}'; name one by its id:",
+        console.print(f"{len(lookup.matches)} entities are called '{markup_safe(name)}'; name one by its id:",
                       highlight=False)
         for entity in lookup.matches:
-            console.print(f"  {escape(entity.id)}  [dim]{escape(entity.type)} · {escape(entity.name)} · "
-                          f"{escape(entity.origin)}[/]", highlight=False)
+            console.print(f"  {markup_safe(entity.id)}  [dim]{markup_safe(entity.type)} · {markup_safe(entity.name)} · "
+                          f"{markup_safe(entity.origin)}[/]", highlight=False)
     else:
-        close = f" Did you mean: {escape(', '.join(lookup.close_matches))}?" if lookup.close_matches else ""
-        console.print(f"No entity is called '{escape(name)}'.{close}", highlight=False)
+        close = f" Did you mean: {markup_safe(', '.join(lookup.close_matches))}?" if lookup.close_matches else ""
+        console.print(f"No entity is called '{markup_safe(name)}'.{close}", highlight=False)
     raise typer.Exit(1)
 
 
@@ -107,29 +108,31 @@ def _source_line(source) -> str:
     if source.method and source.confidence is not None:  # a value read from a document, not written down
         details.append(_confidence(source.confidence))
     suffix = f" ({', '.join(details)})" if details else ""
-    return escape(_short(source.source) + suffix)
+    return markup_safe(_short(source.source) + suffix)
 
 
 def _print_entity(found, names: dict[str, str]) -> None:
     """`names`: entity id -> name, so a value that links to another entity reads as its name."""
     from rich.table import Table
 
-    console.print(f"[bold]{escape(found.name)}[/]  [dim]{escape(found.type)} · {escape(found.id)}[/] · "
+    console.print(f"[bold]{markup_safe(found.name)}[/]  [dim]{markup_safe(found.type)} · "
+                  f"{markup_safe(found.id)}[/] · "
                   f"{_origin(found.origin)} · confidence {_confidence(found.confidence)}", highlight=False)
     if found.aliases:
-        console.print(f"[dim]also:[/] {escape(', '.join(found.aliases))}", highlight=False)
+        console.print(f"[dim]also:[/] {markup_safe(', '.join(found.aliases))}", highlight=False)
     if found.description:
-        console.print(escape(found.description), highlight=False)
+        console.print(markup_safe(found.description), highlight=False)
     if found.sources:
-        console.print(f"[dim]sources:[/] {escape(', '.join(found.sources))}", highlight=False, soft_wrap=True)
+        console.print(f"[dim]sources:[/] {markup_safe(', '.join(found.sources))}", highlight=False,
+                      soft_wrap=True)
     if found.attributes:
         table = Table("attribute", "value", "sources", "confidence", box=None, header_style="dim")
         for attribute in found.attributes:
-            table.add_row(escape(attribute.key), escape(names.get(attribute.value, attribute.value)),
+            table.add_row(markup_safe(attribute.key), markup_safe(names.get(attribute.value, attribute.value)),
                           "\n".join(_source_line(s) for s in attribute.sources) or "–",
                           _confidence(attribute.confidence))
             for old in attribute.superseded:
-                table.add_row("", f"[dim strike]{escape(old.value)}[/]",
+                table.add_row("", f"[dim strike]{markup_safe(old.value)}[/]",
                               "[dim]superseded · " + "\n".join(_source_line(s) for s in old.sources) + "[/]", "")
         console.print(table)
     else:
@@ -137,5 +140,5 @@ def _print_entity(found, names: dict[str, str]) -> None:
     if found.facts:
         console.print("[dim]facts:[/]")
         for fact in found.facts:
-            console.print(f"  {escape(fact.subject)} {escape(fact.predicate)} {escape(fact.object)} "
-                          f"[dim]({escape(fact.source)})[/]", highlight=False)
+            console.print(f"  {markup_safe(fact.subject)} {markup_safe(fact.predicate)} {markup_safe(fact.object)} "
+                          f"[dim]({markup_safe(fact.source)})[/]", highlight=False)

@@ -24,6 +24,7 @@ from chatapp.config import ConfigError, default_data_dir
 from chatapp.storage.problems import StorageError
 from chatapp.storage.problems import describe as describe_storage_problem
 from chatapp.records import to_jsonable
+from chatapp.terminal_text import cleaned_argument, escape_json_controls, markup_safe
 
 console = Console()
 err_console = Console(stderr=True)
@@ -49,12 +50,14 @@ class UserError(Exception):
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)  # one line, never wrapped
+    """`message` as one error line: it may quote the user's input or a file's name, so it is not markup."""
+    # soft_wrap: one line however long, never cut at the console's width.
+    err_console.print(f"[bold red]error:[/] {markup_safe(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def print_json(data) -> None:
-    sys.stdout.write(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(escape_json_controls(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)) + "\n")
 
 
 class OptionGroup:
@@ -146,6 +149,7 @@ def _as_command(func: Callable) -> Callable:
 
     @functools.wraps(func)
     def command(ctx=None, data_dir=None, config=None, **options):
+        options = {name: _cleaned(value) for name, value in options.items()}
         for name, group in groups.items():
             options[name] = group(**{field.name: options.pop(field.name) for field in dataclasses.fields(group)})
         try:
@@ -167,6 +171,17 @@ def _as_command(func: Callable) -> Callable:
     command.__signature__ = signature
     command.__annotations__ = {p.name: p.annotation for p in signature.parameters.values()}
     return command
+
+
+def _cleaned(value):
+    """An option's or argument's text as the command should see it: undecodable bytes as U+FFFD,
+    no control characters (see `cleaned_argument`). Paths are left as given: a file's name may hold
+    bytes that are not UTF-8, and they must still name that file."""
+    if isinstance(value, str):
+        return cleaned_argument(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cleaned(v) for v in value)
+    return value
 
 
 def _is_option_group(annotation) -> bool:

@@ -10,6 +10,7 @@ import typer
 
 from chatapp.cli.app import app
 from chatapp.cli.options import DataLocation, JsonOption, UserError, console, data_command, err_console, print_json
+from chatapp.terminal_text import clean, markup_safe, plain_text
 
 sessions_app = typer.Typer(help="List and show chat sessions.", no_args_is_help=True)
 app.add_typer(sessions_app, name="sessions")
@@ -43,8 +44,9 @@ def sessions_list(data: DataLocation, as_json: JsonOption = False):
     from rich.table import Table
 
     table = Table("id", "name", "turns", "updated", "model", box=None, header_style="dim")
-    for row in rows:
-        table.add_row(row["id"], row["name"], str(row["turns"]), row["updated_at"], row["model"] or "offline")
+    for row in rows:  # a name and a model are whatever the user typed: shown as they are
+        table.add_row(plain_text(row["id"]), plain_text(row["name"]), str(row["turns"]), plain_text(row["updated_at"]),
+                      plain_text(row["model"] or "offline"))
     console.print(table)
 
 
@@ -59,7 +61,8 @@ def sessions_show(data: DataLocation, session_id: SessionArgument, as_json: Json
 
         from chatapp.storage.export import to_markdown
 
-        console.print(Markdown(to_markdown(transcript)))
+        # Links stay visible as text with their address: a model's [click](url) hides nothing.
+        console.print(Markdown(clean(to_markdown(transcript)), hyperlinks=False))
 
 
 @data_command(app)
@@ -82,4 +85,4 @@ def export(
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise UserError(f"cannot write {output}: {exc.strerror}") from None
-        err_console.print(f"wrote {output}")
+        err_console.print(f"wrote {markup_safe(output)}", highlight=False)

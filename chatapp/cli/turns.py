@@ -21,6 +21,7 @@ from chatapp.cli.options import (
     print_json,
 )
 from chatapp.records import to_jsonable
+from chatapp.terminal_text import StreamCleaner, markup_safe
 
 
 def _check_text(text: str) -> None:
@@ -85,16 +86,19 @@ def ask(
                           "Turn this off with load_sample_kb = false.")
 
     streaming = not as_json
-    streamed: list[str] = []  # the text of the last attempt, as shown while it arrived
+    streamed: list[str] = []  # the text of the last attempt, as it arrived
+    shown = StreamCleaner()  # the model's text, without what would drive the terminal
 
     def on_event(stage: str, details: dict) -> None:
         if not streaming:
             return
         if stage == "delta":
             streamed.append(details["text"])
-            console.print(details["text"], end="", markup=False, highlight=False, soft_wrap=True)
+            console.print(shown.feed(details["text"]), end="", markup=False, emoji=False, highlight=False,
+                          soft_wrap=True)
         elif stage == "regenerate":
             streamed.clear()
+            shown.flush()
             console.print("\n[dim]regenerating: the first answer had problems…[/]")
 
     try:
@@ -114,7 +118,7 @@ def ask(
         }
         print_json(payload)
     else:
-        console.print()
+        console.print(shown.flush(), markup=False, emoji=False, highlight=False, soft_wrap=True)
         if result.response is not None:
             from chatapp.views import response_view
 
@@ -123,11 +127,11 @@ def ask(
             if changed:
                 console.rule(style="dim")
             console.print(response_view(result.response, include_answer=changed))
-        console.print(f"[dim]session {result.session_name} · {result.usage.model} · "
+        console.print(f"[dim]session {markup_safe(result.session_name)} · {markup_safe(result.usage.model)} · "
                       f"{result.usage.prompt_tokens}+{result.usage.completion_tokens} tokens · "
                       f"{result.usage.latency_ms:.0f} ms[/]")
     if result.error:
-        err_console.print(f"[bold red]error:[/] {result.error}")
+        err_console.print(f"[bold red]error:[/] {markup_safe(result.error)}")
         raise typer.Exit(1)
 
 

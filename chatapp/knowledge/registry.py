@@ -243,13 +243,22 @@ class Registry:
 
     def attribute_history(self, entity_id: str) -> list[dict]:
         """Every value an extracted entity's attributes had: key, value, status ("current" or
-        "superseded"), source (document path), position (character offset in it), doc_date,
+        "superseded" by a newer document's value, or "disputed": newer but outweighed by a surer
+        reading), source (document path), position (character offset in it), doc_date,
         confidence and method (how it was read: mail_header, signature, directory, key_value…).
         Newest first within a key."""
         return self.database.query(
             "SELECT key, value, status, source, position, doc_date, confidence, method FROM attribute_history "
-            "WHERE entity_id = ? ORDER BY key, status = 'superseded', doc_date DESC",
+            "WHERE entity_id = ? ORDER BY key, status != 'current', status, doc_date DESC",
             (entity_id,),
+        )
+
+    def all_attribute_history(self) -> list[dict]:
+        """attribute_history for every entity at once (entity_id added to each row), in the same
+        order: what a reader that checks answers loads in one query rather than one per entity."""
+        return self.database.query(
+            "SELECT entity_id, key, value, status, source, position, doc_date, confidence, method "
+            "FROM attribute_history ORDER BY entity_id, key, status != 'current', status, doc_date DESC"
         )
 
     def facts_about(self, entity_id: str) -> list[Fact]:
@@ -275,11 +284,12 @@ class Registry:
         return words
 
     def stamp(self) -> tuple:
-        """Changes whenever an entity or fact is added, removed or stored again, so a
-        reader can tell its cached view of the registry is stale."""
+        """Changes whenever an entity or fact is added, removed or stored again, or the values
+        learnt from documents are redone, so a reader can tell its cached view of the registry is stale."""
         row = self.database.conn.execute(
             "SELECT (SELECT count(*) FROM entities), (SELECT max(updated_at) FROM entities), "
-            "(SELECT count(*) FROM facts), (SELECT max(updated_at) FROM facts)"
+            "(SELECT count(*) FROM facts), (SELECT max(updated_at) FROM facts), "
+            "(SELECT count(*) FROM attribute_history)"
         ).fetchone()
         return tuple(row)
 

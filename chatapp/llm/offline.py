@@ -276,7 +276,17 @@ class OfflineResponder:
         if len(words) == 2 and words[0].endswith("s") and words[1] in RELATION_PREPOSITIONS:
             return f"{entity.name} {' '.join(words)} {value}."  # reports_to, belongs_to, works_for
         label = re.sub(r"\bq(\d)\b", r"Q\1", key.replace("_", " "))  # q4_budget → "Q4 budget"
-        return f"{entity.name}'s {label} is {value}."
+        return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
+
+    def _change_note(self, entity: _KnownEntity, key: str) -> str:
+        """" It was 4 May 2027 before (project-heron.md)." when a newer document changed the value."""
+        if not entity.entity_id:
+            return ""
+        older = [r for r in self.kb.registry.attribute_history(entity.entity_id)
+                 if r["key"] == key and r["status"] == "superseded"]
+        if not older:
+            return ""
+        return f" It was {older[0]['value']} before ({file_name(older[0]['source'])})."
 
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         lines, sources, summaries = [], [], []

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
-from chatapp.postprocess.knowledge_view import EntityMention, KnowledgeView
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
@@ -34,12 +34,7 @@ FUTURE_MARKERS = frozenset({"will", "'ll", "upcoming", "shall"})
 LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a", "an", "as", "works", "worked",
                         "working", "based", "who", "heads", "leads", "runs", "over", "on", "team", "office",
                         "department", "dept", "'s", "s", "out", "now", "currently"})
-# What kind of stored value could a value found in text be compared with?
-COMPATIBLE_SHAPES = {
-    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
-    "relative": {"date"}, "year": {"date"}, "decade": set(), "time": {"time"}, "amount": {"amount"},
-    "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
-}
+POSSESSIVE_DETERMINERS = frozenset({"the", "our", "their", "its", "his", "her", "your", "my"})
 
 
 @dataclass
@@ -239,12 +234,19 @@ class ClaimExtractor:
             if s_start <= span[0] < s_end:
                 possessive = text[span[0]:span[1]].lower() in ("his", "her", "its")
                 candidates.append((ref, span[0], certain, possessive))
+        shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
         if not candidates:
             # "The contract is worth $120,000": about what the sentence before named, or what the user asked about.
-            if index > 0:
-                candidates += [(e, -1, False, False) for e in dict.fromkeys(sentences[index - 1].entity_ids)]
-            candidates += [(e, -1, True, False) for e in resolved_ids[:1]]
-        shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
+            earlier = list(dict.fromkeys(sentences[index - 1].entity_ids)) if index > 0 else []
+            fitting = [e for e in earlier if any(k.shape in shapes for k in self.view.values_of(e))]
+            for e in earlier:
+                # Identified when the user asked about it too, or when the sentence before named it in
+                # full and nothing else it named could have such a value.
+                named_in_full = any(n.certain and n.entity_ids and n.entity_ids[0] == e and n.sentence == index - 1
+                                    for n in names)
+                certain = e in resolved_ids or (fitting == [e] and named_in_full)
+                candidates.append((e, -1, certain, False))
+            candidates += [(e, -1, True, False) for e in resolved_ids[:1] if e not in earlier]
         best, best_score, certain = None, float("-inf"), False
         for entity_id, position, is_certain, possessive in candidates:
             compatible = any(k.shape in shapes for k in self.view.values_of(entity_id))
@@ -259,16 +261,19 @@ class ClaimExtractor:
         links = []
         known = [n for n in names if n.entity_ids]
         for span, surface, _owners in self.view.profile_mentions(text):
+            # A longer name the profile value is only part of ("Acme" in "Acme Holdings") is another
+            # thing; a piece of the value spaCy took for a name ("Operations" in "Operations
+            # Director") is not.
             if _overlaps(span, value_spans) or any(_overlaps(span, [n.claim.span]) and n.label != "KNOWN"
-                                                   and n.claim.span != span for n in names):
+                                                   and not _contains(span, n.claim.span) for n in names):
                 continue
             before = [n for n in known if n.claim.span[1] <= span[0] and not _overlaps(n.claim.span, [span])]
             if not before:
                 continue
             name = before[-1]
             between = text[name.claim.span[1]:span[0]]
-            gap = re.findall(r"[\w']+|[^\w\s]", between.lower())
-            if len(gap) > 5 or any(w not in LINK_WORDS and w != "," for w in gap):
+            gap = re.findall(r"[\w']+|[^\w\s]", between.lower().replace("’", "'"))
+            if len(gap) > 5 or any(w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
                 continue
             entity_id = name.entity_ids[0]
             key = self._profile_key(entity_id, surface)
@@ -305,6 +310,15 @@ def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView)
             if inside and (m.span[1] - m.span[0]) < len(full) and not m.exact_name:
                 dropped.add(i)
     return [m for i, m in enumerate(mentions) if i not in dropped]
+
+
+def _owner(gap: list[str], i: int) -> bool:
+    """"the company's", "our school's": whose role it is, between a name and the role."""
+    return gap[i].endswith("'s") and gap[i][:-2].isalpha() and i > 0 and gap[i - 1] in POSSESSIVE_DETERMINERS
+
+
+def _contains(outer: tuple[int, int], inner: tuple[int, int]) -> bool:
+    return outer[0] <= inner[0] and inner[1] <= outer[1]
 
 
 def _index_at(sentences: list[SentenceInfo], position: int) -> int:

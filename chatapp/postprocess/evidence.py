@@ -229,6 +229,17 @@ class TextIndex:
         scored = sorted(((len(stems & ss), i) for i, (_, ss, _) in enumerate(self.sentences)), reverse=True)
         return [self.sentences[i][0] for score, i in scored[:limit] if score > 0]
 
+    def passages(self, before: int = 2, after: int = 1):
+        """Each source sentence with the stems of the sentences around it in the same text (a list
+        item and the line that introduces it; the rest of a line cut at "excl."):
+        (sentence, stems of the passage)."""
+        for i, (sentence, stems, text_index) in enumerate(self.sentences):
+            passage = set(stems)
+            for j in range(max(0, i - before), min(len(self.sentences), i + after + 1)):
+                if self.sentences[j][2] == text_index:
+                    passage |= self.sentences[j][1]
+            yield sentence, passage
+
     def _sentence_with(self, needle: str) -> str | None:
         for sentence, _, _ in self.sentences:
             if needle in sentence.lower():

@@ -12,19 +12,23 @@ against, is left alone rather than littered with doubts.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
-from chatapp.postprocess.claims import COMPATIBLE_SHAPES, AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
-from chatapp.postprocess.evidence import date_covers, is_soft, is_typo, rarity, stem, words
-from chatapp.postprocess.knowledge_view import PROFILE_KEYS, KnowledgeView, KnownValue
+from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
+from chatapp.postprocess.evidence import is_soft, is_typo, rarity, stem, words
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
+from chatapp.postprocess.superseded import superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
+AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|plus)\b",
+                        re.IGNORECASE)
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
 IDENTIFYING_SHAPES = frozenset({"email", "phone", "url"})
 
@@ -44,6 +48,9 @@ class ValidationSettings:
     # How sure an unsupported sentence is grows with the share it lacks and with how much it lacks:
     # "Interestingly enough it is" misses two everyday words, a made-up backstory misses a dozen rare ones.
     full_missing_mass: float = 2.5
+    # An amount one slip away from one the sources give is that amount mistyped when the passage
+    # it is in shares this much of the sentence's words.
+    near_miss_overlap: float = 0.5
 
 
 class FactValidator:
@@ -117,6 +124,10 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5), None  # temporal checks judge these
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
+        # A value a newer document replaced: the sources may still state it, but it is out of date.
+        outdated = superseded_finding(vc, analysis, sources.view)
+        if outdated is not None:
+            return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
         registry = self._against_registry(vc, sentence, sources.view)
         stated = sources.supplied.supports_value(value) or sources.records.supports_value(value)
         if registry is not None:
@@ -136,7 +147,7 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5, ["stated by the user"]), None
         if not self._in_scope(sentence, sources):
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        contradiction = self._against_source_sentence(vc, sentence, sources)
+        contradiction = self._against_source_sentence(vc, sentence, sources) or self._near_miss(vc, sentence, sources)
         if contradiction is not None:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
@@ -153,13 +164,18 @@ class FactValidator:
                           view: KnowledgeView) -> tuple[CheckStatus, KnownValue] | None:
         """('verified'|'contradicted', known value) when the registry can judge, else None."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
-        known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes]
+        money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
+        # An amount in another currency is another amount, never a wrong one.
+        known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
+                 and not (money and k.shape == "amount" and V.currency(k.raw) not in (None, money))]
         if not known:
             return None
         for k in known:
             if value_matches(vc.value, k):
                 return "verified", k
         targets = select_by_key(known, sentence.stems, vc.value.vtype)
+        if vc.value.vtype == "amount" and not any({stem(w) for w in k.key_words} & sentence.stems for k in targets):
+            return None  # a quote, a price, an invoice: a thing has many amounts besides the one on record
         distinct = {(k.shape, repr(k.parsed)) for k in targets}
         if len(distinct) != 1:
             return None
@@ -214,6 +230,35 @@ class FactValidator:
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],
                           vc.sentence, vc.claim.span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
+
+    def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+        """An amount the sources give one slip away, in the same currency, in a passage about what
+        the sentence is about: "€32,400" where the quote says "€23,400"."""
+        if vc.value.vtype != "amount" or AGGREGATES.search(sentence.claim.text):
+            return None  # a total the answer worked out may well be a digit away from one of its parts
+        start, end = vc.claim.span
+        stems = {stem(w) for w, span, _ in sentence.words if not (start <= span[0] < end or start < span[1] <= end)}
+        if len(stems) < 2:
+            return None
+        money = V.currency(vc.claim.text)
+        rivals: dict[float, tuple[float, str, str]] = {}  # stated amount -> (overlap, its text, source sentence)
+        for source_sentence, passage in sources.supplied.passages():
+            overlap = len(stems & passage) / len(stems)
+            if overlap < self.settings.near_miss_overlap:
+                continue
+            for found in V.find_values(source_sentence):
+                if (found.vtype == "amount" and V.currency(found.text) == money
+                        and V.near_miss(vc.value.parsed, found.parsed)
+                        and overlap > rivals.get(found.parsed, (0.0, "", ""))[0]):
+                    rivals[found.parsed] = (overlap, found.text, source_sentence)
+        if len(rivals) != 1:
+            return None  # nothing alike, or several amounts it could be a slip of
+        (overlap, text, source_sentence), = rivals.values()
+        confidence = round(min(0.9, 0.5 + 0.4 * overlap), 3)
+        finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, text,
+                          [f"the sources give {text}: {source_sentence}"], vc.sentence, vc.claim.span, text,
+                          major=True)
+        return ClaimCheck(vc.claim, "contradicted", confidence, finding.evidence, text), finding
 
     # --- names -----------------------------------------------------------------
 
@@ -323,13 +368,7 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
 
 
 def value_matches(value: V.FoundValue, known: KnownValue) -> bool:
-    if value.vtype in ("date", "weekday", "year"):
-        return isinstance(known.parsed, V.DateValue) and date_covers(value.parsed, known.parsed)
-    if value.vtype == "number" and known.shape == "quantity":
-        return V.same_value("number", value.parsed, known.parsed[0])
-    if value.vtype == "number" and known.shape == "amount":
-        return V.same_value("number", value.parsed, known.parsed)
-    return V.same_value(value.vtype, value.parsed, known.parsed)
+    return known.matches(value)
 
 
 def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str) -> list[KnownValue]:

@@ -5,6 +5,11 @@ answer needs every alias (to find mentions), every attribute value by its
 shape (to compare an email with an email, a date with a date) and every
 profile value (to see that "Sarah from marketing" names a department). The
 view is built once and rebuilt only when the registry's counts change.
+
+Values learnt from documents keep their history: a value an older document
+gave and a newer one replaced is kept beside the entity's values, as a
+superseded KnownValue pointing at the one that replaced it, so an answer that
+repeats the old value can be told what it changed to, and where.
 """
 
 from __future__ import annotations
@@ -16,11 +21,19 @@ from typing import Any
 
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
 from chatapp.postprocess import values as V
+from chatapp.postprocess.evidence import date_covers
 from chatapp.records import Entity
 
 # Attribute keys whose values describe who someone is; a different value of the
 # same key next to the entity's name is a wrong attribute, not a new fact.
 PROFILE_KEYS = frozenset({"department", "role", "location", "organization", "headquarters", "relationship"})
+
+# What kind of stored value could a value found in text be compared with?
+COMPATIBLE_SHAPES = {
+    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
+    "relative": {"date"}, "year": {"date"}, "decade": set(), "time": {"time"}, "amount": {"amount"},
+    "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
+}
 
 
 @dataclass
@@ -33,10 +46,27 @@ class KnownValue:
     parsed: Any
     source: str = "registry"
     confidence: float = 1.0
+    # Learnt from documents: "current", or "superseded" by a newer document's value.
+    status: str = "current"
+    superseded_by: KnownValue | None = None
+    document: str | None = None  # the document that states it (attribute_history's source)
+    doc_date: str | None = None
 
     @property
     def key_words(self) -> set[str]:
         return {w for w in re.split(r"[_\W]+", self.key.lower()) if w}
+
+    def matches(self, value: V.FoundValue) -> bool:
+        """Does a value found in text say this value (a date said less precisely counts)?"""
+        if self.shape != value.vtype and self.shape not in COMPATIBLE_SHAPES.get(value.vtype, ()):
+            return False  # an amount is never a date
+        if value.vtype in ("date", "weekday", "year"):
+            return isinstance(self.parsed, V.DateValue) and date_covers(value.parsed, self.parsed)
+        if value.vtype == "number" and self.shape == "quantity":
+            return V.same_value("number", value.parsed, self.parsed[0])
+        if value.vtype == "number" and self.shape == "amount":
+            return V.same_value("number", value.parsed, self.parsed)
+        return V.same_value(value.vtype, value.parsed, self.parsed)
 
 
 @dataclass
@@ -54,6 +84,8 @@ class KnowledgeView:
     values: dict[str, list[KnownValue]] = field(default_factory=dict)
     # normalised profile value -> [(entity_id, key)], e.g. "marketing" -> department of Priya
     profile_index: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # entity_id -> the values documents gave its attributes before newer ones replaced them
+    superseded: dict[str, list[KnownValue]] = field(default_factory=dict)
     alias_pattern: re.Pattern | None = None
     profile_pattern: re.Pattern | None = None
     stamp: tuple = ()
@@ -83,6 +115,7 @@ class KnowledgeView:
                     existing.append(known)
         for ids in view.alias_index.values():
             ids.sort(key=lambda i: -view.entities[i].prior)
+        view._load_history(registry)
         view._index_profiles()
         view._compile()
         return view
@@ -101,6 +134,28 @@ class KnowledgeView:
             return KnownValue(key, raw, "entity", raw, source)
         shape, parsed = V.classify(raw)
         return KnownValue(key, raw, shape, parsed, source)
+
+    def _load_history(self, registry) -> None:
+        """Where each learnt value comes from, and the values newer documents replaced."""
+        reader = getattr(registry, "all_attribute_history", None)
+        if reader is None:  # a registry-like object without history
+            return
+        for row in reader():
+            entity_id, key = row["entity_id"], row["key"]
+            current = next((v for v in self.values.get(entity_id, []) if v.key == key), None)
+            if current is None:
+                continue  # the entity is the user's own, or the key was dropped
+            if row["status"] == "current":
+                if current.document is None and row["value"] == current.raw:
+                    current.document, current.doc_date = row["source"], row["doc_date"]
+                continue
+            if row["value"] == current.raw:
+                continue
+            old = self._known_value(key, row["value"])
+            old.status, old.superseded_by = "superseded", current
+            old.document, old.doc_date = row["source"], row["doc_date"]
+            old.confidence = row["confidence"] if row["confidence"] is not None else 1.0
+            self.superseded.setdefault(entity_id, []).append(old)
 
     def _index_profiles(self) -> None:
         for entity_id, known in self.values.items():

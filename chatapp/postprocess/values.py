@@ -265,9 +265,26 @@ def classify(raw: str) -> tuple[str, Any]:
         value = values[0]
         shape = {"relative": "text", "weekday": "text", "year": "date", "number": "number"}.get(value.vtype, value.vtype)
         return shape, value.parsed
+    dated = _weekday_date(text, values)
+    if dated is not None:
+        return "date", dated
     if values and values[0].vtype == "time" and values[0].span[0] == 0 and re.fullmatch(r"[A-Z]{2,4}", text[values[0].span[1]:].strip()):
         return "time", values[0].parsed  # "09:52 PST"
     return "text", text
+
+
+def _weekday_date(text: str, values: list[FoundValue]) -> DateValue | None:
+    """"Monday 11 January 2027", "Tuesday, January 19, 2027": one date, its weekday written out
+    (kept only when the calendar agrees)."""
+    if len(values) != 2 or (values[0].vtype, values[1].vtype) != ("weekday", "date"):
+        return None
+    weekday, day = values
+    if weekday.span[0] != 0 or day.span[1] != len(text.rstrip(".")) or text[weekday.span[1]:day.span[0]].strip(", "):
+        return None
+    full = day.parsed.as_date()
+    if full is None or full.weekday() != weekday.parsed.weekday:
+        return None
+    return day.parsed
 
 
 def same_value(vtype: str, claimed: Any, known: Any) -> bool:
@@ -311,6 +328,26 @@ def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:
     amount, unit = quantity
     factor = {"hour": 60, "day": 1440, "week": 10080}.get(unit)
     return (amount * factor, "minute") if factor else (amount, unit)
+
+
+_CURRENCY = {"$": "USD", "dollars": "USD", "usd": "USD", "€": "EUR", "euro": "EUR", "euros": "EUR", "eur": "EUR",
+             "£": "GBP", "pounds": "GBP", "gbp": "GBP"}
+
+
+def currency(amount_text: str) -> str | None:
+    """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR")."""
+    found = re.search(r"[$€£]|\b(?:dollars|usd|euros?|eur|pounds|gbp)\b", amount_text, re.IGNORECASE)
+    return _CURRENCY.get(found.group(0).lower()) if found else None
+
+
+def near_miss(claimed: float, stated: float) -> bool:
+    """Two different amounts one slip apart: the same digits in another order ("32,400" for
+    "23,400") or one digit changed ("7,540" for "7,450" is both). Small numbers are left alone:
+    too many of them are a digit apart by chance."""
+    a, b = f"{claimed:.2f}".rstrip("0").rstrip("."), f"{stated:.2f}".rstrip("0").rstrip(".")
+    if a == b or len(a) != len(b) or min(claimed, stated) < 100:
+        return False
+    return sorted(a) == sorted(b) or sum(x != y for x, y in zip(a, b)) == 1
 
 
 def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any) -> str:

@@ -194,7 +194,10 @@ class EntityDescriber:
     def describe_resolved(self, resolved: ResolvedEntity) -> str | None:
         kind = (resolved.entity_type or "").lower()
         if kind in DATE_TYPES:  # stage 2 gives dates ids like "date:2026-11-26"; they are values, not records
-            return f"{resolved.surface} ({kind}): {date_value(resolved)}"
+            line = f"{resolved.surface} ({kind}): {date_value(resolved)}"
+            # A yearless date the turn's time barely placed: the model should see the other reading too.
+            others = [str(other).replace("..", " to ") for other in (resolved.attributes or {}).get("alternatives") or ()]
+            return line + (f" (or {', '.join(others)})" if others else "")
         if resolved.entity_id:
             line = self.describe_id(resolved.entity_id)
             if line:

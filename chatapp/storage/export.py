@@ -3,6 +3,13 @@ corrections, resolved entities, sources, flags and recommendation.
 
 Nothing secret leaves: records hold no API keys, and anything shaped like a
 key or bearer token that found its way into text is masked on the way out.
+
+Nothing in a transcript acts when the export is opened: the Markdown and HTML
+escape HTML in what the user, the model or a document wrote (a `<script>` in an
+answer reads as text), and no export holds a terminal escape sequence (so one
+printed to a terminal, or `cat` of the file, shows text and does nothing else).
+Exports named after a session go under the chosen folder with a safe file name
+(`export_file`), whatever the session is called.
 """
 
 from __future__ import annotations
@@ -10,8 +17,11 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
+from chatapp.storage.filenames import file_under, slug
 from chatapp.storage.sessions import Session, SessionStore
+from chatapp.terminal_text import clean, escape_json_controls
 
 SECRET_PATTERN = re.compile(
     r"\b(?:sk|pk|rk|sess|key)-[A-Za-z0-9_\-]{12,}\b|\bBearer\s+[A-Za-z0-9._\-]{12,}|\bAKIA[0-9A-Z]{16}\b"
@@ -50,7 +60,12 @@ def session_transcript(store: SessionStore, session: Session) -> dict:
 
 
 def to_json(transcript: dict) -> str:
-    return json.dumps(transcript, ensure_ascii=False, indent=2)
+    return escape_json_controls(json.dumps(transcript, ensure_ascii=False, indent=2))
+
+
+def _md(text) -> str:
+    """Text for the Markdown: HTML in it shown as text, never run by a Markdown viewer."""
+    return html.escape(str(text or ""), quote=False)
 
 
 def _status_note(turn: dict) -> str:
@@ -59,39 +74,40 @@ def _status_note(turn: dict) -> str:
 
 def to_markdown(transcript: dict) -> str:
     session = transcript["session"]
-    lines = [f"# {session['name']}", "", f"Session `{session['id']}` · started {session['created_at']} · "
-             f"model {session['model'] or 'offline'}", ""]
+    lines = [f"# {_md(session['name'])}", "", f"Session `{session['id']}` · started {session['created_at']} · "
+             f"model {_md(session['model'] or 'offline')}", ""]
     for turn in transcript["turns"]:
         if turn["role"] == "user":
-            lines += [f"## You · {turn['created_at']}", "", turn["content"], ""]
+            lines += [f"## You · {turn['created_at']}", "", _md(turn["content"]), ""]
             corrected = turn["meta"].get("corrected")
             if corrected and corrected != turn["content"]:
-                lines += [f"Corrected to: {corrected}", ""]
+                lines += [f"Corrected to: {_md(corrected)}", ""]
             for c in turn["corrections"]:
                 if c["applied"]:
-                    lines.append(f"- {c['tier']} {c['correction_type']}: “{c['original']}” → “{c['corrected']}” "
+                    lines.append(f"- {c['tier']} {c['correction_type']}: “{_md(c['original'])}” → “{_md(c['corrected'])}” "
                                  f"({c['confidence']:.2f})")
             for e in turn["resolved_entities"]:
-                lines.append(f"- entity: {e['surface']} → {e['canonical_name']} ({e['entity_type']}, {e['confidence']:.2f})")
+                lines.append(f"- entity: {_md(e['surface'])} → {_md(e['canonical_name'])} ({_md(e['entity_type'])}, "
+                             f"{e['confidence']:.2f})")
             if turn["rag_chunks"]:
-                lines += ["", "Sources: " + "; ".join(f"{title} ({source})" for title, source in _documents(turn))]
+                lines += ["", "Sources: " + "; ".join(f"{_md(title)} ({_md(source)})" for title, source in _documents(turn))]
             lines.append("")
         else:
-            lines += [f"## Assistant · {turn['created_at']}", "", turn["content"] + _status_note(turn), ""]
+            lines += [f"## Assistant · {turn['created_at']}", "", _md(turn["content"]) + _status_note(turn), ""]
             post = turn["postprocessing"]
             for flag in turn["hallucination_flags"]:
-                suggestion = f" — suggestion: {flag['suggestion']}" if flag["suggestion"] else ""
+                suggestion = f" — suggestion: {_md(flag['suggestion'])}" if flag["suggestion"] else ""
                 action = " (corrected)" if flag.get("corrected") else ""
-                lines.append(f"- flag {flag['hallucination_type']}{action}: “{flag['content']}”{suggestion}")
+                lines.append(f"- flag {flag['hallucination_type']}{action}: “{_md(flag['content'])}”{suggestion}")
             if post:
                 if post["original"] != post["delivered"]:
-                    lines += ["", "Model's original answer:", "", "> " + post["original"].replace("\n", "\n> ")]
+                    lines += ["", "Model's original answer:", "", "> " + _md(post["original"]).replace("\n", "\n> ")]
                 lines += ["", f"Recommendation: **{post['recommendation']}** (confidence {post['confidence']:.2f})"]
             lines.append("")
     usage = transcript["usage"]
     lines += ["---", f"{usage['calls']} model calls · {usage['prompt_tokens']} prompt + "
               f"{usage['completion_tokens']} completion tokens · ${usage['cost']:.4f}", ""]
-    return "\n".join(lines)
+    return clean("\n".join(lines))
 
 
 def to_html(transcript: dict) -> str:
@@ -135,10 +151,20 @@ def to_html(transcript: dict) -> str:
             parts.append("<ul class='meta'>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
         parts.append("</section>")
     parts.append("</body></html>")
-    return "\n".join(parts)
+    return clean("\n".join(parts))
 
 
 FORMATS = {"md": to_markdown, "json": to_json, "html": to_html}
+
+
+def export_file(folder: Path, session: Session, fmt: str) -> Path:
+    """Where the export of `session` as `fmt` goes in `folder`: named after the session, made safe
+    (storage.filenames.slug); a name that had to change gets the session id, so that two sessions
+    whose names make the same file name do not overwrite each other's export."""
+    stem = slug(session.name, fallback="session")
+    if stem != session.name:
+        stem = f"{stem}-{slug(session.id)[:8]}"
+    return file_under(folder, stem, fmt)
 
 
 def _documents(turn: dict) -> list[tuple[str, str]]:

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.theme import Theme
 from textual.widgets import Footer, Header, Input, Static
 
+from chatapp.terminal_text import clean, plain_text
 from chatapp.tui.widgets import AssistantMessage, BudgetPanel, CorrectionDiff, EntityPanel, UserMessage
 
 LEVELS = ("off", "minimal", "standard", "aggressive")
@@ -99,9 +100,11 @@ class ChatApp(App):
         self.start_up()
 
     def notify(self, message: str, **options) -> None:
-        """Show a notification, and keep its text in `notices`."""
-        self.notices.append(str(message))
-        super().notify(message, **options)
+        """Show a notification, and keep its text in `notices`. Notifications quote paths, session
+        names and error messages: they are shown as plain text, cleaned, never read as markup."""
+        message = clean(message)
+        self.notices.append(message)
+        super().notify(message, **{**options, "markup": False})
 
     # --- start-up and resume ------------------------------------------------------
 
@@ -114,7 +117,7 @@ class ChatApp(App):
         self._refresh_status()
         if self.session_name:
             self._show_history()
-            self.call_from_thread(setattr, self, "sub_title", f"session {self.session_name}")
+            self.call_from_thread(self._show_session, self.session_name)
         self.engine.live_correct("warm up")  # load the correction models before the first keystroke
         if self.engine.settings.model != "offline":
             from chatapp.llm.client import load_litellm
@@ -125,7 +128,7 @@ class ChatApp(App):
         stats = self.engine.kb.stats()
         text = (f"{stats['documents']} documents · {stats['chunks']} chunks\n{stats['entities']} entities · "
                 f"{stats['facts']} facts\nmodel: {self.engine.settings.model}")
-        self.call_from_thread(self.query_one("#status", Static).update, text)
+        self.call_from_thread(self.query_one("#status", Static).update, plain_text(text))
 
     def _show_history(self) -> None:
         store = self.engine.sessions
@@ -139,7 +142,7 @@ class ChatApp(App):
             self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=row["status"]))
             verdict = store.verdict(row["id"])
             if verdict is not None:  # the verdict it got then, as it was shown then
-                self.call_from_thread(self._add_message, Static(verdict_line(*verdict), classes="verdict"))
+                self.call_from_thread(self._add_message, Static(plain_text(verdict_line(*verdict)), classes="verdict"))
 
     def _add_message(self, widget) -> None:
         conversation = self.query_one("#conversation", VerticalScroll)
@@ -221,9 +224,12 @@ class ChatApp(App):
         if result.response is not None:
             response = result.response
             flags = [(f.hallucination_type, f.corrected) for f in response.hallucination_flags]
-            self._add_message(Static(verdict_line(response.recommendation, response.confidence, flags),
+            self._add_message(Static(plain_text(verdict_line(response.recommendation, response.confidence, flags)),
                                      classes="verdict"))
-        self.sub_title = f"session {result.session_name}"
+        self._show_session(result.session_name)
+
+    def _show_session(self, name: str) -> None:
+        self.sub_title = f"session {clean(name)}"
 
     # --- commands and keys ---------------------------------------------------------------
 
@@ -267,7 +273,7 @@ class ChatApp(App):
             return
         self.action_new_session()
         self.session_name = session.name
-        self.sub_title = f"session {session.name}"
+        self._show_session(session.name)
         self.show_history()
 
     @work(thread=True, exclusive=True, group="history")
@@ -290,16 +296,24 @@ class ChatApp(App):
         self._refresh_status()
 
     def export(self, fmt: str) -> None:
-        from chatapp.storage.export import FORMATS, session_transcript
+        """Write the session to data_dir/exports, in a file named after it (made safe: a session may be
+        called anything, `../../x` included, and its export still lands in that folder)."""
+        from chatapp.storage.export import FORMATS, export_file, session_transcript
+        from chatapp.storage.filenames import UnsafePath
 
         if not self.session_name:
             self.notify("Nothing to export yet.", severity="warning")
             return
         store = self.engine.sessions
         session = store.get(self.session_name)
-        path = self.engine.settings.data_dir / "exports" / f"{session.name}.{fmt}"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(FORMATS[fmt](session_transcript(store, session)), encoding="utf-8")
+        folder = self.engine.settings.data_dir / "exports"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = export_file(folder, session, fmt)
+            path.write_text(FORMATS[fmt](session_transcript(store, session)), encoding="utf-8")
+        except (OSError, UnsafePath) as exc:
+            self.notify(f"Cannot export to {folder}: {exc}", severity="error", timeout=10)
+            return
         self.notify(f"Exported to {path}", timeout=10)
 
     def _set_level(self, level: str) -> None:

@@ -1,19 +1,21 @@
 """Small widgets of the chat screen: messages, the live correction diff,
-the entity list and the token-budget bars."""
+the entity list and the token-budget bars. What the user, the model or the
+registry wrote is shown cleaned (chatapp.terminal_text), never as markup."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.widgets import Static
 
+from chatapp.terminal_text import clean, plain_text
 from chatapp.views import annotated_answer, budget_bars, correction_diff
 
 
 class UserMessage(Static):
     def __init__(self, text: str, corrected: str | None = None):
-        body = Text(text)
+        body = plain_text(text)
         if corrected and corrected != text:
-            body.append("\n→ " + corrected, style="italic green")
+            body.append("\n→ " + clean(corrected), style="italic green")
         super().__init__(body, classes="message user")
 
 
@@ -68,12 +70,12 @@ class EntityPanel(Static):
             return
         lines = Text()
         for entity in entities:
-            lines.append(entity.surface, style="bold")
+            lines.append(clean(entity.surface), style="bold")
             lines.append(" → ")
-            lines.append(entity.canonical_name or "?", style="green" if entity.entity_id else "yellow")
-            lines.append(f"  {entity.entity_type.lower()} {entity.confidence:.2f}\n", style="dim")
+            lines.append(clean(entity.canonical_name or "?"), style="green" if entity.entity_id else "yellow")
+            lines.append(clean(f"  {entity.entity_type.lower()} {entity.confidence:.2f}") + "\n", style="dim")
             for candidate, score in entity.candidates[1:3]:
-                lines.append(f"    also {candidate} {score:.2f}\n", style="dim")
+                lines.append(clean(f"    also {candidate} {score:.2f}") + "\n", style="dim")
         self.update(lines)
 
 

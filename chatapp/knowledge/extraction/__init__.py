@@ -23,7 +23,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         return read_json(raw_text or "")
     is_email = parsed.format == "email"
     found = read_people(parsed.text, parsed.metadata, is_email)
-    found += read_fields(parsed.text, parsed.title, is_email)
+    found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
     if with_mentions:
         found += read_mentions(parsed.text)
     return found

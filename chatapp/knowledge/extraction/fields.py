@@ -96,14 +96,38 @@ def _person_value(value: str) -> tuple[str, str]:
     return (name, rest.strip()) if looks_like_person(name) else ("", "")
 
 
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_MONTH_WORD = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_WEEKDAY_WORD = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?"
+
+
+def with_year(value: str, document_date) -> str:
+    """A yearless date given its year from the document it is written in: "7 December" in a mail
+    of November 2026 is "7 December 2026", "in March" looking forward from then "March 2027"
+    (chatapp.dates reads the tense). Anything else is returned as it is."""
+    if document_date is None or _YEAR.search(value) or not re.search(r"[A-Za-z]", value):
+        return value
+    from chatapp.dates.expressions import resolve_in_document
+
+    found = sorted(resolve_in_document(value, document_date), key=lambda e: len(e.text), reverse=True)
+    # The date must be most of the value, and a day needs its number: "Friday" alone stays a weekday.
+    if (not found or found[0].granularity not in ("day", "month") or len(found[0].text) < len(value) - 10
+            or (found[0].granularity == "day" and not re.search(r"\d", value))):
+        return value
+    separator = ", " if re.search(r"[A-Za-z]\.?\s+\d{1,2}(?:st|nd|rd|th)?$", value) else " "
+    return f"{value}{separator}{found[0].start.year}"
+
+
 class FieldReader:
-    def __init__(self, text: str, title: str):
+    def __init__(self, text: str, title: str, document_date=None):
         self.text = text
         self.title = title
+        self.document_date = document_date
         self.observations: list[Observation] = []
 
     def add(self, subject, key, value, confidence, method, position=0, subject_type="project", previous=""):
-        value = " ".join(str(value).split()).strip()
+        value = with_year(" ".join(str(value).split()).strip(), self.document_date)
+        previous = with_year(previous, self.document_date) if previous else ""
         if value and (subject or subject_type == CHANGE):
             self.observations.append(
                 Observation(subject, subject_type, key, value, confidence, method, position, previous)
@@ -219,12 +243,21 @@ class FieldReader:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
 
 
+_YEARLESS_DATE = re.compile(
+    rf"^\s?(?:{_WEEKDAY_WORD}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_WORD}|{_MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?)\b",
+    re.IGNORECASE,
+)
+
+
 def _value_at_start(text: str) -> str:
+    """The date or amount a change moves to: "11 May 2027", "£12,000", or a yearless "Monday 11 May"
+    (its year comes from the document, in FieldReader.add)."""
     for finder in (find_dates, find_amounts):
         found = finder(text)
         if found and found[0][0].start() <= 1:
             return found[0][0].group(0)
-    return ""
+    match = _YEARLESS_DATE.match(text)
+    return match.group(0).strip() if match else ""
 
 
 def _is_row(line: str) -> bool:
@@ -261,5 +294,5 @@ def subject_column(keys: list[str], rows: list[list[str]], named_only: bool = Fa
     return None
 
 
-def read_fields(text: str, title: str, is_email: bool = False) -> list[Observation]:
-    return FieldReader(text, title).read(is_email)
+def read_fields(text: str, title: str, is_email: bool = False, document_date=None) -> list[Observation]:
+    return FieldReader(text, title, document_date).read(is_email)

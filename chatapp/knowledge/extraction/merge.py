@@ -246,7 +246,13 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         current = next(c for c in clusters if max(_authority(r) for r in c) >= top - 0.1)
         clusters.remove(current)
         clusters.insert(0, current)
+        current_date = max(r.doc_date or "" for r in current)
         for n, cluster in enumerate(clusters):
+            # An older value is superseded; a newer one that lost on authority (a signature's guess
+            # against the directory) is only "disputed": nothing says it was ever the value.
+            status = "current" if n == 0 else (
+                "superseded" if max(r.doc_date or "" for r in cluster) < current_date or not current_date
+                else "disputed")
             # One value of a cluster stands for it: the surest, then the fullest.
             best = max(cluster, key=lambda r: (r.confidence, len(r.value)))
             value = best.value
@@ -257,7 +263,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
             for row in cluster:
                 history.append({
                     "entity_id": entity_id, "key": key, "value": row.value if row is not best else value,
-                    "status": "current" if n == 0 else "superseded", "source": row.source,
+                    "status": status, "source": row.source,
                     "position": row.position, "doc_date": row.doc_date or None,
                     "confidence": row.confidence, "method": row.method,
                 })

@@ -121,13 +121,13 @@ class PeopleReader:
                 name = clean_name(display)
                 if not address or "@" not in address or not looks_like_person(name):
                     continue
-                if address.split("@")[0].lower() in ROLE_MAILBOXES:
-                    continue  # "Larkspur Freight <info@…>" is the firm's mailbox, not a person
-                if field == "from" and self.sender is None:
+                if field == "from" and self.sender is None and address.split("@")[0].lower() not in ROLE_MAILBOXES:
                     self.sender = name
                 self._person_with_address(name, address.lower(), confidence, "mail_header", 0)
 
     def _person_with_address(self, name: str, address: str, confidence: float, method: str, position: int) -> None:
+        if address.split("@")[0].lower() in ROLE_MAILBOXES:
+            return  # "Larkspur Freight <info@…>" is the firm's mailbox, not a person's address
         self.add(name, "email", address, confidence, method, position)
         local = address.split("@")[0]
         words = [w.lower() for w in name.split()]

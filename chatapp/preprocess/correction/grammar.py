@@ -25,6 +25,8 @@ SLIP_WORDS: dict[str, tuple[str, float]] = {
     "infact": ("in fact", 0.85), "eachother": ("each other", 0.9), "incase": ("in case", 0.8),
     "everytime": ("every time", 0.8), "irregardless": ("regardless", 0.75),
 }
+QUESTION_WORDS = ("what", "when", "where", "who", "why", "how", "which", "whose")
+QUESTION_AUXILIARIES = frozenset("is are was were do does did can could will would should has have".split())
 HAVE_SLIP_VERBS = frozenset("could should would must might".split())
 COMPARATIVES = frozenset(
     "more less better worse rather other greater fewer larger smaller higher lower bigger faster "
@@ -61,6 +63,23 @@ def fix_slips(doc: TokenizedInput, edits) -> None:
             edits.set(index, match_case("it's", token.text), "Grammar", 0.8)
         elif lower == "your" and next_lower == "welcome" and next_word(doc, following) is None:
             edits.set(index, match_case("you're", token.text), "Grammar", 0.85)
+        elif (previous is None and token.text.islower() and next_lower in QUESTION_AUXILIARIES
+              and (wh := _question_word_slip(lower))):  # typed capitalised, "Wen" may be a name
+            edits.set(index, match_case(wh, token.text), "Grammar", 0.85)
+
+
+def _question_word_slip(word: str) -> str | None:
+    """The question word a message's first word was meant to be when an auxiliary follows it: "wen
+    is" and "wat is" are "when is" and "what is", though "wen" and "wat" are words of their own.
+    Only one question word may be a single edit away; "wher" (where? when?) is left to tier 1."""
+    from chatapp.lexicon import is_common
+
+    if word in QUESTION_WORDS or len(word) < 2 or is_common(word, 4.0):
+        return None  # "there is", "were is": an everyday word is meant as typed
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    near = [wh for wh in QUESTION_WORDS if DamerauLevenshtein.distance(word, wh) == 1]
+    return near[0] if len(near) == 1 else None
 
 
 def remove_doubled_words(doc: TokenizedInput, edits) -> None:

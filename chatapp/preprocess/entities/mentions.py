@@ -9,27 +9,31 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Sequence
 
+from chatapp.dates.expressions import find_temporal_expressions, find_time_expressions
+from chatapp.overlaps import keep_unclaimed
 from chatapp.preprocess.entities.aliases import TOKEN, AliasIndex, fold
 from chatapp.preprocess.entities.references import reference_mentions
-from chatapp.preprocess.entities.spans import Mention, keep_unclaimed
-from chatapp.preprocess.entities.temporal import find_temporal_expressions, find_time_expressions
+from chatapp.preprocess.entities.spans import Mention
 
 NER_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW"})
 _PRIORITY = {"marker": 0, "alias": 1, "date": 2, "time": 3, "ner": 4, "description": 5, "pronoun": 6}
 
 
-def find_mentions(text: str, index: AliasIndex, doc=None, now: datetime | None = None, markers=()) -> list[Mention]:
+def find_mentions(text: str, index: AliasIndex, doc=None, now: datetime | None = None, markers=(),
+                  context_years: Sequence[int] = ()) -> list[Mention]:
     """Every mention in `text`, left to right, overlaps settled (longest wins,
     then the more reliable source). Unlinked names are included. `doc`: spaCy's
     parse of `text` (or of its start), for named entities and dates; None reads
-    none of those."""
+    none of those. `context_years`: years the conversation named (oldest
+    first), for dates written without one."""
     now = now or datetime.now()
     date_spans: list[tuple[int, int]] = []  # dates the correction stage or spaCy found, read or not
     found = _marker_mentions(text, index, markers, date_spans)
     found += _alias_mentions(text, index)
     found += _ner_mentions(doc, date_spans)
-    found += _temporal_mentions(text, now, date_spans)
+    found += _temporal_mentions(text, now, date_spans, context_years)
     found += [Mention(t, span, kind, label=label) for t, span, kind, label in reference_mentions(text)]
     # Exact sources (markers, registry names, dates) first, longest first;
     # spaCy's spans and the reference words only fill the gaps they leave.
@@ -88,9 +92,9 @@ def _ner_mentions(doc, date_spans: list) -> list[Mention]:
     return found
 
 
-def _temporal_mentions(text: str, now: datetime, date_spans: list) -> list[Mention]:
+def _temporal_mentions(text: str, now: datetime, date_spans: list, context_years: Sequence[int]) -> list[Mention]:
     """Dates and times, read relative to `now`; a date span nobody could read is still a date."""
-    expressions = find_temporal_expressions(text, now, date_spans)
+    expressions = find_temporal_expressions(text, now, date_spans, context_years)
     found = [Mention(e.text, e.span, "date", value=e) for e in expressions]
     for start, end in date_spans:
         if not any(e.span[0] < end and start < e.span[1] for e in expressions):

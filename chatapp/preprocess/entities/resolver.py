@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Callable
 
 from rapidfuzz import fuzz
 
 from chatapp import lexicon
+from chatapp.dates.anchoring import years_named
 from chatapp.preprocess.dialogue import DialogueState, keywords_of
 from chatapp.preprocess.entities.aliases import AliasIndex, name_tokens
 from chatapp.preprocess.entities.linking import Linker, ResolutionSettings
@@ -92,7 +93,8 @@ class EntityResolver:
             return []
         if doc is None or doc.text != text:
             doc = self._parse(text[: self.settings.max_ner_chars])
-        mentions = find_mentions(text, self.index, doc, now, markers)
+        context_years = _conversation_years(state) if state else ()
+        mentions = find_mentions(text, self.index, doc, now, markers, context_years)
         named = [m for m in mentions if m.kind in _NAME_KINDS]
         candidates = {id(m): self._name_candidates(m, state) for m in named}
         # How many mentions could mean each entity: co-mentioned related
@@ -183,11 +185,43 @@ def _attributes_asked(text: str) -> frozenset[str]:
     return frozenset(lexicon.concepts_asked(text)) | {word.lower() for word in re.findall(r"[\w-]+", text)}
 
 
+def _conversation_years(state: DialogueState, turns: int = 4) -> list[int]:
+    """Years the last few turns named, oldest first, for a date the new turn
+    writes without one ("the March review" after talk of 2027 plans): years
+    written out in either side's words ("the 2027 budget"), and the year of a
+    month, quarter or year an earlier question resolved to ("Q1" → date:2027-01-01..2027-03-31).
+    A single day or a week ("yesterday", "last week") dates the question, not its subject."""
+    years: list[int] = []
+    for turn in state.turns[-turns:]:
+        for entity_id in turn.entity_ids:
+            year = _year_of_whole_months(entity_id)
+            if year is not None:
+                years.append(year)
+        years += [year for _, year in years_named(turn.content)]
+    return years
+
+
+def _year_of_whole_months(entity_id: str) -> int | None:
+    """2027 for "date:2027-01-01..2027-03-31" (whole months of one year), else None."""
+    first, _, last = entity_id.removeprefix("date:").partition("..")
+    if not entity_id.startswith("date:") or not last:
+        return None
+    try:
+        start, end = date.fromisoformat(first), date.fromisoformat(last)
+    except ValueError:
+        return None
+    whole_months = start.day == 1 and (end + timedelta(days=1)).day == 1 and (end - start).days >= 27
+    return start.year if whole_months and start.year == end.year else None
+
+
 def _date(mention: Mention) -> ResolvedEntity:
     expression = mention.value
     if expression is None:
         return ResolvedEntity(mention.text, mention.span, None, mention.text, "DATE", 0.3, {})
+    entity_id = f"date:{expression.canonical}"
+    # A close call between two occurrences lists the other as a weaker candidate, like a name's.
+    others = [(f"date:{other}", round(1 - expression.certainty, 2)) for other in expression.attributes().get("alternatives", ())]
     return ResolvedEntity(
-        mention.text, mention.span, f"date:{expression.canonical}", expression.canonical, "DATE",
-        expression.confidence, expression.attributes(),
+        mention.text, mention.span, entity_id, expression.canonical, "DATE",
+        expression.confidence, expression.attributes(), [(entity_id, expression.confidence), *others] if others else [],
     )

@@ -1,12 +1,11 @@
-"""Stretches of one text that may refer to something (Mention), and choosing
-among overlapping ones."""
+"""Stretches of one text that may refer to something (Mention). Choosing among
+overlapping ones is chatapp.overlaps.keep_unclaimed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Literal, TypeVar
+from typing import Literal
 
-Spanned = TypeVar("Spanned")  # anything with a `.span` of (start, end) characters
 MentionKind = Literal["marker", "alias", "date", "time", "ner", "description", "pronoun"]
 
 
@@ -21,16 +20,3 @@ class Mention:
     label: str = ""  # spaCy label, pronoun, or the noun of a description
     entity_id: str | None = None  # a marker's entity
     value: object = None  # a TemporalExpression / TimeExpression
-
-
-def keep_unclaimed(ordered: Iterable[Spanned], text_length: int) -> list[Spanned]:
-    """Each item in `ordered` (best first) that overlaps no better one already
-    kept, returned in text order."""
-    taken = bytearray(text_length)  # characters already claimed by a kept item
-    kept = []
-    for item in ordered:
-        start, end = item.span
-        if not any(taken[start:end]):
-            taken[start:end] = b"\x01" * (end - start)
-            kept.append(item)
-    return sorted(kept, key=lambda item: item.span[0])

@@ -1,23 +1,42 @@
 """Temporal expressions: find "yesterday", "last Monday", "next week", "2 days
-ago", "Nov 30" … in a text and turn each into a calendar date or date range,
-relative to the turn's own timestamp (never the wall clock of whoever replays
-the session later).
+ago", "Nov 30", "Q1", "in March" … in a text and turn each into a calendar
+date or date range, relative to an anchor day: a chat turn's own timestamp
+(never the wall clock of whoever replays the session later), or the date of
+the document the text comes from (resolve_in_document).
 
 Named relative expressions are computed here directly: they are the common
 case, must be instant, and need choices dateparser does not make ("next week"
 is a range, a bare weekday is the nearer one unless the tense says otherwise).
-Explicit dates go to dateparser with RELATIVE_BASE set to the turn's time.
+A date without a year takes its year from the anchor, its sentence's tense
+and the years the text or the conversation named (anchoring.py). Explicit
+dates go to dateparser with RELATIVE_BASE set to the anchor.
 """
 
 from __future__ import annotations
 
-import calendar
+import bisect
 import functools
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
+from typing import Sequence
 
-from chatapp.preprocess.entities.spans import keep_unclaimed
+from chatapp.dates.anchoring import (
+    FUTURE,
+    PAST,
+    Occurrence,
+    Period,
+    choose_among,
+    choose_occurrence,
+    day_in,
+    month_range,
+    quarter_range,
+    sentence_spans,
+    sentence_tense,
+    shift_months,
+    years_named,
+)
+from chatapp.overlaps import keep_unclaimed
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
@@ -34,9 +53,12 @@ NUMBER_WORDS = {
 
 _WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
 _MON = r"(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
+_MONTH_NAME = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _NUM = r"(?:\d{1,3}|a couple of|couple of|a few|few|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _UNIT = r"(?:day|week|month|year)s?"
 _ORD = r"(?:st|nd|rd|th)?"
+
+_REL_YEAR = re.compile(r"\b(?P<mod>last|next|this|coming|previous)\s+year\b", re.IGNORECASE)
 
 # Order matters only for readability: overlapping matches keep the longest.
 _PATTERNS: list[tuple[str, re.Pattern]] = [
@@ -58,17 +80,17 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
         # A bare month name is a date only after a preposition ("in March");
         # the span is the month itself.
         ("in_month", r"\b(?:in|during|since|until|by)\s+(?P<core>(?P<mon>january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec))\b"),
+        # …or before a noun it dates ("the March review", "our December offsite"),
+        ("the_month", rf"\b(?:the|our|their|your)\s+(?P<core>(?P<mon>{_MONTH_NAME}))(?=\s+[a-z])(?!\s+(?:of|to)\b)"),
+        # …or with a modifier that says which one ("next March", "last May").
+        ("rel_month", rf"\b(?P<mod>this|next|last|coming|previous)\s+(?P<mon>{_MONTH_NAME})\b"),
     ]
 ]
 
-_FUTURE_CUES = re.compile(
-    r"\b(?:will|shall|going\s+to|gonna|upcoming|coming|schedule[ds]?|plan(?:ned|ning)?|due|next|'ll)\b|\w'll\b",
-    re.IGNORECASE,
-)
-_PAST_CUES = re.compile(
-    r"\b(?:did|was|were|had|sent|said|wrote|mentioned|happened|ago|last|yesterday|went|met|told|asked|got|received)\b",
-    re.IGNORECASE,
-)
+# Below this certainty a yearless date's choice was close (the other occurrence is
+# less than twice as far from the anchor, or a named year overrode it), and its alternatives
+# are part of what it says (attributes).
+CLOSE_CALL = 0.85
 
 
 @dataclass
@@ -79,6 +101,11 @@ class TemporalExpression:
     end: date  # == start for a single day
     granularity: str  # day | week | weekend | month | quarter | year | range
     confidence: float
+    # Other occurrences a yearless date could mean ("March": last March when this
+    # one was chosen), and how sure the choice among them was (1.0: no choice, or
+    # the tense or a named year made it).
+    alternatives: tuple[Period, ...] = ()
+    certainty: float = 1.0
 
     @property
     def is_range(self) -> bool:
@@ -88,10 +115,26 @@ class TemporalExpression:
     def canonical(self) -> str:
         return self.start.isoformat() if not self.is_range else f"{self.start.isoformat()}..{self.end.isoformat()}"
 
-    def attributes(self) -> dict[str, str]:
-        if self.is_range:
-            return {"start": self.start.isoformat(), "end": self.end.isoformat()}
-        return {"date": self.start.isoformat()}
+    @property
+    def close_call(self) -> bool:
+        """The anchor barely decided between this occurrence and another."""
+        return bool(self.alternatives) and self.certainty < CLOSE_CALL
+
+    def attributes(self) -> dict[str, object]:
+        found: dict[str, object] = (
+            {"start": self.start.isoformat(), "end": self.end.isoformat()} if self.is_range
+            else {"date": self.start.isoformat()}
+        )
+        if self.close_call:  # the reader (and the model) should know the other reading
+            found["alternatives"] = [_iso(start, end) for start, end in self.alternatives]
+        return found
+
+
+def _iso(start: date, end: date) -> str:
+    return start.isoformat() if start == end else f"{start.isoformat()}..{end.isoformat()}"
+
+
+_STEPS = {"last": -1, "previous": -1, "past": -1, "next": 1, "coming": 1}
 
 
 def _number(text: str) -> int:
@@ -109,21 +152,6 @@ def _weekday_number(text: str) -> int:
     return WEEKDAYS.index(text) if text in WEEKDAYS else _WEEKDAY_ABBR[text]
 
 
-def _shift_months(day: date, months: int) -> date:
-    month_index = day.year * 12 + day.month - 1 + months
-    year, month = divmod(month_index, 12)
-    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))
-
-
-def _month_range(year: int, month: int) -> tuple[date, date]:
-    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
-
-
-def _quarter_range(year: int, quarter: int) -> tuple[date, date]:
-    start = date(year, 3 * quarter - 2, 1)
-    return start, _month_range(year, 3 * quarter)[1]
-
-
 def _shift(today: date, amount: int, unit: str) -> date:
     unit = unit.lower().rstrip("s")
     if unit == "day":
@@ -131,43 +159,74 @@ def _shift(today: date, amount: int, unit: str) -> date:
     if unit == "week":
         return today + timedelta(weeks=amount)
     if unit == "month":
-        return _shift_months(today, amount)
-    return _shift_months(today, 12 * amount)
+        return shift_months(today, amount)
+    return shift_months(today, 12 * amount)
 
 
-def _nearest_year(today: date, month: int, day: int, tense: str) -> date | None:
-    """A month/day without a year: the occurrence nearest to today, unless the
-    sentence's tense picks a side."""
-    options = []
-    for year in (today.year - 1, today.year, today.year + 1):
-        try:
-            options.append(date(year, month, day))
-        except ValueError:
-            continue
-    if not options:
-        return None
-    if tense == "future":
-        later = [d for d in options if d >= today]
-        return min(later) if later else None
-    if tense == "past":
-        earlier = [d for d in options if d <= today]
-        return max(earlier) if earlier else None
-    return min(options, key=lambda d: (abs((d - today).days), d > today))
-
-
-def sentence_tense(text: str) -> str:
-    """"future", "past" or "" from cue words: which way a bare "Friday" leans."""
-    future, past = bool(_FUTURE_CUES.search(text)), bool(_PAST_CUES.search(text))
-    if future and not past:
-        return "future"
-    if past and not future:
-        return "past"
-    return ""
-
-
-def _resolve_match(kind: str, m: re.Match, today: date, tense: str) -> tuple[date, date, str, float] | None:
+def _resolve_match(kind: str, m: re.Match, today: date, tense: str, years: Sequence[int]) -> tuple[Occurrence, str, float] | None:
+    """(occurrence, granularity, confidence before the occurrence's certainty) of one match."""
     g = {k: v for k, v in m.groupdict().items() if v}
-    text = " ".join(m.group(0).lower().split())
+    if kind in ("quarter", "in_month", "the_month", "month_day", "day_month", "numeric") and not g.get("y"):
+        return _yearless(kind, g, today, tense, years)
+    if kind == "rel_month":
+        return _relative_month(_month_number(g["mon"]), g["mod"].lower(), today)
+    if kind == "rel_weekday" and not g.get("mod"):
+        return _bare_weekday(_weekday_number(g["wd"]), today, tense)
+    fixed = _fixed(kind, g, m.group(0), today)
+    if fixed is None:
+        return None
+    start, end, granularity, confidence = fixed
+    return Occurrence(start, end), granularity, confidence
+
+
+def _yearless(kind: str, g: dict, today: date, tense: str, years: Sequence[int]) -> tuple[Occurrence, str, float] | None:
+    """A quarter, month or day written without a year: its occurrence nearest the
+    anchor in the direction the sentence points, or in a year the context named."""
+    if kind == "quarter":
+        quarter = int(g["q"])
+        period_in, granularity, confidence = (lambda y: quarter_range(y, quarter)), "quarter", 0.85
+    elif kind in ("in_month", "the_month"):
+        month = _month_number(g["mon"])
+        period_in, granularity, confidence = (lambda y: month_range(y, month)), "month", 0.8
+    else:
+        if kind == "numeric":
+            a, b = int(g["a"]), int(g["b"])
+            month, day = (a, b) if a <= 12 else (b, a)  # US order unless impossible
+            confidence = 0.7
+        else:
+            month, day, confidence = _month_number(g["mon"]), int(g["d"]), 0.85
+        if not 1 <= month <= 12:
+            return None
+        period_in, granularity = (lambda y: day_in(y, month, day)), "day"
+    chosen = choose_occurrence(period_in, today, tense, years)
+    return (chosen, granularity, confidence) if chosen else None
+
+
+def _relative_month(month: int, mod: str, today: date) -> tuple[Occurrence, str, float] | None:
+    """"next March" is the first March after this month, "last March" the last
+    one before it, "this March" the anchor year's."""
+    if mod == "this":
+        return Occurrence(*month_range(today.year, month)), "month", 0.9
+    step = _STEPS.get(mod, 0)
+    first_of_month = today.replace(day=1)
+    # Seen from just outside the current month, so "next March" said in March is a year on.
+    edge = shift_months(first_of_month, 1) if step > 0 else first_of_month - timedelta(days=1)
+    chosen = choose_occurrence(lambda y: month_range(y, month), edge, FUTURE if step > 0 else PAST)
+    return (Occurrence(chosen.start, chosen.end), "month", 0.9) if chosen else None
+
+
+def _bare_weekday(target: int, today: date, tense: str) -> tuple[Occurrence, str, float]:
+    """"Friday": today, or the one before or after, as the tense or the nearness says."""
+    if target == today.weekday():
+        return Occurrence(today, today), "day", 0.75
+    back = (today.weekday() - target) % 7
+    days = [today - timedelta(days=back), today + timedelta(days=7 - back)]
+    return choose_among([(d, d) for d in days], today, tense), "day", 0.75
+
+
+def _fixed(kind: str, g: dict, surface: str, today: date) -> tuple[date, date, str, float] | None:
+    """Expressions that say exactly which days they mean, given the anchor."""
+    text = " ".join(surface.lower().split())
     if kind == "day_word":
         offsets = {"yesterday": -1, "last night": -1, "tomorrow": 1, "tmrw": 1,
                    "the day before yesterday": -2, "the day after tomorrow": 2}
@@ -191,7 +250,7 @@ def _resolve_match(kind: str, m: re.Match, today: date, tense: str) -> tuple[dat
             start = date(today.year, 1, 1)
         return start, today, "range", 0.85
     if kind == "rel_period":
-        step = {"last": -1, "previous": -1, "past": -1, "next": 1, "coming": 1}.get(g["mod"].lower(), 0)
+        step = _STEPS.get(g["mod"].lower(), 0)
         unit = g["unit"].lower()
         if g["mod"].lower() == "past" and unit != "weekend":
             # "the past week" is the last seven days, not the previous calendar week.
@@ -203,69 +262,38 @@ def _resolve_match(kind: str, m: re.Match, today: date, tense: str) -> tuple[dat
                 return monday + timedelta(days=5), monday + timedelta(days=6), "weekend", 0.9
             return monday, monday + timedelta(days=6), "week", 0.9
         if unit == "month":
-            first = _shift_months(today.replace(day=1), step)
-            return (*_month_range(first.year, first.month), "month", 0.9)
+            first = shift_months(today.replace(day=1), step)
+            return (*month_range(first.year, first.month), "month", 0.9)
         if unit == "quarter":
             index = today.year * 4 + (today.month - 1) // 3 + step
-            return (*_quarter_range(index // 4, index % 4 + 1), "quarter", 0.9)
+            return (*quarter_range(index // 4, index % 4 + 1), "quarter", 0.9)
         year = today.year + step
         return date(year, 1, 1), date(year, 12, 31), "year", 0.9
     if kind == "rel_weekday":
         target = _weekday_number(g["wd"])
-        mod = (g.get("mod") or "").lower()
-        back = (today.weekday() - target) % 7 or 7  # days to the previous such weekday
-        ahead = (target - today.weekday()) % 7 or 7
-        if mod in ("last", "previous", "past"):
-            day = today - timedelta(days=back)
-        elif mod in ("next", "coming"):
-            day = today + timedelta(days=ahead)
-        elif mod == "this":
+        mod = g["mod"].lower()
+        if mod == "this":
             day = today - timedelta(days=today.weekday()) + timedelta(days=target)
-        elif target == today.weekday():
-            day = today
-        elif tense == "past":
-            day = today - timedelta(days=back)
-        elif tense == "future":
-            day = today + timedelta(days=ahead)
+        elif _STEPS.get(mod, 0) < 0:
+            day = today - timedelta(days=(today.weekday() - target) % 7 or 7)
         else:
-            day = today - timedelta(days=back) if back <= ahead else today + timedelta(days=ahead)
-        return day, day, "day", 0.9 if mod else 0.75
+            day = today + timedelta(days=(target - today.weekday()) % 7 or 7)
+        return day, day, "day", 0.9
     if kind == "quarter":
-        year = int(g["y"]) if g.get("y") else today.year
-        return (*_quarter_range(year, int(g["q"])), "quarter", 0.85)
+        return (*quarter_range(int(g["y"]), int(g["q"])), "quarter", 0.85)
     if kind == "month_year":
-        return (*_month_range(int(g["y"]), _month_number(g["mon"])), "month", 0.9)
-    if kind == "in_month":
-        month = _month_number(g["mon"])
-        candidates = [(_month_range(y, month)) for y in (today.year - 1, today.year, today.year + 1)]
-        if tense == "future":
-            candidates = [c for c in candidates if c[1] >= today] or candidates
-        elif tense == "past":
-            candidates = [c for c in candidates if c[0] <= today] or candidates
-        start, end = min(candidates, key=lambda c: 0 if c[0] <= today <= c[1] else min(abs((c[0] - today).days), abs((c[1] - today).days)))
-        return start, end, "month", 0.8
-    return _explicit_date(kind, g, m.group(0), today, tense)
-
-
-def _explicit_date(kind: str, g: dict, text: str, today: date, tense: str) -> tuple[date, date, str, float] | None:
-    """Explicit calendar dates. dateparser does the parsing (locales, odd
-    spellings); a date written without a year lands on the nearest year."""
+        return (*month_range(int(g["y"]), _month_number(g["mon"])), "month", 0.9)
     if kind == "numeric":
         a, b = int(g["a"]), int(g["b"])
         month, day = (a, b) if a <= 12 else (b, a)  # US order unless impossible
-        if not g.get("y"):
-            found = _nearest_year(today, month, day, tense) if 1 <= month <= 12 else None
-            return (found, found, "day", 0.7) if found else None
         year = int(g["y"]) + (2000 if len(g["y"]) == 2 else 0)
         try:
             found = date(year, month, day)
         except ValueError:
             return None
         return found, found, "day", 0.85
-    if kind in ("month_day", "day_month") and not g.get("y"):
-        found = _nearest_year(today, _month_number(g["mon"]), int(g["d"]), tense)
-        return (found, found, "day", 0.85) if found else None
-    parsed = parse_date(text, datetime.combine(today, datetime.min.time()))
+    # Other explicit dates: dateparser does the parsing (locales, odd spellings).
+    parsed = parse_date(surface, datetime.combine(today, time()))
     return (parsed, parsed, "day", 0.95) if parsed else None
 
 
@@ -286,29 +314,49 @@ def parse_date(text: str, now: datetime, prefer: str = "past") -> date | None:
     return parsed.date() if parsed else None
 
 
-def find_temporal_expressions(text: str, now: datetime, extra_spans: list[tuple[int, int]] = ()) -> list[TemporalExpression]:
+def find_temporal_expressions(
+    text: str,
+    now: date | datetime,
+    extra_spans: list[tuple[int, int]] = (),
+    context_years: Sequence[int] = (),
+) -> list[TemporalExpression]:
     """Every date expression in `text`, left to right, without overlaps.
+
+    `now` is the anchor: the turn's time, or the date of the document `text`
+    comes from. A date without a year takes the occurrence its sentence's
+    tense points to from there; `context_years` (oldest first) are years the
+    conversation named, preferred when they fit, like the years `text` itself
+    names up to the end of the sentence.
 
     `extra_spans` are spans another component (spaCy's DATE entities, the
     correction stage's date markers) believes are dates; those not covered by
     the patterns here are handed to dateparser, and kept unresolved (no date)
     when it cannot read them either — the caller decides what to do with them.
     """
-    today = now.date()
-    tense = sentence_tense(text)
+    today = now.date() if isinstance(now, datetime) else now
+    sentences = sentence_spans(text)
+    sentence_starts = [start for start, _ in sentences]
+    tenses: dict[int, str] = {}
+    named = _years_in(text, today)
     found: list[TemporalExpression] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
             if kind == "rel_weekday" and not m.group("mod") and m.group("wd").lower() in ("sun", "sat", "wed", "mar", "mon"):
                 continue  # "sun", "wed" … are words first; only a modifier makes them days
-            resolved = _resolve_match(kind, m, today, tense)
+            sentence = bisect.bisect_right(sentence_starts, m.start()) - 1
+            if sentence not in tenses:
+                tenses[sentence] = sentence_tense(text[slice(*sentences[sentence])])
+            years = [*context_years, *(year for position, year in named if position < sentences[sentence][1])]
+            resolved = _resolve_match(kind, m, today, tenses[sentence], years)
             if resolved is None:
                 continue
-            start, end, granularity, confidence = resolved
+            occurrence, granularity, confidence = resolved
             span_start, span_end = m.span("core") if m.groupdict().get("core") else m.span()
             surface = text[span_start:span_end].rstrip(".")
             span = (span_start, span_start + len(surface))
-            found.append(TemporalExpression(surface, span, start, end, granularity, confidence))
+            found.append(TemporalExpression(surface, span, occurrence.start, occurrence.end, granularity,
+                                            round(confidence * occurrence.certainty, 2), occurrence.alternatives,
+                                            occurrence.certainty))
     covered = bytearray(len(text))
     for expression in found:
         covered[expression.span[0]:expression.span[1]] = b"\x01" * (expression.span[1] - expression.span[0])
@@ -318,12 +366,34 @@ def find_temporal_expressions(text: str, now: datetime, extra_spans: list[tuple[
         surface = text[start_char:end_char]
         if not re.search(rf"\d|\b{_MON}\b|\b{_WD}\b", surface, re.IGNORECASE):
             continue  # "the past", "recently": dateparser would invent a date
-        parsed = parse_date(surface, now)
+        parsed = parse_date(surface, now if isinstance(now, datetime) else datetime.combine(now, time()))
         if parsed:
             found.append(TemporalExpression(surface, (start_char, end_char), parsed, parsed, "day", 0.6))
     # Longest first, then leftmost, so "last Monday" beats "Monday".
     found.sort(key=lambda e: (-(e.span[1] - e.span[0]), e.span[0]))
     return keep_unclaimed(found, len(text))
+
+
+def resolve_in_document(text: str, document_date: date | datetime | str,
+                        context_years: Sequence[int] = ()) -> list[TemporalExpression]:
+    """The date expressions of a document's text, read from the document's own
+    date: "yesterday" in a mail of 24 Nov 2026 is 23 Nov 2026, "in March we
+    will launch" is March 2027. `document_date`: a date or an ISO date string."""
+    if isinstance(document_date, str):
+        try:
+            document_date = date.fromisoformat(document_date.strip()[:10])
+        except ValueError:
+            raise ValueError(f"not an ISO date (YYYY-MM-DD): {document_date[:40]!r}") from None
+    return find_temporal_expressions(text, document_date, context_years=context_years)
+
+
+def _years_in(text: str, today: date) -> list[tuple[int, int]]:
+    """(position, year) of the years `text` names: written out ("the 2027
+    budget") or as "this year", "next year", "last year"."""
+    found = years_named(text)
+    for m in _REL_YEAR.finditer(text):
+        found.append((m.start(), today.year + _STEPS.get(m.group("mod").lower(), 0)))
+    return sorted(found)
 
 
 _TIME = re.compile(

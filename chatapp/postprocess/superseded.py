@@ -1,0 +1,175 @@
+"""Values the user's documents once gave and a newer document replaced.
+
+A project page says the launch is 4 May; a later email moves it to 11 May;
+the page was never updated, so a model reading it repeats 4 May. The answer's
+value is in the sources, so nothing else calls it wrong: here it is matched
+against the superseded values of the knowledge view, and flagged with the value
+that replaced it, and where each came from.
+
+An old value is only tied to the answer when the sentence is about the thing it
+belonged to: it names the entity (or one of its distinctive words, "Heron" for
+"Project Heron rebuild"), or says what the value is ("launch" for `launch`),
+best both. A sentence that marks the value as the old one ("originally", "moved
+from"), or an answer that also gives the new value, is telling the history,
+not repeating it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from chatapp import lexicon
+from chatapp.postprocess import values as V
+from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
+from chatapp.postprocess.evidence import is_stop, stem, words
+from chatapp.postprocess.findings import Finding
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, KnowledgeView, KnownValue
+
+# Values precise enough that saying one is saying that value: a weekday, a year or a bare
+# number is said of too many things to be taken for an old one.
+PRECISE_TYPES = frozenset({"date", "amount", "quantity", "time", "email", "phone", "url"})
+# Words that put the value in the past on purpose.
+PAST_MARKERS = re.compile(
+    r"\b(?:originally|previously|initially|formerly|at first|used to|was (?:first )?(?:planned|set|due|scheduled)"
+    r"|old|original|earlier|instead of|(?:moved|changed|pushed|postponed|brought forward|rescheduled|revised) from"
+    r"|no longer|superseded|replaced)\b",
+    re.IGNORECASE,
+)
+_CONNECTIVES = frozenset({"of", "the", "and", "for", "to", "a", "an", "in", "on", "at", "by", "per"})
+# A word this common in English is not a name's distinctive word ("Project", "Team").
+RARE_ZIPF = 3.5
+
+
+@dataclass(frozen=True)
+class Confidence:
+    named_and_key: float = 0.92  # the sentence names the entity and says what the value is
+    partial_name_and_key: float = 0.88  # … names it by one of its distinctive words
+    one_tie: float = 0.7  # only the name, or only what the value is: flagged, not rewritten
+
+
+def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: KnowledgeView,
+                       levels: Confidence = Confidence()) -> Finding | None:
+    """A finding when the claim repeats a value a newer document replaced, else None."""
+    value = vc.value
+    if not _precise(value) or not view.superseded:
+        return None
+    sentence = analysis.sentences[vc.sentence]
+    if sentence.mode in ("meta", "question") or PAST_MARKERS.search(sentence.claim.text):
+        return None
+    shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
+    said = _sentence_forms(analysis, sentence.claim.span)
+    about = [vc.claim.entity_id, *sentence.entity_ids]
+    if any(_says_key(k, said) for k in _current_values(value, view, about)):
+        return None  # still right for what the sentence says it is ("the review is on 9 March")
+    ranked: list[tuple[float, str, KnownValue]] = []
+    for entity_id, olds in view.superseded.items():
+        for old in olds:
+            current = old.superseded_by
+            if old.shape not in shapes or current is None or not old.matches(value) or current.matches(value):
+                continue
+            if any(current.matches(other.value) for other in analysis.values if other is not vc and _precise(other.value)):
+                continue  # the answer gives the new value too: it tells the change
+            named = entity_id == vc.claim.entity_id or entity_id in sentence.entity_ids
+            partly = not named and _names_partly(view, entity_id, sentence.claim.text)
+            key = _says_key(old, said)
+            if not key and _current_values(value, view, [*about, entity_id]):
+                continue  # without the key said, the value may be one of the thing's current ones
+            if (named or partly) and key:
+                level = levels.named_and_key if named else levels.partial_name_and_key
+            elif named or key:
+                level = levels.one_tie
+            else:
+                continue
+            ranked.append((level, entity_id, old))
+    if not ranked:
+        return None
+    ranked.sort(key=lambda r: -r[0])
+    level, entity_id, old = ranked[0]
+    current = old.superseded_by
+    rivals = {repr(o.superseded_by.parsed) for lv, _, o in ranked if lv == level}
+    if len(rivals) > 1:
+        level = min(level, levels.one_tie)  # two old values alike, replaced differently: say so, change nothing
+    span, replacement = _replacement(vc, analysis, current)
+    evidence = [_history(view, entity_id, old)]
+    return Finding("TemporalError", vc.claim.span, vc.claim.text, level, view.display(current), evidence,
+                   vc.sentence, span, replacement, major=True)
+
+
+def _current_values(value: V.FoundValue, view: KnowledgeView, entity_ids: list[str | None]) -> list[KnownValue]:
+    """The entities' current values that the found value says."""
+    return [known for e in dict.fromkeys(entity_ids) if e for known in view.values_of(e) if known.matches(value)]
+
+
+def _precise(value: V.FoundValue) -> bool:
+    if value.vtype == "date":
+        return value.parsed.month is not None and value.parsed.day is not None
+    return value.vtype in PRECISE_TYPES
+
+
+def _sentence_forms(analysis: AnswerAnalysis, span: tuple[int, int]) -> set[str]:
+    """Every word of the sentence as written, stemmed and (from the parse) lemmatised."""
+    text = analysis.text[span[0]:span[1]]
+    forms = {w.lower() for w in words(text)} | {stem(w) for w in words(text)}
+    if analysis.doc is not None:
+        tokens = analysis.doc.char_span(*span, alignment_mode="expand") or []
+        forms |= {t.lemma_.lower() for t in tokens}
+    return forms
+
+
+def _says_key(old: KnownValue, forms: set[str]) -> bool:
+    """The sentence says what the value is: the words of its key ("go live", "DVT build"), all of
+    them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
+    parts = [w for w in re.split(r"[_\W]+", old.key.lower()) if w and w not in _CONNECTIVES]
+    if not parts:
+        return False
+    found = sum(1 for w in parts if w in forms or stem(w) in forms)
+    return found == len(parts) or (len(parts) >= 3 and found >= len(parts) - 1)
+
+
+def _names_partly(view: KnowledgeView, entity_id: str, text: str) -> bool:
+    """A distinctive word of the entity's name or an alias, capitalised in the sentence: "Heron" for
+    "Project Heron". A common word ("Project") or a word another entity is named by is not one."""
+    entity = view.entities[entity_id]
+    written = {w for w in words(text) if w[:1].isupper()}
+    for name in [entity.name, *entity.aliases]:
+        for word in words(name):
+            if word not in written or len(word) < 3 or is_stop(word) or lexicon.zipf(word) >= RARE_ZIPF:
+                continue
+            if any(o != entity_id and any(word in words(n) for n in [e.name, *e.aliases])
+                   for o, e in view.entities.items() if view.superseded.get(o)):
+                continue  # other entities with history share the word: it does not tell them apart
+            return True
+    return False
+
+
+def _replacement(vc: ValueClaim, analysis: AnswerAnalysis, current: KnownValue) -> tuple[tuple[int, int], str]:
+    """Where the new value goes and how it is written, in the answer's style. A weekday written
+    just before an old date ("Monday 7 December") is replaced with the date's own."""
+    text = V.render_like(vc.claim.text, vc.value.vtype, current.raw, current.parsed)
+    start, end = vc.claim.span
+    day = current.parsed.as_date() if isinstance(current.parsed, V.DateValue) else None
+    if day is None:
+        return (start, end), text
+    for other in analysis.values:
+        gap = analysis.text[other.claim.span[1]:start]
+        if other.value.vtype == "weekday" and other.claim.span[1] <= start and not gap.strip(", ") and len(gap) <= 2:
+            return (other.claim.span[0], end), f"{day:%A}{gap}{text}"
+    return (start, end), text
+
+
+def _history(view: KnowledgeView, entity_id: str, old: KnownValue) -> str:
+    """"Project Heron: launch changed from 4 May 2027 (project-heron.md, 2026-09-01) to 11 May 2027
+    (heron-moved.eml, 2026-11-10)"."""
+    current = old.superseded_by
+    what = old.key.replace("_", " ")
+    return (f"{view.name(entity_id)}: {what} changed from {view.display(old)}{_where(old)} "
+            f"to {view.display(current)}{_where(current)}")
+
+
+def _where(value: KnownValue) -> str:
+    parts = [PurePath(value.document).name] if value.document else []
+    if value.doc_date:
+        parts.append(value.doc_date[:10])
+    return f" ({', '.join(parts)})" if parts else ""
