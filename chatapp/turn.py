@@ -210,33 +210,47 @@ class TurnRunner:
         result = self._stream_answer(session, client, messages, on_event, cancel, pre)
         regenerated = False
         response = None
-        if result.status == "complete":
-            response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre, state=state, now=now)
-            if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
-                on_event("regenerate", {"guidance": response.guidance})
-                self.sessions.finish_turn(result.turn_id, result.text, "complete", {"superseded": True})
-                retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
-                                              + (response.guidance or "Answer only from the reference data.")}]
-                result = self._stream_answer(session, client, retry_messages, on_event, cancel, pre)
-                regenerated = True
-                if result.status == "complete":
-                    response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
-                                                state=state, now=now)
-                    if response.recommendation == "Regenerate":
-                        # One automatic retry only: a second bad answer goes to the person.
-                        response.recommendation = "HumanReview"
-            on_event("postprocess", {"response": response})
-        if response is not None and result.status == "complete":
-            self.sessions.save_postprocessing(result.turn_id, response)
-            self.sessions.finish_turn(result.turn_id, response.delivered, "complete",
-                                      {"recommendation": response.recommendation})
-            self._remember_answer(session, pre, response, now)
-        elif result.text:
-            self._remember_partial_answer(session, result.text, now)
+        try:
+            if result.status == "complete":
+                response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
+                                            state=state, now=now)
+                if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
+                    on_event("regenerate", {"guidance": response.guidance})
+                    self._finish(result, result.text, "complete", {"superseded": True})
+                    retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
+                                                  + (response.guidance or "Answer only from the reference data.")}]
+                    result = self._stream_answer(session, client, retry_messages, on_event, cancel, pre)
+                    regenerated = True
+                    if result.status == "complete":
+                        response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
+                                                    state=state, now=now)
+                        if response.recommendation == "Regenerate":
+                            # One automatic retry only: a second bad answer goes to the person.
+                            response.recommendation = "HumanReview"
+                on_event("postprocess", {"response": response})
+            if response is not None and result.status == "complete":
+                self.sessions.save_postprocessing(result.turn_id, response)
+                self._finish(result, response.delivered, "complete", {"recommendation": response.recommendation})
+                self._remember_answer(session, pre, response, now)
+            elif result.text:
+                self._remember_partial_answer(session, result.text, now)
+        except BaseException as exc:
+            if result.saved is not None:  # streamed whole, then stopped (or failed) while being checked
+                why = ("stopped before the answer was checked" if isinstance(exc, KeyboardInterrupt)
+                       else f"checking the answer failed ({type(exc).__name__})")
+                self._finish(result, result.text, "interrupted", {"error": why})
+            raise
         return TurnResult(
             session_id=session.id, session_name=session.name, turn_id=result.turn_id, preprocessed=pre,
             response=response, usage=result.usage, status=result.status, error=result.error, regenerated=regenerated,
         )
+
+    def _finish(self, streamed: "TurnRunner._Streamed", content: str, status: TurnStatus, meta: dict) -> None:
+        """Store the turn's final text and status, once its checkpoint thread can no longer write."""
+        if streamed.saved is not None:
+            streamed.saved.stop()
+            streamed.saved = None
+        self.sessions.finish_turn(streamed.turn_id, content, status, meta)
 
     @property
     def settings_auto_regenerations(self) -> int:
@@ -249,6 +263,9 @@ class TurnRunner:
         usage: Usage
         status: TurnStatus
         error: str | None
+        # A whole answer's checkpoint thread runs on while the answer is checked: its heartbeat
+        # tells other processes the turn is alive. _finish stops it.
+        saved: StreamCheckpoint | None = None
 
     def _stream_answer(self, session, client, messages, on_event, cancel,
                        pre: PreprocessedPrompt) -> "TurnRunner._Streamed":
@@ -257,45 +274,48 @@ class TurnRunner:
 
         turn_id = self.sessions.add_turn(session, "assistant", "", status="streaming")
         joiner = SurrogateJoiner()  # a split emoji is shown whole, once its second half arrives
+        saved = StreamCheckpoint(self.sessions, turn_id).start()
 
-        with StreamCheckpoint(self.sessions, turn_id) as saved:
-            def on_delta(piece: str) -> None:
-                saved.add(piece)
-                shown = joiner.feed(piece)
-                if shown:
-                    on_event("delta", {"text": shown})
+        def on_delta(piece: str) -> None:
+            saved.add(piece)
+            shown = joiner.feed(piece)
+            if shown:
+                on_event("delta", {"text": shown})
 
-            on_event("model", {"model": client.settings.model})
-            try:
-                # The offline responder reads the records directly rather than re-parsing the prompt.
-                context = {"question": pre.corrected_input, "rag_chunks": pre.rag_chunks,
-                           "resolved_entities": pre.resolved_entities}
-                llm = client.stream(messages, on_delta=on_delta, cancel=cancel, context=context)
-            except LLMError as exc:
-                saved.stop()
-                partial = repair_surrogates(exc.partial_text) or saved.text
-                usage = Usage(model=client.settings.model)
-                self.sessions.save_llm_call(turn_id, usage, "failed", error=exc.message, attempts=exc.attempts)
-                status = "interrupted" if exc.kind in CUT_OFF_KINDS and partial else "failed"
-                self.sessions.finish_turn(turn_id, partial, status, {"error": exc.message, "error_kind": exc.kind})
-                on_event("error", {"message": exc.message, "partial": partial})
-                return self._Streamed(turn_id, partial, usage, status, exc.message)
-            except BaseException:
-                # Ctrl+C, or SIGTERM turned into one by the CLI: what arrived is saved, and the
-                # turn says it stopped, before the exception ends the program.
-                saved.stop()
-                self.sessions.finish_turn(turn_id, saved.text, "interrupted", {"error": "stopped by the user"})
-                raise
+        on_event("model", {"model": client.settings.model})
+        try:
+            # The offline responder reads the records directly rather than re-parsing the prompt.
+            context = {"question": pre.corrected_input, "rag_chunks": pre.rag_chunks,
+                       "resolved_entities": pre.resolved_entities}
+            llm = client.stream(messages, on_delta=on_delta, cancel=cancel, context=context)
+        except LLMError as exc:
             saved.stop()
+            partial = repair_surrogates(exc.partial_text) or saved.text
+            usage = Usage(model=client.settings.model)
+            self.sessions.save_llm_call(turn_id, usage, "failed", error=exc.message, attempts=exc.attempts)
+            status = "interrupted" if exc.kind in CUT_OFF_KINDS and partial else "failed"
+            self.sessions.finish_turn(turn_id, partial, status, {"error": exc.message, "error_kind": exc.kind})
+            on_event("error", {"message": exc.message, "partial": partial})
+            return self._Streamed(turn_id, partial, usage, status, exc.message)
+        except BaseException:
+            # Ctrl+C, or SIGTERM turned into one by the CLI: what arrived is saved, and the
+            # turn says it stopped, before the exception ends the program.
+            saved.stop()
+            self.sessions.finish_turn(turn_id, saved.text, "interrupted", {"error": "stopped by the user"})
+            raise
         text = repair_surrogates(llm.text)
         usage = Usage(prompt_tokens=llm.prompt_tokens, completion_tokens=llm.completion_tokens, cost=llm.cost,
                       latency_ms=llm.latency_ms, model=llm.model)
-        self.sessions.save_llm_call(turn_id, usage, "ok", attempts=llm.attempts, first_byte_ms=llm.first_byte_ms)
-        if llm.finish_reason == "cancelled":
-            self.sessions.finish_turn(turn_id, text, "interrupted", {"error": "stopped by the user"})
-            return self._Streamed(turn_id, text, usage, "interrupted", "stopped by the user")
-        self.sessions.checkpoint(turn_id, text)
-        return self._Streamed(turn_id, text, usage, "complete", None)
+        streamed = self._Streamed(turn_id, text, usage, "complete", None, saved)
+        try:
+            self.sessions.save_llm_call(turn_id, usage, "ok", attempts=llm.attempts, first_byte_ms=llm.first_byte_ms)
+            if llm.finish_reason == "cancelled":
+                self._finish(streamed, text, "interrupted", {"error": "stopped by the user"})
+                streamed.status, streamed.error = "interrupted", "stopped by the user"
+        except BaseException:
+            saved.stop()
+            raise
+        return streamed
 
     def _entities_in_answer(self, answer: str) -> list[str]:
         try:

@@ -172,7 +172,7 @@ class Database:
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
         # One connection serves several threads (a stream's checkpoint thread, the TUI's
-        # workers): their transactions take turns instead of nesting.
+        # workers): their transactions and queries take turns instead of nesting.
         self._transaction_lock = threading.RLock()
         self._migrate()
 
@@ -202,7 +202,8 @@ class Database:
             self.conn.execute("COMMIT")
 
     def query(self, sql: str, params: tuple | dict = ()) -> list[dict]:
-        return list(self.db.query(sql, params))
+        with self._transaction_lock:
+            return list(self.db.query(sql, params))
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

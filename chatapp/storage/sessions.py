@@ -35,6 +35,8 @@ from chatapp.surrogates import repair_surrogates
 HEARTBEAT_SECONDS = 2.0
 # ...so a turn unstamped for this long has no live process behind it, whatever its pid says now.
 ORPHAN_AFTER_SECONDS = 20.0
+# What an orphan is marked with; a process that was only suspended and finishes its turn after all clears it.
+ORPHAN_NOTE = "the program stopped while the answer was streaming"
 
 
 def now_iso() -> str:
@@ -193,6 +195,8 @@ class SessionStore:
             old = json.loads(db.execute("SELECT meta FROM turns WHERE id = ?", (turn_id,)).fetchone()[0] or "{}")
             old.pop("pid", None)
             old.pop("heartbeat", None)
+            if old.get("error") == ORPHAN_NOTE:
+                old.pop("error")
             db.execute(
                 "UPDATE turns SET content = ?, status = ?, meta = ? WHERE id = ?",
                 (_stored_text(content), status,
@@ -224,7 +228,7 @@ class SessionStore:
                     continue
                 meta.pop("pid", None)
                 meta.pop("heartbeat", None)
-                meta.setdefault("error", "the program stopped while the answer was streaming")
+                meta.setdefault("error", ORPHAN_NOTE)
                 db.execute("UPDATE turns SET status = 'interrupted', meta = ? WHERE id = ? AND status = 'streaming'",
                            (_stored_text(json.dumps(meta, ensure_ascii=False)), turn_id))
                 marked += 1

@@ -32,12 +32,9 @@ class StreamCheckpoint:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"checkpoint-turn-{turn_id}", daemon=True)
 
-    def __enter__(self) -> "StreamCheckpoint":
+    def start(self) -> "StreamCheckpoint":
         self._thread.start()
         return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
 
     def add(self, piece: str) -> None:
         with self._lock:
@@ -51,7 +48,7 @@ class StreamCheckpoint:
             return repair_surrogates("".join(self._pieces))
 
     def stop(self) -> None:
-        """Stop the thread; the caller writes the final text and status next."""
+        """Stop the thread (waiting for a write under way); the caller writes the final text and status next."""
         self._stop.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join()
