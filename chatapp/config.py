@@ -24,6 +24,11 @@ class Settings:
     # The model: "offline" answers from the knowledge base with no network.
     model: str = "offline"
     api_base: str | None = None
+    # Seconds to wait for the model: for the first piece of an answer, between two pieces once it
+    # streams, and for the whole answer. What arrived before a timeout is kept.
+    first_byte_timeout: float = 30.0
+    stall_timeout: float = 60.0
+    total_timeout: float = 600.0
     # Team deployments point at a Chroma server; otherwise Chroma lives in the data dir.
     chroma_url: str | None = None
     # Load sample_kb on the first chat when the knowledge base is empty.
@@ -62,6 +67,7 @@ def default_data_dir() -> Path:
 
 
 _SETTABLE = {f.name: f for f in fields(Settings) if f.name not in ("data_dir", "config_file")}
+_POSITIVE = {"first_byte_timeout", "stall_timeout", "total_timeout"}
 
 
 def _coerce(name: str, value: Any, origin: str) -> Any:
@@ -91,7 +97,12 @@ def _coerce(name: str, value: Any, origin: str) -> Any:
                 _require_known_checks(items, origin)
             return items
         if kind in (int, float):
-            return kind(value)
+            if isinstance(value, bool):
+                raise ValueError(value)
+            number = kind(value)
+            if name in _POSITIVE and not number > 0:
+                raise ConfigError(f"{origin}: '{name}' should be a number of seconds above 0, got {value!r}")
+            return number
         return None if value in ("", None) else str(value)
     except (TypeError, ValueError):
         raise ConfigError(f"{origin}: '{name}' should be a {kind.__name__}, got {value!r}") from None

@@ -23,9 +23,10 @@ from chatapp.records import (
     Usage,
 )
 from chatapp.storage.sessions import Session, SessionStore
+from chatapp.storage.stream_checkpoint import StreamCheckpoint
+from chatapp.surrogates import SurrogateJoiner, repair_surrogates
 
 EventHandler = Callable[[str, dict], None]
-CHECKPOINT_SECONDS = 0.5
 
 
 class EmptyInput(ValueError):
@@ -56,6 +57,8 @@ class TurnRunner:
         self.settings = engine.settings
         self.kb = engine.kb
         self.sessions = SessionStore(engine.database)
+        # Turns a dead process left 'streaming' say what happened to them before anyone reads them.
+        self.sessions.mark_orphans_interrupted()
         self._stages = None
         self._postprocessor = None
         self._kb_version_seen = None
@@ -183,7 +186,10 @@ class TurnRunner:
         from chatapp.llm.client import LLMClient, LLMSettings
         from chatapp.llm.offline import OfflineResponder
 
-        settings = LLMSettings(model=model or self.settings.model, api_base=api_base or self.settings.api_base)
+        s = self.settings
+        settings = LLMSettings(model=model or s.model, api_base=api_base or s.api_base,
+                               first_byte_timeout=s.first_byte_timeout, stall_timeout=s.stall_timeout,
+                               total_timeout=s.total_timeout)
         return LLMClient(settings, offline_responder=OfflineResponder(self.kb))
 
     def ask(self, text: str, session_name: str | None = None, level=None, profile: str | None = None,
@@ -195,38 +201,56 @@ class TurnRunner:
         state = self.load_state(session)
         pre = self.preprocess(text, session=session, level=level, profile=profile, now=now, on_event=on_event)
 
-        # The question is safe on disk before the model is called.
+        # The question is safe on disk, and in the conversation's memory, before the model is called:
+        # a turn cut off (or killed) is still a question the next prompt knows was asked.
         self.sessions.add_user_turn(session, pre)
+        self._remember_question(session, pre, now)
         client = self.llm_client(model, api_base)
         messages = pre.prompt.messages
         result = self._stream_answer(session, client, messages, on_event, cancel, pre)
         regenerated = False
         response = None
-        if result.status == "complete":
-            response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre, state=state, now=now)
-            if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
-                on_event("regenerate", {"guidance": response.guidance})
-                self.sessions.finish_turn(result.turn_id, result.text, "complete", {"superseded": True})
-                retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
-                                              + (response.guidance or "Answer only from the reference data.")}]
-                result = self._stream_answer(session, client, retry_messages, on_event, cancel, pre)
-                regenerated = True
-                if result.status == "complete":
-                    response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
-                                                state=state, now=now)
-                    if response.recommendation == "Regenerate":
-                        # One automatic retry only: a second bad answer goes to the person.
-                        response.recommendation = "HumanReview"
-            on_event("postprocess", {"response": response})
-        if response is not None and result.status == "complete":
-            self.sessions.save_postprocessing(result.turn_id, response)
-            self.sessions.finish_turn(result.turn_id, response.delivered, "complete",
-                                      {"recommendation": response.recommendation})
-            self._update_dialogue(session, state, pre, response, now)
+        try:
+            if result.status == "complete":
+                response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
+                                            state=state, now=now)
+                if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
+                    on_event("regenerate", {"guidance": response.guidance})
+                    self._finish(result, result.text, "complete", {"superseded": True})
+                    retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
+                                                  + (response.guidance or "Answer only from the reference data.")}]
+                    result = self._stream_answer(session, client, retry_messages, on_event, cancel, pre)
+                    regenerated = True
+                    if result.status == "complete":
+                        response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
+                                                    state=state, now=now)
+                        if response.recommendation == "Regenerate":
+                            # One automatic retry only: a second bad answer goes to the person.
+                            response.recommendation = "HumanReview"
+                on_event("postprocess", {"response": response})
+            if response is not None and result.status == "complete":
+                self.sessions.save_postprocessing(result.turn_id, response)
+                self._finish(result, response.delivered, "complete", {"recommendation": response.recommendation})
+                self._remember_answer(session, pre, response, now)
+            elif result.text:
+                self._remember_partial_answer(session, result.text, now)
+        except BaseException as exc:
+            if result.saved is not None:  # streamed whole, then stopped (or failed) while being checked
+                why = ("stopped before the answer was checked" if isinstance(exc, KeyboardInterrupt)
+                       else f"checking the answer failed ({type(exc).__name__})")
+                self._finish(result, result.text, "interrupted", {"error": why})
+            raise
         return TurnResult(
             session_id=session.id, session_name=session.name, turn_id=result.turn_id, preprocessed=pre,
             response=response, usage=result.usage, status=result.status, error=result.error, regenerated=regenerated,
         )
+
+    def _finish(self, streamed: "TurnRunner._Streamed", content: str, status: TurnStatus, meta: dict) -> None:
+        """Store the turn's final text and status, once its checkpoint thread can no longer write."""
+        if streamed.saved is not None:
+            streamed.saved.stop()
+            streamed.saved = None
+        self.sessions.finish_turn(streamed.turn_id, content, status, meta)
 
     @property
     def settings_auto_regenerations(self) -> int:
@@ -239,22 +263,24 @@ class TurnRunner:
         usage: Usage
         status: TurnStatus
         error: str | None
+        # A whole answer's checkpoint thread runs on while the answer is checked: its heartbeat
+        # tells other processes the turn is alive. _finish stops it.
+        saved: StreamCheckpoint | None = None
 
     def _stream_answer(self, session, client, messages, on_event, cancel,
                        pre: PreprocessedPrompt) -> "TurnRunner._Streamed":
         from chatapp.llm.client import LLMError
+        from chatapp.llm.errors import CUT_OFF_KINDS
 
         turn_id = self.sessions.add_turn(session, "assistant", "", status="streaming")
-        received: list[str] = []
-        last_checkpoint = time.monotonic()
+        joiner = SurrogateJoiner()  # a split emoji is shown whole, once its second half arrives
+        saved = StreamCheckpoint(self.sessions, turn_id).start()
 
         def on_delta(piece: str) -> None:
-            nonlocal last_checkpoint
-            received.append(piece)
-            on_event("delta", {"text": piece})
-            if time.monotonic() - last_checkpoint >= CHECKPOINT_SECONDS:
-                self.sessions.checkpoint(turn_id, "".join(received))
-                last_checkpoint = time.monotonic()
+            saved.add(piece)
+            shown = joiner.feed(piece)
+            if shown:
+                on_event("delta", {"text": shown})
 
         on_event("model", {"model": client.settings.model})
         try:
@@ -263,21 +289,33 @@ class TurnRunner:
                        "resolved_entities": pre.resolved_entities}
             llm = client.stream(messages, on_delta=on_delta, cancel=cancel, context=context)
         except LLMError as exc:
-            partial = exc.partial_text or "".join(received)
+            saved.stop()
+            partial = repair_surrogates(exc.partial_text) or saved.text
             usage = Usage(model=client.settings.model)
             self.sessions.save_llm_call(turn_id, usage, "failed", error=exc.message, attempts=exc.attempts)
-            status = "interrupted" if exc.kind == "interrupted" else "failed"
+            status = "interrupted" if exc.kind in CUT_OFF_KINDS and partial else "failed"
             self.sessions.finish_turn(turn_id, partial, status, {"error": exc.message, "error_kind": exc.kind})
             on_event("error", {"message": exc.message, "partial": partial})
             return self._Streamed(turn_id, partial, usage, status, exc.message)
+        except BaseException:
+            # Ctrl+C, or SIGTERM turned into one by the CLI: what arrived is saved, and the
+            # turn says it stopped, before the exception ends the program.
+            saved.stop()
+            self.sessions.finish_turn(turn_id, saved.text, "interrupted", {"error": "stopped by the user"})
+            raise
+        text = repair_surrogates(llm.text)
         usage = Usage(prompt_tokens=llm.prompt_tokens, completion_tokens=llm.completion_tokens, cost=llm.cost,
                       latency_ms=llm.latency_ms, model=llm.model)
-        self.sessions.save_llm_call(turn_id, usage, "ok", attempts=llm.attempts, first_byte_ms=llm.first_byte_ms)
-        if llm.finish_reason == "cancelled":
-            self.sessions.finish_turn(turn_id, llm.text, "interrupted", {"error": "stopped by the user"})
-            return self._Streamed(turn_id, llm.text, usage, "interrupted", "stopped by the user")
-        self.sessions.checkpoint(turn_id, llm.text)
-        return self._Streamed(turn_id, llm.text, usage, "complete", None)
+        streamed = self._Streamed(turn_id, text, usage, "complete", None, saved)
+        try:
+            self.sessions.save_llm_call(turn_id, usage, "ok", attempts=llm.attempts, first_byte_ms=llm.first_byte_ms)
+            if llm.finish_reason == "cancelled":
+                self._finish(streamed, text, "interrupted", {"error": "stopped by the user"})
+                streamed.status, streamed.error = "interrupted", "stopped by the user"
+        except BaseException:
+            saved.stop()
+            raise
+        return streamed
 
     def _entities_in_answer(self, answer: str) -> list[str]:
         try:
@@ -286,11 +324,29 @@ class TurnRunner:
         except Exception:  # noqa: BLE001 - the dialogue update must not lose a finished turn
             return []
 
-    def _update_dialogue(self, session, state, pre: PreprocessedPrompt, response: PostprocessedResponse, now) -> None:
-        stamp = now.isoformat()
+    def _change_state(self, session, change: Callable) -> None:
+        """Apply `change` to the session's DialogueState as stored now (not as this turn first read
+        it): concurrent turns of one session each add to what the others stored."""
+        from chatapp.preprocess.dialogue import DialogueState
+
+        def apply(stored: dict | None) -> dict:
+            state = DialogueState.from_json(stored)
+            change(state)
+            return state.to_json()
+
+        self.sessions.update_state(session, apply)
+
+    def _remember_question(self, session, pre: PreprocessedPrompt, now) -> None:
         entity_ids = [e.entity_id for e in pre.resolved_entities if e.entity_id]
         is_question = pre.corrected_input.rstrip().endswith("?")
-        state.add_user_turn(pre.corrected_input, stamp, entity_ids, is_question=is_question)
+        self._change_state(session, lambda state: state.add_user_turn(
+            pre.corrected_input, now.isoformat(), entity_ids, is_question=is_question))
+
+    def _remember_partial_answer(self, session, text: str, now) -> None:
+        # What was shown of a cut-off answer is part of the conversation; its question stays open.
+        self._change_state(session, lambda state: state.add_assistant_turn(text, now.isoformat(), answered=False))
+
+    def _remember_answer(self, session, pre: PreprocessedPrompt, response: PostprocessedResponse, now) -> None:
         # Names the answer introduced that the knowledge base does not know stay
         # referable ("she" may mean them next turn) but carry less salience.
         unverified = {
@@ -301,8 +357,11 @@ class TurnRunner:
         own, quoted = split_quoted(response.original)
         answer_ids = self._entities_in_answer(own)
         quoted_ids = self._entities_in_answer(quoted) if quoted else []
-        state.add_assistant_turn(response.delivered, stamp, answer_ids, unverified_entity_ids=list(unverified),
-                                 entity_info=unverified, quoted_entity_ids=quoted_ids)
-        state.note_documents(pre.rag_chunks)
-        self.sessions.save_state(session, state.to_json())
 
+        def add(state) -> None:
+            state.add_assistant_turn(response.delivered, now.isoformat(), answer_ids,
+                                     unverified_entity_ids=list(unverified), entity_info=unverified,
+                                     quoted_entity_ids=quoted_ids)
+            state.note_documents(pre.rag_chunks)
+
+        self._change_state(session, add)

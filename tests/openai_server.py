@@ -3,8 +3,11 @@
 It speaks POST /v1/chat/completions (streamed as server-sent events, or as
 one JSON body when the request does not ask to stream), runs on 127.0.0.1 on
 a free port in a background thread, and answers each request with the next
-response from a script that the test queues up: text in N pieces, an HTTP
-error, a stream that breaks after a few pieces, or a slow first byte. Every
+response from a script that the test queues up: text in N pieces (or in
+pieces the test cuts itself, even between the halves of an emoji), an HTTP
+error, a stream that breaks after a few pieces, a stream that stalls after a
+few pieces (until the test resumes it), an endless stream, or a slow first
+byte. Every
 request is recorded (path, headers, JSON body) so a test can assert on what
 the client actually sent, and what the server delivered in answer to it (so
 a test can tell that a client gave up before the rest arrived).
@@ -51,6 +54,14 @@ class Scripted:
     completion_tokens: int | None = None
     # Some servers ignore stream_options.include_usage; False plays one of those.
     send_usage: bool = True
+    # The pieces exactly as sent, when the test cuts the text itself (`text` is then their join).
+    parts: list[str] | None = None
+    # A stream that stalls: after this many pieces nothing more is sent until `resume` is set
+    # (never, when it is None) or the server stops.
+    stall_after: int | None = None
+    resume: threading.Event | None = None
+    # A stream that never ends: the pieces of `text` are sent again and again, `piece_delay` apart.
+    endless: bool = False
 
     @classmethod
     def reply(cls, text: str, pieces: int = 1, piece_delay: float = 0.0, first_byte_delay: float = 0.0,
@@ -59,6 +70,21 @@ class Scripted:
         return cls(text=text, pieces=pieces, piece_delay=piece_delay, first_byte_delay=first_byte_delay,
                    prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                    finish_reason=finish_reason, send_usage=send_usage)
+
+    @classmethod
+    def stalled(cls, text: str, pieces: int, stall_after: int, resume: threading.Event | None = None,
+                piece_delay: float = 0.0) -> "Scripted":
+        return cls(text=text, pieces=pieces, stall_after=stall_after, resume=resume, piece_delay=piece_delay)
+
+    @classmethod
+    def endless_stream(cls, text: str, piece_delay: float = 0.05) -> "Scripted":
+        return cls(text=text, pieces=len(text.split()) or 1, piece_delay=piece_delay, endless=True)
+
+    @classmethod
+    def in_parts(cls, *parts: str, piece_delay: float = 0.0, stall_after: int | None = None) -> "Scripted":
+        """Exactly these pieces: a test can cut a character's UTF-16 halves apart ("\ud83d", "\ude00")."""
+        return cls(text="".join(parts), pieces=len(parts), parts=list(parts), piece_delay=piece_delay,
+                   stall_after=stall_after)
 
     @classmethod
     def error(cls, status: int, message: str = "", retry_after: float | str | None = None) -> "Scripted":
@@ -104,6 +130,12 @@ class RecordedRequest:
     responded: bool = False
     pieces_sent: int = 0
     completed: bool = False
+
+
+def _repeated(parts: list[str]):
+    """The parts, over and over (an endless stream)."""
+    while True:
+        yield from parts
 
 
 def split_into_pieces(text: str, pieces: int) -> list[str]:
@@ -238,14 +270,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        parts = split_into_pieces(script.text, script.pieces)
+        parts = script.parts if script.parts is not None else split_into_pieces(script.text, script.pieces)
+        stopping = self.server.owner._stopping
         try:
             self._write_event(chunk({"role": "assistant", "content": ""}))
-            for index, part in enumerate(parts):
+            for index, part in enumerate(_repeated(parts) if script.endless else parts):
                 if script.break_after is not None and index == script.break_after:
                     self._break_stream(script)
                     return
-                if index and script.piece_delay and self.server.owner._stopping.wait(script.piece_delay):
+                if script.stall_after is not None and index == script.stall_after:
+                    if not self._stall(script):
+                        return
+                elif index and script.piece_delay and stopping.wait(script.piece_delay):
                     self._drop_connection()
                     return
                 self._write_event(chunk({"content": part}))
@@ -264,6 +300,18 @@ class _Handler(BaseHTTPRequestHandler):
             self.recorded.completed = True
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client went away (cancelled); nothing to do
+
+    def _stall(self, script: Scripted) -> bool:
+        """Send nothing until the script's `resume` is set (True) or the server stops (False: the
+        connection is dropped)."""
+        stopping = self.server.owner._stopping
+        while not stopping.is_set():
+            if script.resume is not None and script.resume.wait(0.05):
+                return True
+            if script.resume is None:
+                stopping.wait(0.05)
+        self._drop_connection()
+        return False
 
     def _break_stream(self, script: Scripted) -> None:
         if script.break_mode == "error_event":

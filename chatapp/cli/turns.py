@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -68,6 +71,26 @@ def preprocess(
     console.print(preprocess_view(pre))
 
 
+@contextmanager
+def _termination_as_interrupt():
+    """SIGTERM (`kill`) and SIGHUP (the terminal closed) unwind like Ctrl+C, so the streaming turn
+    saves what arrived and is marked interrupted before the program ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), interrupt) for name in names}
+    try:
+        yield
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
+
+
 @data_command(app)
 def ask(
     data: DataLocation,
@@ -102,8 +125,9 @@ def ask(
             console.print("\n[dim]regenerating: the first answer had problems…[/]")
 
     try:
-        result = engine.ask(text, session=session, model=model, api_base=api_base, on_event=on_event,
-                            **settings.checked())
+        with _termination_as_interrupt():
+            result = engine.ask(text, session=session, model=model, api_base=api_base, on_event=on_event,
+                                **settings.checked())
     except KeyboardInterrupt:
         err_console.print("\nstopped — what arrived is saved in the session.")
         raise typer.Exit(130) from None

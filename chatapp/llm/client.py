@@ -223,6 +223,9 @@ class LLMClient:
                                   name="llm-stream", daemon=True)
         worker.start()
         attempt = _Attempt()
+        # When the server last sent text (or, for a reasoning model, thought aloud): until it
+        # first does, first_byte_timeout applies; from then on, stall_timeout between pieces.
+        last_activity: float | None = None
         try:
             while True:
                 now = time.monotonic()
@@ -232,26 +235,30 @@ class LLMClient:
                 if now >= total_deadline:
                     attempt.stopped = "timeout_total"
                     return attempt
-                if attempt.first_byte_at is None and now >= first_byte_deadline:
+                if last_activity is None and now >= first_byte_deadline:
                     attempt.stopped = "timeout_first_byte"
                     return attempt
-                wait = total_deadline - now
-                if attempt.first_byte_at is None:
-                    wait = min(wait, first_byte_deadline - now)
+                if last_activity is not None and now >= last_activity + s.stall_timeout:
+                    attempt.stopped = "timeout_stall"
+                    return attempt
+                next_deadline = first_byte_deadline if last_activity is None else last_activity + s.stall_timeout
+                wait = min(total_deadline, next_deadline) - now
                 if cancel is not None:
                     wait = min(wait, CANCEL_POLL_SECONDS)
                 try:
                     kind, value = events.get(timeout=max(wait, 0.001))
                 except queue.Empty:
                     continue
+                if kind in ("delta", "alive"):
+                    last_activity = time.monotonic()
                 if kind == "delta":
                     if attempt.first_byte_at is None:
-                        attempt.first_byte_at = time.monotonic()
+                        attempt.first_byte_at = last_activity
                     attempt.text += value
                     if on_delta is not None:
                         on_delta(value)
                 elif kind == "alive":
-                    first_byte_deadline = total_deadline  # it answers; only the total timeout applies now
+                    pass  # not stalled: thinking counts as activity
                 elif kind == "usage":
                     attempt.prompt_tokens, attempt.completion_tokens = value
                 elif kind == "finish":

@@ -11,8 +11,10 @@ from chatapp.llm.settings import LLMSettings
 
 # The kinds a caller can branch on; the first three are worth a retry when no text has arrived yet.
 RETRYABLE_KINDS = frozenset({"rate_limit", "server", "connection"})
-ERROR_KINDS = RETRYABLE_KINDS | {"auth", "bad_request", "not_found", "timeout_first_byte", "timeout_total",
-                                 "interrupted"}
+ERROR_KINDS = RETRYABLE_KINDS | {"auth", "bad_request", "not_found", "timeout_first_byte", "timeout_stall",
+                                 "timeout_total", "interrupted"}
+# The kinds that stop an answer part-way: what arrived is an interrupted answer, not a failed call.
+CUT_OFF_KINDS = frozenset({"interrupted", "timeout_stall", "timeout_total"})
 
 
 class LLMError(Exception):
@@ -129,6 +131,11 @@ def _key_variable(litellm_model: str) -> str:
     return f"{provider.upper().replace('-', '_')}_API_KEY"
 
 
+def _setting(name: str) -> str:
+    """How the user sets a timeout: its config.toml key and its environment variable."""
+    return f"{name} (config.toml, or CHATAPP_{name.upper()})"
+
+
 def failure_message(kind: str, status: int | None, detail: str, settings: LLMSettings, litellm_model: str,
                     attempts: int, partial_chars: int) -> str:
     """One line: what happened, then what to do about it."""
@@ -156,8 +163,11 @@ def failure_message(kind: str, status: int | None, detail: str, settings: LLMSet
         return f"the provider does not know the model '{model}'{code}: check --model and --api-base"
     if kind == "timeout_first_byte":
         return (f"no answer from {model} within {settings.first_byte_timeout:g}s: the server may be busy or "
-                "still loading the model; try again, or raise first_byte_timeout")
+                f"still loading the model; try again, or raise {_setting('first_byte_timeout')}")
+    if kind == "timeout_stall":
+        return (f"{model} sent nothing for {settings.stall_timeout:g}s mid-answer and was cut off{kept}: "
+                f"ask again to retry, or raise {_setting('stall_timeout')}")
     if kind == "timeout_total":
         return (f"the answer from {model} took longer than {settings.total_timeout:g}s and was cut off{kept}: "
-                "raise total_timeout, or ask for a shorter answer")
+                f"raise {_setting('total_timeout')}, or ask for a shorter answer")
     return f"the provider rejected the request{code}: {detail or 'check the model name and parameters'}"

@@ -14,8 +14,11 @@ class LLMSettings:
     model: str = OFFLINE_MODEL
     api_base: str | None = None
     api_key: str | None = None
+    # Seconds: until the first piece of the answer, between two pieces once it
+    # streams, and for the whole call with its retries (config.toml and CHATAPP_* set them).
     first_byte_timeout: float = 30.0
-    total_timeout: float = 300.0
+    stall_timeout: float = 60.0
+    total_timeout: float = 600.0
     max_retries: int = 3
     backoff_base: float = 0.5
     backoff_max: float = 8.0

@@ -5,6 +5,7 @@ timeout makes a second process wait its turn instead of failing."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
@@ -173,6 +174,9 @@ class Database:
             conn.execute("PRAGMA foreign_keys = ON")
             self.conn = conn
             self.db = sqlite_utils.Database(conn)
+            # One connection serves several threads (a stream's checkpoint thread, the TUI's
+            # workers): their transactions and queries take turns instead of nesting.
+            self._transaction_lock = threading.RLock()
             self._migrate()
         except (sqlite3.DatabaseError, OSError) as exc:
             # A damaged file, a read-only folder, a full disk: said in one line with what to do.
@@ -197,16 +201,18 @@ class Database:
 
     @contextmanager
     def transaction(self):
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.db
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        with self._transaction_lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
 
     def query(self, sql: str, params: tuple | dict = ()) -> list[dict]:
-        return list(self.db.query(sql, params))
+        with self._transaction_lock:
+            return list(self.db.query(sql, params))
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

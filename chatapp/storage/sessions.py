@@ -1,16 +1,20 @@
 """Sessions and turns in SQLite, and every record of a turn.
 
 The user turn is written before the model is called; the assistant turn is
-written as 'streaming' and its text checkpointed as it arrives, so a killed
-process leaves what came. A 'streaming' turn whose process is gone reads as
-'interrupted'.
+written as 'streaming' and its text checkpointed as it arrives (see
+stream_checkpoint.py), so a killed process leaves what came. A 'streaming'
+turn whose process is gone, or whose heartbeat stopped (its pid may since
+belong to another program), reads as 'interrupted' and is marked so when a
+data dir is next opened for turns.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -25,6 +29,14 @@ from chatapp.records import (
     to_jsonable,
 )
 from chatapp.storage.database import Database
+from chatapp.surrogates import repair_surrogates
+
+# A streaming turn's process stamps the time into it this often, even while no text arrives...
+HEARTBEAT_SECONDS = 2.0
+# ...so a turn unstamped for this long has no live process behind it, whatever its pid says now.
+ORPHAN_AFTER_SECONDS = 20.0
+# What an orphan is marked with; a process that was only suspended and finishes its turn after all clears it.
+ORPHAN_NOTE = "the program stopped while the answer was streaming"
 
 
 def now_iso() -> str:
@@ -36,6 +48,8 @@ def _dumps(value: Any) -> str:
 
 
 def _process_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -43,6 +57,25 @@ def _process_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _stored_text(text: str) -> str:
+    """Text SQLite can encode: a streamed emoji split into surrogate halves is joined, a lone half replaced."""
+    return repair_surrogates(text or "")
+
+
+def _orphaned(meta: dict, created_at: str | None, now: float) -> bool:
+    """Whether a 'streaming' turn has no live process behind it: its process is gone, or it has not
+    beaten its heartbeat for ORPHAN_AFTER_SECONDS (the pid was reused, or the process hung)."""
+    if not _process_alive(int(meta.get("pid") or 0)):
+        return True
+    beat = meta.get("heartbeat")
+    if beat is None and created_at:  # written before heartbeats existed
+        try:
+            beat = datetime.fromisoformat(created_at).timestamp()
+        except ValueError:
+            beat = None
+    return beat is None or now - float(beat) > ORPHAN_AFTER_SECONDS
 
 
 @dataclass
@@ -103,22 +136,36 @@ class SessionStore:
         )
 
     def save_state(self, session: Session, state: dict) -> None:
-        session.meta["dialogue_state"] = state
+        self.update_state(session, lambda _stored: state)
+
+    def update_state(self, session: Session, change: Callable[[dict | None], dict]) -> dict:
+        """Apply `change` to the session's stored dialogue state and store what it returns.
+
+        The state is read inside the write transaction (BEGIN IMMEDIATE takes the write lock
+        first), so two turns of one session finishing at once, in threads or processes, each
+        change what the other stored rather than overwrite it."""
         with self.database.transaction() as db:
+            row = db.execute("SELECT meta FROM sessions WHERE id = ?", (session.id,)).fetchone()
+            meta = json.loads(row[0] or "{}") if row else {}
+            meta["dialogue_state"] = change(meta.get("dialogue_state"))
             db.execute(
                 "UPDATE sessions SET meta = ?, updated_at = ? WHERE id = ?",
-                (json.dumps(session.meta, ensure_ascii=False), now_iso(), session.id),
+                (_stored_text(json.dumps(meta, ensure_ascii=False)), now_iso(), session.id),
             )
+        session.meta = meta
+        return meta["dialogue_state"]
 
     # --- turns ------------------------------------------------------------------
 
     def add_turn(self, session: Session, role: str, content: str, status: str = "complete", meta: dict | None = None) -> int:
         with self.database.transaction() as db:
             idx = db.execute("SELECT coalesce(max(idx), -1) + 1 FROM turns WHERE session_id = ?", (session.id,)).fetchone()[0]
-            meta = {**(meta or {}), "pid": os.getpid()} if status == "streaming" else (meta or {})
+            if status == "streaming":
+                meta = {**(meta or {}), "pid": os.getpid(), "heartbeat": time.time()}
             cursor = db.execute(
                 "INSERT INTO turns(session_id, idx, role, content, created_at, status, meta) VALUES (?,?,?,?,?,?,?)",
-                (session.id, idx, role, content, now_iso(), status, json.dumps(meta)),
+                (session.id, idx, role, _stored_text(content), now_iso(), status,
+                 _stored_text(json.dumps(meta or {}, ensure_ascii=False))),
             )
             db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session.id))
             return cursor.lastrowid
@@ -132,33 +179,60 @@ class SessionStore:
         return turn_id
 
     def checkpoint(self, turn_id: int, content: str) -> None:
+        """The text that has arrived so far, with a heartbeat: the stream is alive."""
         with self.database.transaction() as db:
-            db.execute("UPDATE turns SET content = ? WHERE id = ?", (content, turn_id))
+            db.execute("UPDATE turns SET content = ?, meta = json_set(coalesce(meta, '{}'), '$.heartbeat', ?) "
+                       "WHERE id = ?", (_stored_text(content), time.time(), turn_id))
+
+    def heartbeat(self, turn_id: int) -> None:
+        """The stream is alive though no text arrived (a slow first byte, a stall)."""
+        with self.database.transaction() as db:
+            db.execute("UPDATE turns SET meta = json_set(coalesce(meta, '{}'), '$.heartbeat', ?) "
+                       "WHERE id = ? AND status = 'streaming'", (time.time(), turn_id))
 
     def finish_turn(self, turn_id: int, content: str, status: str, meta: dict | None = None) -> None:
         with self.database.transaction() as db:
             old = json.loads(db.execute("SELECT meta FROM turns WHERE id = ?", (turn_id,)).fetchone()[0] or "{}")
             old.pop("pid", None)
+            old.pop("heartbeat", None)
+            if old.get("error") == ORPHAN_NOTE:
+                old.pop("error")
             db.execute(
                 "UPDATE turns SET content = ?, status = ?, meta = ? WHERE id = ?",
-                (content, status, json.dumps({**old, **(meta or {})}, ensure_ascii=False), turn_id),
+                (_stored_text(content), status,
+                 _stored_text(json.dumps({**old, **(meta or {})}, ensure_ascii=False)), turn_id),
             )
 
     def turns(self, session: Session) -> list[dict]:
         rows = self.database.query("SELECT * FROM turns WHERE session_id = ? ORDER BY idx", (session.id,))
+        now = time.time()
         for row in rows:
             row["meta"] = json.loads(row["meta"] or "{}")
-            if row["status"] == "streaming" and not _process_alive(int(row["meta"].get("pid", 0)) or -1):
+            if row["status"] == "streaming" and _orphaned(row["meta"], row["created_at"], now):
                 row["status"] = "interrupted"
         return rows
 
-    def mark_orphans_interrupted(self, session: Session) -> int:
-        """Turns left 'streaming' by a process that died are 'interrupted' from now on."""
-        orphans = [r["id"] for r in self.turns(session) if r["status"] == "interrupted"]
+    def mark_orphans_interrupted(self) -> int:
+        """Turns left 'streaming' by a process that died (or stopped beating its heartbeat) are
+        'interrupted' from now on; turns another live process is streaming are left alone.
+        Returns how many were marked."""
+        sql = "SELECT id, meta, created_at FROM turns WHERE status = 'streaming'"
+        if not self.database.query(sql):
+            return 0  # the usual case: no write lock taken at start-up
+        marked = 0
         with self.database.transaction() as db:
-            for turn_id in orphans:
-                db.execute("UPDATE turns SET status = 'interrupted' WHERE id = ? AND status = 'streaming'", (turn_id,))
-        return len(orphans)
+            now = time.time()
+            for turn_id, meta_json, created_at in db.execute(sql).fetchall():  # read again under the lock
+                meta = json.loads(meta_json or "{}")
+                if not _orphaned(meta, created_at, now):
+                    continue
+                meta.pop("pid", None)
+                meta.pop("heartbeat", None)
+                meta.setdefault("error", ORPHAN_NOTE)
+                db.execute("UPDATE turns SET status = 'interrupted', meta = ? WHERE id = ? AND status = 'streaming'",
+                           (_stored_text(json.dumps(meta, ensure_ascii=False)), turn_id))
+                marked += 1
+        return marked
 
     # --- the records of a turn --------------------------------------------------------
 

@@ -92,7 +92,13 @@ def merge(rows: list[Row]) -> Learnt:
     _apply_changes(groups, changes)
     # A name only the recogniser saw, in one document, is too weak to be an entity (people aside:
     # a colleague named once in meeting notes is still a colleague).
-    kept = [(i, g) for i, g in zip(ids, groups) if _kept(g, groups)]
+    people = [g for g in groups if g.type == "person" and any(r.method != "ner" for r in g.rows)]
+    known = _KnownPeople(
+        names={_norm(n) for g in people for n in g.names},
+        words={_norm(w) for g in people for n in g.names for w in (n, *n.split())} | {
+            _norm(a) for g in people for a in g.aliases},
+    )
+    kept = [(i, g) for i, g in zip(ids, groups) if _kept(g, known)]
     ids, groups = [i for i, _ in kept], [g for _, g in kept]
     entities, history = [], []
     for entity_id, group in zip(ids, groups):
@@ -102,7 +108,13 @@ def merge(rows: list[Row]) -> Learnt:
     return Learnt(entities, history)
 
 
-def _kept(group: _Group, groups: list[_Group]) -> bool:
+@dataclass
+class _KnownPeople:
+    names: set[str]  # the full names of people a page, header or record gave
+    words: set[str]  # those names, their words and their aliases
+
+
+def _kept(group: _Group, known: _KnownPeople) -> bool:
     """Whether a group is an entity. Names only the recogniser saw are weak: a non-person must be
     named by two documents and not be a person's name ("Kostas" tagged as an organisation); a
     person must start with a given name and not be a known person's name with a word glued on."""
@@ -111,14 +123,14 @@ def _kept(group: _Group, groups: list[_Group]) -> bool:
     if any(r.method != "ner" for r in group.rows):
         return True
     name = _norm(_canonical(group))
-    people = [g for g in groups if g.type == "person" and any(r.method != "ner" for r in g.rows)]
     if group.type != "person":
-        person_names = {_norm(w) for g in people for n in g.names for w in (n, *n.split())} | {
-            _norm(a) for g in people for a in g.aliases}
-        return len(group.documents) >= 2 and name not in person_names
+        return len(group.documents) >= 2 and name not in known.words
     if not is_first_name(name.split()[0]):
         return False
-    return not any(name != _norm(n) and _norm(n) in name for g in people for n in g.names)
+    words = name.split()
+    # "Joost van Leeuwen Context": a known name inside a longer one the recogniser ran on.
+    inner = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1)} - {name}
+    return not inner & known.names
 
 
 def _group(rows) -> list[_Group]:
