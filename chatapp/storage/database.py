@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
@@ -158,6 +159,22 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
 ]
 
 
+def _enter_wal(conn: sqlite3.Connection) -> None:
+    """Switch a file to WAL. On a new file that another process is creating at the same moment,
+    SQLite answers "database is locked" at once instead of waiting out the busy timeout, so the
+    switch is retried for as long as that timeout allows (the file is WAL for good after one
+    success)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 class Database:
     """One SQLite file; `transaction()` is the unit that survives a kill."""
 
@@ -169,7 +186,7 @@ class Database:
                 str(self.path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
             )
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            _enter_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             self.conn = conn
