@@ -235,3 +235,25 @@ def test_the_offline_answer_says_a_value_changed_and_where_it_was_before(learnt)
     assert "11 May 2027" in response.delivered
     assert "It was 4 May 2027 before (project-heron.md)" in response.delivered
     assert not response.hallucination_flags  # telling the history is no stale claim
+
+
+def test_a_change_in_dated_notes_beats_an_undated_page_and_names_with_apostrophes_count(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "falcon.md").write_text("# Falcon\n\nOwner: Ines Varga\nStatus: build\nRelease: 9 December 2026\n")
+    # The date is in the middle of the file name; the page above has none.
+    (folder / "notes-2026-11-02.md").write_text(
+        "# Weekly sync\n\n- Siobhan O'Neill (Head of Support) said the backlog is down to 41.\n"
+        "- The Falcon release has moved to 14 January 2027.\n"
+    )
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    try:
+        engine.ingest(folder)
+        falcon = _one(engine, "Falcon")
+        assert falcon.attributes["release"] == "14 January 2027"
+        assert _one(engine, "Siobhan O'Neill").attributes["role"] == "Head of Support"
+        response = engine.ask("when is the falcon release?", model="offline").response
+        assert "14 January 2027" in response.delivered and "before (falcon.md)" in response.delivered
+        assert not response.hallucination_flags  # the file named after "before" is a citation
+    finally:
+        engine.close()

@@ -279,14 +279,15 @@ class OfflineResponder:
         return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
 
     def _change_note(self, entity: _KnownEntity, key: str) -> str:
-        """" It was 4 May 2027 before (project-heron.md)." when a newer document changed the value."""
+        """" It was 4 May 2027 before (project-heron.md)" when a newer document changed the value."""
         if not entity.entity_id:
             return ""
         older = [r for r in self.kb.registry.attribute_history(entity.entity_id)
                  if r["key"] == key and r["status"] == "superseded"]
         if not older:
             return ""
-        return f" It was {older[0]['value']} before ({file_name(older[0]['source'])})."
+        # The file closes the line, as a citation does, so the check reads it as one.
+        return f" It was {older[0]['value']} before ({file_name(older[0]['source'])})"
 
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         lines, sources, summaries = [], [], []

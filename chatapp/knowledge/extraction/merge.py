@@ -242,8 +242,9 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
     attributes: dict[str, str] = {}
     history: list[dict] = []
     for key, rows in by_key.items():
-        # Newest document first; among one date, the surer reading first.
-        rows.sort(key=lambda r: (r.doc_date or "", r.confidence), reverse=True)
+        # Newest document first; among one date (or none), a stated change before what it changes,
+        # then the surer reading.
+        rows.sort(key=lambda r: (r.doc_date or "", r.method == "change", r.confidence), reverse=True)
         clusters: list[list[Row]] = []
         for row in rows:
             for cluster in clusters:

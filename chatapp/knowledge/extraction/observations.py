@@ -36,7 +36,11 @@ class Observation:
 _HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries".
 NAME_PARTICLES = frozenset("van von de der den da di du del della la le bin ibn al ter".split())
-_NAME_TOKEN = re.compile(r"^[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF'’]+(?:[-'’][A-Z\u00C0-\u00DE]?[a-z\u00DF-\u00FF]+)*\.?$")
+# A capitalised name word: "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés".
+_NAME_TOKEN = re.compile(
+    r"^(?:[A-Z]['’])?[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF'’]+(?:[A-Z][a-z\u00DF-\u00FF]+)?"
+    r"(?:[-'’][A-Z\u00C0-\u00DE]?[a-z\u00DF-\u00FF]+)*\.?$"
+)
 # Words that end an organisation's or group's name, never a person's.
 _GROUP_WORDS = frozenset(
     "staff team teachers all everyone list group department office committee board council ltd llp inc "

@@ -43,7 +43,7 @@ SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
 
 _TITLE_MAX = 120
 _BINARY_PROBE = 8192
-_FILENAME_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
+_FILENAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 # "Date: 2026-11-12", "**Date:** 2026-11-12", ":Date: 2026-11-12", "date: 2026-11-12" (front matter).
 _DATE_LINE = re.compile(r"^[\s>*_:-]*date[\s*_]*:[\s*_]*(\d{4})-(\d{2})-(\d{2})\b", re.IGNORECASE)
 
@@ -104,7 +104,7 @@ def _aware(value: datetime | None) -> datetime | None:
 
 def _filename_date(path: Path) -> datetime | None:
     # Meeting notes and exported mail are named "2026-11-12-....".
-    match = _FILENAME_DATE.match(path.name)
+    match = _FILENAME_DATE.search(path.name)
     return _utc_date(*match.groups()) if match else None
 
 
