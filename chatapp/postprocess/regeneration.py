@@ -41,7 +41,7 @@ def problem_summary(response: PostprocessedResponse) -> str:
     counts = Counter(f.hallucination_type for f in response.hallucination_flags if not f.corrected)
     problems = []
     for kind, count in counts.items():
-        one, many, tail = _PROBLEMS.get(kind, ("claim the sources do not support",) * 2 + ("",))
+        one, many, tail = _PROBLEMS.get(kind, _PROBLEMS["UnsupportedClaim"])
         problems.append(" ".join(p for p in (str(count), one if count == 1 else many, tail) if p))
     if response.coherence.issues:
         problems.append("parts that do not answer the question as asked")
