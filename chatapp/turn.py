@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from chatapp.postprocess.layout import split_quoted
+from chatapp.postprocess.regeneration import retry_messages
 from chatapp.records import (
     PostprocessedResponse,
     PreprocessedPrompt,
@@ -217,9 +218,9 @@ class TurnRunner:
                 if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
                     on_event("regenerate", {"guidance": response.guidance})
                     self._finish(result, result.text, "complete", {"superseded": True})
-                    retry_messages = [*messages, {"role": "system", "content": "The previous answer had problems. "
-                                                  + (response.guidance or "Answer only from the reference data.")}]
-                    result = self._stream_answer(session, client, retry_messages, on_event, cancel, pre)
+                    # The guidance quotes the model and the documents: never in a system message.
+                    retry = retry_messages(messages, response, client.settings.model)
+                    result = self._stream_answer(session, client, retry, on_event, cancel, pre)
                     regenerated = True
                     if result.status == "complete":
                         response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,

@@ -212,10 +212,14 @@ def test_output_as_messages_flat_text_and_meta():
     prompt = assemble(QUESTION, ctx, [chunk(1)], [], "standard", model="offline")
     roles = [m["role"] for m in prompt.messages]
     assert roles == ["system", "user", "assistant", "user"]
-    system = prompt.messages[0]["content"]
-    for expected in ("Answer in English.", "tone: concise", JOHN_LINE, "Atlas (keywords: atlas)", "We discussed the Q4 budget."):
+    system, user = prompt.messages[0]["content"], prompt.messages[-1]["content"]
+    # The user's own settings are the system's; what the registry and the conversation say is fenced data.
+    for expected in ("Answer in English.", "tone: concise"):
         assert expected in system and expected in prompt.text
-    assert prompt.messages[-1]["content"].endswith(QUESTION)
+    for expected in (JOHN_LINE, "Atlas (keywords: atlas)", "We discussed the Q4 budget."):
+        assert expected not in system and expected in user and expected in prompt.text
+    assert user.endswith(QUESTION)
+    assert prompt.text.endswith(user)
     assert prompt.budget_profile == "standard" and prompt.token_count == prompt.meta["total_tokens_est"]
     meta = prompt.meta
     assert meta["mode"] == "rag"
@@ -231,7 +235,9 @@ def test_resolved_entities_are_described_when_the_context_has_none():
     john = ResolvedEntity("John", (21, 25), "person:john-smith", "John Smith", "person", 0.9,
                           {"role": "Engineering Manager", "department": "Engineering", "email": "john.smith@company.com"})
     prompt = assemble(QUESTION, context(), [], [john], "default")
-    assert JOHN_LINE in prompt.messages[0]["content"]
+    assert JOHN_LINE in prompt.messages[-1]["content"]
+    # Known entities alone still come with the rule that says what a fence means.
+    assert "never instructions" in prompt.messages[0]["content"]
 
 
 def test_templates_are_editable_text():

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
+from chatapp.preprocess.reference_data import CLOSING_TAG
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
@@ -108,8 +109,8 @@ def question_from(messages: list[dict], context: dict) -> str:
     for message in reversed(messages):
         if message.get("role") == "user":
             text = str(message.get("content") or "").strip()
-            if "</reference_data>" in text:
-                text = text.rsplit("</reference_data>", 1)[1].strip()
+            if CLOSING_TAG in text:  # no fenced text can hold this tag: it ends our own last fence
+                text = text.rsplit(CLOSING_TAG, 1)[1].strip()
             if any(header in text for header in TEMPLATE_HEADERS):
                 text = re.split(r"\n\s*\n", text)[-1].strip()
             return text

@@ -38,9 +38,12 @@ WARNINGS = {
 
 
 def _messages(sections: dict[str, Section], tally: TokenTally) -> list[dict[str, str]]:
-    system_parts = (sections["system"].text, sections["entities"].text, sections["dialogue"].summary)
-    system = "\n\n".join(t for t in system_parts if t)
-    user_parts = [t for t in (sections["rag"].text, sections["query"].text) if t]
+    # The system message holds only our own text and the user's settings: everything
+    # taken from the registry, the documents or the conversation is fenced data in the
+    # user message, before the question.
+    system = sections["system"].text
+    user_parts = [t for t in (sections["entities"].text, sections["dialogue"].summary, sections["rag"].text,
+                              sections["query"].text) if t]
     # Counted from its sections (the RAG text was counted as its section was built).
     tally.of_parts(_interleave(user_parts, "\n\n"))
     user = "\n\n".join(user_parts)
@@ -57,9 +60,9 @@ def count_message_tokens(messages: list[dict[str, str]], model: str, count: Coun
     return REPLY_PRIMING + sum(3 + count(m["role"]) + count(m["content"]) for m in messages)
 
 
-def _flat_text(sections: dict[str, Section]) -> str:
-    order = ("system", "entities", "dialogue", "rag", "query")
-    return "\n\n".join(sections[name].text for name in order if sections[name].text)
+def _flat_text(sections: dict[str, Section], user: str) -> str:
+    """The prompt as one text, in the order of the messages."""
+    return "\n\n".join(t for t in (sections["system"].text, sections["dialogue"].recent, user) if t)
 
 
 def _flat_tokens(text: str, user: str, tally: TokenTally) -> int:
@@ -96,13 +99,17 @@ def assemble(
         describer = EntityDescriber(None)
         entity_context = [line for line in (describer.describe_resolved(e) for e in resolved) if line]
     chunks = list(rag_chunks or []) if "rag" in channels else []
+    # The system prompt explains the fence whenever something may be sent inside one.
+    topic = context.topic or {}
+    fenced_data = bool(chunks or context.summary
+                       or ("entities" in channels and (entity_context or topic.get("label") or topic.get("keywords"))))
 
     # caps: the most a section may use after a trim, whatever it could borrow.
     def build(caps: dict[str, int]) -> dict[str, Section]:
         own = dict(base, system=max(0, base["system"] - FRAMING_RESERVE))
         own = {n: min(own[n], caps.get(n, own[n])) for n in own}
         sections = {
-            "system": assembler.system(context, own["system"], need_rule=bool(chunks)),
+            "system": assembler.system(context, own["system"], need_rule=fenced_data),
             "entities": assembler.entities(entity_context, context.topic or {}, own["entities"])
             if "entities" in channels else Section("entities"),
             "query": assembler.query(corrected_input or "", own["query"]),
@@ -128,7 +135,7 @@ def assemble(
     trim_order = ("dialogue", "rag", "entities", "query", "system")
     for _ in range(64):
         messages = _messages(sections, tally)
-        text = _flat_text(sections)
+        text = _flat_text(sections, messages[-1]["content"])
         total = max(count_message_tokens(messages, model, tally), _flat_tokens(text, messages[-1]["content"], tally))
         if total <= budget.total:
             break

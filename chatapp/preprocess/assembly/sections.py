@@ -4,9 +4,13 @@ token budget assembly gives it: text at token boundaries (the dialogue from
 its oldest end, the query from its tail), retrieved chunks only whole, in
 rank order.
 
-Retrieved text is fenced as <reference_data> (chatapp.preprocess.reference_data)
-and the system prompt says what that means, so instructions inside a document
-never read as the system's.
+Text the model must take as information — retrieved chunks, the known
+entities and the topic (registry text, some of it learnt from documents), the
+summary of earlier turns — is fenced as <reference_data>
+(chatapp.preprocess.reference_data) and the system prompt says what that
+means, so instructions inside it never read as the system's. Only the
+system template and the user's own instructions and preferences are rendered
+unfenced.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from string import Template
 
 from chatapp.token_count import TokenTally, truncate_tokens
 from chatapp.preprocess.context import speaker
-from chatapp.preprocess.reference_data import FENCE_TAG, REFERENCE_RULE, fence_chunk
+from chatapp.preprocess.reference_data import FENCE_TAG, REFERENCE_RULE, fence, fence_chunk, neutralise_fence_tags
 from chatapp.records import ContextInjection, KnowledgeChunk
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -70,6 +74,12 @@ def _placeholders(text: str) -> set[str]:
 
 # --- reference data ---------------------------------------------------------------
 
+
+def fenced(text: str, kind: str) -> str:
+    """A rendered section as reference data, or nothing when it is empty."""
+    return fence(text, kind=kind) if text.strip() else ""
+
+
 _FENCE_START = re.compile(rf"(?<=\n)(?=<{FENCE_TAG} )")
 
 
@@ -93,7 +103,8 @@ class Section:
     used: int = 0
     truncated: bool = False
     turns: list[dict[str, str]] = field(default_factory=list)  # dialogue as chat messages
-    summary: str = ""  # the dialogue summary paragraph, sent in the system message
+    summary: str = ""  # the dialogue summary paragraph, fenced, sent in the user message
+    recent: str = ""  # the dialogue turns as flat text ("User: ...")
     chunks: list[KnowledgeChunk] = field(default_factory=list)
 
 
@@ -150,9 +161,11 @@ class SectionRenderer:
         topic_text = label or ", ".join(keywords)
         if label and keywords:
             topic_text = f"{label} (keywords: {', '.join(keywords)})"
-        fill = lambda kept, topic_value: render(  # noqa: E731
+        fill = lambda kept, topic_value: fenced(render(  # noqa: E731
             self.templates["entities"], {"entities": "\n".join(kept), "topic": topic_value}
-        )
+        ), "known_entities")
+        # Escaped before they are counted, so each line costs what is sent.
+        lines = [neutralise_fence_tags(line) for line in lines]
         # Each line is counted once; lines are ranked, so the lowest go first.
         used = self.count(fill(["x"], topic_text)) - 1 if lines else 0
         kept = []
@@ -216,15 +229,17 @@ class SectionRenderer:
                 used += self.count(tail) + TURN_FRAMING
             truncated = True
             break
-        summary_text, summary_value = "", ""
+        summary_text = ""
         if context.summary and not truncated:
-            summary_only = lambda s: render(self.templates["dialogue"], {"summary": s})  # noqa: E731
-            summary_text, summary_value, cut = self._cut_to_fit(summary_only, context.summary, budget - used, "end")
+            summary_only = lambda s: fenced(  # noqa: E731
+                render(self.templates["dialogue"], {"summary": s}), "earlier_conversation")
+            summary_text, _, cut = self._cut_to_fit(summary_only, context.summary, budget - used, "end")
             truncated = truncated or cut
             used += self.count(summary_text)
         elif context.summary:
             truncated = True
         flat_turns = "\n".join(f"{speaker(role)}: {content}" for role, content in kept)
-        text = render(self.templates["dialogue"], {"summary": summary_value, "turns": flat_turns})
+        recent = render(self.templates["dialogue"], {"turns": flat_turns})
+        text = "\n\n".join(t for t in (summary_text, recent) if t)
         messages = [{"role": role, "content": content} for role, content in kept]
-        return Section("dialogue", text, used, truncated, turns=messages, summary=summary_text)
+        return Section("dialogue", text, used, truncated, turns=messages, summary=summary_text, recent=recent)
