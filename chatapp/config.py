@@ -1,20 +1,30 @@
 """Settings: defaults, then the data dir's config.toml (or --config), then
-CHATAPP_* environment variables, then command-line flags — later wins."""
+CHATAPP_* environment variables, then command-line flags — later wins.
+
+Every value is checked where it comes in (its type, its range, the names it may take) and every
+bad one is reported, each on its own line naming the file, variable or flag it came from."""
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 CONFIG_FILE_NAME = "config.toml"
 ENV_PREFIX = "CHATAPP_"
 
 
 class ConfigError(Exception):
-    """A config file or value the user must fix; the message says how."""
+    """Config the user must fix: one problem or several, each a line that says where and how."""
+
+    def __init__(self, *problems: str):
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
 
 
 @dataclass(frozen=True)
@@ -67,55 +77,197 @@ def default_data_dir() -> Path:
 
 
 _SETTABLE = {f.name: f for f in fields(Settings) if f.name not in ("data_dir", "config_file")}
-_POSITIVE = {"first_byte_timeout", "stall_timeout", "total_timeout"}
+
+# The names the pipeline accepts, kept here so that checking a config loads no pipeline module;
+# tests/test_config_and_secrets.py holds them equal to chatapp/preprocess/correction/levels.py's
+# LEVELS and chatapp/preprocess/assembly/budgets.py's PROFILES.
+CORRECTION_LEVEL_NAMES = ("off", "minimal", "standard", "aggressive")
+BUDGET_PROFILE_NAMES = ("default", "compact", "standard", "extended")
 
 
-def _coerce(name: str, value: Any, origin: str) -> Any:
-    """Turn a TOML or environment value into the field's type, or say what is wrong."""
-    current = getattr(Settings(data_dir=Path(".")), name)
-    kind = type(current) if current is not None else str
+class _Bad(ValueError):
+    """What a value should have been, e.g. "should be a whole number of 1 or more"; `part` names the
+    entry of a table at fault and `value` is that entry's value."""
+
+    def __init__(self, what: str, part: str | None = None, value: Any = None):
+        super().__init__(what)
+        self.part, self.value = part, value
+
+
+def url_problem(value: str) -> str | None:
+    """Why `value` is not an http(s) URL with a host (None when it is one)."""
     try:
-        if kind is bool:
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in ("1", "true", "yes", "on"):
-                return True
-            if text in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(value)
-        if kind is dict:
-            if not isinstance(value, dict):
-                raise ValueError(value)
-            return dict(value)
-        if kind is list:
-            items = [v.strip() for v in value.split(",")] if isinstance(value, str) else value
-            if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
-                raise ValueError(value)
-            items = [v for v in items if v]
-            if name == "disabled_checks":
-                _require_known_checks(items, origin)
-            return items
-        if kind in (int, float):
-            if isinstance(value, bool):
-                raise ValueError(value)
-            number = kind(value)
-            if name in _POSITIVE and not number > 0:
-                raise ConfigError(f"{origin}: '{name}' should be a number of seconds above 0, got {value!r}")
-            return number
-        return None if value in ("", None) else str(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{origin}: '{name}' should be a {kind.__name__}, got {value!r}") from None
+        parsed = urlsplit(value.strip())
+        parsed.port  # noqa: B018 - raises ValueError on a port that is not a number in range
+    except ValueError:
+        return "should be a URL such as http://localhost:8000"
+    if parsed.scheme.lower() not in ("http", "https"):
+        return "should be an http:// or https:// URL"
+    if not parsed.hostname or any(c.isspace() for c in value.strip()):
+        return "should be a URL with a host, such as http://localhost:8000"
+    return None
 
 
-def _require_known_checks(names: list[str], origin: str) -> None:
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise _Bad("should be text in quotes")
+    return value
+
+
+def _model(value: Any) -> str:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text or any(c.isspace() for c in text):
+        raise _Bad('should be a model name such as "offline", "gpt-4o-mini" or "ollama/llama3"')
+    return text
+
+
+def _optional_url(value: Any) -> str | None:
+    text = _text(value).strip()
+    if not text:
+        return None
+    problem = url_problem(text)
+    if problem:
+        raise _Bad(problem)
+    return text
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if isinstance(value, str) else None
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise _Bad("should be true or false")
+
+
+def _number(value: Any) -> float:
+    """A finite number from TOML (int or float) or from text ("2.5")."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise _Bad("should be a number")
+    try:
+        number = float(value)
+    except (ValueError, OverflowError):
+        raise _Bad("should be a number") from None
+    if not math.isfinite(number):
+        raise _Bad("should be a finite number")
+    return number
+
+
+def _positive(value: Any) -> float:
+    number = _number(value)
+    if not number > 0:
+        raise _Bad("should be a number above 0")
+    return number
+
+
+def _seconds(value: Any) -> float:
+    number = _number(value)
+    if not number > 0:
+        raise _Bad("should be a number of seconds above 0")
+    return number
+
+
+def _count(value: Any) -> int:
+    """A whole number of 1 or more: 5 or "5", not 2.5, "2.5" or true."""
+    if isinstance(value, bool) or isinstance(value, float) or not isinstance(value, (int, str)):
+        raise _Bad("should be a whole number of 1 or more")
+    try:
+        number = int(value.strip()) if isinstance(value, str) else value
+    except ValueError:
+        raise _Bad("should be a whole number of 1 or more") from None
+    if number < 1:
+        raise _Bad("should be a whole number of 1 or more")
+    return number
+
+
+def _correction_level(value: Any) -> str:
+    """A level name, or a number from 0.0 to 1.0 (kept as text, as --level takes it)."""
+    if isinstance(value, str) and value.strip().lower() in CORRECTION_LEVEL_NAMES:
+        return value.strip().lower()
+    try:
+        number = _number(value)
+    except _Bad:
+        number = math.nan
+    if not 0.0 <= number <= 1.0:
+        raise _Bad(f"should be one of {', '.join(CORRECTION_LEVEL_NAMES)}, or a number from 0.0 to 1.0")
+    return str(value).strip()
+
+
+def _budget_profile(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower() in BUDGET_PROFILE_NAMES:
+        return value.strip().lower()
+    raise _Bad(f"should be one of {', '.join(BUDGET_PROFILE_NAMES)}")
+
+
+def _preferences(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _Bad("should be a table ([preferences] with one setting a line)")
+    regenerations = value.get("auto_regenerations", 0)
+    if isinstance(regenerations, bool) or not isinstance(regenerations, int) or regenerations < 0:
+        raise _Bad("should be a whole number of 0 or more", "auto_regenerations", regenerations)
+    return dict(value)
+
+
+def _disabled_checks(value: Any) -> list[str]:
+    items = [v.strip() for v in value.split(",")] if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+        raise _Bad("should be a list of check names")
+    items = [v for v in items if v]
     from chatapp.components import CHECKS
     from chatapp.postprocess import checks  # noqa: F401 - registers the answer checks
 
-    unknown = [n for n in names if n not in CHECKS]
+    unknown = [n for n in items if n not in CHECKS]
     if unknown:
-        raise ConfigError(f"{origin}: 'disabled_checks' has no check named {unknown[0]!r} "
-                          f"(known: {', '.join(CHECKS.names())})")
+        raise _Bad(f"has no check named {unknown[0]!r} (known: {', '.join(CHECKS.names())})")
+    return items
+
+
+# What each setting accepts: a function that returns the value as Settings holds it, or raises _Bad.
+_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "model": _model,
+    "api_base": _optional_url,
+    "first_byte_timeout": _seconds,
+    "stall_timeout": _seconds,
+    "total_timeout": _seconds,
+    "chroma_url": _optional_url,
+    "load_sample_kb": _flag,
+    "keep_sample_kb": _flag,
+    "correction_level": _correction_level,
+    "budget_profile": _budget_profile,
+    "max_file_mb": _positive,
+    "max_table_rows": _count,
+    "learn_from_documents": _flag,
+    "embedding_batch_size": _count,
+    "search_k": _count,
+    "system_prompt": _text,
+    "preferences": _preferences,
+    "disabled_checks": _disabled_checks,
+}
+assert _CHECKS.keys() == _SETTABLE.keys(), "every setting needs a check"
+# Set only in config.toml: a table has no one-line form for an environment variable.
+_FILE_ONLY = {"preferences"}
+
+
+def checked_value(name: str, value: Any, origin: str) -> Any:
+    """`value` for the setting `name` as Settings holds it; a ConfigError naming `origin` (a file,
+    an environment variable or a flag) when it is not acceptable."""
+    try:
+        return _CHECKS[name](value)
+    except _Bad as bad:
+        where, value = (f"{name}.{bad.part}", bad.value) if bad.part else (name, value)
+        raise ConfigError(_problem(origin, where, f"{bad}, got {_shown(value)}")) from None
+
+
+def _problem(origin: str, name: str, what: str) -> str:
+    return f"{origin}: '{name}' {what}"
+
+
+def _shown(value: Any) -> str:
+    """The rejected value as the user wrote it, cut short: a whole pasted prompt is not repeated."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_settings(
@@ -124,9 +276,18 @@ def load_settings(
     overrides: dict[str, Any] | None = None,
     environ: dict[str, str] | None = None,
 ) -> Settings:
+    """Settings from the defaults, the config file, CHATAPP_* variables and `overrides`, in that
+    order. Every unacceptable value is found before any is used: the ConfigError lists them all."""
     environ = dict(os.environ) if environ is None else environ
     data_dir = Path(data_dir).expanduser() if data_dir else default_data_dir()
     values: dict[str, Any] = {}
+    problems: list[str] = []
+
+    def take(name: str, value: Any, origin: str) -> None:
+        try:
+            values[name] = checked_value(name, value, origin)
+        except ConfigError as exc:
+            problems.append(str(exc))
 
     path = Path(config_file).expanduser() if config_file else data_dir / CONFIG_FILE_NAME
     if config_file and not path.is_file():
@@ -135,21 +296,32 @@ def load_settings(
         try:
             parsed = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+            raise ConfigError(f"{path} is not valid TOML: {' '.join(str(exc).split())}") from None
+        except OSError as exc:
+            raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
         for key, value in parsed.items():
-            if key not in _SETTABLE:
-                raise ConfigError(f"{path}: unknown setting '{key}' (known: {', '.join(sorted(_SETTABLE))})")
-            values[key] = _coerce(key, value, str(path))
+            if key in _SETTABLE:
+                take(key, value, str(path))
+            else:
+                problems.append(f"{path}: unknown setting '{key}' (known: {', '.join(sorted(_SETTABLE))})")
     else:
         path = None
 
     for name in _SETTABLE:
         env_name = ENV_PREFIX + name.upper()
-        if env_name in environ and _SETTABLE[name].type not in ("dict[str, Any]",):
-            values[name] = _coerce(name, environ[env_name], env_name)
+        if env_name in environ:
+            if name in _FILE_ONLY:
+                problems.append(f"{env_name}: '{name}' can only be set in {CONFIG_FILE_NAME}")
+            else:
+                take(name, environ[env_name], env_name)
 
     for key, value in (overrides or {}).items():
-        if value is not None:
-            values[key] = _coerce(key, value, f"--{key.replace('_', '-')}")
+        flag = f"--{key.replace('_', '-')}"
+        if key not in _SETTABLE:
+            problems.append(f"{flag}: no such setting (known: {', '.join(sorted(_SETTABLE))})")
+        elif value is not None:
+            take(key, value, flag)
 
+    if problems:
+        raise ConfigError(*problems)
     return replace(Settings(data_dir=data_dir, config_file=path), **values)

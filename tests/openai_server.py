@@ -62,6 +62,8 @@ class Scripted:
     resume: threading.Event | None = None
     # A stream that never ends: the pieces of `text` are sent again and again, `piece_delay` apart.
     endless: bool = False
+    # An error message with "{key}" replaced by the bearer token the request carried.
+    echo_key: bool = False
 
     @classmethod
     def reply(cls, text: str, pieces: int = 1, piece_delay: float = 0.0, first_byte_delay: float = 0.0,
@@ -90,6 +92,12 @@ class Scripted:
     def error(cls, status: int, message: str = "", retry_after: float | str | None = None) -> "Scripted":
         return cls(status=status, error_message=message or f"scripted error {status}",
                    retry_after=None if retry_after is None else str(retry_after))
+
+    @classmethod
+    def error_echoing_key(cls, status: int = 400) -> "Scripted":
+        """An error whose message quotes the key the request carried, as some providers' 400s and 401s do."""
+        return cls(status=status, error_message="Invalid request for key {key}: check your credentials",
+                   echo_key=True)
 
     @classmethod
     def broken_stream(cls, text: str, pieces: int, break_after: int, mode: str = "error_event",
@@ -231,7 +239,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer_error(self, script: Scripted) -> None:
         headers = {"Retry-After": script.retry_after} if script.retry_after is not None else {}
-        error = {"message": script.error_message, "type": _STATUS_ERROR_TYPES.get(script.status, "server_error"),
+        message = script.error_message
+        if script.echo_key:
+            sent = self.recorded.headers.get("Authorization") or ""
+            message = message.replace("{key}", sent.removeprefix("Bearer ").strip())
+        error = {"message": message, "type": _STATUS_ERROR_TYPES.get(script.status, "server_error"),
                  "code": script.status}
         self.recorded.responded = True
         self._send_json(script.status, {"error": error}, headers)

@@ -204,7 +204,7 @@ def test_a_stall_mid_stream_hits_the_total_timeout_with_text_kept(openai_server)
 
 
 @pytest.mark.parametrize("status, kind, hint", [
-    (401, "auth", "--api-key"),
+    (401, "auth", "OPENAI_API_KEY"),
     (403, "auth", "API key"),
     (400, "bad_request", "max_tokens is too large"),
     (404, "not_found", "--model"),

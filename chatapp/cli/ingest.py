@@ -8,7 +8,15 @@ from typing import Annotated
 import typer
 
 from chatapp.cli.app import app
-from chatapp.cli.options import DataLocation, JsonOption, console, data_command, err_console, print_json
+from chatapp.cli.options import (
+    DataLocation,
+    JsonOption,
+    UserError,
+    console,
+    data_command,
+    err_console,
+    print_json,
+)
 
 
 @data_command(app)
@@ -24,6 +32,10 @@ def ingest(
     plus entities.jsonl and facts.jsonl for the registry. Unchanged files are skipped."""
     from chatapp.cli.ingest_view import IngestView
 
+    # A mistyped path is the user's one-line mistake (exit code 2), unless --prune is to forget it.
+    missing = [str(p) for p in paths if not prune and not p.exists() and not p.is_symlink()]
+    if missing:
+        raise UserError(f"no such file or directory: {', '.join(missing)}")
     engine = data.open_engine()
     view = IngestView(err_console, interactive=err_console.is_terminal and not as_json)
     with view:

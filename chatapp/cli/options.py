@@ -49,10 +49,11 @@ class UserError(Exception):
     """Something the user can fix; printed as one line."""
 
 
-def fail(message: str, code: int = 2) -> None:
-    """`message` as one error line: it may quote the user's input or a file's name, so it is not markup."""
+def fail(*messages: str, code: int = 2) -> None:
+    """Each message as one error line: it may quote the user's input or a file's name, so it is not markup."""
     # soft_wrap: one line however long, never cut at the console's width.
-    err_console.print(f"[bold red]error:[/] {markup_safe(message)}", highlight=False, soft_wrap=True)
+    for message in messages:
+        err_console.print(f"[bold red]error:[/] {markup_safe(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -154,7 +155,9 @@ def _as_command(func: Callable) -> Callable:
             options[name] = group(**{field.name: options.pop(field.name) for field in dataclasses.fields(group)})
         try:
             return func(**options, data=DataLocation.given(ctx, data_dir, config))
-        except (ConfigError, UserError) as exc:
+        except ConfigError as exc:
+            fail(*exc.problems)
+        except UserError as exc:
             fail(str(exc))
         except StorageError as exc:
             fail(str(exc), code=1)

@@ -19,8 +19,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from chatapp.config import url_problem
 from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
 from chatapp.llm.settings import OFFLINE_MODEL, LLMSettings
+from chatapp.redact import redact, remember_secret
 
 if TYPE_CHECKING:
     from chatapp.llm.offline import OfflineResponder
@@ -78,6 +80,30 @@ def litellm_model_name(model: str, api_base: str | None) -> str:
     return model if prefix in providers else f"openai/{model}"
 
 
+def model_problem(model: str, api_base: str | None) -> str | None:
+    """Why litellm cannot route `model` to a provider (None when it can), found without a network call:
+    "notaprovider/xyz" or a bare unknown name with no --api-base would otherwise fail only after the
+    request was built, with litellm's own message."""
+    if model.strip().lower() == OFFLINE_MODEL:
+        return None
+    litellm = load_litellm()
+    try:
+        litellm.get_llm_provider(model=litellm_model_name(model, api_base), api_base=api_base)
+    except Exception as exc:  # noqa: BLE001 - only litellm's "provider not provided" is a bad name
+        if "provider" not in str(exc).lower():
+            return None
+        return (f"'{model}' is not a model name litellm can route: use provider/model (openai/gpt-4o-mini, "
+                "anthropic/claude-3-5-haiku-latest, ollama/llama3), a known name such as gpt-4o-mini, "
+                "or --api-base for an OpenAI-compatible server")
+    return None
+
+
+def api_base_problem(api_base: str | None) -> str | None:
+    """Why `api_base` cannot be called (None when it can, or when there is none)."""
+    problem = url_problem(api_base) if api_base else None
+    return f"the api_base {problem}, got {redact(api_base)!r}" if problem else None
+
+
 # --- the client --------------------------------------------------------------------
 
 
@@ -128,6 +154,7 @@ class LLMClient:
     def __init__(self, settings: LLMSettings, offline_responder: "OfflineResponder | None" = None):
         self.settings = settings
         self.offline_responder = offline_responder
+        remember_secret(settings.api_key)  # never stored, even when a provider's error quotes it
 
     # --- public ----------------------------------------------------------------
 
@@ -176,8 +203,15 @@ class LLMClient:
         return min(delay, s.backoff_max)
 
     def _stream_remote(self, messages, on_delta, cancel) -> LLMResult:
-        litellm = load_litellm()
         s = self.settings
+        # A call that cannot be made is refused before the first attempt, not retried.
+        problem = api_base_problem(s.api_base)
+        if problem:
+            raise LLMError("bad_api_base", problem)
+        problem = model_problem(s.model, s.api_base)
+        if problem:
+            raise LLMError("bad_model", problem)
+        litellm = load_litellm()
         started = time.monotonic()
         total_deadline = started + s.total_timeout
         litellm_model = litellm_model_name(s.model, s.api_base)

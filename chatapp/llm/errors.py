@@ -8,11 +8,12 @@ import time
 from email.utils import parsedate_to_datetime
 
 from chatapp.llm.settings import LLMSettings
+from chatapp.redact import redact
 
 # The kinds a caller can branch on; the first three are worth a retry when no text has arrived yet.
 RETRYABLE_KINDS = frozenset({"rate_limit", "server", "connection"})
-ERROR_KINDS = RETRYABLE_KINDS | {"auth", "bad_request", "not_found", "timeout_first_byte", "timeout_stall",
-                                 "timeout_total", "interrupted"}
+ERROR_KINDS = RETRYABLE_KINDS | {"auth", "bad_request", "bad_model", "bad_api_base", "not_found",
+                                 "timeout_first_byte", "timeout_stall", "timeout_total", "interrupted"}
 # The kinds that stop an answer part-way: what arrived is an interrupted answer, not a failed call.
 CUT_OFF_KINDS = frozenset({"interrupted", "timeout_stall", "timeout_total"})
 
@@ -126,7 +127,18 @@ def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None,
     return kind, status, _retry_after_seconds(chain), detail
 
 
-def _key_variable(litellm_model: str) -> str:
+def key_variable(litellm_model: str) -> str:
+    """The environment variable litellm reads the key for `litellm_model` from (OPENAI_API_KEY,
+    ANTHROPIC_API_KEY, …): litellm's own answer when it has one, else PROVIDER_API_KEY."""
+    try:
+        import litellm  # loaded already whenever a remote call failed
+
+        missing = litellm.validate_environment(model=litellm_model).get("missing_keys") or []
+        named = [name for name in missing if name.endswith(("_KEY", "_TOKEN"))]
+        if named:
+            return named[0]
+    except Exception:  # noqa: BLE001 - the guess below is right for most providers
+        pass
     provider = litellm_model.split("/", 1)[0] if "/" in litellm_model else "openai"
     return f"{provider.upper().replace('-', '_')}_API_KEY"
 
@@ -138,7 +150,13 @@ def _setting(name: str) -> str:
 
 def failure_message(kind: str, status: int | None, detail: str, settings: LLMSettings, litellm_model: str,
                     attempts: int, partial_chars: int) -> str:
-    """One line: what happened, then what to do about it."""
+    """One line: what happened, then what to do about it; nothing secret in it (a provider's message
+    may echo the key, an --api-base may carry one), since it is shown, stored and exported."""
+    return redact(_message(kind, status, detail, settings, litellm_model, attempts, partial_chars))
+
+
+def _message(kind: str, status: int | None, detail: str, settings: LLMSettings, litellm_model: str,
+             attempts: int, partial_chars: int) -> str:
     model = settings.model
     code = f" ({status})" if status else ""
     tries = f" after {attempts} attempts" if attempts > 1 else ""
@@ -147,8 +165,9 @@ def failure_message(kind: str, status: int | None, detail: str, settings: LLMSet
     if kind == "auth" and status == 403:
         return f"the provider refused access to {model} (403): check that your API key may use this model"
     if kind == "auth":
-        return (f"the provider rejected the API key{code}: set {_key_variable(litellm_model)} or --api-key"
-                if status else f"no API key for {model}: set {_key_variable(litellm_model)} or --api-key")
+        variable = key_variable(litellm_model)
+        return (f"the provider rejected the API key{code}: check the key in the environment variable {variable}"
+                if status else f"no API key for {model}: set the environment variable {variable} to your key")
     if kind == "rate_limit":
         return f"{model} is rate-limited (429){tries}: wait a minute and try again, or use another --model"
     if kind == "server" and partial_chars:

@@ -2,7 +2,8 @@
 corrections, resolved entities, sources, flags and recommendation.
 
 Nothing secret leaves: records hold no API keys, and anything shaped like a
-key or bearer token that found its way into text is masked on the way out.
+key or bearer token, or holding a configured key's value, that found its way
+into text is redacted on the way out (chatapp/redact.py).
 
 Nothing in a transcript acts when the export is opened: the Markdown and HTML
 escape HTML in what the user, the model or a document wrote (a `<script>` in an
@@ -16,31 +17,22 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from pathlib import Path
 
+from chatapp.redact import redact_value
 from chatapp.storage.filenames import file_under, slug
 from chatapp.storage.sessions import Session, SessionStore
 from chatapp.terminal_text import clean, escape_json_controls
 
-SECRET_PATTERN = re.compile(
-    r"\b(?:sk|pk|rk|sess|key)-[A-Za-z0-9_\-]{12,}\b|\bBearer\s+[A-Za-z0-9._\-]{12,}|\bAKIA[0-9A-Z]{16}\b"
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}\b|\bxox[abpr]-[A-Za-z0-9-]{10,}\b"
-)
-
-
-def mask_secrets(text: str) -> str:
-    return SECRET_PATTERN.sub("[secret removed]", text or "")
-
 
 def _scrub(value):
-    if isinstance(value, str):
-        return mask_secrets(value)
-    if isinstance(value, list):
-        return [_scrub(v) for v in value]
+    """Every string with its secrets redacted (see chatapp/redact.py); fields that only ever hold a
+    key or a process id left out."""
     if isinstance(value, dict):
         return {k: _scrub(v) for k, v in value.items() if k not in ("api_key", "pid")}
-    return value
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    return redact_value(value)
 
 
 def session_transcript(store: SessionStore, session: Session) -> dict:

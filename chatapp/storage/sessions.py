@@ -28,6 +28,7 @@ from chatapp.records import (
     Usage,
     to_jsonable,
 )
+from chatapp.redact import redact, redact_value
 from chatapp.storage.database import Database
 from chatapp.surrogates import repair_surrogates
 
@@ -62,6 +63,11 @@ def _process_alive(pid: int) -> bool:
 def _stored_text(text: str) -> str:
     """Text SQLite can encode: a streamed emoji split into surrogate halves is joined, a lone half replaced."""
     return repair_surrogates(text or "")
+
+
+def _stored_meta(meta: dict | None) -> str:
+    """A turn's meta as stored: JSON, with any secret an error message carried redacted."""
+    return _stored_text(json.dumps(redact_value(meta or {}), ensure_ascii=False))
 
 
 def _orphaned(meta: dict, created_at: str | None, now: float) -> bool:
@@ -164,8 +170,7 @@ class SessionStore:
                 meta = {**(meta or {}), "pid": os.getpid(), "heartbeat": time.time()}
             cursor = db.execute(
                 "INSERT INTO turns(session_id, idx, role, content, created_at, status, meta) VALUES (?,?,?,?,?,?,?)",
-                (session.id, idx, role, _stored_text(content), now_iso(), status,
-                 _stored_text(json.dumps(meta or {}, ensure_ascii=False))),
+                (session.id, idx, role, _stored_text(content), now_iso(), status, _stored_meta(meta)),
             )
             db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session.id))
             return cursor.lastrowid
@@ -199,8 +204,7 @@ class SessionStore:
                 old.pop("error")
             db.execute(
                 "UPDATE turns SET content = ?, status = ?, meta = ? WHERE id = ?",
-                (_stored_text(content), status,
-                 _stored_text(json.dumps({**old, **(meta or {})}, ensure_ascii=False)), turn_id),
+                (_stored_text(content), status, _stored_meta({**old, **(meta or {})}), turn_id),
             )
 
     def turns(self, session: Session) -> list[dict]:
@@ -230,7 +234,7 @@ class SessionStore:
                 meta.pop("heartbeat", None)
                 meta.setdefault("error", ORPHAN_NOTE)
                 db.execute("UPDATE turns SET status = 'interrupted', meta = ? WHERE id = ? AND status = 'streaming'",
-                           (_stored_text(json.dumps(meta, ensure_ascii=False)), turn_id))
+                           (_stored_meta(meta), turn_id))
                 marked += 1
         return marked
 
@@ -281,7 +285,8 @@ class SessionStore:
             db["llm_calls"].insert(
                 {"turn_id": turn_id, "model": usage.model, "prompt_tokens": usage.prompt_tokens,
                  "completion_tokens": usage.completion_tokens, "cost": usage.cost, "latency_ms": usage.latency_ms,
-                 "first_byte_ms": first_byte_ms, "status": status, "error": error, "attempts": attempts,
+                 "first_byte_ms": first_byte_ms, "status": status, "error": error and redact(error),
+                 "attempts": attempts,
                  "created_at": now_iso()}
             )
 
