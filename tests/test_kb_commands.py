@@ -70,7 +70,7 @@ def test_the_first_ingest_of_your_own_files_removes_the_sample_and_says_so(tmp_p
     own = write_notes(tmp_path / "own", OWN_NOTES)
 
     missing = cli("ingest", str(tmp_path / "no-such-folder"), data_dir=data_dir)
-    assert missing.exit_code == 1 and "Removed the sample" not in missing.output  # a typo costs nothing
+    assert missing.exit_code == 2 and "Removed the sample" not in missing.output  # a typo costs nothing
 
     result = cli("ingest", str(own), data_dir=data_dir)
     assert result.exit_code == 0, result.output

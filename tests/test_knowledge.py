@@ -179,7 +179,7 @@ def test_cli_kb_search_and_stats(sample_engine):
 
 def test_missing_path_and_bad_config_get_one_clear_line(tmp_path):
     result = run_cli("ingest", str(tmp_path / "nope"), data_dir=tmp_path / "data")
-    assert result.returncode == 1 and "no such file" in result.stdout + result.stderr
+    assert result.returncode == 2 and "no such file" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     (tmp_path / "bad.toml").write_text("model = [")
     bad = run_cli("kb", "stats", "--config", str(tmp_path / "bad.toml"), data_dir=tmp_path / "data")
     assert bad.returncode == 2 and "not valid TOML" in bad.stderr and "Traceback" not in bad.stderr
