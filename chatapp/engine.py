@@ -24,6 +24,7 @@ class ChatEngine:
             raise StorageError(message or f"cannot make the data dir {settings.data_dir}: {exc.strerror}") from exc
         self.database = Database(settings.database_path)
         self.kb = KnowledgeBase(settings, self.database)
+        self._sessions = None
         self._turns = None
 
     @classmethod
@@ -65,7 +66,16 @@ class ChatEngine:
 
     @property
     def sessions(self):
-        return self.turns.sessions
+        # Its own store, not the turn runner's: `sessions list` and `export` read records
+        # without loading the pipeline that writes them.
+        if self._sessions is None:
+            from chatapp.storage.sessions import SessionStore
+
+            store = SessionStore(self.database)
+            # Turns a dead process left 'streaming' say what happened to them before anyone reads them.
+            store.mark_orphans_interrupted()
+            self._sessions = store
+        return self._sessions
 
     def live_correct(self, text: str, level=None):
         """Tiers 1–2 of correction, for the diff shown while typing."""

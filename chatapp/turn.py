@@ -23,7 +23,7 @@ from chatapp.records import (
     TurnStatus,
     Usage,
 )
-from chatapp.storage.sessions import Session, SessionStore
+from chatapp.storage.sessions import Session
 from chatapp.storage.stream_checkpoint import StreamCheckpoint
 from chatapp.surrogates import SurrogateJoiner, repair_surrogates
 
@@ -57,9 +57,7 @@ class TurnRunner:
         self.engine = engine
         self.settings = engine.settings
         self.kb = engine.kb
-        self.sessions = SessionStore(engine.database)
-        # Turns a dead process left 'streaming' say what happened to them before anyone reads them.
-        self.sessions.mark_orphans_interrupted()
+        self.sessions = engine.sessions
         self._stages = None
         self._postprocessor = None
         self._kb_version_seen = None

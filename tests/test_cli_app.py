@@ -59,3 +59,57 @@ def test_importing_the_package_registers_every_command_of_the_readme(fresh_impor
 
 def test_the_command_line_loads_no_model_or_ui_library_until_a_command_runs(fresh_import):
     assert fresh_import["heavy"] == []
+
+
+# A command run to its end in a fresh interpreter, then what it loaded: the last line of stdout.
+RUN_AND_LIST_MODULES = """
+import json, runpy, sys
+sys.argv = ["chatapp", *sys.argv[1:]]
+try:
+    runpy.run_module("chatapp", run_name="__main__")
+    code = 0
+except SystemExit as exc:
+    code = exc.code or 0
+loaded = sorted(m for m in sys.modules if m.split(".")[0] in {MODELS_AND_UI}
+                or m.startswith(("chatapp.turn", "chatapp.preprocess", "chatapp.postprocess", "chatapp.llm",
+                                 "chatapp.knowledge.embeddings", "chatapp.knowledge.vector_index")))
+print("\\n" + json.dumps({"code": code, "loaded": loaded}))
+"""
+MODELS_AND_UI = {"spacy", "chromadb", "litellm", "onnxruntime", "tokenizers", "wordfreq", "tiktoken", "textual",
+                 "bm25s", "rapidfuzz", "dateparser"}
+
+
+@pytest.fixture(scope="module")
+def data_dir_with_a_session(tmp_path_factory):
+    from chatapp.storage.database import Database
+    from chatapp.storage.sessions import SessionStore
+
+    data_dir = tmp_path_factory.mktemp("data")
+    database = Database(data_dir / "chatapp.db")
+    store = SessionStore(database)
+    session = store.open_or_create("harbour-notes")
+    store.add_turn(session, "user", "when does the ferry leave")
+    store.add_turn(session, "assistant", "At nine, from pier four.")
+    database.close()
+    return data_dir
+
+
+@pytest.mark.parametrize("command", [
+    ["--help"],
+    ["sessions", "list"],
+    ["sessions", "show", "harbour-notes"],
+    ["export", "harbour-notes", "--format", "json"],
+    ["kb", "stats"],
+])
+def test_commands_that_only_read_records_load_no_model_no_index_and_no_pipeline(command, data_dir_with_a_session):
+    probe = RUN_AND_LIST_MODULES.replace("{MODELS_AND_UI}", repr(MODELS_AND_UI))
+    args = command if command == ["--help"] else [*command, "--data-dir", str(data_dir_with_a_session)]
+    result = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    output, last_line = result.stdout.rstrip().rsplit("\n", 1)
+    report = json.loads(last_line)
+    assert report["code"] == 0, result.stderr
+    if command[0] in ("sessions", "export"):  # the command did its work: the session is there
+        assert "harbour-notes" in output
+    assert report["loaded"] == []

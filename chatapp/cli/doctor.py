@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import time
+from typing import Annotated
 
 import typer
 
@@ -123,13 +124,29 @@ def run_checks(engine) -> list[dict]:
     ]
 
 
+TimingsOption = Annotated[bool, typer.Option(
+    "--timings", help="First measure where start-up time goes, stage by stage, in this process.")]
+
+
 @data_command(app)
-def doctor(data: DataLocation, as_json: JsonOption = False):
+def doctor(data: DataLocation, as_json: JsonOption = False, timings: TimingsOption = False):
     """What is installed, which models load, where the data lives, and whether the provider answers."""
-    checks = run_checks(data.open_engine())
-    if as_json:
-        print_json({"checks": checks})
+    stage_timings = None
+    if timings:
+        # Before the checks, which would load the same models and leave nothing to measure.
+        from chatapp.startup_timings import measure_startup
+
+        stage_timings, engine = measure_startup(data.open_engine)
+        if engine is None:
+            engine = data.open_engine()  # fails with the data dir's own message
     else:
+        engine = data.open_engine()
+    checks = run_checks(engine)
+    if as_json:
+        print_json({"checks": checks} | ({"timings": stage_timings} if stage_timings is not None else {}))
+    else:
+        if stage_timings is not None:
+            _print_timings(stage_timings)
         from rich.table import Table
 
         table = Table(title="chatapp doctor", show_lines=False)
@@ -143,3 +160,23 @@ def doctor(data: DataLocation, as_json: JsonOption = False):
         console.print(table)
     if any(c["status"] == "fail" for c in checks):
         raise typer.Exit(1)
+
+
+def _print_timings(stage_timings) -> None:
+    from rich.table import Table
+
+    total = sum(t.ms for t in stage_timings)
+    table = Table(title="start-up, stage by stage (each given the stages above it)", show_lines=False)
+    table.add_column("stage")
+    table.add_column("ms", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column("peak MiB", justify="right")
+    table.add_column("detail", overflow="fold")
+    for t in stage_timings:
+        status = {"fail": "[red]failed:[/] ", "cached": "[dim]"}.get(t.status, "")
+        closing = "[/]" if t.status == "cached" else ""
+        # A detail may quote a path or an exception's message: not markup.
+        table.add_row(t.stage, f"{t.ms:.0f}", f"{t.ms / total:.0%}" if total else "", f"{t.peak_mib:.0f}",
+                      f"{status}{markup_safe(t.detail)}{closing}")
+    table.add_row("[bold]total[/]", f"[bold]{total:.0f}[/]", "", "", "")
+    console.print(table)

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chatapp.config import Settings
-from chatapp.knowledge.embeddings import MiniLMEmbedder
 from chatapp.knowledge.keyword_index import KeywordIndex
 from chatapp.knowledge.registry import FACT_FILE_NAMES, Registry, RegistryFileError, parse_facts
 from chatapp.knowledge.sample import SAMPLE_ORIGIN, is_within, sample_kb_path
 from chatapp.records import IngestReport, KnowledgeChunk, RebuildReport, RemovalReport
 from chatapp.storage.database import Database
+
+if TYPE_CHECKING:  # the embedder brings numpy and onnxruntime: loaded when first embedding, not to open the base
+    from chatapp.knowledge.embeddings import MiniLMEmbedder
 
 KB_VERSION_KEY = "kb_version"
 # SQLite allows a bounded number of ? in one statement; deletions go in slices of this many.
@@ -39,6 +42,8 @@ class KnowledgeBase:
     @property
     def embedder(self) -> MiniLMEmbedder:
         if self._embedder is None:
+            from chatapp.knowledge.embeddings import MiniLMEmbedder
+
             self._embedder = MiniLMEmbedder(batch_size=self.settings.embedding_batch_size)
         return self._embedder
 

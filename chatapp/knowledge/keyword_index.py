@@ -19,9 +19,10 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 STATE_FILE = "chatapp-state.json"
 # The version alone, so the check before every search does not parse the id list.
@@ -64,11 +65,14 @@ class KeywordIndex:
         self.directory = Path(directory)
         self._loaded: _Loaded | None = None
         self._version_seen: tuple[tuple, str | None] | None = None  # (version file's stat, version)
-        self._stem = _stemmer()
+        self._stem = None  # the stemmer, loaded with bm25s when text is first tokenized
+        self._stem_loaded = False
 
     def _tokenize(self, texts: list[str], as_ids: bool = True):
         import bm25s
 
+        if not self._stem_loaded:
+            self._stem, self._stem_loaded = _stemmer(), True
         return bm25s.tokenize(
             texts, stopwords="en", stemmer=self._stem, show_progress=False, return_ids=as_ids
         )
@@ -100,6 +104,7 @@ class KeywordIndex:
 
     def rebuild(self, ids: list[str], texts: list[str], version: str) -> None:
         import bm25s
+        import numpy as np  # here, not at the top: commands that never search do not load numpy
 
         staging = self.directory.with_name(f"{self.directory.name}.building-{os.getpid()}")
         shutil.rmtree(staging, ignore_errors=True)
@@ -131,6 +136,7 @@ class KeywordIndex:
         if loaded is not None and loaded.version == version:
             return loaded
         import bm25s
+        import numpy as np
 
         ids = json.loads((self.directory / STATE_FILE).read_text())["ids"]
         retriever = bm25s.BM25.load(str(self.directory), show_progress=False) if ids else None
