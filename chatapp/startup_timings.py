@@ -32,6 +32,15 @@ class StageTiming:
 
 
 def _peak_mib() -> float:
+    """This process's peak resident memory. Linux's VmHWM first: getrusage's ru_maxrss survives
+    exec, so a process started by a big parent (a test runner) would report the parent's peak."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except (OSError, ValueError):
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
