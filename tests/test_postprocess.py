@@ -552,3 +552,13 @@ def test_a_list_attribute_reads_the_same_decoded_or_as_json_text(owners):
     view = KnowledgeView.build(Registry())
     (known,) = view.values_of("project:atlas")
     assert known.shape == "list" and view.display(known) == "Dana Kim, Omar Haddad"
+
+
+def test_an_answer_over_a_million_characters_is_checked_in_its_opening_and_delivered_whole(open_post):
+    # spaCy refuses texts over 1,000,000 characters, and checking grows with length: the opening is
+    # checked, the rest delivered as written, and the result says so.
+    line = "The quarterly report was sent to the finance team on Monday.\n"
+    answer = line * (1_100_000 // len(line) + 1)
+    result = open_post.process(answer, question="What happened to the report?")
+    assert result.original == answer and result.delivered == answer
+    assert any("only the first" in issue for issue in result.coherence.issues)

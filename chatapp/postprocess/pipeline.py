@@ -47,6 +47,10 @@ class PostprocessSettings:
     disabled_checks: list[str] = field(default_factory=list)
 
 
+# How much of one answer is checked: beyond this, the rest is delivered unchecked and the result says so.
+CHECKED_ANSWER_CHARS = 20_000
+
+
 class Postprocessor:
     def __init__(self, registry, embedder=None, nlp=None, settings: PostprocessSettings | None = None,
                  disabled_checks: list[str] | None = None):
@@ -96,6 +100,8 @@ class Postprocessor:
         response = response or ""
         if not response.strip():
             return self._empty(response, question)
+        if len(response) > CHECKED_ANSWER_CHARS:
+            return self._long(response, question, evidence, rag_chunks, resolved_entities, history, now)
         view = self.view()
         extractor = ClaimExtractor(self.nlp, view)
         resolved = list(resolved_entities)
@@ -138,6 +144,21 @@ class Postprocessor:
 
     # --- pieces ----------------------------------------------------------------------
 
+    def _long(self, response, question, evidence, rag_chunks, resolved_entities, history, now) -> PostprocessedResponse:
+        """An answer longer than CHECKED_ANSWER_CHARS: its opening is checked (to a line or sentence
+        end), the rest is delivered as it came, and the result says so. Checking takes time in
+        proportion to length, and spaCy refuses texts over a million characters."""
+        head = response[:CHECKED_ANSWER_CHARS]
+        cut = max(head.rfind("\n"), head.rfind(". "))
+        cut = cut + 1 if cut > CHECKED_ANSWER_CHARS // 2 else CHECKED_ANSWER_CHARS
+        result = self.process(response[:cut], question, evidence, rag_chunks, resolved_entities, history, now)
+        result.original = response
+        result.delivered = result.delivered + response[cut:]
+        result.coherence.issues.append(
+            f"only the first {cut:,} of {len(response):,} characters were checked; the rest is as the model wrote it"
+        )
+        return result
+
     def _empty(self, response: str, question: str) -> PostprocessedResponse:
         coherence = CoherenceResult(0.0, question_type(question), "empty", ["the answer is empty"])
         recommendation, guidance = recommend(response, [], set(), coherence, 0.0, self.settings.delivery)
@@ -150,7 +171,7 @@ class Postprocessor:
             if cached is not None:
                 self._prior_cache.move_to_end(text)
                 return cached
-        analysis = extractor.extract(text, with_ner=False)
+        analysis = extractor.extract(text[:CHECKED_ANSWER_CHARS], with_ner=False)
         with self._lock:
             self._prior_cache[text] = analysis
             while len(self._prior_cache) > self.settings.prior_cache_size:
