@@ -56,34 +56,30 @@ def is_first_name(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
-def _common_surnames() -> frozenset[str]:
-    """The census surnames borne by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
+def _census_surnames() -> tuple[tuple[str, float], ...]:
+    """(surname, cumulative percent of people bearing it or a commoner one), commonest first."""
     try:
         text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
-        return frozenset()
-    common = set()
-    for line in text.splitlines():
-        parts = line.split()  # name, percent, cumulative percent, rank
-        if len(parts) >= 3:
-            if float(parts[2]) > COMMON_SURNAME_SHARE:
-                break
-            common.add(parts[0].lower())
-    return frozenset(common)
+        return ()
+    rows = (line.split() for line in text.splitlines())  # name, percent, cumulative percent, rank
+    return tuple((parts[0].lower(), float(parts[2])) for parts in rows if len(parts) >= 3)
 
 
 @functools.lru_cache(maxsize=1)
-def _census_surnames() -> frozenset[str]:
-    try:
-        text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
-        return frozenset()
-    return frozenset(line.split()[0].lower() for line in text.splitlines() if line.split())
+def _all_surnames() -> frozenset[str]:
+    return frozenset(name for name, _ in _census_surnames())
+
+
+@functools.lru_cache(maxsize=1)
+def _common_surnames() -> frozenset[str]:
+    """The census surnames borne by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
+    return frozenset(name for name, cumulative in _census_surnames() if cumulative <= COMMON_SURNAME_SHARE)
 
 
 def is_surname(word: str) -> bool:
     """Whether `word` is any surname of the census tables ("Hartley", "Williams")."""
-    return word.strip(".").lower() in _census_surnames()
+    return word.strip(".").lower() in _all_surnames()
 
 
 def is_common_surname(word: str) -> bool:

@@ -19,6 +19,14 @@ def pipeline(registry_engine):
     return CorrectionPipeline(registry_engine.kb.registry)
 
 
+def correct_to(pipeline, text: str, expected: str):
+    """The standard-level correction of `text`: it reads `expected` and its records are well formed."""
+    result = pipeline.correct(text, "standard")[0]
+    assert result.corrected_input == expected
+    assert_well_formed(result)
+    return result
+
+
 # --- technology names ----------------------------------------------------------------
 
 
@@ -33,9 +41,7 @@ def pipeline(registry_engine):
     ],
 )
 def test_technology_names_get_their_usual_case(pipeline, text, expected):
-    result = pipeline.correct(text, "standard")[0]
-    assert result.corrected_input == expected
-    assert_well_formed(result)
+    correct_to(pipeline, text, expected)
 
 
 def test_a_technology_name_is_cased_never_respelt(pipeline):
@@ -89,9 +95,7 @@ def test_technology_names_are_shipped_as_package_data():
     ],
 )
 def test_possessives_of_names_and_days_get_their_apostrophe(pipeline, text, expected, original, span):
-    result = pipeline.correct(text, "standard")[0]
-    assert result.corrected_input == expected
-    assert_well_formed(result)
+    result = correct_to(pipeline, text, expected)
     record = next(r for r in result.corrections if r.original == original and r.tier == "semantic")
     assert (record.correction_type, record.span) == ("EntityCorrection", span)
     assert record.corrected.endswith("'s")  # the possessive is never dropped
@@ -165,9 +169,7 @@ def test_contractions_that_are_no_words_get_their_apostrophe(pipeline, text, exp
 )
 def test_bare_contractions_that_are_words_change_where_the_grammar_needs_them(
         pipeline, text, expected, original, corrected, span):
-    result = pipeline.correct(text, "standard")[0]
-    assert result.corrected_input == expected
-    assert_well_formed(result)
+    result = correct_to(pipeline, text, expected)
     record = find(result.corrections, original, corrected)
     assert (record.tier, record.correction_type, record.span) == ("syntactic", "Grammar", span)
 
@@ -268,9 +270,7 @@ def test_sound_alikes_in_clean_prose_stay_even_when_aggressive(pipeline, text):
     ("wat is her phone number", "What is her phone number?"),
 ])
 def test_a_question_word_typed_as_another_word_is_fixed_where_an_auxiliary_follows(pipeline, typed, meant):
-    result = pipeline.correct(typed, "standard")[0]
-    assert result.corrected_input == meant
-    assert_well_formed(result)
+    correct_to(pipeline, typed, meant)
 
 
 @pytest.mark.parametrize("typed", ["Wen is coming on Monday", "wat a day it was"])

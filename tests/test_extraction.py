@@ -161,12 +161,18 @@ def test_the_learnt_names_become_correction_vocabulary(learnt):
     assert {"Achterberg", "Whitcombe", "Bankole"} <= vocabulary
 
 
-def test_an_edited_file_is_read_again_and_a_deleted_one_takes_its_knowledge_with_it(tmp_path):
+def _folder(tmp_path, files: dict[str, str]):
+    """A folder of the given documents (name -> text) under tmp_path."""
     folder = tmp_path / "docs"
     folder.mkdir()
-    (folder / "team.md").write_text(DIRECTORY)
-    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
-    try:
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def test_an_edited_file_is_read_again_and_a_deleted_one_takes_its_knowledge_with_it(tmp_path):
+    folder = _folder(tmp_path, {"team.md": DIRECTORY})
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
         assert _one(engine, "Tobias Wren").attributes["role"] == "Senior Designer"
         (folder / "team.md").write_text(DIRECTORY.replace("Senior Designer", "Design Director"))
@@ -176,39 +182,25 @@ def test_an_edited_file_is_read_again_and_a_deleted_one_takes_its_knowledge_with
         engine.ingest(folder, prune=True)
         assert not engine.kb.registry.find_by_alias("Tobias Wren")
         assert not engine.database.query("SELECT * FROM observations")
-    finally:
-        engine.close()
 
 
 def test_the_users_own_registry_wins_over_what_documents_say(tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "team.md").write_text(DIRECTORY)
-    (folder / "entities.jsonl").write_text(json.dumps({
-        "id": "person:dana", "type": "person", "name": "Dana Kim",
-        "attributes": {"email": "dana@home.example", "role": "CFO"},
-    }) + "\n")
-    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
-    try:
+    own = {"id": "person:dana", "type": "person", "name": "Dana Kim",
+           "attributes": {"email": "dana@home.example", "role": "CFO"}}
+    folder = _folder(tmp_path, {"team.md": DIRECTORY, "entities.jsonl": json.dumps(own) + "\n"})
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
         dana = _one(engine, "Dana Kim")
         assert dana.origin == "user"
         assert dana.attributes == {"email": "dana@home.example", "role": "CFO"}
         assert _one(engine, "Tobias Wren").origin == "extracted"
-    finally:
-        engine.close()
 
 
 def test_learning_can_be_switched_off(tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "team.md").write_text(DIRECTORY)
-    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False, learn_from_documents=False)
-    try:
+    folder = _folder(tmp_path, {"team.md": DIRECTORY})
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False, learn_from_documents=False) as engine:
         engine.ingest(folder)
         assert not engine.kb.registry.find_by_alias("Dana Kim")
-    finally:
-        engine.close()
 
 
 @pytest.mark.parametrize(
@@ -238,16 +230,13 @@ def test_the_offline_answer_says_a_value_changed_and_where_it_was_before(learnt)
 
 
 def test_a_change_in_dated_notes_beats_an_undated_page_and_names_with_apostrophes_count(tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "falcon.md").write_text("# Falcon\n\nOwner: Ines Varga\nStatus: build\nRelease: 9 December 2026\n")
-    # The date is in the middle of the file name; the page above has none.
-    (folder / "notes-2026-11-02.md").write_text(
-        "# Weekly sync\n\n- Siobhan O'Neill (Head of Support) said the backlog is down to 41.\n"
-        "- The Falcon release has moved to 14 January 2027.\n"
-    )
-    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
-    try:
+    folder = _folder(tmp_path, {
+        "falcon.md": "# Falcon\n\nOwner: Ines Varga\nStatus: build\nRelease: 9 December 2026\n",
+        # The date is in the middle of the file name; the page above has none.
+        "notes-2026-11-02.md": "# Weekly sync\n\n- Siobhan O'Neill (Head of Support) said the backlog is down to 41.\n"
+                               "- The Falcon release has moved to 14 January 2027.\n",
+    })
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
         falcon = _one(engine, "Falcon")
         assert falcon.attributes["release"] == "14 January 2027"
@@ -255,5 +244,3 @@ def test_a_change_in_dated_notes_beats_an_undated_page_and_names_with_apostrophe
         response = engine.ask("when is the falcon release?", model="offline").response
         assert "14 January 2027" in response.delivered and "before (falcon.md)" in response.delivered
         assert not response.hallucination_flags  # the file named after "before" is a citation
-    finally:
-        engine.close()

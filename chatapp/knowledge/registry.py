@@ -178,11 +178,10 @@ class Registry:
         """Put the entities learnt from documents in place of the previous ones. A user's own
         record (entities.jsonl) wins: an extracted entity with one of its names, or its id, is
         left out. Returns how many were stored."""
-        stale = [r["id"] for r in db.query("SELECT id FROM entities WHERE origin = 'extracted'")]
-        for entity_id in stale:
-            db.execute("DELETE FROM entity_aliases WHERE entity_id = ?", (entity_id,))
-            db.execute("DELETE FROM entity_attributes WHERE entity_id = ?", (entity_id,))
-            db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
+        extracted = "SELECT id FROM entities WHERE origin = 'extracted'"
+        db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({extracted})")
+        db.execute(f"DELETE FROM entity_attributes WHERE entity_id IN ({extracted})")
+        db.execute("DELETE FROM entities WHERE origin = 'extracted'")
         db.execute("DELETE FROM attribute_history")
         user_ids = {r["id"] for r in db.query("SELECT id FROM entities")}
         user_names = {

@@ -20,7 +20,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
 )
-from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value
+from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
 from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
@@ -97,8 +97,6 @@ def _person_value(value: str) -> tuple[str, str]:
 
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
-_MONTH_WORD = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-_WEEKDAY_WORD = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?,?"
 
 
 def with_year(value: str, document_date) -> str:
@@ -243,12 +241,6 @@ class FieldReader:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
 
 
-_YEARLESS_DATE = re.compile(
-    rf"^\s?(?:{_WEEKDAY_WORD}\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_WORD}|{_MONTH_WORD}\s+\d{{1,2}}(?:st|nd|rd|th)?)\b",
-    re.IGNORECASE,
-)
-
-
 def _value_at_start(text: str) -> str:
     """The date or amount a change moves to: "11 May 2027", "£12,000", or a yearless "Monday 11 May"
     (its year comes from the document, in FieldReader.add)."""
@@ -256,8 +248,7 @@ def _value_at_start(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() <= 1:
             return found[0][0].group(0)
-    match = _YEARLESS_DATE.match(text)
-    return match.group(0).strip() if match else ""
+    return yearless_date_at_start(text)
 
 
 def _is_row(line: str) -> bool:

@@ -45,7 +45,6 @@ _CLOSING = re.compile(
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
 _INLINE_ROLE = re.compile(r"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3})\s+\(([A-Z][^()]{2,60})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
-_SEPARATORS = re.compile(r"\s+[|·•]\s+|\s+[—–]\s+")
 # Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
 _DIRECTORY_LINE = re.compile(

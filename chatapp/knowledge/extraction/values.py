@@ -10,11 +10,17 @@ _MONTHS = {m: n for n, m in enumerate(
     "january february march april may june july august september october november december".split(), start=1)}
 _MONTHS.update({m[:3]: n for m, n in list(_MONTHS.items())})
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-_WEEKDAY = r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+)?"
+_WEEKDAY_NAME = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?"
+_WEEKDAY = rf"(?:{_WEEKDAY_NAME}\.?,?\s+)?"
 DATE = re.compile(
     rf"\b(?:{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})"
     rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
     rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-]))",
+    re.IGNORECASE,
+)
+# "Monday 11 May", "May 11th": a day of a month with no year, at the start of a text.
+_YEARLESS_DATE = re.compile(
+    rf"^\s?(?:{_WEEKDAY_NAME},?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?|{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)\b",
     re.IGNORECASE,
 )
 AMOUNT = re.compile(r"(?P<cur>[£$€¥])\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
@@ -83,3 +89,9 @@ def leading_value(text: str) -> str:
             if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ")):
                 return found[0][0].group(0).strip()
     return text
+
+
+def yearless_date_at_start(text: str) -> str:
+    """The day of a month a text opens with when it names no year ("Monday 11 May"), or ""."""
+    match = _YEARLESS_DATE.match(text)
+    return match.group(0).strip() if match else ""
