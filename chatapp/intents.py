@@ -37,13 +37,18 @@ _CHIT_CHAT_FILLER = r"there|again|so much|a lot|very much|all|everyone|folks|guy
 _CHIT_CHAT = re.compile(rf"^(?:(?:{'|'.join(_CHIT_CHAT_PHRASES)}|{_CHIT_CHAT_FILLER})(?: |$))+$")
 
 
+def is_small_talk(text: str) -> bool:
+    """Greetings, thanks, goodbyes and acknowledgements with nothing else in them. "yes" and "sure"
+    are not small talk: they accept an offer and need the context. Punctuation alone ("?!") asks nothing
+    either."""
+    normalized = " ".join(re.sub(r"[^\w' ]+", " ", text[:200].casefold()).split())
+    return not normalized or (len(text) < 200 and bool(_CHIT_CHAT.match(normalized)))
+
+
 def triage_channels(corrected_input: str) -> list[str]:
-    """Which channels a message needs. Greetings, thanks and small talk get
-    no retrieval and no entity context: there is nothing to look up, and
-    reference data would only tempt the model to recite it. "yes" and "sure"
-    are not small talk: they accept an offer and need the context."""
-    normalized = " ".join(re.sub(r"[^\w' ]+", " ", corrected_input[:200].casefold()).split())
-    if not normalized or (len(corrected_input) < 200 and _CHIT_CHAT.match(normalized)):
+    """Which channels a message needs. Small talk gets no retrieval and no entity context: there is
+    nothing to look up, and reference data would only tempt the model to recite it."""
+    if is_small_talk(corrected_input):
         return list(CHAT_CHANNELS)
     return list(ALL_CHANNELS)
 

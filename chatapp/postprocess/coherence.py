@@ -10,41 +10,66 @@ from __future__ import annotations
 
 import re
 
+from chatapp.intents import is_document_request, is_small_talk
+from chatapp.lexicon import AMBIGUOUS_NAMES, is_first_name
 from chatapp.postprocess.claims import AnswerAnalysis
 from chatapp.postprocess.evidence import is_stop, stem, words
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import CoherenceResult, ResolvedEntity
 
-# First match wins: asking for an attribute outranks the grammar of the question.
-QUESTION_TYPES = [
-    ("email", re.compile(r"\be-?mail\b", re.I)),
-    ("phone", re.compile(r"\b(?:phone|mobile|cell|number to call|call (?:him|her|them))\b", re.I)),
-    ("url", re.compile(r"\b(?:link|url|website|web site|web page)\b", re.I)),
+# Requests for an attribute outrank the grammar of the question, but only when they ask for the value:
+# "what is Dana's email?" wants an address, "what did the email from Dana say?" asks about a message,
+# "the phone call" and "a link between A and B" want no number and no URL.
+_NOT_A_REQUEST_AFTER = r"(?!\s+(?:from|about|to|on|sent|thread|saying|said|says|call|calls|meeting|between)\b)"
+ATTRIBUTE_REQUESTS = [
+    ("email", re.compile(
+        r"\be-?mail\s+(?:address|addr|id)\b"
+        r"|(?:['’]s|\b(?:his|her|their|its|our))\s+e-?mail\b" + _NOT_A_REQUEST_AFTER +
+        r"|\be-?mail\s+(?:of|for)\b|\bhow (?:do|can|should|could|would) (?:i|we) e-?mail\b"
+        r"|^\W*e-?mail\b(?!\s+(?:from|about|sent))|\b[A-Z][a-z]+\s+e-?mail\b\W*$", re.I)),
+    ("phone", re.compile(
+        r"\b(?:phone|mobile|cell)\s*(?:number|no\b|#)|\bnumber to call\b|\bcall (?:him|her|them)\b"
+        r"|(?:['’]s|\b(?:his|her|their|its|our))\s+(?:phone|mobile|cell)\b" + _NOT_A_REQUEST_AFTER, re.I)),
+    ("url", re.compile(
+        r"\b(?:url|website|web site|web page)\b|\blink\b(?!\s+between\b)", re.I)),
+]
+# Otherwise the question word that comes first decides ("what did Bob say when we met?" asks "what",
+# not "when"); where two start together, the more specific listed first wins ("how many" over "how").
+QUESTION_WORDS = [
     ("quantity", re.compile(r"\bhow (?:many|much|long|old|far|big)\b|\bwhat (?:number|percentage|amount)\b", re.I)),
     ("date", re.compile(r"\bwhen\b|\b(?:what|which) (?:time|date|day|year|month)\b", re.I)),
     ("location", re.compile(r"\bwhere\b|\b(?:what|which|in what|in which) (?:city|country|state|place|location|room|town)\b", re.I)),
     ("person", re.compile(r"\bwho(?:m|se)?\b", re.I)),
     ("reason", re.compile(r"\bwhy\b", re.I)),
-    ("yes/no", re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|might|"
-                          r"isn't|aren't|wasn't|weren't|don't|doesn't|didn't|won't)\b", re.I)),
     ("manner", re.compile(r"\bhow\b", re.I)),
     ("entity", re.compile(r"\b(?:what|which)\b", re.I)),
 ]
+YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|had|may|might|"
+                    r"isn't|aren't|wasn't|weren't|don't|doesn't|didn't|won't)\b", re.I)
 REFUSAL_RE = re.compile(r"\b(?:i don'?t know|i'?m not sure|i (?:could|can)(?:n'?t| not) find|no information|"
                         r"i (?:do not|don'?t) have)\b", re.I)
 WANTS = {  # question type -> answer types that satisfy it
     "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "quantity": {"quantity"},
     "location": {"location"}, "person": {"person"},
 }
+# A message with fewer content words than this names no topic an answer could drift from.
+TOPIC_WORDS = 2
 
 
 def question_type(question: str) -> str:
     if not question.strip():
         return ""
-    for name, pattern in QUESTION_TYPES:
-        if pattern.search(question):
-            return name
-    return "open"
+    if is_small_talk(question):
+        return "small talk"
+    if not is_document_request(question):
+        for name, pattern in ATTRIBUTE_REQUESTS:
+            if pattern.search(question):
+                return name
+    found = [(match.start(), order, name) for order, (name, pattern) in enumerate(QUESTION_WORDS)
+             for match in [pattern.search(question)] if match]
+    if found:
+        return min(found)[2]
+    return "yes/no" if YES_NO.search(question) else "open"
 
 
 def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
@@ -60,7 +85,10 @@ def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
         found.append("quantity")
     entity_types = {view.entities[n.entity_ids[0]].type for n in analysis.names if n.entity_ids}
     labels = {n.label for n in analysis.names}
-    if "PERSON" in labels or "person" in entity_types:
+    # spaCy misses some names in short answers ("The lead is Dana."): a capitalised census first name
+    # that is no ordinary word ("May", "Will") counts.
+    if "PERSON" in labels or "person" in entity_types or any(
+            is_first_name(w) and w.lower() not in AMBIGUOUS_NAMES for w in re.findall(r"\b[A-Z][a-z]+\b", analysis.text)):
         found.append("person")
     if labels & {"GPE", "LOC", "FAC"} or analysis.profile_links or re.search(r"\b(?:room|office|building|floor)\b",
                                                                               analysis.text, re.I):
@@ -78,8 +106,9 @@ def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeVie
         return CoherenceResult(0.0, question_type(question), "empty", ["the answer is empty"])
     q_type = question_type(question)
     a_types = answer_types(analysis, view)
-    if not q_type:
-        return CoherenceResult(1.0, "", a_types[0], [])
+    if not q_type or q_type == "small talk":
+        # Greetings and thanks ask nothing: any friendly reply is coherent.
+        return CoherenceResult(1.0, q_type, a_types[0], [])
     issues: list[str] = []
 
     type_score = 1.0
@@ -92,7 +121,7 @@ def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeVie
         issues.append(f"the question asks for {_article(q_type)} but the answer gives none")
 
     topic_score = _topic(question, analysis, embedder)
-    if topic_score < 0.5:
+    if topic_score < 0.5 and sum(not is_stop(w) for w in words(question)) >= TOPIC_WORDS:
         issues.append("the answer drifts from the question's topic")
 
     entity_score = 1.0

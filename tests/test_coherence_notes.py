@@ -1,0 +1,56 @@
+"""Coherence notes a user would call false: none for small talk, none for a question that only
+mentions an email, a phone call or a time, and still one for an answer that really misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatapp.postprocess import Postprocessor
+
+
+@pytest.fixture(scope="module")
+def post(registry_engine):
+    # With the shipped embedder, as in a chat turn: topic drift is judged by sentence similarity.
+    return Postprocessor(registry_engine.kb.registry, embedder=registry_engine.kb.embedder)
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("thanks!", "You're welcome! Let me know if there is anything else about your projects I can help with."),
+    ("hi there", "Hello! What would you like to look up in your documents today?"),
+    ("good morning", "Good morning! Ready when you are, just ask about a person, a project or a file."),
+    ("ok cool, bye", "Goodbye, and have a pleasant rest of the week with the team."),
+])
+def test_small_talk_gets_no_notes(post, question, answer):
+    result = post.process(answer, question=question)
+    assert result.coherence.issues == []
+    assert result.coherence.question_type == "small talk"
+    assert result.recommendation == "Accept"
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("What did the email from Dana say?", "She wrote that the vendor is late and the launch moves to Friday."),
+    ("Did you read his email from Monday?", "Yes, it says the review is postponed by a week."),
+    ("Summarise the phone call with Priya", "Priya agreed to share the revised budget with finance."),
+    ("What did Bob say when we met?", "He said the design review went well and the team is on track."),
+    ("Is there a link between the outage and the deploy?", "Yes, the outage started right after the deploy."),
+])
+def test_a_question_that_only_mentions_an_email_or_a_time_asks_for_none(post, question, answer):
+    result = post.process(answer, question=question)
+    assert not any("but the answer gives none" in issue for issue in result.coherence.issues), result.coherence
+
+
+def test_a_name_the_parser_misses_still_answers_who(post):
+    result = post.process("The lead is Dana.", question="Who leads the migration?")
+    assert not any("asks for a person" in issue for issue in result.coherence.issues)
+
+
+def test_real_misses_are_still_noted(post):
+    no_address = post.process("John Smith runs Project Atlas from the San Francisco office.",
+                              question="What is John Smith's email address?")
+    assert any("asks for an email address but the answer gives none" in i for i in no_address.coherence.issues)
+    no_date = post.process("The launch was discussed at length by the team.", question="Remind me when the launch is")
+    assert any("asks for a date or time" in i for i in no_date.coherence.issues)
+    off_topic = post.process(
+        "Cats are small domesticated carnivorous mammals that many people keep as pets around the world.",
+        question="What is the budget for the Atlas migration this quarter?")
+    assert "the answer drifts from the question's topic" in off_topic.coherence.issues
