@@ -216,6 +216,8 @@ def registry_data_dir(tmp_path):
             ("phone", "+31 20 555 0199", "current", "/docs/notes/crew.md", 0.6, "key_value", "2026-01-10"),
             ("phone", "+31 20 555 0123", "superseded", "/docs/mail/2025-06-01-[b]old[/b].eml", 0.8, "signature",
              "2025-06-01"),
+            ("phone", "+31 20 555 0777", "disputed", "/docs/mail/2026-04-01-signoff.eml", 0.4, "signoff",
+             "2026-04-01"),
         ]
         with engine.database.transaction() as db:
             engine.kb.registry.store_entities(db, [learnt])
@@ -236,7 +238,7 @@ def test_kb_entities_lists_origin_sources_and_confidence(registry_data_dir):
     bram = listed["person:bram"]
     assert bram["origin"] == "extracted" and bram["confidence"] == 0.9
     assert bram["sources"] == ["/docs/mail/2026-03-02-boat.eml", "/docs/notes/crew.md",
-                               "/docs/mail/2025-06-01-[b]old[/b].eml"]
+                               "/docs/mail/2025-06-01-[b]old[/b].eml", "/docs/mail/2026-04-01-signoff.eml"]
 
     projects = json.loads(cli("kb", "entities", "--type", "Project", "--json", data_dir=data_dir).stdout)
     assert [e["name"] for e in projects["entities"]] == ["Petrel refit"]
@@ -256,12 +258,15 @@ def test_kb_entity_shows_each_value_with_its_sources_and_what_it_replaced(regist
     assert "+31 20 555 0199" in shown.output and "2026-03-02-boat.eml" in shown.output and "crew.md" in shown.output
     assert "+31 20 555 0123" in shown.output and "superseded" in shown.output
     assert "2025-06-01-[b]old[/b].eml" in shown.output  # a path with markup in it, printed as it is
+    # A newer reading that lost to surer sources is shown as such, not as the value.
+    assert "+31 20 555 0777" in shown.output and "disputed, not used" in shown.output
 
     found = json.loads(cli("kb", "entity", "BRAM OOSTERVELD", "--json", data_dir=data_dir).stdout)["entity"]
     phone = next(a for a in found["attributes"] if a["key"] == "phone")
     assert phone["value"] == "+31 20 555 0199" and phone["confidence"] == 0.9
     assert [s["method"] for s in phone["sources"]] == ["signature", "key_value"]
     assert [old["value"] for old in phone["superseded"]] == ["+31 20 555 0123"]
+    assert [(d["value"], d["sources"][0]["method"]) for d in phone["disputed"]] == [("+31 20 555 0777", "signoff")]
 
     user = json.loads(cli("kb", "entity", "Ilse Marwick", "--json", data_dir=data_dir).stdout)["entity"]
     email = next(a for a in user["attributes"] if a["key"] == "email")

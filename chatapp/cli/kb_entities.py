@@ -134,6 +134,10 @@ def _print_entity(found, names: dict[str, str]) -> None:
             for old in attribute.superseded:
                 table.add_row("", f"[dim strike]{markup_safe(old.value)}[/]",
                               "[dim]superseded · " + "\n".join(_source_line(s) for s in old.sources) + "[/]", "")
+            for other in attribute.disputed:
+                table.add_row("", f"[dim]{markup_safe(other.value)}[/]",
+                              "[dim]disputed, not used · " + "\n".join(_source_line(s) for s in other.sources) + "[/]",
+                              "")
         console.print(table)
     else:
         console.print("[dim]no attributes[/]")

@@ -52,6 +52,9 @@ class AttributeProvenance:
     confidence: float | None
     sources: list[AttributeSource] = field(default_factory=list)
     superseded: list[AttributeValue] = field(default_factory=list)
+    # Newer readings that lost to a surer source (a signature's guess against the directory): kept to
+    # be seen, never used, since nothing says the value ever was this.
+    disputed: list[AttributeValue] = field(default_factory=list)
 
 
 @dataclass
@@ -130,8 +133,8 @@ def _source_of(row: dict) -> AttributeSource:
 
 
 def _attribute(entity: Entity, key: str, current: Any, rows: list[dict]) -> AttributeProvenance:
-    """One attribute: its value now, the sources that give it, and the values it had before (newest
-    first, each with the sources that gave it)."""
+    """One attribute: its value now, the sources that give it, the values it had before (newest
+    first, each with the sources that gave it) and the other readings that lost to it."""
     value = value_text(current) if current is not None else None
     if value is None:  # in the history only: its newest current value, else its newest value
         value = next((r["value"] for r in rows if r["status"] == "current"), rows[0]["value"])
@@ -139,13 +142,14 @@ def _attribute(entity: Entity, key: str, current: Any, rows: list[dict]) -> Attr
     sources = [_source_of(r) for r in giving]
     if not sources and entity.origin in WRITTEN_ORIGINS and entity.source:
         sources = [AttributeSource(source=entity.source, confidence=WRITTEN_CONFIDENCE)]
-    superseded: dict[str, AttributeValue] = {}
+    others: dict[str, dict[str, AttributeValue]] = {"superseded": {}, "disputed": {}}
     for row in rows:
-        if row["status"] == "superseded" and row["value"] != value:
-            superseded.setdefault(row["value"], AttributeValue(row["value"])).sources.append(_source_of(row))
+        if row["status"] in others and row["value"] != value:
+            others[row["status"]].setdefault(row["value"], AttributeValue(row["value"])).sources.append(_source_of(row))
     known = [s.confidence for s in sources if s.confidence is not None]
     return AttributeProvenance(key=key, value=value, confidence=max(known) if known else None, sources=sources,
-                               superseded=list(superseded.values()))
+                               superseded=list(others["superseded"].values()),
+                               disputed=list(others["disputed"].values()))
 
 
 def entity_provenance(registry: Registry, entity: Entity) -> EntityProvenance:
