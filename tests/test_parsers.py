@@ -141,6 +141,19 @@ def test_markdown_date_line_and_title_fallback(tmp_path):
     assert doc.date == datetime(2026, 11, 12, tzinfo=timezone.utc)
 
 
+@pytest.mark.parametrize("name, source, expected", [
+    ("standup.md", "# Standup — 12 March 2026\n\nDana: vendor call moved.\n", datetime(2026, 3, 12, tzinfo=timezone.utc)),
+    ("sync.txt", "Weekly sync, November 3, 2026\n\nBudget approved.\n", datetime(2026, 11, 3, tzinfo=timezone.utc)),
+    ("retro.md", "# 2026-02-01 retro\n\nWent well.\n", datetime(2026, 2, 1, tzinfo=timezone.utc)),
+    ("page.md", "# Heron\n\nLast updated: 4 Sep 2026\n\nOwner: Dana\n", datetime(2026, 9, 4, tzinfo=timezone.utc)),
+    # A date the document is about is not the day it was written, and a log of dated entries has no one day.
+    ("plan.md", "# Launch plan for 11 May 2027\n\nSteps.\n", None),
+    ("log.md", "## 2026-12-03\nStarted.\n## 2026-12-04\nFinished.\n", None),
+])
+def test_a_document_dated_by_its_heading_or_an_updated_line(tmp_path, name, source, expected):
+    assert parse_file(write(tmp_path, name, source)).date == expected
+
+
 def test_markdown_front_matter(tmp_path):
     source = "---\ntitle: 'Runbook'\ndate: 2026-01-05\n---\n\nBody text.\n"
     doc = parse_file(write(tmp_path, "runbook.md", source))

@@ -44,8 +44,15 @@ SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
 _TITLE_MAX = 120
 _BINARY_PROBE = 8192
 _FILENAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-# "Date: 2026-11-12", "**Date:** 2026-11-12", ":Date: 2026-11-12", "date: 2026-11-12" (front matter).
-_DATE_LINE = re.compile(r"^[\s>*_:-]*date[\s*_]*:[\s*_]*(\d{4})-(\d{2})-(\d{2})\b", re.IGNORECASE)
+# "Date: 2026-11-12", "**Date:** 12 Nov 2026", ":Date: November 12, 2026", "date: 2026-11-12" (front
+# matter), "Last updated: …", "Meeting date: …".
+_DATE_LINE = re.compile(r"^[\s>*_:-]*(?:(?:last\s+)?updated|(?:meeting\s+|document\s+)?date|written|dated)[\s*_]*:",
+                        re.IGNORECASE)
+# A heading (a Markdown "#" line, or the first line) whose date leads it or closes it set apart:
+# "Standup — 2026-03-12", "Weekly update: 3 Nov 2026", "Minutes (12 March 2026)", "2026-03-12 retro".
+# "Launch plan for 11 May 2027" names a date the document is about, not the day it was written.
+_SET_APART = r"[\s]*[—–|:,(\[-][\s]*"
+_HEADING_MARK = re.compile(r"^\s*#{1,6}\s+")
 
 
 # --- shared helpers ----------------------------------------------------------
@@ -109,11 +116,30 @@ def _filename_date(path: Path) -> datetime | None:
 
 
 def _front_date(text: str) -> datetime | None:
-    for line in text.split("\n", 10)[:10]:
-        match = _DATE_LINE.match(line)
-        if match and (found := _utc_date(*match.groups())):
-            return found
-    return None
+    """The date a document gives itself in its first lines: a date field, else a dated heading."""
+    from chatapp.knowledge.extraction.values import find_dates
+
+    lines = text.split("\n", 10)[:10]
+    for line in lines:
+        if _DATE_LINE.match(line) and (found := find_dates(line[:200])):
+            return _midnight(found[0][1])
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    dated: set = set()
+    for n, line in enumerate(lines):
+        if n != first and not _HEADING_MARK.match(line):
+            continue
+        heading = _HEADING_MARK.sub("", line[:200]).strip()
+        for match, day in find_dates(heading):
+            before, after = heading[:match.start()], heading[match.end():]
+            # Leading the heading, or closing it after a separator (never the object of a preposition).
+            if not before.strip() or (re.search(_SET_APART + "$", before) and not after.strip(" )]")):
+                dated.add(day)
+    # Several dated headings make a log ("## 3 Nov", "## 4 Nov"): no one day is the document's.
+    return _midnight(dated.pop()) if len(dated) == 1 else None
+
+
+def _midnight(day) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
 
 
 def _make_doc(path, fmt, title, text, blocks, date, metadata=None) -> ParsedDocument:
