@@ -328,6 +328,20 @@ def test_offline_quotes_retrieved_passages_with_their_file_names(small_kb):
     assert "From your documents:" in result.text
 
 
+def test_offline_answers_with_the_sentence_that_gives_the_value_asked_for(small_kb):
+    note = KnowledgeChunk(chunk_id="m", source="/kb/notes/winter-market.md", relevance=0.9, document_id="m",
+                          title="Winter market", content=(
+                              "# Winter market — 2 December 2026\n\nWren will run the stall at the Hollins Street "
+                              "winter market on 12 December.\nStall fee is £85. We'll bring the celadon bowls.\n"))
+    result, _ = ask(small_kb, "whats the stall fee for the winter market", context={"rag_chunks": [note]})
+    quoted = [line for line in result.text.splitlines() if line.startswith("- ")]
+    # The short sentence with the amount comes first; the heading is never quoted as an answer.
+    assert quoted[0] == "- Stall fee is £85. (winter-market.md)"
+    assert not any("Winter market — 2 December" in line for line in quoted)
+    result, _ = ask(small_kb, "who runs the market stall?", context={"rag_chunks": [note]})
+    assert result.text.split("From your documents:", 1)[1].strip().startswith("- Wren will run the stall")
+
+
 def test_offline_lists_documents_when_asked_to_find_one(small_kb):
     result, _ = ask(small_kb, "Can you help me find the email from John about the Q4 budget?")
     assert "The document that matches:" in result.text or "Documents that match:" in result.text

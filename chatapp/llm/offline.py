@@ -35,6 +35,20 @@ STOPWORDS = frozenset(
 RELATION_PREPOSITIONS = frozenset({"to", "for", "with"})
 PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's tokens
 
+# A question that asks for a kind of value, and how a sentence giving one looks: "what's the stall fee?"
+# is answered by "Stall fee is £85.", not by the sentence that repeats most of its other words.
+_MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+VALUE_ASKED = [
+    (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
+                r"charge|invoice|quote)\b", re.I),
+     re.compile(r"[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros)\b", re.I)),
+    (re.compile(r"\bwhen\b|\b(?:what|which) (?:date|day|time)\b|\b(?:deadline|due)\b", re.I),
+     re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_NAME}|\b{_MONTH_NAME}\s+\d{{1,2}}\b"
+                r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
+    (re.compile(r"\be-?mail\b", re.I), re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")),
+    (re.compile(r"\b(?:phone|mobile|number to call)\b", re.I), re.compile(r"\+?\d[\d ()-]{7,}\d")),
+]
+
 @dataclass
 class _KnownEntity:
     entity_id: str | None
@@ -74,9 +88,10 @@ REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
-def passage_sentences(content: str) -> list[str]:
+def passage_sentences(content: str, headings: bool = True) -> list[str]:
     """Readable sentences of a chunk: wrapped lines rejoined, bullets and
-    Markdown marks removed, mail headers and scraps dropped."""
+    Markdown marks removed, mail headers and scraps dropped (and Markdown
+    headings too, unless `headings`)."""
     lines: list[str] = []
     # A mail signature ("-- " on its own line) is contact details, not something to quote.
     content = re.split(r"^--\s*$", content, maxsplit=1, flags=re.MULTILINE)[0]
@@ -93,10 +108,14 @@ def passage_sentences(content: str) -> list[str]:
         lines.append("")  # a paragraph break ends the last line
     sentences = []
     for line in lines:
+        if not headings and line.startswith("#"):
+            continue
         line = BULLET.sub("", line.lstrip("# ")).replace("**", "").replace("__", "")
         for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])", line):
             sentence = " ".join(sentence.split())
-            if len(sentence) >= 20 and not sentence.startswith("|"):
+            # Scraps are dropped, but a short whole sentence ("Stall fee is £85.") may be the answer.
+            whole = len(sentence.split()) >= 3 and sentence.endswith((".", "!", "?"))
+            if (len(sentence) >= 20 or whole) and not sentence.startswith("|"):
                 sentences.append(sentence)
     return sentences
 
@@ -415,14 +434,25 @@ class OfflineResponder:
         return lines, sources
 
     def _passages(self, question: str, entities: list[_KnownEntity], context: dict) -> tuple[list[str], list[str]]:
-        chunks = self._chunks(question, context)
+        """The sentences of the top passages that best answer the question: the question's words they
+        share (a word most candidate sentences share counts for less), and the kind of value asked for
+        (an amount for "how much", a date for "when"). Headings only when no sentence matches."""
+        chunks = self._chunks(question, context)[:4]
         wanted = keywords(question) | {w for e in entities for w in keywords(e.name)}
+        value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]
+        for headings in (False, True):
+            candidates = [(rank, sentence, keywords(sentence) & wanted) for rank, chunk in enumerate(chunks)
+                          for sentence in dict.fromkeys(passage_sentences(chunk.content, headings=headings))]
+            candidates = [c for c in candidates if c[2]]
+            if candidates:
+                break
+        spread = {w: sum(w in shared for _, _, shared in candidates) for w in wanted}
         scored = []
-        for rank, chunk in enumerate(chunks[:4]):
-            for sentence in passage_sentences(chunk.content):
-                overlap = len(keywords(sentence) & wanted)
-                if overlap:
-                    scored.append((overlap, -rank, sentence[:300], file_name(chunk.source)))
+        for rank, sentence, shared in candidates:
+            score = sum(1 / spread[w] ** 0.5 for w in shared)
+            if any(shape.search(sentence) for shape in value_shapes):
+                score += 1.5  # the value asked for outweighs a place or a name the question also gave
+            scored.append((score, -rank, sentence[:300], file_name(chunks[rank].source)))
         scored.sort(key=lambda s: (-s[0], -s[1]))
         chosen, seen = [], set()
         for _, _, sentence, source in scored:
