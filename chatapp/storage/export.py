@@ -184,6 +184,15 @@ def export_file(folder: Path, session: Session, fmt: str) -> Path:
     return file_under(folder, stem, fmt)
 
 
+def write_export(store: SessionStore, session: Session, folder: Path, fmt: str) -> Path:
+    """Export `session` as `fmt` into `folder` (made if missing), named by `export_file`; its path.
+    OSError or UnsafePath when it cannot be written there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = export_file(folder, session, fmt)
+    path.write_text(FORMATS[fmt](session_transcript(store, session)), encoding="utf-8")
+    return path
+
+
 def _documents(turn: dict) -> list[tuple[str, str]]:
     """(title, source) of each document the turn drew on, once, however many of its chunks were used."""
     return list(dict.fromkeys((r["title"] or r["source"], r["source"]) for r in turn["rag_chunks"]))

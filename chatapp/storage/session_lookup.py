@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from chatapp.storage.sessions import SessionNotFound
+from chatapp.storage.sessions import AmbiguousSession, SessionNotFound
 
 # A fuzzy match below this score (0–100) is no match: "projx" must not open "holiday plans".
 MIN_SCORE = 75.0
@@ -28,13 +28,13 @@ def match_session(rows: list[dict], key: str) -> dict:
     if len(prefixed) == 1:
         return prefixed[0]
     if len(prefixed) > 1:
-        raise SessionNotFound(f"{key!r} starts more than one session's name: {_named(prefixed)}")
+        raise AmbiguousSession(f"{key!r} starts more than one session's name: {_named(prefixed)}")
     scored = sorted(((_score(wanted, row), row) for row in rows), key=lambda pair: pair[0], reverse=True)
     if not scored or scored[0][0] < MIN_SCORE:
         closest = f"; the closest: {_named([row for _, row in scored])}" if scored else ""
         raise SessionNotFound(f"no session named like {key!r}{closest}")
     if len(scored) > 1 and scored[0][0] - scored[1][0] < MIN_LEAD:
-        raise SessionNotFound(f"{key!r} matches more than one session: "
+        raise AmbiguousSession(f"{key!r} matches more than one session: "
                               f"{_named([row for score, row in scored if scored[0][0] - score < MIN_LEAD])}")
     return scored[0][1]
 

@@ -98,6 +98,10 @@ class SessionNotFound(LookupError):
     pass
 
 
+class AmbiguousSession(SessionNotFound):
+    """What was typed names several sessions equally well."""
+
+
 class SessionNameTaken(ValueError):
     """Another session already has the name asked for."""
 
