@@ -54,7 +54,7 @@ def session_transcript(store: SessionStore, session: Session) -> dict:
 
 def _superseded(turn: dict) -> bool:
     """A first answer the checks sent back: the regenerated answer after it is the one delivered."""
-    return turn["role"] == "assistant" and bool(turn["meta"].get("superseded"))
+    return turn["role"] == "assistant" and bool((turn.get("meta") or {}).get("superseded"))
 
 
 def to_json(transcript: dict) -> str:

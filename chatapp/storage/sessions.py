@@ -165,11 +165,11 @@ class SessionStore:
         """The session `key` names: its exact id or name, else the one session whose name or id
         starts with it, else the one that clearly matches it best by name or first question
         (chatapp.storage.session_lookup). SessionNotFound, listing the candidates, otherwise."""
-        from chatapp.storage.session_lookup import match_session
-
         exact = self.find(key)
         if exact is not None:
             return exact
+        from chatapp.storage.session_lookup import match_session  # rapidfuzz: loaded only when needed
+
         return self.get(match_session(self.list(), key)["id"])
 
     def rename(self, session: Session, name: str) -> Session:

@@ -70,7 +70,7 @@ class SessionsScreen(ModalScreen[dict]):
         with Vertical():
             yield Static("Sessions — type to filter · Enter open · R rename · D delete · E export · Esc close",
                          classes="sidebar-title")
-            yield Input(placeholder="filter by name or first question", id="filter")
+            yield Input(placeholder="filter by name or first question", id="filter", select_on_focus=False)
             yield Input(placeholder="new name, then Enter (Esc: keep the name)", id="rename")
             yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
             yield Static("", id="sessions-note")
