@@ -14,13 +14,15 @@ from rich.console import Console
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, OptionList
 
-from chatapp.tui.app import ChatApp
+from chatapp.tui.app import SUPERSEDED_NOTE, ChatApp
 from chatapp.tui.help_screen import HelpScreen
 from chatapp.tui.model_picker import ModelPicker
 from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.sessions_screen import SessionsScreen
 from chatapp.tui.status_bar import StatusBar
 from chatapp.tui.widgets import AssistantMessage, CorrectionDiff, UserMessage
+from tests.openai_server import Scripted
+from tests.test_transcripts import GOOD_ANSWER, INVENTED_ANSWER
 from tests.test_tui import settle, tui_engine  # noqa: F401 - the fixture, shared
 
 SIZE = (140, 40)
@@ -275,3 +277,26 @@ def test_the_theme_picked_is_there_after_a_restart(tui_engine):
     assert reopened.settings.theme == "chatapp-light"
     tui_engine.settings = reopened.settings
     assert asyncio.run(scenario(None)) == "chatapp-light"
+
+
+def test_a_regenerated_answer_is_labelled_in_the_chat_and_when_the_session_is_resumed(tui_engine, openai_server):
+    openai_server.script(Scripted.reply(INVENTED_ANSWER, pieces=3), Scripted.reply(GOOD_ANSWER, pieces=2))
+
+    def conversation(app) -> list[str]:
+        return [str(widget.render()) for widget in app.query_one("#conversation").children]
+
+    async def scenario(**options) -> list[str]:
+        app = ChatApp(tui_engine, model="test-model", api_base=openai_server.url, **options)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            if "session_name" not in options:
+                await send(pilot, "Who leads Project Atlas?")
+            return conversation(app), app.session_name
+
+    live, name = asyncio.run(scenario())
+    resumed, _ = asyncio.run(scenario(session_name=name))
+    for shown in (live, resumed):
+        first = next(n for n, text in enumerate(shown) if "Zorblax Quint" in text)
+        assert shown[first + 1] == SUPERSEDED_NOTE
+        assert GOOD_ANSWER in shown[first + 2]
+        assert sum(GOOD_ANSWER in text for text in shown) == 1

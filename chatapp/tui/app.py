@@ -32,6 +32,7 @@ LEVELS = CORRECTION_LEVEL_NAMES
 _PACKAGE = Path(__file__).resolve().parent.parent
 THEMES_DIR = next((p for p in (_PACKAGE / "themes", _PACKAGE.parent / "themes") if p.is_dir()), _PACKAGE / "themes")
 NOTICES_KEPT = 50
+SUPERSEDED_NOTE = "superseded: the checks asked for a new answer, which follows"
 
 
 def verdict_line(recommendation: str, confidence: float, flags: list[tuple[str, bool]]) -> str:
@@ -130,7 +131,7 @@ class ChatApp(App):
             self._show_history()
             self.call_from_thread(self._show_session, self.session_name)
         self.engine.live_correct("warm up")  # load the correction models before the first keystroke
-        if self.engine.settings.model != "offline":
+        if self.model != "offline":
             from chatapp.llm.client import load_litellm
 
             load_litellm()  # its import takes seconds: pay it now, not on the first message
@@ -138,7 +139,7 @@ class ChatApp(App):
     def _refresh_status(self) -> None:
         stats = self.engine.kb.stats()
         text = (f"{stats['documents']} documents · {stats['chunks']} chunks\n{stats['entities']} entities · "
-                f"{stats['facts']} facts\nmodel: {self.engine.settings.model}")
+                f"{stats['facts']} facts\nmodel: {self.model}")
         self.call_from_thread(self.query_one("#status", Static).update, plain_text(text))
 
     def _show_history(self) -> None:
@@ -151,6 +152,8 @@ class ChatApp(App):
                 self.call_from_thread(self._add_message, UserMessage(row["content"], row["meta"].get("corrected")))
                 continue
             self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=row["status"]))
+            if row["meta"].get("superseded"):
+                self.call_from_thread(self._add_message, Static(SUPERSEDED_NOTE, classes="verdict"))
             verdict = store.verdict(row["id"])
             if verdict is not None:  # the verdict it got then, as it was shown then
                 self.call_from_thread(self._add_message, Static(plain_text(verdict_line(*verdict)), classes="verdict"))
@@ -231,6 +234,8 @@ class ChatApp(App):
         elif stage == "delta" and self._current is not None:
             self._current.append(data["text"])
             self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
+        elif stage == "regenerate":
+            self._add_message(Static(SUPERSEDED_NOTE, classes="verdict"))
         elif stage == "error":
             self.notify(data["message"], severity="error", timeout=10)
 
