@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from chatapp.storage.sessions import AmbiguousSession, SessionNotFound
+from chatapp.storage.session_errors import AmbiguousSession, SessionNotFound
 
 # A fuzzy match below this score (0–100) is no match: "projx" must not open "holiday plans".
 MIN_SCORE = 75.0

@@ -30,6 +30,7 @@ from chatapp.records import (
 )
 from chatapp.redact import redact, redact_value
 from chatapp.storage.database import Database
+from chatapp.storage.session_errors import AmbiguousSession, SessionNameTaken, SessionNotFound  # noqa: F401
 from chatapp.surrogates import repair_surrogates
 
 # A streaming turn's process stamps the time into it this often, even while no text arrives...
@@ -94,16 +95,6 @@ class Session:
     meta: dict
 
 
-class SessionNotFound(LookupError):
-    pass
-
-
-class AmbiguousSession(SessionNotFound):
-    """What was typed names several sessions equally well."""
-
-
-class SessionNameTaken(ValueError):
-    """Another session already has the name asked for."""
 
 
 # A turn `chatapp preprocess --session` stored: its records are kept, but nothing was sent, so it is no
