@@ -273,9 +273,9 @@ def test_the_theme_picked_is_there_after_a_restart(tui_engine):
     # A new engine reads the config again, as the next `chatapp` does.
     from chatapp.engine import ChatEngine
 
-    reopened = ChatEngine.open(tui_engine.settings.data_dir)
-    assert reopened.settings.theme == "chatapp-light"
-    tui_engine.settings = reopened.settings
+    with ChatEngine.open(tui_engine.settings.data_dir) as reopened:
+        assert reopened.settings.theme == "chatapp-light"
+        tui_engine.settings = reopened.settings
     assert asyncio.run(scenario(None)) == "chatapp-light"
 
 
