@@ -59,6 +59,8 @@ class Settings:
     preferences: dict[str, Any] = field(default_factory=dict)
     # Answer checks switched off by name (chatapp/postprocess/checks.py lists them).
     disabled_checks: list[str] = field(default_factory=list)
+    # The chat's colour theme: one in themes/ or one Textual ships; the chat saves the one picked.
+    theme: str = "chatapp-dark"
 
     # Where each part lives inside the data dir.
     database_path = property(lambda self: self.data_dir / "chatapp.db")
@@ -118,6 +120,13 @@ def _model(value: Any) -> str:
     text = value.strip() if isinstance(value, str) else ""
     if not text or any(c.isspace() for c in text):
         raise _Bad('should be a model name such as "offline", "gpt-4o-mini" or "ollama/llama3"')
+    return text
+
+
+def _theme(value: Any) -> str:
+    text = value.strip() if isinstance(value, str) else ""
+    if not text or any(c.isspace() for c in text):
+        raise _Bad('should be a theme name such as "chatapp-dark", "chatapp-light" or "nord"')
     return text
 
 
@@ -244,6 +253,7 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "system_prompt": _text,
     "preferences": _preferences,
     "disabled_checks": _disabled_checks,
+    "theme": _theme,
 }
 assert _CHECKS.keys() == _SETTABLE.keys(), "every setting needs a check"
 # Set only in config.toml: a table has no one-line form for an environment variable.

@@ -86,7 +86,10 @@ class ChatEngine:
         found = self.sessions.open_or_create(session) if session else None
         result = self.turns.preprocess(text, session=found, level=level, profile=profile, now=now)
         if found is not None:
-            self.sessions.add_user_turn(found, result, meta={"preprocess_only": True})
+            from chatapp.storage.sessions import PREVIEW_FLAG
+
+            # Kept with its records, but not a question of the conversation: nothing was sent.
+            self.sessions.add_user_turn(found, result, meta={PREVIEW_FLAG: True})
         return result
 
     def postprocess(self, response: str, question: str = "", evidence=(), now=None):

@@ -42,7 +42,8 @@ def test_preprocess_json_and_session_records(registry_engine):
     assert payload["prompt"]["token_count"] <= 4096 and payload["prompt"]["budget_profile"] == "default"
 
     shown = json.loads(run_cli("sessions", "show", "pre", "--json", "--data-dir", data_dir).stdout)
-    turn = shown["turns"][0]
+    assert shown["turns"] == []  # kept as a preview: nothing was asked
+    turn = shown["previews"][0]
     assert turn["content"] == "can u help me find johns email from yesterdya"
     assert turn["corrections"] and turn["resolved_entities"] and turn["prompt_sections"]
 

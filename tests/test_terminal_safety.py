@@ -16,13 +16,13 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from textual.widgets import Input
 
 from chatapp.engine import ChatEngine
 from chatapp.storage.export import export_file, to_markdown
 from chatapp.storage.filenames import UnsafePath, file_under, slug
 from chatapp.terminal_text import StreamCleaner, clean, cleaned_argument, markup_safe
 from chatapp.tui.app import ChatApp
+from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.widgets import AssistantMessage, UserMessage
 from tests.conftest import run_cli
 from tests.openai_server import Scripted
@@ -268,7 +268,7 @@ def test_tui_notifications_quote_names_as_text(chat_engine, tmp_path):
     async def scenario():
         app = ChatApp(chat_engine)
         async with app.run_test(size=(140, 40)) as pilot:
-            prompt = app.query_one("#prompt", Input)
+            prompt = app.query_one("#prompt", PromptInput)
             for line in (f"/resume {MARKUP_CLOSE}{MARKUP_LINK}", f"/ingest {missing}"):
                 prompt.value = line
                 await pilot.press("enter")
@@ -277,7 +277,7 @@ def test_tui_notifications_quote_names_as_text(chat_engine, tmp_path):
 
     notices, running = asyncio.run(scenario())
     assert running
-    assert any(f"No session called '{MARKUP_CLOSE}{MARKUP_LINK}'" in n for n in notices)
+    assert any(f"No session named like '{MARKUP_CLOSE}{MARKUP_LINK}'" in n for n in notices)
     assert any(f"{MARKUP_CLOSE}gone" in n and "failed" in n for n in notices)
     assert all(DRIVES_THE_TERMINAL.search(n) is None for n in notices)
 
@@ -293,7 +293,7 @@ def test_tui_streams_a_model_answer_and_exports_a_traversal_name_inside_the_data
     async def scenario():
         app = ChatApp(engine, session_name=name)
         async with app.run_test(size=(140, 40)) as pilot:
-            prompt = app.query_one("#prompt", Input)
+            prompt = app.query_one("#prompt", PromptInput)
             prompt.value = f"note this {MARKUP_LINK}"
             await pilot.press("enter")
             await settle(pilot)

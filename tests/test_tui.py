@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Static
 from textual.worker import WorkerState
 
 from chatapp.engine import ChatEngine
 from chatapp.tui.app import ChatApp
+from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.widgets import AssistantMessage, CorrectionDiff, UserMessage
 from tests.conftest import SAMPLE_KB
 
@@ -46,7 +47,7 @@ def test_typing_shows_the_diff_and_an_answer_streams_in(tui_engine):
     async def scenario():
         app = ChatApp(tui_engine)
         async with app.run_test(size=(140, 40)) as pilot:
-            prompt = app.query_one("#prompt", Input)
+            prompt = app.query_one("#prompt", PromptInput)
             prompt.value = "can u hlep me find the emial from john"
             await settle(pilot)
             assert "help" in str(app.query_one(CorrectionDiff).render())
@@ -72,46 +73,11 @@ def test_empty_input_is_refused_with_a_message(tui_engine):
     async def scenario():
         app = ChatApp(tui_engine)
         async with app.run_test() as pilot:
-            app.query_one("#prompt", Input).value = "   "
+            app.query_one("#prompt", PromptInput).value = "   "
             await pilot.press("enter")
             await settle(pilot)
             assert not app.query(UserMessage)
             assert list(app.notices) == ["Nothing to send: the input is empty."]
-
-    asyncio.run(scenario())
-
-
-def test_sessions_are_listed_and_resumed_inside_the_chat(tui_engine):
-    tui_engine.ask("What is John Smith's email address?", session="earlier", model="offline")
-
-    async def scenario():
-        app = ChatApp(tui_engine)
-        async with app.run_test(size=(140, 40)) as pilot:
-            prompt = app.query_one("#prompt", Input)
-            prompt.value = "/sessions"
-            await pilot.press("enter")
-            await settle(pilot)
-            assert "earlier · 2 turns" in app.notices[-1]
-
-            prompt.value = "/resume nope"
-            await pilot.press("enter")
-            await settle(pilot)
-            assert "No session called 'nope'" in app.notices[-1]
-
-            prompt.value = "/resume earlier"
-            await pilot.press("enter")
-            await settle(pilot)
-            assert app.session_name == "earlier"
-            assert "John Smith's email address" in str(app.query_one(UserMessage).render())
-            assert "john.smith@company.com" in app.query_one(AssistantMessage).text
-            verdicts = [str(v.render()) for v in app.query(".verdict")]
-            assert verdicts and verdicts[0].startswith("Accept · confidence")  # the verdict it got then
-
-            prompt.value = "and his phone?"  # the resumed session goes on where it stopped
-            await pilot.press("enter")
-            await settle(pilot)
-            assert len(app.query(AssistantMessage)) == 2 and not app.busy
-            assert "+1 555" in app.query(AssistantMessage).last().text
 
     asyncio.run(scenario())
 
@@ -121,7 +87,7 @@ def ingest_in_chat(engine, path) -> list[str]:
     async def scenario():
         app = ChatApp(engine)
         async with app.run_test() as pilot:
-            app.query_one("#prompt", Input).value = f"/ingest {path}"
+            app.query_one("#prompt", PromptInput).value = f"/ingest {path}"
             await pilot.press("enter")
             await settle(pilot)
             return list(app.notices)

@@ -85,6 +85,30 @@ class TurnSettings(OptionGroup):
         return {"level": _validated(self.level, parse_level), "profile": _validated(self.profile, get_profile)}
 
 
+@dataclass(frozen=True)
+class ModelChoice(OptionGroup):
+    """Which model answers: --model and --api-base."""
+
+    model: ModelOption = None
+    api_base: ApiBaseOption = None
+
+    def checked(self) -> dict:
+        """model= and api_base= as given, each checked as the config checks it (ConfigError: one line)."""
+        from chatapp.config import checked_value
+
+        return {"model": None if self.model is None else checked_value("model", self.model, "--model"),
+                "api_base": None if self.api_base is None else checked_value("api_base", self.api_base, "--api-base")}
+
+
+def check_routable(model: str, api_base: str | None) -> None:
+    """A model name litellm cannot route is the user's mistake, found without calling anyone."""
+    from chatapp.llm.client import model_problem  # litellm itself loads only for a remote model
+
+    problem = model_problem(model, api_base)
+    if problem:
+        raise UserError(problem)
+
+
 def _validated(value: str | None, check) -> str | None:
     """`value` if `check` accepts it; its ValueError becomes the user's one-line error."""
     if value is None:

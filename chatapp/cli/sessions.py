@@ -10,22 +10,25 @@ import typer
 
 from chatapp.cli.app import app
 from chatapp.cli.options import DataLocation, JsonOption, UserError, console, data_command, err_console, print_json
+from chatapp.storage.titles import session_title
 from chatapp.terminal_text import clean, markup_safe, plain_text
 
 sessions_app = typer.Typer(help="List and show chat sessions.", no_args_is_help=True)
 app.add_typer(sessions_app, name="sessions")
 
-SessionArgument = Annotated[str, typer.Argument(help="Session id or name.")]
+SessionArgument = Annotated[str, typer.Argument(help="Session id or name, or the start of one.")]
+TITLE_WIDTH = 48
 
 
 def _transcript(data: DataLocation, session_id: str) -> dict:
-    """The transcript of the session with this id or name; an unknown one is the user's mistake."""
+    """The transcript of the session with this id or name (or one it clearly names, see
+    SessionStore.resolve); an unknown one is the user's mistake."""
     from chatapp.storage.export import session_transcript
     from chatapp.storage.sessions import SessionNotFound
 
     store = data.open_engine().sessions
     try:
-        session = store.get(session_id)
+        session = store.resolve(session_id)
     except SessionNotFound as exc:
         raise UserError(str(exc)) from None
     return session_transcript(store, session)
@@ -33,7 +36,7 @@ def _transcript(data: DataLocation, session_id: str) -> dict:
 
 @data_command(sessions_app, "list")
 def sessions_list(data: DataLocation, as_json: JsonOption = False):
-    """All sessions, most recent first."""
+    """All sessions, most recent first: how many questions each holds and the first one asked."""
     rows = data.open_engine().sessions.list()
     if as_json:
         print_json({"sessions": rows})
@@ -43,10 +46,11 @@ def sessions_list(data: DataLocation, as_json: JsonOption = False):
         return
     from rich.table import Table
 
-    table = Table("id", "name", "turns", "updated", "model", box=None, header_style="dim")
-    for row in rows:  # a name and a model are whatever the user typed: shown as they are
-        table.add_row(plain_text(row["id"]), plain_text(row["name"]), str(row["turns"]), plain_text(row["updated_at"]),
-                      plain_text(row["model"] or "offline"))
+    table = Table("id", "name", "questions", "updated", "model", "first question", box=None, header_style="dim")
+    for row in rows:  # a name, a model and a question are whatever the user typed: shown as they are
+        table.add_row(plain_text(row["id"]), plain_text(row["name"]), str(row["questions"]),
+                      plain_text(row["updated_at"]), plain_text(row["model"] or "offline"),
+                      plain_text(session_title(row, TITLE_WIDTH)))
     console.print(table)
 
 

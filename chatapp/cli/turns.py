@@ -11,13 +11,12 @@ from typing import Annotated, Optional
 import typer
 
 from chatapp.cli.app import app
-from chatapp.config import checked_value
 from chatapp.cli.options import (
-    ApiBaseOption,
     DataLocation,
     JsonOption,
-    ModelOption,
+    ModelChoice,
     TurnSettings,
+    check_routable,
     UserError,
     console,
     data_command,
@@ -72,15 +71,6 @@ def preprocess(
     console.print(preprocess_view(pre))
 
 
-def _check_model(model: str, api_base: str | None) -> None:
-    """A model name litellm cannot route is the user's mistake, found without calling anyone."""
-    from chatapp.llm.client import model_problem  # litellm itself loads only for a remote model
-
-    problem = model_problem(model, api_base)
-    if problem:
-        raise UserError(problem)
-
-
 @contextmanager
 def _termination_as_interrupt():
     """SIGTERM (`kill`) and SIGHUP (the terminal closed) unwind like Ctrl+C, so the streaming turn
@@ -106,17 +96,16 @@ def ask(
     data: DataLocation,
     text: Annotated[str, typer.Argument(help="Your question or message.")],
     session: Annotated[Optional[str], typer.Option("--session", help="Session name: created if new, continued if it exists.")] = None,
-    model: ModelOption = None,
-    api_base: ApiBaseOption = None,
+    choice: ModelChoice = ModelChoice(),
     settings: TurnSettings = TurnSettings(),
     as_json: JsonOption = False,
 ):
     """Ask once, without the TUI: the answer streams with its \\[corrected] and \\[unverified] annotations."""
     # A flag that cannot work is refused before anything is stored or sent (ConfigError: one line, rc 2).
-    model = None if model is None else checked_value("model", model, "--model")
-    api_base = None if api_base is None else checked_value("api_base", api_base, "--api-base")
+    chosen = choice.checked()
+    model, api_base = chosen["model"], chosen["api_base"]
     engine = _engine_for(text, data)
-    _check_model(model or engine.settings.model, api_base or engine.settings.api_base)
+    check_routable(model or engine.settings.model, api_base or engine.settings.api_base)
     loaded = engine.ensure_sample_kb()
     if loaded is not None:
         err_console.print(f"Loaded the sample knowledge base ({loaded.files_ingested} files) into an empty data dir. "

@@ -36,19 +36,25 @@ def _scrub(value):
 
 
 def session_transcript(store: SessionStore, session: Session) -> dict:
-    turns = []
-    for row in store.turns(session):
-        records = store.turn_records(row["id"])
-        turns.append({
-            "index": row["idx"], "role": row["role"], "status": row["status"], "created_at": row["created_at"],
-            "content": row["content"], "meta": row["meta"], **records,
-        })
+    """The conversation's turns, each with its records; `previews` holds what `chatapp preprocess
+    --session` stored (records of a prompt never sent), apart from the conversation."""
+
+    def with_records(row: dict) -> dict:
+        return {"index": row["idx"], "role": row["role"], "status": row["status"], "created_at": row["created_at"],
+                "content": row["content"], "meta": row["meta"], **store.turn_records(row["id"])}
+
     return _scrub({
         "session": {"id": session.id, "name": session.name, "created_at": session.created_at,
                     "updated_at": session.updated_at, "model": session.model},
         "usage": store.usage_totals(session),
-        "turns": turns,
+        "turns": [with_records(row) for row in store.turns(session)],
+        "previews": [with_records(row) for row in store.turns(session, previews=True)],
     })
+
+
+def _superseded(turn: dict) -> bool:
+    """A first answer the checks sent back: the regenerated answer after it is the one delivered."""
+    return turn["role"] == "assistant" and bool((turn.get("meta") or {}).get("superseded"))
 
 
 def to_json(transcript: dict) -> str:
@@ -68,6 +74,7 @@ def to_markdown(transcript: dict) -> str:
     session = transcript["session"]
     lines = [f"# {_md(session['name'])}", "", f"Session `{session['id']}` · started {session['created_at']} · "
              f"model {_md(session['model'] or 'offline')}", ""]
+    previous_superseded = False
     for turn in transcript["turns"]:
         if turn["role"] == "user":
             lines += [f"## You · {turn['created_at']}", "", _md(turn["content"]), ""]
@@ -84,8 +91,16 @@ def to_markdown(transcript: dict) -> str:
             if turn["rag_chunks"]:
                 lines += ["", "Sources: " + "; ".join(f"{_md(title)} ({_md(source)})" for title, source in _documents(turn))]
             lines.append("")
+        elif _superseded(turn):
+            # Collapsed where Markdown renders HTML; the heading labels it where it does not.
+            lines += [f"### Superseded first answer · {turn['created_at']}", "",
+                      "_The checks asked for a new answer; the regenerated one follows._", "",
+                      "<details><summary>The first answer</summary>", "",
+                      "> " + _md(turn["content"]).replace("\n", "\n> "), "", "</details>", ""]
         else:
-            lines += [f"## Assistant · {turn['created_at']}", "", _md(turn["content"]) + _status_note(turn), ""]
+            regenerated = " (regenerated)" if previous_superseded else ""
+            lines += [f"## Assistant{regenerated} · {turn['created_at']}", "",
+                      _md(turn["content"]) + _status_note(turn), ""]
             post = turn["postprocessing"]
             for flag in turn["hallucination_flags"]:
                 suggestion = f" — suggestion: {_md(flag['suggestion'])}" if flag["suggestion"] else ""
@@ -96,6 +111,7 @@ def to_markdown(transcript: dict) -> str:
                     lines += ["", "Model's original answer:", "", "> " + _md(post["original"]).replace("\n", "\n> ")]
                 lines += ["", f"Recommendation: **{post['recommendation']}** (confidence {post['confidence']:.2f})"]
             lines.append("")
+        previous_superseded = _superseded(turn)
     usage = transcript["usage"]
     lines += ["---", f"{usage['calls']} model calls · {usage['prompt_tokens']} prompt + "
               f"{usage['completion_tokens']} completion tokens · ${usage['cost']:.4f}", ""]
@@ -117,13 +133,22 @@ def to_html(transcript: dict) -> str:
         "<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;line-height:1.5}"
         ".turn{border-left:4px solid #ccc;padding:.5rem 1rem;margin:1rem 0}.user{border-color:#4a7}"
         ".assistant{border-color:#47a}.meta{color:#666;font-size:.85em}mark.corrected{background:#cfc}"
-        "mark.unverified{background:#fe9}.flag{color:#a40}</style></head><body>",
+        "mark.unverified{background:#fe9}.flag{color:#a40}.superseded{border-color:#bbb;color:#666}</style></head><body>",
         f"<h1>{esc(session['name'])}</h1><p class='meta'>session {esc(session['id'])} · model "
         f"{esc(session['model'] or 'offline')}</p>",
     ]
+    previous_superseded = False
     for turn in transcript["turns"]:
         role = turn["role"]
-        parts.append(f"<section class='turn {role}'><p class='meta'>{'You' if role == 'user' else 'Assistant'} · "
+        if _superseded(turn):
+            parts.append(f"<details class='turn superseded'><summary class='meta'>Superseded first answer · "
+                         f"{esc(turn['created_at'])} — the checks asked for a new answer; the regenerated one "
+                         f"follows</summary><p>{annotate(turn['content'])}</p></details>")
+            previous_superseded = True
+            continue
+        who = "You" if role == "user" else "Assistant (regenerated)" if previous_superseded else "Assistant"
+        previous_superseded = False
+        parts.append(f"<section class='turn {role}'><p class='meta'>{who} · "
                      f"{esc(turn['created_at'])} · {esc(turn['status'])}</p>")
         parts.append(f"<p>{annotate(turn['content'])}</p>")
         items = [f"{esc(c['correction_type'])}: “{esc(c['original'])}” → “{esc(c['corrected'])}”"
@@ -157,6 +182,15 @@ def export_file(folder: Path, session: Session, fmt: str) -> Path:
     if stem != session.name:
         stem = f"{stem}-{slug(session.id)[:8]}"
     return file_under(folder, stem, fmt)
+
+
+def write_export(store: SessionStore, session: Session, folder: Path, fmt: str) -> Path:
+    """Export `session` as `fmt` into `folder` (made if missing), named by `export_file`; its path.
+    OSError or UnsafePath when it cannot be written there."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = export_file(folder, session, fmt)
+    path.write_text(FORMATS[fmt](session_transcript(store, session)), encoding="utf-8")
+    return path
 
 
 def _documents(turn: dict) -> list[tuple[str, str]]:

@@ -30,6 +30,7 @@ from chatapp.records import (
 )
 from chatapp.redact import redact, redact_value
 from chatapp.storage.database import Database
+from chatapp.storage.session_errors import AmbiguousSession, SessionNameTaken, SessionNotFound  # noqa: F401
 from chatapp.surrogates import repair_surrogates
 
 # A streaming turn's process stamps the time into it this often, even while no text arrives...
@@ -94,8 +95,13 @@ class Session:
     meta: dict
 
 
-class SessionNotFound(LookupError):
-    pass
+
+
+# A turn `chatapp preprocess --session` stored: its records are kept, but nothing was sent, so it is no
+# question of the conversation (not shown, not counted, no unanswered turn in the transcript).
+PREVIEW_FLAG = "preprocess_only"
+# SQL for "this turn is part of the conversation" (not a preview).
+_IN_CONVERSATION = f"json_extract(coalesce(t.meta, '{{}}'), '$.{PREVIEW_FLAG}') IS NULL"
 
 
 class SessionStore:
@@ -135,11 +141,47 @@ class SessionStore:
         return self.get(session_id)
 
     def list(self) -> list[dict]:
+        """Every session, most recent first, with how many questions it holds (a question and its
+        answer are one; a preview is none) and its title: the first question asked."""
         return self.database.query(
             "SELECT s.id, s.name, s.created_at, s.updated_at, s.model, "
-            "(SELECT count(*) FROM turns t WHERE t.session_id = s.id) AS turns "
-            "FROM sessions s ORDER BY s.updated_at DESC"
+            f"(SELECT count(*) FROM turns t WHERE t.session_id = s.id AND t.role = 'user' AND {_IN_CONVERSATION})"
+            " AS questions, "
+            f"(SELECT t.content FROM turns t WHERE t.session_id = s.id AND t.role = 'user' AND {_IN_CONVERSATION}"
+            " ORDER BY t.idx LIMIT 1) AS title "
+            "FROM sessions s ORDER BY s.updated_at DESC, s.rowid DESC"
         )
+
+    def resolve(self, key: str) -> Session:
+        """The session `key` names: its exact id or name, else the one session whose name or id
+        starts with it, else the one that clearly matches it best by name or first question
+        (chatapp.storage.session_lookup). SessionNotFound, listing the candidates, otherwise."""
+        exact = self.find(key)
+        if exact is not None:
+            return exact
+        from chatapp.storage.session_lookup import match_session  # rapidfuzz: loaded only when needed
+
+        return self.get(match_session(self.list(), key)["id"])
+
+    def rename(self, session: Session, name: str) -> Session:
+        name = " ".join(name.split())
+        if not name:
+            raise ValueError("a session needs a name")
+        if name != session.name and self.find(name) is not None:
+            raise SessionNameTaken(f"a session called {name!r} exists already")
+        with self.database.transaction() as db:
+            db.execute("UPDATE sessions SET name = ? WHERE id = ?", (_stored_text(name), session.id))
+        return self.get(session.id)
+
+    def delete(self, session: Session) -> None:
+        """The session, its turns and every record of them, gone in one transaction."""
+        turn_ids = "SELECT id FROM turns WHERE session_id = ?"
+        with self.database.transaction() as db:
+            for table in ("corrections", "resolved_entities", "rag_chunks", "prompts", "prompt_sections",
+                          "llm_calls", "postprocessing", "hallucination_flags"):
+                db.execute(f"DELETE FROM {table} WHERE turn_id IN ({turn_ids})", (session.id,))
+            db.execute("DELETE FROM turns WHERE session_id = ?", (session.id,))
+            db.execute("DELETE FROM sessions WHERE id = ?", (session.id,))
 
     def save_state(self, session: Session, state: dict) -> None:
         self.update_state(session, lambda _stored: state)
@@ -207,14 +249,16 @@ class SessionStore:
                 (_stored_text(content), status, _stored_meta({**old, **(meta or {})}), turn_id),
             )
 
-    def turns(self, session: Session) -> list[dict]:
+    def turns(self, session: Session, previews: bool = False) -> list[dict]:
+        """The conversation's turns in order; with `previews`, only the turns `chatapp preprocess
+        --session` stored instead (their records kept, nothing sent)."""
         rows = self.database.query("SELECT * FROM turns WHERE session_id = ? ORDER BY idx", (session.id,))
         now = time.time()
         for row in rows:
             row["meta"] = json.loads(row["meta"] or "{}")
             if row["status"] == "streaming" and _orphaned(row["meta"], row["created_at"], now):
                 row["status"] = "interrupted"
-        return rows
+        return [row for row in rows if bool(row["meta"].get(PREVIEW_FLAG)) == previews]
 
     def mark_orphans_interrupted(self) -> int:
         """Turns left 'streaming' by a process that died (or stopped beating its heartbeat) are

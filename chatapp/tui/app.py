@@ -15,22 +15,24 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.theme import Theme
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Footer, Header, Static
 
+from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
+from chatapp.tui.commands import ChatCommands
+from chatapp.tui.help_screen import HELP, HelpScreen
+from chatapp.tui.input_history import InputHistory
+from chatapp.tui.prompt_input import PromptInput
+from chatapp.tui.status_bar import StatusBar
+from chatapp.tui.theme_setting import apply_saved_theme
 from chatapp.tui.widgets import AssistantMessage, BudgetPanel, CorrectionDiff, EntityPanel, UserMessage
 
-LEVELS = ("off", "minimal", "standard", "aggressive")
+LEVELS = CORRECTION_LEVEL_NAMES
 # Installed: chatapp/themes; in a source checkout: themes/ beside the package.
 _PACKAGE = Path(__file__).resolve().parent.parent
 THEMES_DIR = next((p for p in (_PACKAGE / "themes", _PACKAGE.parent / "themes") if p.is_dir()), _PACKAGE / "themes")
-HELP = (
-    "Type a message and press Enter. Commands: /ingest PATH, /level off|minimal|standard|aggressive, "
-    "/new, /sessions, /resume NAME, /export md|json|html, /help. Esc stops an answer; Ctrl+L changes "
-    "the correction level."
-)
-SESSIONS_SHOWN = 10
 NOTICES_KEPT = 50
+SUPERSEDED_NOTE = "superseded: the checks asked for a new answer, which follows"
 
 
 def verdict_line(recommendation: str, confidence: float, flags: list[tuple[str, bool]]) -> str:
@@ -52,19 +54,27 @@ def load_themes() -> list[Theme]:
 class ChatApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "chatapp"
+    COMMANDS = App.COMMANDS | {ChatCommands}
     BINDINGS = [
         Binding("ctrl+l", "cycle_level", "Correction level"),
         Binding("escape", "stop", "Stop answer"),
         Binding("ctrl+n", "new_session", "New session"),
+        Binding("ctrl+o", "sessions", "Sessions"),
+        Binding("ctrl+t", "pick_model", "Model"),
+        Binding("f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
-    def __init__(self, engine, session_name: str | None = None):
+    def __init__(self, engine, session_name: str | None = None, model: str | None = None,
+                 api_base: str | None = None, level: str | None = None, profile: str | None = None):
         super().__init__()
         self.engine = engine
         self.session_name = session_name
-        level = engine.settings.correction_level
-        self.level = level if level in LEVELS else "standard"
+        # What the next turn is asked with: the flags given, else the config.
+        self.level = level or engine.settings.correction_level
+        self.profile = profile or engine.settings.budget_profile
+        self.model = model or engine.settings.model
+        self.api_base = api_base or engine.settings.api_base
         self.cancel = threading.Event()
         self.busy = False
         self._live_generation = 0
@@ -86,17 +96,19 @@ class ChatApp(App):
                 yield Static("Knowledge", classes="sidebar-title")
                 yield Static("loading…", id="status")
         yield CorrectionDiff(id="diff")
-        yield Input(placeholder="Ask anything — /help for commands", id="prompt")
+        yield PromptInput(history=InputHistory.for_data_dir(self.engine.settings.data_dir),
+                          placeholder="Ask anything — Enter sends, Ctrl+J new line, F1 help", id="prompt")
+        yield StatusBar(id="status-bar")
         yield Footer()
 
     def on_mount(self) -> None:
         for theme in load_themes():
             self.register_theme(theme)
-        if "chatapp-dark" in self.available_themes:
-            self.theme = "chatapp-dark"
+        apply_saved_theme(self, self.engine.settings)
         self.query_one(EntityPanel).show([])
         self.query_one(BudgetPanel).show(None)
-        self.query_one("#prompt", Input).focus()
+        self.query_one("#prompt", PromptInput).focus()
+        self.refresh_status_bar()
         self.start_up()
 
     def notify(self, message: str, **options) -> None:
@@ -119,7 +131,7 @@ class ChatApp(App):
             self._show_history()
             self.call_from_thread(self._show_session, self.session_name)
         self.engine.live_correct("warm up")  # load the correction models before the first keystroke
-        if self.engine.settings.model != "offline":
+        if self.model != "offline":
             from chatapp.llm.client import load_litellm
 
             load_litellm()  # its import takes seconds: pay it now, not on the first message
@@ -127,7 +139,7 @@ class ChatApp(App):
     def _refresh_status(self) -> None:
         stats = self.engine.kb.stats()
         text = (f"{stats['documents']} documents · {stats['chunks']} chunks\n{stats['entities']} entities · "
-                f"{stats['facts']} facts\nmodel: {self.engine.settings.model}")
+                f"{stats['facts']} facts\nmodel: {self.model}")
         self.call_from_thread(self.query_one("#status", Static).update, plain_text(text))
 
     def _show_history(self) -> None:
@@ -140,6 +152,8 @@ class ChatApp(App):
                 self.call_from_thread(self._add_message, UserMessage(row["content"], row["meta"].get("corrected")))
                 continue
             self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=row["status"]))
+            if row["meta"].get("superseded"):
+                self.call_from_thread(self._add_message, Static(SUPERSEDED_NOTE, classes="verdict"))
             verdict = store.verdict(row["id"])
             if verdict is not None:  # the verdict it got then, as it was shown then
                 self.call_from_thread(self._add_message, Static(plain_text(verdict_line(*verdict)), classes="verdict"))
@@ -151,8 +165,8 @@ class ChatApp(App):
 
     # --- the live correction diff ---------------------------------------------------------
 
-    @on(Input.Changed, "#prompt")
-    def live_preview(self, event: Input.Changed) -> None:
+    @on(PromptInput.Changed, "#prompt")
+    def live_preview(self, event: PromptInput.Changed) -> None:
         self._live_generation += 1
         if event.value.startswith("/"):
             self.query_one(CorrectionDiff).show("", None)
@@ -164,11 +178,16 @@ class ChatApp(App):
         result = self.engine.live_correct(text, level=self.level) if text.strip() else None
         if generation == self._live_generation:  # a newer keystroke supersedes this one
             self.call_from_thread(self.query_one(CorrectionDiff).show, text, result)
+            self.call_from_thread(self.query_one(PromptInput).offer, text, result and result.corrected_input)
+
+    @on(PromptInput.CorrectionDismissed, "#prompt")
+    def keep_as_typed(self) -> None:
+        self.query_one(CorrectionDiff).update(plain_text("kept as typed: sent without correction"))
 
     # --- sending ---------------------------------------------------------------------
 
-    @on(Input.Submitted, "#prompt")
-    def submit(self, event: Input.Submitted) -> None:
+    @on(PromptInput.Submitted, "#prompt")
+    def submit(self, event: PromptInput.Submitted) -> None:
         text = event.value
         if not text.strip():
             self.notify("Nothing to send: the input is empty.", severity="warning")
@@ -183,16 +202,16 @@ class ChatApp(App):
         self.busy = True
         self.cancel.clear()
         self._current = None
-        self.run_turn(text)
+        self.run_turn(text, "off" if event.as_typed else self.level)
 
     @work(thread=True, exclusive=True, group="turn")
-    def run_turn(self, text: str) -> None:
+    def run_turn(self, text: str, level: str) -> None:
         def on_event(stage: str, data: dict) -> None:
             self.call_from_thread(self._on_stage, stage, data, text)
 
         try:
-            result = self.engine.ask(text, session=self.session_name, level=self.level, on_event=on_event,
-                                     cancel=self.cancel)
+            result = self.engine.ask(text, session=self.session_name, level=level, profile=self.profile,
+                                     model=self.model, api_base=self.api_base, on_event=on_event, cancel=self.cancel)
             self.session_name = result.session_name
             final = result.response.delivered if result.response else (self._current.text if self._current else "")
             self.call_from_thread(self._finish, final, result.status, result)
@@ -215,6 +234,8 @@ class ChatApp(App):
         elif stage == "delta" and self._current is not None:
             self._current.append(data["text"])
             self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
+        elif stage == "regenerate":
+            self._add_message(Static(SUPERSEDED_NOTE, classes="verdict"))
         elif stage == "error":
             self.notify(data["message"], severity="error", timeout=10)
 
@@ -227,9 +248,17 @@ class ChatApp(App):
             self._add_message(Static(plain_text(verdict_line(response.recommendation, response.confidence, flags)),
                                      classes="verdict"))
         self._show_session(result.session_name)
+        self.refresh_status_bar()
 
     def _show_session(self, name: str) -> None:
         self.sub_title = f"session {clean(name)}"
+
+    @work(thread=True, exclusive=True, group="status")
+    def refresh_status_bar(self) -> None:
+        store = self.engine.sessions
+        session = store.find(self.session_name) if self.session_name else None
+        usage = store.usage_totals(session) if session is not None else None
+        self.call_from_thread(self.query_one(StatusBar).show, self.model, str(self.level), self.profile, usage)
 
     # --- commands and keys ---------------------------------------------------------------
 
@@ -237,13 +266,17 @@ class ChatApp(App):
         command, _, argument = line[1:].partition(" ")
         argument = argument.strip()
         if command == "help":
-            self.notify(HELP, timeout=15)
+            self.action_help()
         elif command == "level" and argument in LEVELS:
-            self._set_level(argument)
+            self.set_level(argument)
+        elif command == "profile" and argument in BUDGET_PROFILE_NAMES:
+            self.set_profile(argument)
+        elif command == "model":
+            self.use_model(argument) if argument else self.action_pick_model()
         elif command == "new":
             self.action_new_session()
         elif command == "sessions":
-            self.list_sessions()
+            self.action_sessions()
         elif command == "resume" and argument:
             self.resume(argument)
         elif command == "ingest" and argument:
@@ -253,27 +286,22 @@ class ChatApp(App):
         else:
             self.notify(f"Unknown command {line!r}. {HELP}", severity="warning", timeout=10)
 
-    def list_sessions(self) -> None:
-        rows = self.engine.sessions.list()
-        if not rows:
-            self.notify("No sessions yet: the first message starts one.")
-            return
-        lines = [f"{row['name']} · {row['turns']} turns · {row['updated_at'][:16].replace('T', ' ')}"
-                 for row in rows[:SESSIONS_SHOWN]]
-        more = f"\n… and {len(rows) - SESSIONS_SHOWN} more (chatapp sessions list)" if len(rows) > SESSIONS_SHOWN else ""
-        self.notify("Recent sessions — /resume NAME:\n" + "\n".join(lines) + more, timeout=20)
-
     def resume(self, key: str) -> None:
+        """Open the session `key` names: exactly, by the start of its name, or by a clear fuzzy match."""
+        from chatapp.storage.sessions import SessionNotFound
+
         if self.busy:
             self.notify("Still answering — press Esc to stop it first.", severity="warning")
             return
-        session = self.engine.sessions.find(key)
-        if session is None:
-            self.notify(f"No session called {key!r}: /sessions lists them.", severity="warning")
+        try:
+            session = self.engine.sessions.resolve(key)
+        except SessionNotFound as exc:
+            self.notify(f"{str(exc)[0].upper()}{str(exc)[1:]}. Ctrl+O lists the sessions.", severity="warning")
             return
         self.action_new_session()
         self.session_name = session.name
         self._show_session(session.name)
+        self.refresh_status_bar()
         self.show_history()
 
     @work(thread=True, exclusive=True, group="history")
@@ -298,31 +326,31 @@ class ChatApp(App):
     def export(self, fmt: str) -> None:
         """Write the session to data_dir/exports, in a file named after it (made safe: a session may be
         called anything, `../../x` included, and its export still lands in that folder)."""
-        from chatapp.storage.export import FORMATS, export_file, session_transcript
+        from chatapp.storage.export import write_export
         from chatapp.storage.filenames import UnsafePath
 
         if not self.session_name:
             self.notify("Nothing to export yet.", severity="warning")
             return
         store = self.engine.sessions
-        session = store.get(self.session_name)
         folder = self.engine.settings.data_dir / "exports"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = export_file(folder, session, fmt)
-            path.write_text(FORMATS[fmt](session_transcript(store, session)), encoding="utf-8")
+            path = write_export(store, store.get(self.session_name), folder, fmt)
         except (OSError, UnsafePath) as exc:
             self.notify(f"Cannot export to {folder}: {exc}", severity="error", timeout=10)
             return
         self.notify(f"Exported to {path}", timeout=10)
 
-    def _set_level(self, level: str) -> None:
+    def set_level(self, level: str) -> None:
         self.level = level
         self.query_one("#level", Static).update(level)
-        self.live_preview(Input.Changed(self.query_one("#prompt", Input), self.query_one("#prompt", Input).value))
+        self.live_preview(PromptInput.Changed(self.query_one("#prompt", PromptInput)))
+        self.refresh_status_bar()
 
     def action_cycle_level(self) -> None:
-        self._set_level(LEVELS[(LEVELS.index(self.level) + 1) % len(LEVELS)])
+        # A level given as a number (--level 0.3) steps on to the first named one.
+        after = LEVELS.index(self.level) + 1 if self.level in LEVELS else 0
+        self.set_level(LEVELS[after % len(LEVELS)])
 
     def action_stop(self) -> None:
         if self.busy:
@@ -335,11 +363,57 @@ class ChatApp(App):
         self.query_one(EntityPanel).show([])
         self.query_one(BudgetPanel).show(None)
         self.sub_title = "new session"
+        self.refresh_status_bar()
+
+    # --- sessions, model, profile, help: the screens and commands of chatapp/tui ------------------
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_sessions(self) -> None:
+        from chatapp.tui.sessions_screen import SessionsScreen, follow_sessions_screen
+
+        screen = SessionsScreen(self.engine.sessions, self.engine.settings.data_dir / "exports", self.session_name)
+        self.push_screen(screen, lambda result: follow_sessions_screen(self, result))
+
+    def action_pick_model(self) -> None:
+        from chatapp.tui.model_picker import ModelPicker
+
+        picker = ModelPicker(self.model, self.engine.settings.model, self.api_base)
+        self.push_screen(picker, lambda chosen: chosen and self.use_model(*chosen))
+
+    def use_model(self, model: str, save: bool = False) -> None:
+        """Answer with `model` from the next message on; with `save`, also in later chats (config)."""
+        from chatapp.config import ConfigError, checked_value
+        from chatapp.config_file import save_settings
+
+        try:
+            self.model = checked_value("model", model, "/model")
+            if save:
+                extra = {"api_base": self.api_base} if self.api_base and model != "offline" else {}
+                path = save_settings(self.engine.settings, model=self.model, **extra)
+                self.notify(f"Model {self.model} saved to {path}.")
+        except ConfigError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+        self.refresh_status_bar()
+
+    def set_profile(self, profile: str) -> None:
+        self.profile = profile
+        self.refresh_status_bar()
+
+    def fill_prompt(self, text: str) -> None:
+        prompt = self.query_one("#prompt", PromptInput)
+        prompt.value = text
+        prompt.focus()
+
+    def action_toggle_panel(self) -> None:
+        sidebar = self.query_one("#sidebar")
+        sidebar.display = not sidebar.display
 
 
-def run_tui(engine, session_name: str | None = None) -> None:
+def run_tui(engine, session_name: str | None = None, **choices) -> None:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("chatapp: the chat needs a terminal. From scripts use `chatapp ask \"…\" [--json]`; "
               "see `chatapp --help`.")
         return
-    ChatApp(engine, session_name).run()
+    ChatApp(engine, session_name, **choices).run()

@@ -1,0 +1,34 @@
+"""The line above the footer: which model answers, at what correction level and budget profile,
+and what the session has used so far (tokens and cost, from its stored model calls)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from chatapp.terminal_text import clean
+
+
+def status_text(model: str, level: str, profile: str, usage: dict | None) -> Text:
+    """"model gpt-4o-mini · level standard · profile default · 1,204 tokens · $0.0012"."""
+    line = Text()
+    for label, value in (("model", model), ("level", level), ("profile", profile)):
+        if line:
+            line.append(" · ", style="dim")
+        line.append(f"{label} ", style="dim")
+        line.append(clean(value), style="bold")
+    if usage:
+        tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+        line.append(f" · {tokens:,} tokens · ${float(usage.get('cost') or 0):.4f}", style="dim")
+    else:
+        line.append(" · new session", style="dim")
+    return line
+
+
+class StatusBar(Static):
+    DEFAULT_CSS = """
+    StatusBar { height: 1; padding: 0 1; background: $panel; }
+    """
+
+    def show(self, model: str, level: str, profile: str, usage: dict | None) -> None:
+        self.update(status_text(model, level, profile, usage))
