@@ -16,6 +16,7 @@ DIRECTORY = """# Fernhill Studio — Team
 - **Dana Kim** — Finance Lead, Operations. Email: dana.kim@fernhill.example. Phone: 020 7946 0311
 - **Tobias Wren** — Senior Designer. Email: tobias.wren@fernhill.example
 - **Dana Whitcombe** — Office Manager. Email: dana.w@fernhill.example. Phone: 020 7946 0312
+- Mireille Anand — Bookkeeper — mireille@fernhill.example
 
 | Name | Role | Email | Phone |
 |------|------|-------|-------|
@@ -104,6 +105,9 @@ def test_directory_lines_and_tables_give_people_with_role_email_and_phone(learnt
     assert dana.attributes["department"] == "Operations"
     assert dana.attributes["phone"] == "020 7946 0311"
     assert _one(engine, "Priyanka Osei").attributes["role"] == "Studio Director"
+    # Fields set apart by spaced dashes, no labels.
+    mireille = _one(engine, "Mireille Anand").attributes
+    assert (mireille["role"], mireille["email"]) == ("Bookkeeper", "mireille@fernhill.example")
 
 
 def test_mail_headers_and_signatures_give_addresses_roles_and_the_name_signed(learnt):

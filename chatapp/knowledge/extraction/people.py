@@ -249,7 +249,10 @@ class PeopleReader:
         name = clean_name(match.group("name"))
         if not looks_like_person(name):
             return
-        fields = [f.strip() for f in re.split(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•]\s+", match.group("rest")) if f.strip()]
+        # Fields end at a full stop, a semicolon, a middle dot or bar, or a spaced dash
+        # ("Glaze Technician — wren@…").
+        fields = [f.strip() for f in re.split(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•—–-]\s+", match.group("rest"))
+                  if f.strip()]
         found_contact = False
         role = None
         for n, field in enumerate(fields):
