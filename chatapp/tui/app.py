@@ -210,7 +210,7 @@ class ChatApp(App):
             self.run_command(text)
             return
         self.busy = True
-        self._turn = TurnView(text)
+        self._turn = TurnView(text, session_name=self.session_name)
         self.query_one("#conversation", VerticalScroll).anchor()  # sending brings the end into view
         self.run_turn(self._turn)
 
