@@ -23,6 +23,9 @@ from chatapp.tui.annotations import MARKER_STYLES, Review, TurnReview, marker_ta
 
 _MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
 ANNOTATION_LINK = "#annotation-"
+# How often arrived text is drawn: the stream's pieces are gathered off the UI thread and shown in
+# batches, so a fast model costs a few redraws a second, not one per piece (and typing stays quick).
+DRAW_EVERY_SECONDS = 1 / 12
 STATUS_NOTES = {"interrupted": ("[interrupted — the answer stopped here]", "bold yellow"),
                 "failed": ("[failed]", "bold red")}
 
@@ -74,6 +77,8 @@ class AssistantMessage(Vertical):
         self.status = status
         self._cleaner = StreamCleaner()
         self._stream = None
+        self._arrived: list[str] = []  # pieces from the turn's thread, not drawn yet
+        self._drawing = None
         self._targets: list[int | None] = []
         self.review: TurnReview | None = None
 
@@ -89,6 +94,22 @@ class AssistantMessage(Vertical):
         note = STATUS_NOTES.get(self.status)
         return plain_text(note[0], style=note[1]) if note else ""
 
+    def receive(self, piece: str) -> None:
+        """A piece of the streamed answer, from any thread: drawn with the others that arrived
+        within the next fraction of a second."""
+        self._arrived.append(piece)  # list.append is atomic: no lock with the UI thread needed
+
+    def on_mount(self) -> None:
+        if self.status == "streaming":
+            self._drawing = self.set_interval(DRAW_EVERY_SECONDS, self._draw_arrived)
+
+    async def _draw_arrived(self) -> None:
+        count = len(self._arrived)
+        if count:
+            pieces = self._arrived[:count]
+            del self._arrived[:count]  # what arrived meanwhile stays for the next draw
+            await self.append("".join(pieces))
+
     async def append(self, piece: str) -> None:
         """Add a piece of the streamed answer (cleaned; a split escape sequence waits for its end)."""
         shown = self._cleaner.feed(piece)
@@ -101,6 +122,10 @@ class AssistantMessage(Vertical):
 
     async def finish(self, text: str, status: str = "complete", review: Review | None = None) -> None:
         """The answer as delivered (checked, maybe corrected) and how it ended."""
+        if self._drawing is not None:
+            self._drawing.stop()
+            self._drawing = None
+        await self._draw_arrived()
         if self._stream is not None:
             await self._stream.stop()
             self._stream = None

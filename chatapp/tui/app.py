@@ -50,7 +50,7 @@ def load_themes() -> list[Theme]:
 
 
 class ChatApp(App):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: a subclass elsewhere still finds it
     TITLE = "chatapp"
     BINDINGS = [
         Binding("ctrl+l", "cycle_level", "Correction level"),
@@ -217,7 +217,10 @@ class ChatApp(App):
     @work(thread=True, group="turn")
     def run_turn(self, turn: TurnView) -> None:
         def on_event(stage: str, data: dict) -> None:
-            self.call_from_thread(self._on_stage, turn, stage, data)
+            if stage == "delta":  # many a second: handed over without waiting for the screen
+                self._on_delta(turn, data["text"])
+            else:
+                self.call_from_thread(self._on_stage, turn, stage, data)
 
         try:
             if not self._engine_turn.acquire(blocking=False):
@@ -252,8 +255,11 @@ class ChatApp(App):
         elif stage == "model":
             turn.message = AssistantMessage("", status="streaming")
             self._add_message(turn.message)
-        elif stage == "delta" and turn.message is not None:
-            await turn.message.append(data["text"])
+
+    def _on_delta(self, turn: TurnView, piece: str) -> None:
+        """In the turn's thread: a piece of the answer, for the message to draw with the next batch."""
+        if turn.attached and turn.message is not None:
+            turn.message.receive(piece)
 
     async def _finish(self, turn: TurnView, result, review) -> None:
         if not turn.attached:
