@@ -25,7 +25,7 @@ _MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
 ANNOTATION_LINK = "#annotation-"
 # How often arrived text is drawn: the stream's pieces are gathered off the UI thread and shown in
 # batches, so a fast model costs a few redraws a second, not one per piece (and typing stays quick).
-DRAW_EVERY_SECONDS = 1 / 12
+DRAW_EVERY_SECONDS = 0.2
 STATUS_NOTES = {"interrupted": ("[interrupted — the answer stopped here]", "bold yellow"),
                 "failed": ("[failed]", "bold red")}
 

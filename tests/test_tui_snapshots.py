@@ -1,0 +1,33 @@
+"""Pictures of the chat screen at 80×24 and 200×60 (pytest-textual-snapshot), compared with the
+SVGs under tests/__snapshots__/; `pytest --snapshot-update` redraws them after a deliberate change.
+Skipped where the plugin is not installed (it is in the dev extra)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatapp.engine import ChatEngine
+from chatapp.tui.app import ChatApp
+from tests.conftest import SAMPLE_KB
+from tests.test_tui import settle
+
+pytest.importorskip("pytest_textual_snapshot")
+
+
+@pytest.fixture()
+def registry_only_engine(tmp_path):
+    """People and facts but no documents: nothing on screen depends on the clock or on scores."""
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    engine.ingest(SAMPLE_KB / "entities.jsonl", SAMPLE_KB / "facts.jsonl")
+    yield engine
+    engine.close()
+
+
+async def typed_and_settled(pilot) -> None:
+    pilot.app.query_one("#prompt").value = "can u hlep me find the emial from john"
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_the_chat_screen_with_a_typed_message(snap_compare, registry_only_engine, size):
+    assert snap_compare(ChatApp(registry_only_engine), terminal_size=size, run_before=typed_and_settled)
