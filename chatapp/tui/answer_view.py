@@ -25,7 +25,11 @@ _MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
 ANNOTATION_LINK = "#annotation-"
 # How often arrived text is drawn: the stream's pieces are gathered off the UI thread and shown in
 # batches, so a fast model costs a few redraws a second, not one per piece (and typing stays quick).
-DRAW_EVERY_SECONDS = 0.2
+# Each draw lays the whole answer out again, so a long answer is drawn less often: every 0.2 s at
+# first, a little less often for each further 4,000 characters, at least once a second.
+DRAW_FIRST_SECONDS = 0.2
+DRAW_SLOWER_PER_CHARS = (0.1, 4000)
+DRAW_LAST_SECONDS = 1.0
 STATUS_NOTES = {"interrupted": ("[interrupted — the answer stopped here]", "bold yellow"),
                 "failed": ("[failed]", "bold red")}
 
@@ -101,7 +105,17 @@ class AssistantMessage(Vertical):
 
     def on_mount(self) -> None:
         if self.status == "streaming":
-            self._drawing = self.set_interval(DRAW_EVERY_SECONDS, self._draw_arrived)
+            self._schedule_draw()
+
+    def _schedule_draw(self) -> None:
+        step, per = DRAW_SLOWER_PER_CHARS
+        delay = min(DRAW_LAST_SECONDS, DRAW_FIRST_SECONDS + step * (len(self.text) // per))
+        self._drawing = self.set_timer(delay, self._draw_and_reschedule)
+
+    async def _draw_and_reschedule(self) -> None:
+        await self._draw_arrived()
+        if self._drawing is not None:  # not finished meanwhile
+            self._schedule_draw()
 
     async def _draw_arrived(self) -> None:
         count = len(self._arrived)

@@ -75,6 +75,9 @@ class ChatApp(App):
         self._engine_turn = threading.Lock()
         self._side_panel_choice: bool | None = None  # None: shown when the window is wide enough
         self.live_ready = False  # the correction tiers the diff uses are loaded
+        # Their word lists load while the screen is built (numpy does much of it without the GIL):
+        # start_up's first step then finds them ready, or waits for the rest.
+        threading.Thread(target=engine.live_correct, args=("warm up",), name="live-diff-warm-up", daemon=True).start()
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
 
