@@ -62,6 +62,22 @@ def stored_turns(data_dir: Path) -> list[dict]:
         connection.close()
 
 
+def answer_in_chat(engine: ChatEngine, question: str, inspect, size=(200, 40)):
+    """Ask `question` in the chat and wait for the whole turn; what `inspect(app)` reads then.
+    The engine is closed afterwards."""
+    async def scenario():
+        app = ChatApp(engine)
+        async with app.run_test(size=size) as pilot:
+            await send(pilot, question)
+            await settle(pilot)
+            return inspect(app)
+
+    try:
+        return asyncio.run(scenario())
+    finally:
+        engine.close()
+
+
 async def send(pilot, text: str) -> None:
     pilot.app.query_one("#prompt", Input).value = text
     await pilot.press("enter")
@@ -85,27 +101,15 @@ HOSTILE_REPLY = ("Plain [bold]not bold[/bold] and [link=https://evil.example]cli
 def test_escape_sequences_and_markup_in_a_reply_are_shown_literally(data_dir, openai_server):
     # Split so that an escape sequence arrives in two pieces.
     openai_server.script(Scripted.in_parts(*(HOSTILE_REPLY[i:i + 7] for i in range(0, len(HOSTILE_REPLY), 7))))
-    engine = model_engine(data_dir, openai_server)
-
-    async def scenario():
-        app = ChatApp(engine)
-        async with app.run_test(size=(200, 40)) as pilot:
-            await send(pilot, "say something odd")
-            await settle(pilot)
-            answer = app.query_one(AssistantMessage)
-            assert answer.status == "complete"
-            shown = screen_text(app)
-            assert "[bold]not bold[/bold]" in shown  # markup shown as typed, not applied
-            assert "[link=https://evil.example]click[/link]" in shown
-            assert "clipboard cleared hidden" in shown and "evil done." in shown
-            assert not any(ch in shown for ch in "\x1b\x07\u202e\u202c")
-            blocks = " ".join(block._content.plain for block in answer.query(MarkdownBlock))
-            assert "\x1b" not in blocks and "[bold]not bold[/bold]" in blocks
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        engine.close()
+    status, shown, blocks = answer_in_chat(model_engine(data_dir, openai_server), "say something odd", lambda app: (
+        app.query_one(AssistantMessage).status, screen_text(app),
+        " ".join(block._content.plain for block in app.query_one(AssistantMessage).query(MarkdownBlock))))
+    assert status == "complete"
+    assert "[bold]not bold[/bold]" in shown  # markup shown as typed, not applied
+    assert "[link=https://evil.example]click[/link]" in shown
+    assert "clipboard cleared hidden" in shown and "evil done." in shown
+    assert not any(ch in shown for ch in "\x1b\x07\u202e\u202c")
+    assert "\x1b" not in blocks and "[bold]not bold[/bold]" in blocks
 
 
 def test_a_file_name_with_markup_and_escapes_is_shown_literally(data_dir, tmp_path):
@@ -310,3 +314,12 @@ def test_accept_and_human_review_verdicts_look_different(data_dir):
         asyncio.run(scenario())
     finally:
         engine.close()
+
+
+def test_a_model_error_ends_the_answer_marked_failed_and_says_why(data_dir, openai_server):
+    openai_server.script(Scripted.error(400, "the model refused [/oops] this"))
+    status, busy, shown, notices = answer_in_chat(model_engine(data_dir, openai_server), "hello", lambda app: (
+        app.query_one(AssistantMessage).status, app.busy, screen_text(app), list(app.notices)))
+    assert status == "failed" and not busy
+    assert "[failed]" in shown
+    assert any("[/oops]" in notice for notice in notices)

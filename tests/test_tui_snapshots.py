@@ -24,7 +24,9 @@ def registry_only_engine(tmp_path):
 
 
 async def typed_and_settled(pilot) -> None:
-    pilot.app.query_one("#prompt").value = "can u hlep me find the emial from john"
+    prompt = pilot.app.query_one("#prompt")
+    prompt.cursor_blink = False  # a blinking cursor would be caught on or off by chance
+    prompt.value = "can u hlep me find the emial from john"
     await settle(pilot)
 
 

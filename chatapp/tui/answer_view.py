@@ -31,7 +31,8 @@ DRAW_FIRST_SECONDS = 0.2
 DRAW_SLOWER_PER_CHARS = (0.1, 4000)
 DRAW_LAST_SECONDS = 1.0
 STATUS_NOTES = {"interrupted": ("[interrupted — the answer stopped here]", "bold yellow"),
-                "failed": ("[failed]", "bold red")}
+                "failed": ("[failed]", "bold red"),
+                "superseded": ("[replaced by a second attempt: the checker found this one wrong]", "dim")}
 
 
 class _MarkedBlock:

@@ -255,6 +255,8 @@ class ChatApp(App):
             self.query_one(EntityPanel).show(data["resolved"])
         elif stage == "assembly":
             self.query_one(BudgetPanel).show(data["prompt"])
+        elif stage == "regenerate" and turn.message is not None:
+            await turn.message.finish("", "superseded")
         elif stage == "model":
             turn.message = AssistantMessage("", status="streaming")
             self._add_message(turn.message)
@@ -274,7 +276,11 @@ class ChatApp(App):
             final = result.response.delivered if result.response else ""
             await turn.message.finish(final, result.status, review)
 
-    def _turn_ended(self, turn: TurnView) -> None:
+    async def _turn_ended(self, turn: TurnView) -> None:
+        message = turn.message
+        if turn.attached and message is not None and message.is_attached and message.status == "streaming":
+            # The turn failed midway (an exception, not a model error the engine reported).
+            await message.finish("", "failed")
         if turn is self._turn:
             self._turn = None
             self.busy = False
