@@ -23,10 +23,11 @@ from chatapp.storage.filenames import UnsafePath, file_under, slug
 from chatapp.terminal_text import StreamCleaner, clean, cleaned_argument, markup_safe
 from chatapp.tui.app import ChatApp
 from chatapp.tui.prompt_input import PromptInput
-from chatapp.tui.widgets import AssistantMessage, UserMessage
+from chatapp.tui.widgets import UserMessage
 from tests.conftest import run_cli
 from tests.openai_server import Scripted
 from tests.test_tui import settle
+from tests.test_tui_chat import screen_text
 
 CLIPBOARD = "\x1b]52;c;aGVsbG8=\x07"  # OSC 52: put "hello" on the user's clipboard
 HIDDEN_LINK = "\x1b]8;;https://evil.example\x1b\\harmless words\x1b]8;;\x1b\\"  # OSC 8: a link behind text
@@ -300,7 +301,8 @@ def test_tui_streams_a_model_answer_and_exports_a_traversal_name_inside_the_data
             prompt.value = "/export md"
             await pilot.press("enter")
             await settle(pilot)
-            rendered = [str(w.render()) for w in (*app.query(UserMessage), *app.query(AssistantMessage))]
+            # The answer is Markdown inside its message: read it off the screen as drawn.
+            rendered = [*(str(w.render()) for w in app.query(UserMessage)), screen_text(app)]
             return rendered, list(app.notices)
 
     try:

@@ -14,7 +14,8 @@ from rich.console import Console
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, OptionList
 
-from chatapp.tui.app import SUPERSEDED_NOTE, ChatApp
+from chatapp.tui.answer_view import AssistantMessage
+from chatapp.tui.app import ChatApp
 from chatapp.tui.help_screen import HelpScreen
 from chatapp.tui.model_picker import ModelPicker
 from chatapp.tui.prompt_input import PromptInput
@@ -282,8 +283,8 @@ def test_the_theme_picked_is_there_after_a_restart(tui_engine):
 def test_a_regenerated_answer_is_labelled_in_the_chat_and_when_the_session_is_resumed(tui_engine, openai_server):
     openai_server.script(Scripted.reply(INVENTED_ANSWER, pieces=3), Scripted.reply(GOOD_ANSWER, pieces=2))
 
-    def conversation(app) -> list[str]:
-        return [str(widget.render()) for widget in app.query_one("#conversation").children]
+    def conversation(app) -> list[tuple[str, str]]:
+        return [(message.status, message.text) for message in app.query(AssistantMessage)]
 
     async def scenario(**options) -> list[str]:
         app = ChatApp(tui_engine, model="test-model", api_base=openai_server.url, **options)
@@ -296,7 +297,8 @@ def test_a_regenerated_answer_is_labelled_in_the_chat_and_when_the_session_is_re
     live, name = asyncio.run(scenario())
     resumed, _ = asyncio.run(scenario(session_name=name))
     for shown in (live, resumed):
-        first = next(n for n, text in enumerate(shown) if "Zorblax Quint" in text)
-        assert shown[first + 1] == SUPERSEDED_NOTE
-        assert GOOD_ANSWER in shown[first + 2]
+        # The first answer is labelled as replaced, the second follows it, each shown once.
+        assert [status for status, _ in shown] == ["superseded", "complete"]
+        assert "Zorblax Quint" in shown[0][1] and GOOD_ANSWER in shown[1][1]
+        shown = [text for _, text in shown]
         assert sum(GOOD_ANSWER in text for text in shown) == 1

@@ -111,7 +111,8 @@ class CorrectionStage(_BuiltOnFirstUse):
     def build(self):
         from chatapp.preprocess.correction.pipeline import CorrectionPipeline
 
-        return CorrectionPipeline(registry=self.services.kb.registry, nlp=self.services.nlp())
+        # spaCy on first full-path use: the live diff (tiers 1–2) works without it.
+        return CorrectionPipeline(registry=self.services.kb.registry, load_nlp=self.services.nlp)
 
     def forget_knowledge(self, pipeline) -> None:
         pipeline.refresh_vocabulary()

@@ -19,26 +19,25 @@ from textual.widgets import Footer, Header, Static
 
 from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
+from chatapp.tui.annotations import review_of, verdict_class, verdict_text
+from chatapp.tui.answer_view import AssistantMessage
 from chatapp.tui.commands import ChatCommands
 from chatapp.tui.help_screen import HELP, HelpScreen
 from chatapp.tui.input_history import InputHistory
 from chatapp.tui.prompt_input import PromptInput
+from chatapp.tui.startup import KnowledgeStatus
 from chatapp.tui.status_bar import StatusBar
 from chatapp.tui.theme_setting import apply_saved_theme
-from chatapp.tui.widgets import AssistantMessage, BudgetPanel, CorrectionDiff, EntityPanel, UserMessage
+from chatapp.tui.turn_view import TurnView
+from chatapp.tui.widgets import BudgetPanel, CorrectionDiff, EntityPanel, UserMessage
 
 LEVELS = CORRECTION_LEVEL_NAMES
 # Installed: chatapp/themes; in a source checkout: themes/ beside the package.
 _PACKAGE = Path(__file__).resolve().parent.parent
 THEMES_DIR = next((p for p in (_PACKAGE / "themes", _PACKAGE.parent / "themes") if p.is_dir()), _PACKAGE / "themes")
 NOTICES_KEPT = 50
-SUPERSEDED_NOTE = "superseded: the checks asked for a new answer, which follows"
-
-
-def verdict_line(recommendation: str, confidence: float, flags: list[tuple[str, bool]]) -> str:
-    """"AcceptWithFlags · confidence 0.72 · UnsupportedClaim, WrongAttribute (corrected)"."""
-    kinds = ", ".join(sorted({kind + (" (corrected)" if corrected else "") for kind, corrected in flags}))
-    return f"{recommendation} · confidence {confidence:.2f} · {kinds or 'no flags'}"
+# Below this many columns the side panel gives its room to the conversation (Ctrl+B shows it).
+SIDE_PANEL_MIN_WIDTH = 100
 
 
 def load_themes() -> list[Theme]:
@@ -52,7 +51,7 @@ def load_themes() -> list[Theme]:
 
 
 class ChatApp(App):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: a subclass elsewhere still finds it
     TITLE = "chatapp"
     COMMANDS = App.COMMANDS | {ChatCommands}
     BINDINGS = [
@@ -61,7 +60,11 @@ class ChatApp(App):
         Binding("ctrl+n", "new_session", "New session"),
         Binding("ctrl+o", "sessions", "Sessions"),
         Binding("ctrl+t", "pick_model", "Model"),
+        Binding("ctrl+b", "toggle_side_panel", "Side panel"),
         Binding("f1", "help", "Help"),
+        # Ahead of the message box (which would move its cursor): the pages are the conversation's.
+        Binding("pageup", "scroll_conversation(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_conversation(1)", "Scroll down", show=False, priority=True),
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
@@ -75,10 +78,16 @@ class ChatApp(App):
         self.profile = profile or engine.settings.budget_profile
         self.model = model or engine.settings.model
         self.api_base = api_base or engine.settings.api_base
-        self.cancel = threading.Event()
-        self.busy = False
+        self.busy = False  # the turn shown on screen is still running
         self._live_generation = 0
-        self._current: AssistantMessage | None = None
+        self._turn: TurnView | None = None  # the turn on screen, while it runs
+        # One turn at a time in the engine: a turn left running by Ctrl+N finishes before the next starts.
+        self._engine_turn = threading.Lock()
+        self._side_panel_choice: bool | None = None  # None: shown when the window is wide enough
+        self.live_ready = False  # the correction tiers the diff uses are loaded
+        # Their word lists load while the screen is built (numpy does much of it without the GIL):
+        # start_up's first step then finds them ready, or waits for the rest.
+        threading.Thread(target=engine.live_correct, args=("warm up",), name="live-diff-warm-up", daemon=True).start()
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
 
@@ -86,7 +95,7 @@ class ChatApp(App):
         yield Header()
         with Horizontal(id="body"):
             yield VerticalScroll(id="conversation")
-            with Vertical(id="sidebar"):
+            with VerticalScroll(id="sidebar"):
                 yield Static("Correction level", classes="sidebar-title")
                 yield Static(self.level, id="level")
                 yield Static("Entities", classes="sidebar-title")
@@ -94,7 +103,7 @@ class ChatApp(App):
                 yield Static("Token budget", classes="sidebar-title")
                 yield BudgetPanel(id="budget")
                 yield Static("Knowledge", classes="sidebar-title")
-                yield Static("loading…", id="status")
+                yield KnowledgeStatus(id="status")
         yield CorrectionDiff(id="diff")
         yield PromptInput(history=InputHistory.for_data_dir(self.engine.settings.data_dir),
                           placeholder="Ask anything — Enter sends, Ctrl+J new line, F1 help", id="prompt")
@@ -109,38 +118,60 @@ class ChatApp(App):
         self.query_one(BudgetPanel).show(None)
         self.query_one("#prompt", PromptInput).focus()
         self.refresh_status_bar()
+        # Follow the conversation's end while the user is there; scrolling up (PageUp, the wheel)
+        # releases it, and it follows again once they are back at the bottom.
+        self.query_one("#conversation", VerticalScroll).anchor()
+        self._apply_side_panel()
         self.start_up()
+
+    def on_resize(self) -> None:
+        self._apply_side_panel()
 
     def notify(self, message: str, **options) -> None:
         """Show a notification, and keep its text in `notices`. Notifications quote paths, session
         names and error messages: they are shown as plain text, cleaned, never read as markup."""
         message = clean(message)
         self.notices.append(message)
+        options.pop("markup", None)
         super().notify(message, **{**options, "markup": False})
 
     # --- start-up and resume ------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="startup")
     def start_up(self) -> None:
-        report = self.engine.ensure_sample_kb()
+        """In order of need: the live diff's tiers (no spaCy), the knowledge base (the sample on a
+        first start, with its progress shown), then what only a sent message needs."""
+        self.engine.live_correct("warm up")
+        self.call_from_thread(self._live_diff_ready)
+        status = self.query_one(KnowledgeStatus)
+        report = self.engine.ensure_sample_kb(on_event=lambda event, **data: self.call_from_thread(
+            status.ingest_event, event, data))
         if report is not None:
-            self.call_from_thread(self.notify, f"Loaded the sample knowledge base ({report.files_ingested} files). "
-                                  "Turn this off with load_sample_kb = false.", timeout=8)
+            self.call_from_thread(self.notify, f"Loaded the sample knowledge base ({report.files_ingested} files, "
+                                  f"{report.chunks_added} chunks). Turn this off with load_sample_kb = false.",
+                                  timeout=8)
         self._refresh_status()
         if self.session_name:
             self._show_history()
             self.call_from_thread(self._show_session, self.session_name)
-        self.engine.live_correct("warm up")  # load the correction models before the first keystroke
+        self.engine.turns.stages  # noqa: B018 - spaCy and the resolver, before the first message
+        from chatapp.nlp import load_pipeline
+
+        load_pipeline()
         if self.model != "offline":
             from chatapp.llm.client import load_litellm
 
             load_litellm()  # its import takes seconds: pay it now, not on the first message
 
+    def _live_diff_ready(self) -> None:
+        self.live_ready = True
+        prompt = self.query_one("#prompt", PromptInput)
+        if prompt.value:  # typed while the tiers loaded
+            self.live_preview(PromptInput.Changed(prompt))
+
     def _refresh_status(self) -> None:
         stats = self.engine.kb.stats()
-        text = (f"{stats['documents']} documents · {stats['chunks']} chunks\n{stats['entities']} entities · "
-                f"{stats['facts']} facts\nmodel: {self.model}")
-        self.call_from_thread(self.query_one("#status", Static).update, plain_text(text))
+        self.call_from_thread(self.query_one(KnowledgeStatus).show_stats, stats, self.model)
 
     def _show_history(self) -> None:
         store = self.engine.sessions
@@ -151,17 +182,18 @@ class ChatApp(App):
             if row["role"] == "user":
                 self.call_from_thread(self._add_message, UserMessage(row["content"], row["meta"].get("corrected")))
                 continue
-            self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=row["status"]))
-            if row["meta"].get("superseded"):
-                self.call_from_thread(self._add_message, Static(SUPERSEDED_NOTE, classes="verdict"))
+            # A first answer the checks sent back is shown with the note it had live.
+            status = "superseded" if row["meta"].get("superseded") else row["status"]
+            self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=status))
             verdict = store.verdict(row["id"])
             if verdict is not None:  # the verdict it got then, as it was shown then
-                self.call_from_thread(self._add_message, Static(plain_text(verdict_line(*verdict)), classes="verdict"))
+                recommendation, confidence, flags = verdict
+                kinds = [kind + (" (corrected)" if corrected else "") for kind, corrected in flags]
+                self.call_from_thread(self._add_message, Static(verdict_text(recommendation, confidence, kinds),
+                                                                classes=verdict_class(recommendation)))
 
     def _add_message(self, widget) -> None:
-        conversation = self.query_one("#conversation", VerticalScroll)
-        conversation.mount(widget)
-        conversation.scroll_end(animate=False)
+        self.query_one("#conversation", VerticalScroll).mount(widget)
 
     # --- the live correction diff ---------------------------------------------------------
 
@@ -200,55 +232,79 @@ class ChatApp(App):
             self.run_command(text)
             return
         self.busy = True
-        self.cancel.clear()
-        self._current = None
-        self.run_turn(text, "off" if event.as_typed else self.level)
+        self._turn = TurnView(text, session_name=self.session_name)
+        self.query_one("#conversation", VerticalScroll).anchor()  # sending brings the end into view
+        self.run_turn(self._turn, "off" if event.as_typed else self.level)
 
-    @work(thread=True, exclusive=True, group="turn")
-    def run_turn(self, text: str, level: str) -> None:
+    @work(thread=True, group="turn")
+    def run_turn(self, turn: TurnView, level) -> None:
         def on_event(stage: str, data: dict) -> None:
-            self.call_from_thread(self._on_stage, stage, data, text)
+            if stage == "delta":  # many a second: handed over without waiting for the screen
+                self._on_delta(turn, data["text"])
+            else:
+                self.call_from_thread(self._on_stage, turn, stage, data)
 
         try:
-            result = self.engine.ask(text, session=self.session_name, level=level, profile=self.profile,
-                                     model=self.model, api_base=self.api_base, on_event=on_event, cancel=self.cancel)
-            self.session_name = result.session_name
-            final = result.response.delivered if result.response else (self._current.text if self._current else "")
-            self.call_from_thread(self._finish, final, result.status, result)
+            if not self._engine_turn.acquire(blocking=False):
+                self.call_from_thread(self.notify, "Waiting for the answer still running in the other session …")
+                self._engine_turn.acquire()
+            try:
+                result = self.engine.ask(turn.text, session=turn.session_name, level=level, profile=self.profile,
+                                         model=self.model, api_base=self.api_base, on_event=on_event,
+                                         cancel=turn.cancel)
+                review = None
+                if result.response is not None:  # read here: naming sources reads the registry
+                    review = review_of(result.response, result.preprocessed.rag_chunks, self.engine.kb.registry)
+            finally:
+                self._engine_turn.release()
+            self.call_from_thread(self._finish, turn, result, review)
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash of the chat
             self.call_from_thread(self.notify, f"{type(exc).__name__}: {exc}", severity="error", timeout=10)
         finally:
-            self.busy = False
+            self.call_from_thread(self._turn_ended, turn)
 
-    def _on_stage(self, stage: str, data: dict, text: str) -> None:
+    async def _on_stage(self, turn: TurnView, stage: str, data: dict) -> None:
+        if stage == "error":
+            self.notify(data["message"], severity="error", timeout=10)
+        if not turn.attached:  # Ctrl+N moved on: the turn goes on in its session, off screen
+            return
         if stage == "correction":
-            self._add_message(UserMessage(text, data["result"].corrected_input))
+            self._add_message(UserMessage(turn.text, data["result"].corrected_input))
             self.query_one(CorrectionDiff).show("", None)
         elif stage == "entities":
             self.query_one(EntityPanel).show(data["resolved"])
         elif stage == "assembly":
             self.query_one(BudgetPanel).show(data["prompt"])
+        elif stage == "regenerate" and turn.message is not None:
+            await turn.message.finish("", "superseded")
         elif stage == "model":
-            self._current = AssistantMessage("", status="streaming")
-            self._add_message(self._current)
-        elif stage == "delta" and self._current is not None:
-            self._current.append(data["text"])
-            self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
-        elif stage == "regenerate":
-            self._add_message(Static(SUPERSEDED_NOTE, classes="verdict"))
-        elif stage == "error":
-            self.notify(data["message"], severity="error", timeout=10)
+            turn.message = AssistantMessage("", status="streaming")
+            self._add_message(turn.message)
 
-    def _finish(self, text: str, status: str, result) -> None:
-        if self._current is not None:
-            self._current.finish(text, status)
-        if result.response is not None:
-            response = result.response
-            flags = [(f.hallucination_type, f.corrected) for f in response.hallucination_flags]
-            self._add_message(Static(plain_text(verdict_line(response.recommendation, response.confidence, flags)),
-                                     classes="verdict"))
+    def _on_delta(self, turn: TurnView, piece: str) -> None:
+        """In the turn's thread: a piece of the answer, for the message to draw with the next batch."""
+        if turn.attached and turn.message is not None:
+            turn.message.receive(piece)
+
+    async def _finish(self, turn: TurnView, result, review) -> None:
+        if not turn.attached:
+            self.notify(f"The answer you left is complete in session {result.session_name}.", timeout=8)
+            return
+        self.session_name = result.session_name
         self._show_session(result.session_name)
         self.refresh_status_bar()
+        if turn.message is not None:
+            final = result.response.delivered if result.response else ""
+            await turn.message.finish(final, result.status, review)
+
+    async def _turn_ended(self, turn: TurnView) -> None:
+        message = turn.message
+        if turn.attached and message is not None and message.is_attached and message.status == "streaming":
+            # The turn failed midway (an exception, not a model error the engine reported).
+            await message.finish("", "failed")
+        if turn is self._turn:
+            self._turn = None
+            self.busy = False
 
     def _show_session(self, name: str) -> None:
         self.sub_title = f"session {clean(name)}"
@@ -311,7 +367,9 @@ class ChatApp(App):
     @work(thread=True, group="ingest")
     def ingest(self, path: str) -> None:
         self.call_from_thread(self.notify, f"Ingesting {path} …")
-        report = self.engine.ingest(Path(path).expanduser())
+        status = self.query_one(KnowledgeStatus)
+        report = self.engine.ingest(Path(path).expanduser(),
+                                    on_event=lambda event, **data: self.call_from_thread(status.ingest_event, event, data))
         first = report.files_failed[0] if report.files_failed else None
         failed = (f", {len(report.files_failed)} failed ({first.path}: {first.reason}"
                   + (", …" if len(report.files_failed) > 1 else "") + ")") if first else ""
@@ -353,18 +411,25 @@ class ChatApp(App):
         self.set_level(LEVELS[after % len(LEVELS)])
 
     def action_stop(self) -> None:
-        if self.busy:
-            self.cancel.set()
+        if self.busy and self._turn is not None:
+            self._turn.cancel.set()
             self.notify("Stopping — what arrived is kept.")
 
     def action_new_session(self) -> None:
+        if self._turn is not None:
+            # The running answer stays in its own session (and is finished and checked there);
+            # the screen, and the next message, belong to the new one.
+            self._turn.attached = False
+            self._turn = None
+            self.busy = False
+            self.notify("The answer still coming goes on in its own session; your next message starts a new one.")
         self.session_name = None
         self.query_one("#conversation", VerticalScroll).remove_children()
         self.query_one(EntityPanel).show([])
         self.query_one(BudgetPanel).show(None)
         self.sub_title = "new session"
         self.refresh_status_bar()
-
+        self.query_one("#conversation", VerticalScroll).anchor()
     # --- sessions, model, profile, help: the screens and commands of chatapp/tui ------------------
 
     def action_help(self) -> None:
@@ -406,9 +471,26 @@ class ChatApp(App):
         prompt.value = text
         prompt.focus()
 
-    def action_toggle_panel(self) -> None:
+
+    def action_toggle_side_panel(self) -> None:
+        self._side_panel_choice = not self.query_one("#sidebar").display
+        self._apply_side_panel()
+
+    def _apply_side_panel(self) -> None:
+        wide = self.size.width >= SIDE_PANEL_MIN_WIDTH
+        shown = wide if self._side_panel_choice is None else self._side_panel_choice
+        if self._side_panel_choice is not None and self._side_panel_choice == wide:
+            self._side_panel_choice = None  # the choice now matches the default: follow the width again
         sidebar = self.query_one("#sidebar")
-        sidebar.display = not sidebar.display
+        sidebar.display = shown
+        sidebar.set_class(not wide, "narrow")
+
+    def action_scroll_conversation(self, direction: int) -> None:
+        conversation = self.query_one("#conversation", VerticalScroll)
+        if direction < 0:
+            conversation.scroll_page_up()
+        else:
+            conversation.scroll_page_down()
 
 
 def run_tui(engine, session_name: str | None = None, **choices) -> None:

@@ -37,7 +37,7 @@ class ChatCommands(Provider):
                      for fmt in EXPORT_FORMATS]
         commands += [
             ("Ingest a file or folder…", "type its path after /ingest", partial(app.fill_prompt, "/ingest ")),
-            ("Toggle the side panel", "show or hide entities, budget and knowledge", app.action_toggle_panel),
+            ("Toggle the side panel", "show or hide entities, budget and knowledge", app.action_toggle_side_panel),
             ("Help: keys and commands", "every key and /command", app.action_help),
         ]
         commands += [(f"Theme: {name}", "colours of the chat (saved to the config)", partial(setattr, app, "theme", name))

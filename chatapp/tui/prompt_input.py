@@ -24,7 +24,7 @@ NEWLINE_KEYS = ("shift+enter", "ctrl+j")
 
 class PromptInput(TextArea):
     DEFAULT_CSS = """
-    PromptInput { height: auto; min-height: 3; max-height: 10; }
+    PromptInput { height: auto; min-height: 3; max-height: 25%; }  /* a long paste scrolls inside the box */
     """
     BINDINGS = [
         Binding("up", "history_back", "Previous message", show=False),

@@ -8,7 +8,14 @@ from rich.text import Text
 from textual.widgets import Static
 
 from chatapp.terminal_text import clean, plain_text
-from chatapp.views import annotated_answer, budget_bars, correction_diff
+from chatapp.tui.answer_view import AssistantMessage  # noqa: F401 - where the chat's widgets were always found
+from chatapp.views import budget_bars, correction_diff
+
+# Past this, the diff lists the corrections with a little context instead of the whole input:
+# a pasted page must not fill the screen under the input.
+WHOLE_DIFF_MAX_CHARS = 240
+CONTEXT_CHARS = 12
+CORRECTIONS_LISTED = 6
 
 
 class UserMessage(Static):
@@ -19,35 +26,6 @@ class UserMessage(Static):
         super().__init__(body, classes="message user")
 
 
-class AssistantMessage(Static):
-    """Grows as the answer streams; then shows the delivered, annotated text."""
-
-    def __init__(self, text: str = "", status: str = "complete"):
-        self.text = text
-        classes = "message assistant" + (" interrupted" if status in ("interrupted", "failed") else "")
-        super().__init__(self._body(status), classes=classes)
-        self.status = status
-
-    def _body(self, status: str) -> Text:
-        body = annotated_answer(self.text or "…")
-        if status == "interrupted":
-            body.append("\n[interrupted — the answer stopped here]", style="bold yellow")
-        elif status == "failed":
-            body.append("\n[failed]", style="bold red")
-        return body
-
-    def append(self, piece: str) -> None:
-        self.text += piece
-        self.update(self._body("streaming"))
-
-    def finish(self, text: str, status: str = "complete") -> None:
-        self.text = text
-        self.status = status
-        if status != "complete":
-            self.add_class("interrupted")
-        self.update(self._body(status))
-
-
 class CorrectionDiff(Static):
     def show(self, original: str, result) -> None:
         if not original.strip() or result is None:
@@ -56,9 +34,31 @@ class CorrectionDiff(Static):
         if not result.corrections:
             self.update(Text("no corrections", style="dim"))
             return
-        line = correction_diff(original, result.corrections)
+        if len(original) > WHOLE_DIFF_MAX_CHARS:
+            line = compact_diff(original, result.corrections)
+        else:
+            line = correction_diff(original, result.corrections)
         line.append(f"   confidence {result.confidence:.2f}", style="dim")
         self.update(line)
+
+
+def compact_diff(original: str, corrections) -> Text:
+    """"14 corrections: …the emial→email from… · …"": each correction with a few characters either side."""
+    applied = sorted((c for c in corrections if c.applied), key=lambda c: c.span)
+    line = Text(f"{len(applied)} correction{'s' if len(applied) != 1 else ''}: ", style="bold")
+    for number, record in enumerate(applied[:CORRECTIONS_LISTED]):
+        start, end = record.span
+        if number:
+            line.append(" · ", style="dim")
+        line.append("…" + clean(original[max(0, start - CONTEXT_CHARS):start]).replace("\n", " "))
+        if record.original:
+            line.append(clean(record.original), style="strike red")
+            line.append("→", style="dim")
+        line.append(clean(record.corrected) or "∅", style="bold green")
+        line.append(clean(original[end:end + CONTEXT_CHARS]).replace("\n", " ") + "…")
+    if len(applied) > CORRECTIONS_LISTED:
+        line.append(f" · and {len(applied) - CORRECTIONS_LISTED} more", style="dim")
+    return line
 
 
 class EntityPanel(Static):

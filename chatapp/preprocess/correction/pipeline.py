@@ -52,13 +52,16 @@ TIER_ROUNDS = 3
 
 
 class CorrectionPipeline:
-    def __init__(self, registry=None, nlp=None, lexical=None):
+    def __init__(self, registry=None, nlp=None, lexical=None, load_nlp=None):
         """`registry`: chatapp.knowledge.registry.Registry or None. `nlp`: a
-        spaCy pipeline, or None to load chatapp.nlp's on first full-path use.
+        spaCy pipeline, or None to load one on first full-path use, with
+        `load_nlp()` when given, else chatapp.nlp's (the live path, tiers 1–2,
+        never needs it: the diff works while spaCy is still loading).
         `lexical`: a LexicalCorrector, or None to build one from the registry's
         vocabulary on first use."""
         self.registry = registry
         self._nlp = nlp
+        self._load_nlp = load_nlp
         self._lexical = lexical
         self._names: KnownNames | None = None
         self._parses: OrderedDict[str, object] = OrderedDict()
@@ -88,9 +91,12 @@ class CorrectionPipeline:
     def nlp(self):
         with self._lock:
             if self._nlp is None:
-                from chatapp.nlp import load_pipeline
+                if self._load_nlp is not None:
+                    self._nlp = self._load_nlp()
+                else:
+                    from chatapp.nlp import load_pipeline
 
-                self._nlp = load_pipeline()[0]
+                    self._nlp = load_pipeline()[0]
             return self._nlp
 
     def parse(self, text: str):

@@ -1,0 +1,170 @@
+"""One assistant answer: Markdown that grows as the model streams (each piece appended, only the
+last block parsed again, code fences highlighted), then the delivered text with its [corrected] and
+[unverified] markers styled apart and clickable, and the checker's review under it.
+
+The model's text is untrusted: it is cleaned of terminal sequences as it arrives (a sequence split
+across two pieces included) and reaches the screen only through Markdown's own parser, which
+builds Textual Content and never reads Rich markup. Links are shown, never opened: a click says
+where a link goes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from textual.containers import Vertical
+from textual.content import Content
+from textual.style import Style
+from textual.widgets import Markdown, Static
+from textual.widgets._markdown import MarkdownBlock, MarkdownFence
+
+from chatapp.terminal_text import StreamCleaner, clean, plain_text
+from chatapp.tui.annotations import MARKER_STYLES, Review, TurnReview, marker_targets
+
+_MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
+ANNOTATION_LINK = "#annotation-"
+# How often arrived text is drawn: the stream's pieces are gathered off the UI thread and shown in
+# batches, so a fast model costs a few redraws a second, not one per piece (and typing stays quick).
+# Each draw lays the whole answer out again, so a long answer is drawn less often: every 0.2 s at
+# first, a little less often for each further 4,000 characters, at least once a second.
+DRAW_FIRST_SECONDS = 0.2
+DRAW_SLOWER_PER_CHARS = (0.1, 4000)
+DRAW_LAST_SECONDS = 1.0
+STATUS_NOTES = {"interrupted": ("[interrupted — the answer stopped here]", "bold yellow"),
+                "failed": ("[failed]", "bold red"),
+                "superseded": ("[replaced by a second attempt: the checker found this one wrong]", "dim")}
+
+
+class _MarkedBlock:
+    """Mixed into Markdown's text blocks: markers in the text are styled and become links to
+    their annotation (numbered by their order in the whole answer)."""
+
+    def set_content(self, content: Content) -> None:
+        markdown = self._markdown
+        if isinstance(markdown, AnswerMarkdown) and markdown.marked and _MARKERS.search(content.plain):
+            start_line = self.source_range[0] if self.source_range else 0
+            ordinal = sum(len(_MARKERS.findall(line))
+                          for line in markdown.source.splitlines()[:start_line])
+            for match in _MARKERS.finditer(content.plain):
+                style = Style.parse(MARKER_STYLES[match.group()]) + Style.from_meta(
+                    {"@click": f"link({ANNOTATION_LINK + str(ordinal)!r})"})
+                content = content.stylize(style, match.start(), match.end())
+                ordinal += 1
+        super().set_content(content)
+
+
+_marked_classes: dict[type, type] = {}
+
+
+class AnswerMarkdown(Markdown):
+    """Markdown whose text blocks style annotation markers, once the answer has been checked."""
+
+    def __init__(self, markdown: str | None = None, marked: bool = False):
+        super().__init__(markdown, open_links=False)
+        self.marked = marked
+
+    def get_block_class(self, block_name: str) -> type[MarkdownBlock]:
+        base = super().get_block_class(block_name)
+        if issubclass(base, MarkdownFence):  # code is shown as written
+            return base
+        if base not in _marked_classes:
+            _marked_classes[base] = type(f"Marked{base.__name__}", (_MarkedBlock, base), {})
+        return _marked_classes[base]
+
+
+class AssistantMessage(Vertical):
+    """Grows as the answer streams; then shows the delivered, annotated text and its review."""
+
+    def __init__(self, text: str = "", status: str = "complete"):
+        classes = "message assistant" + (" interrupted" if status in STATUS_NOTES else "")
+        super().__init__(classes=classes)
+        self.text = clean(text)
+        self.status = status
+        self._cleaner = StreamCleaner()
+        self._stream = None
+        self._arrived: list[str] = []  # pieces from the turn's thread, not drawn yet
+        self._drawing = None
+        self._targets: list[int | None] = []
+        self.review: TurnReview | None = None
+
+    def compose(self):
+        yield AnswerMarkdown(self.text, marked=self.status != "streaming")
+        yield Static(self._status_note(), classes="status-note")
+
+    @property
+    def markdown(self) -> AnswerMarkdown:
+        return self.query_one(AnswerMarkdown)
+
+    def _status_note(self):
+        note = STATUS_NOTES.get(self.status)
+        return plain_text(note[0], style=note[1]) if note else ""
+
+    def receive(self, piece: str) -> None:
+        """A piece of the streamed answer, from any thread: drawn with the others that arrived
+        within the next fraction of a second."""
+        self._arrived.append(piece)  # list.append is atomic: no lock with the UI thread needed
+
+    def on_mount(self) -> None:
+        if self.status == "streaming":
+            self._schedule_draw()
+
+    def _schedule_draw(self) -> None:
+        step, per = DRAW_SLOWER_PER_CHARS
+        delay = min(DRAW_LAST_SECONDS, DRAW_FIRST_SECONDS + step * (len(self.text) // per))
+        self._drawing = self.set_timer(delay, self._draw_and_reschedule)
+
+    async def _draw_and_reschedule(self) -> None:
+        await self._draw_arrived()
+        if self._drawing is not None:  # not finished meanwhile
+            self._schedule_draw()
+
+    async def _draw_arrived(self) -> None:
+        count = len(self._arrived)
+        if count:
+            pieces = self._arrived[:count]
+            del self._arrived[:count]  # what arrived meanwhile stays for the next draw
+            await self.append("".join(pieces))
+
+    async def append(self, piece: str) -> None:
+        """Add a piece of the streamed answer (cleaned; a split escape sequence waits for its end)."""
+        shown = self._cleaner.feed(piece)
+        if not shown:
+            return
+        self.text += shown
+        if self._stream is None:
+            self._stream = Markdown.get_stream(self.markdown)
+        await self._stream.write(shown)
+
+    async def finish(self, text: str, status: str = "complete", review: Review | None = None) -> None:
+        """The answer as delivered (checked, maybe corrected) and how it ended."""
+        if self._drawing is not None:
+            self._drawing.stop()
+            self._drawing = None
+        await self._draw_arrived()
+        if self._stream is not None:
+            await self._stream.stop()
+            self._stream = None
+        delivered = clean(text) if text else self.text + self._cleaner.flush()
+        self.status = status
+        if status in STATUS_NOTES:
+            self.add_class("interrupted")
+        markdown = self.markdown
+        if review is not None:
+            self._targets = marker_targets(delivered, review.annotations)
+        markdown.marked = review is not None
+        if delivered != self.text or markdown.marked:
+            self.text = delivered
+            await markdown.update(delivered)
+        self.query_one(".status-note", Static).update(self._status_note())
+        if review is not None:
+            self.review = TurnReview(review)
+            await self.mount(self.review)
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        if event.href.startswith(ANNOTATION_LINK):
+            ordinal = int(event.href[len(ANNOTATION_LINK):])
+            if self.review is not None and ordinal < len(self._targets):
+                self.review.show(self._targets[ordinal])
+            return
+        self.app.notify(f"Link (not opened): {clean(event.href)}", timeout=8)
