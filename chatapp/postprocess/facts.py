@@ -38,6 +38,8 @@ class ValidationSettings:
     flag_at: float = 0.5  # findings below this are doubts, not problems (kept equal to delivery's)
     certain_confidence: float = 0.92  # a contradiction about an entity identified beyond doubt
     uncertain_confidence: float = 0.62  # … about an entity named only by a shared or first name
+    # Rare-word weight at which an unsupported sentence is flagged with the most confidence.
+    full_missing_mass: float = 2.5
     # An amount one slip away from one the sources give is that amount mistyped when the passage
     # it is in shares this much of the sentence's words.
     near_miss_overlap: float = 0.5
@@ -147,7 +149,7 @@ class FactValidator:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
         confidence = 0.6 if value.vtype not in ("number", "year", "decade") else 0.5
-        if sentence.mode != "statement" or (sources.grounded and not _states_kind(sources, value)):
+        if sentence.mode != "statement" or (sources.grounded and not states_kind(sources, value)):
             # Asked or suggested, not asserted; or the sources give no value of this kind at all
             # (no date, no number), so they cannot tell this one wrong: a doubt, not a flag.
             confidence = 0.45
@@ -265,6 +267,8 @@ class FactValidator:
                               [f"known {entity.type}: {entity.name}"]), None
         if sources.supplied.supports_name(claim.text) or sources.records.supports_name(claim.text):
             return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
+        if sources.supplied.names_loosely(claim.text):  # more or less fully, or as an acronym
+            return ClaimCheck(claim, "verified", 0.7, ["named in the supplied sources"]), None
         if analysis.sentences[name.sentence].mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None
         if sources.given.supports_name(claim.text) or sources.earlier.supports_name(claim.text):
@@ -316,14 +320,19 @@ class FactValidator:
         else:
             grounded_ok = bool(verified_inner) and len(verified_inner) == len(inner)
         if not problems and grounded_ok:
-            evidence = ([best] if best else [e for c in verified_inner for e in c.evidence][:3])
+            evidence = (sources.supplied.best_sentences(sentence.stems) if sources.grounded and best
+                        else [e for c in verified_inner for e in c.evidence][:3])
             return ClaimCheck(claim, "verified", round(0.5 + 0.45 * score, 3), evidence), None, score
         finding = None
         if unsupported and not problems:
             end = claim.span[1] - (1 if claim.text[-1:] in ".!?" else 0)
-            # Just under the line: a doubt worth showing; far under it: nearly sure.
+            # How sure grows with how far under the line it is and with how much it lacks: "It was
+            # planned at night" misses two everyday words, a made-up backstory a dozen rare ones.
             limit = max(support.threshold, 1e-6)
-            confidence = round(0.5 + 0.4 * min(1.0, max(0.0, (limit - score) / limit)), 3)
+            depth = min(1.0, max(0.0, (limit - score) / limit))
+            lacking = min(1.0, (support.features.get("missing_mass", 0.0) + 2 * support.features.get("unaligned", 0.0))
+                          / self.settings.full_missing_mass)
+            confidence = round(0.5 + 0.4 * depth * lacking, 3)
             finding = Finding("UnsupportedClaim", (claim.span[0], end), analysis.text[claim.span[0]:end],
                               confidence, None,
                               ([f"closest source sentence: {best}"] if best else [])
@@ -367,7 +376,7 @@ def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str)
 _DATE_LIKE = frozenset({"date", "year", "decade", "weekday", "time", "relative"})
 
 
-def _states_kind(sources: Sources, value: V.FoundValue) -> bool:
+def states_kind(sources: Sources, value: V.FoundValue) -> bool:
     """Do the sources give any value a claim like this could be checked against (any date for a
     date, any number or date for a number)? An address or phone number is never taken on trust."""
     if value.vtype in IDENTIFYING_SHAPES:

@@ -146,7 +146,8 @@ class Postprocessor:
         answer_support = self.support_model.answer_support(claim_support, response, sources) if sources.grounded \
             else validation.score
         faint = [f for f in findings if f.confidence < delivery.flag_at]
-        overall = confidence(reported + faint, corrected, coherence, validation, answer_support)
+        overall = confidence(reported + faint, corrected, coherence, validation, answer_support,
+                             sources.grounded)
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,

@@ -19,7 +19,6 @@ tests/bench/fit_support.py:
     best_share        content words shared with the single best evidence sentence
     unaligned         names, numbers, dates and emails the evidence does not state
     negation_conflict the best evidence sentence says it with the opposite polarity
-    opinion           the sentence is the assistant's taste or doings, not a statement of fact
     length            how many content words it has (a long claim has more room to stray)
     evaluative        judgements ("amazing", "famous") the evidence does not make
     similarity        sentence-embedding cosine to the best evidence sentence
@@ -42,19 +41,19 @@ from pathlib import Path
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
+from chatapp.postprocess.facts import states_kind
 from chatapp.postprocess.findings import Sources
 from chatapp.records import ClaimSupport
 
 WEIGHTS_PATH = Path(__file__).with_name("support_weights.json")
 LEXICAL_FEATURES = ("share", "weighted_share", "missing_mass", "phrase_share", "best_share", "unaligned",
-                    "negation_conflict", "opinion", "length", "evaluative")
+                    "negation_conflict", "length", "evaluative")
 FEATURES = LEXICAL_FEATURES + ("similarity",)
 ANSWER_FEATURES = ("weakest", "answer_share", "unclaimed")
-# Questions and notices state nothing. Statements are claims; so is what the assistant says of
-# its own tastes and doings ("I watched the Super Bowl with my dad") when it says something
-# beyond courtesy — but the fitted weights hold such a sentence to the evidence less.
-NOT_CLAIMS = frozenset({"question", "meta"})
-OPINION_MIN_WORDS = 2
+# Questions, notices and opinions ("I'm not a fan", "you might enjoy it") state nothing the
+# evidence could settle: only statements are claims. (What they say still counts in how much of
+# the whole answer the evidence has: see answer_features.)
+NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
 # How much a source is trusted, and the name shown for it.
@@ -73,6 +72,9 @@ class SupportWeights:
     ambiguous: tuple[float, float]
     flag_below: float
     flag_below_retrieved: float
+    # … and only when it lacks this much rare-word weight, or a name or value, or contradicts: a
+    # claim missing "came" or "songs" alone is worded differently, not made up.
+    min_missing_mass: float = 0.0
     # How far an answer that claims nothing (a question back, courtesy) rests on the evidence.
     no_claim_support: float = 1.0
     # The answer as a whole (its confidence): its weakest claim, beside how much of all it says
@@ -83,7 +85,8 @@ class SupportWeights:
     def load(cls, path: Path = WEIGHTS_PATH) -> "SupportWeights":
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls(data["lexical"], data["full"], tuple(data["ambiguous"]), data["flag_below"],
-                   data["flag_below_retrieved"], data.get("no_claim_support", 1.0), data.get("answer"))
+                   data["flag_below_retrieved"], data.get("min_missing_mass", 0.0), data.get("no_claim_support", 1.0),
+                   data.get("answer"))
 
 
 @functools.lru_cache(maxsize=1)
@@ -194,9 +197,14 @@ class SupportModel:
         for support in results:
             if support.claim:
                 support.threshold = flag_below
-                support.flagged = support.score < flag_below
+                support.flagged = support.score < flag_below and self.substantial(support.features)
                 support.reason = _reason(support, flag_below)
         return results
+
+    def substantial(self, features: dict[str, float]) -> bool:
+        """Enough is missing for a low score to mean something made up."""
+        return (features.get("missing_mass", 0.0) >= self.weights.min_missing_mass or features.get("unaligned", 0.0) > 0
+                or features.get("negation_conflict", 0.0) > 0)
 
     def answer_support(self, claim_support: list[ClaimSupport], text: str, sources: Sources) -> float:
         features = answer_features(claim_support, text, sources, self.weights.no_claim_support)
@@ -217,12 +225,14 @@ class SupportModel:
         missing: list[str] = []
         stems: set[str] = set()
         echoed = evaluative = 0
+        unaligned, aligned, named = self._alignment(sentence, analysis, sources)
         for word, span, pos in sentence.words:
             inside_value = any(a <= span[0] < b and kind != "name" for (a, b), kind in inner)
             if is_soft(word) and not _supported_word(word, sources):
                 evaluative += 1  # "amazing", "famous": a judgement the evidence does not make
-            if inside_value or is_soft(word) or len(word) <= 2 or (word.islower() and is_typo(word)):
-                continue  # values are aligned below; courtesy and typos claim nothing
+            if (inside_value or is_soft(word) or len(word) <= 2 or any(ch.isdigit() for ch in word)
+                    or (word.islower() and is_typo(word))):
+                continue  # values and numbers are aligned below; courtesy and typos claim nothing
             if stem(word) in asked:
                 echoed += 1
                 continue  # the question's own words, said back, are not the answer's claim
@@ -230,15 +240,12 @@ class SupportModel:
             stems.add(stem(word))
             total += 1
             weighted_total += weight
-            if _supported_word(word, sources):
+            if _supported_word(word, sources) or any(a <= span[0] < b for a, b in named):
                 supported += 1
                 weighted_supported += weight
             else:
                 missing.append(word)
-        unaligned, aligned = self._alignment(sentence, analysis, sources)
-        if sentence.mode == "opinion" and total < OPINION_MIN_WORDS and not aligned:
-            record.claim, record.reason = False, "not a claim (a remark or a taste)"
-            return record
+
         if total == 0 and aligned == 0:
             record.claim = False
             record.reason = ("not a claim (only the question's own words)" if echoed
@@ -256,7 +263,6 @@ class SupportModel:
             "unaligned": min(2, unaligned) / 2,
             "negation_conflict": float(best >= 0 and best_share >= 0.5
                                        and sentence.negated != pool.sentences[best].negated),
-            "opinion": float(sentence.mode == "opinion"),
             "length": min(1.0, total / 12),
             "evaluative": min(3, evaluative) / 3,
         }
@@ -267,19 +273,28 @@ class SupportModel:
             record.evidence, record.source = pool.sentences[best].text, pool.sentences[best].label
         return record
 
-    def _alignment(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources) -> tuple[int, int]:
-        """(values and names the evidence does not state, how many there are) in this sentence."""
+    def _alignment(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
+        """(values and names the evidence does not state, how many there are, the spans of the names
+        it does state: their words count as found even when spelt a little differently) in this
+        sentence. A value of a kind the evidence gives none of (a year beside evidence with no dates)
+        is not held against it: the evidence cannot tell it wrong."""
         indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
         unaligned = aligned = 0
+        named = []
         for vc in analysis.values:
             if vc.sentence == sentence.index and vc.value.vtype != "relative":
                 aligned += 1
-                unaligned += not any(index.supports_value(vc.value) for index in indexes)
+                unaligned += not any(index.supports_value(vc.value) for index in indexes) and (
+                    not sources.grounded or states_kind(sources, vc.value))
         for name in analysis.names:
             if name.sentence == sentence.index:
                 aligned += 1
-                unaligned += not (name.entity_ids or any(index.supports_name(name.claim.text) for index in indexes))
-        return unaligned, aligned
+                if (name.entity_ids or any(index.supports_name(name.claim.text) for index in indexes)
+                        or any(index.names_loosely(name.claim.text) for index in indexes)):
+                    named.append(name.claim.span)
+                else:
+                    unaligned += 1
+        return unaligned, aligned, named
 
     def _add_similarity(self, pending: list[ClaimSupport], pool: EvidencePool, embedder) -> None:
         evidence = self.vectors.of(embedder, [s.text for s in pool.sentences])
@@ -312,8 +327,11 @@ def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sourc
 
 
 def _supported_word(word: str, sources: Sources) -> bool:
-    return (sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word)
-            or sources.earlier.has_word(word))
+    indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+    if any(index.has_word(word) for index in indexes):
+        return True
+    # A name's word one slip from the evidence's ("Snoop Dog", "Snoop Dogg") is the same word.
+    return word[:1].isupper() and any(index.supports_name_loosely([word.lower()]) for index in indexes)
 
 
 def _reason(support: ClaimSupport, flag_below: float) -> str:
@@ -321,6 +339,9 @@ def _reason(support: ClaimSupport, flag_below: float) -> str:
     if not support.flagged:
         if f.get("share", 0) >= 0.999 and not f.get("unaligned"):
             return "every content word is in the evidence"
+        if support.score < flag_below:
+            return (f"support {support.score:.2f} < {flag_below:.2f}, but what is missing is little and "
+                    f"ordinary ({', '.join(support.missing[:4])})")
         return f"support {support.score:.2f} ≥ {flag_below:.2f}"
     why = []
     if f.get("unaligned"):
