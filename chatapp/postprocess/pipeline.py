@@ -142,12 +142,13 @@ class Postprocessor:
         reported = [f for f in findings if f.confidence >= delivery.flag_at]
         delivered, corrected = deliver(response, reported, delivery)
         settle_flags(claim_support, reported, sources.grounded)
-        # The weakest claim, and how much of the whole answer the evidence has, bound how far it can be trusted.
+        # The weakest claim, and how much of the whole answer the evidence has, bound how far it can be
+        # trusted; most of all against evidence supplied for it (retrieved chunks are only a best guess).
         answer_support = self.support_model.answer_support(claim_support, response, sources) if sources.grounded \
             else validation.score
         faint = [f for f in findings if f.confidence < delivery.flag_at]
         overall = confidence(reported + faint, corrected, coherence, validation, answer_support,
-                             sources.grounded)
+                             sources.explicit and sources.grounded)
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,
