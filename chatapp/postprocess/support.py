@@ -188,7 +188,8 @@ class SupportModel:
             support = self._lexical(sentence, analysis, sources, pool, asked)
             results.append(support)
             low, high = self.weights.ambiguous
-            if support.claim and embedder is not None and pool.sentences and self.similarity != "never" and (
+            # Without evidence or retrieved chunks nothing is flagged for weak support: no need to embed.
+            if support.claim and embedder is not None and sources.grounded and self.similarity != "never" and (
                     self.similarity == "always" or low <= support.score <= high):
                 pending.append(support)
         if pending:
