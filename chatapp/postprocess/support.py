@@ -378,7 +378,9 @@ def settle_flags(claim_support: list[ClaimSupport], reported, grounded: bool) ->
     for support in claim_support:
         start, end = support.span
         inside = [f for f in reported if start <= f.span[0] < end]
-        others = [f for f in inside if not (f.flag_type == "UnsupportedClaim" and f.span[0] == start)]
+        # The sentence's own UnsupportedClaim (it spans the whole sentence) is what the score says already.
+        others = [f for f in inside if not (f.flag_type == "UnsupportedClaim" and f.span[0] == start
+                                            and f.span[1] >= end - 1)]
         if others:
             named = "; ".join(f"{f.flag_type} at {f.content!r}" + (f" (expected {f.suggestion!r})" if f.suggestion else "")
                               for f in others[:3])
