@@ -92,9 +92,11 @@ class ChatEngine:
             self.sessions.add_user_turn(found, result, meta={PREVIEW_FLAG: True})
         return result
 
-    def postprocess(self, response: str, question: str = "", evidence=(), now=None):
-        """Check an answer from any source against the knowledge base and `evidence` texts."""
-        return self.turns.postprocess(response, question=question, evidence=evidence, now=now)
+    def postprocess(self, response: str, question: str = "", evidence=(), now=None, evidence_labels=None):
+        """Check an answer from any source against the knowledge base and `evidence` texts
+        (`evidence_labels`: what to call each of them where support is shown)."""
+        return self.turns.postprocess(response, question=question, evidence=evidence, now=now,
+                                      evidence_labels=evidence_labels)
 
     def ask(self, text: str, session: str | None = None, **options):
         """One whole turn: preprocess, model (streamed), postprocess, dialogue update."""

@@ -298,6 +298,23 @@ class HallucinationFlag:
 
 
 @dataclass
+class ClaimSupport:
+    """How well the evidence supports one sentence of the answer (postprocess/support.py)."""
+
+    text: str
+    span: tuple[int, int]  # in the model's original answer
+    score: float  # 0-1; 1.0 for a sentence that claims nothing
+    evidence: str = ""  # the evidence sentence that says the most of it
+    source: str = ""  # where that sentence came from: "evidence file notes.md", "document X (retrieved)", …
+    flagged: bool = False
+    threshold: float = 0.0  # flagged when the score is under this
+    reason: str = ""
+    claim: bool = True  # False: a question, opinion, courtesy or the question's own words said back
+    features: dict[str, float] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)  # content words no evidence has
+
+
+@dataclass
 class PostprocessedResponse:
     original: str
     delivered: str
@@ -307,3 +324,5 @@ class PostprocessedResponse:
     recommendation: Recommendation
     confidence: float
     guidance: str = ""  # for Regenerate: what the next attempt must fix
+    claim_support: list[ClaimSupport] = field(default_factory=list)  # one per sentence, in order
+    support: float = 1.0  # how far the evidence at hand supports the answer as a whole (0-1)

@@ -168,7 +168,7 @@ class TurnRunner:
         )
 
     def postprocess(self, response: str, question: str = "", evidence=(), preprocessed: PreprocessedPrompt | None = None,
-                    state=None, now: datetime | None = None) -> PostprocessedResponse:
+                    state=None, now: datetime | None = None, evidence_labels=None) -> PostprocessedResponse:
         return self.postprocessor.process(
             response,
             question=question,
@@ -177,6 +177,7 @@ class TurnRunner:
             resolved_entities=preprocessed.resolved_entities if preprocessed else [],
             history=state.turns if state is not None else [],
             now=now,
+            evidence_labels=evidence_labels,
         )
 
     # --- the whole turn --------------------------------------------------------------------

@@ -116,3 +116,20 @@ def response_view(response: PostprocessedResponse, include_answer: bool = True) 
     elif response.coherence.issues:  # why the confidence is lower, when nothing was flagged
         parts.append(plain_text("Coherence: " + "; ".join(response.coherence.issues) + ".", style="dim"))
     return Group(*parts)
+
+
+def claim_support_view(response: PostprocessedResponse) -> Table:
+    """`check --explain`: each sentence of the answer, how well the evidence supports it, the
+    evidence sentence that says the most of it and where that came from, and why it was or was
+    not flagged."""
+    table = Table(box=None, header_style="dim", title="support per claim", title_justify="left", title_style="dim")
+    for column in ("#", "claim", "support", "flagged", "best evidence (source)", "why"):
+        table.add_column(column, overflow="fold")
+    for number, claim in enumerate(response.claim_support, start=1):
+        best = plain_text(claim.evidence or "—")
+        if claim.source:
+            best.append(f" ({clean(claim.source)})", style="dim")
+        flagged = Text("yes", style="bold yellow") if claim.flagged else Text("no" if claim.claim else "—")
+        table.add_row(str(number), plain_text(claim.text), f"{claim.score:.2f}" if claim.claim else "—", flagged,
+                      best, plain_text(claim.reason))
+    return table

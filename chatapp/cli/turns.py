@@ -168,18 +168,22 @@ def check(
     response: Annotated[str, typer.Option("--response", help="The answer to check.")],
     question: Annotated[str, typer.Option("--question", help="The question it answers.")] = "",
     evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="A file of evidence: text, Markdown, HTML, PDF, mail, CSV or JSON (repeatable).")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Show each claim's support score, the evidence sentence closest to it with its source, and why it was or was not flagged.")] = False,
     as_json: JsonOption = False,
 ):
     """Check an answer from any source against the knowledge base and evidence files."""
     _check_text(response)
     texts = [_evidence_text(path) for path in evidence or []]
-    result = data.open_engine().postprocess(response, question=question, evidence=texts)
+    labels = [f"evidence file {path.name}" for path in evidence or []]
+    result = data.open_engine().postprocess(response, question=question, evidence=texts, evidence_labels=labels)
     if as_json:
         print_json({"response": result})
         return
-    from chatapp.views import response_view
+    from chatapp.views import claim_support_view, response_view
 
     console.print(response_view(result))
+    if explain:
+        console.print(claim_support_view(result))
 
 
 def _evidence_text(path: Path) -> str:

@@ -23,7 +23,7 @@ from chatapp.postprocess.facts import FactValidator
 from chatapp.postprocess.findings import Finding, Sources
 from chatapp.postprocess.grounding import evidence_findings
 from chatapp.postprocess.hallucination import consistency_findings, temporal_findings
-from chatapp.records import DialogueTurn, FactualValidationResult, KnowledgeChunk
+from chatapp.records import ClaimSupport, DialogueTurn, FactualValidationResult, KnowledgeChunk
 
 
 @dataclass
@@ -39,11 +39,13 @@ class CheckContext:
     findings: list[Finding] = field(default_factory=list)  # settled so far (precedence.py)
     # Written by fact_validation; empty (score 1.0) when that check is off.
     validation: FactualValidationResult = field(default_factory=FactualValidationResult)
-    support: dict[int, float] = field(default_factory=dict)  # each sentence's lexical support, 0-1
+    support: dict[int, float] = field(default_factory=dict)  # each claim's support score, 0-1, by sentence
+    # Each sentence's support by the evidence (support.py), computed before the checks run.
+    claim_support: list[ClaimSupport] = field(default_factory=list)
 
 
 # The fields every check may read before the first one runs.
-GIVEN = ("analysis", "sources", "question", "history", "chunks", "now", "findings")
+GIVEN = ("analysis", "sources", "question", "history", "chunks", "now", "findings", "claim_support")
 
 
 class _Check:
@@ -63,14 +65,15 @@ class _Check:
 
 @CHECKS.register("fact_validation")
 class FactValidation(_Check):
-    reads, writes = ("analysis", "sources"), ("validation", "support", "findings")
+    reads, writes = ("analysis", "sources", "claim_support"), ("validation", "support", "findings")
 
     def __init__(self, settings) -> None:
         super().__init__(settings)
         self.validator = FactValidator(settings.validation)
 
     def run(self, context: CheckContext) -> list[Finding]:
-        context.validation, findings, context.support = self.validator.validate(context.analysis, context.sources)
+        context.validation, findings, context.support = self.validator.validate(context.analysis, context.sources,
+                                                                                          context.claim_support)
         return findings
 
 

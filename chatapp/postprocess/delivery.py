@@ -88,8 +88,9 @@ def _marker_position(text: str, end: int) -> int:
 
 
 def confidence(findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
-               validation: FactualValidationResult, support: float) -> float:
-    """How far the delivered answer can be trusted: corrected claims count as right."""
+               validation: FactualValidationResult, support: float, grounded: bool = False) -> float:
+    """How far the delivered answer can be trusted: corrected claims count as right. Against evidence
+    supplied for it (`grounded`), how far that supports the answer (support.py) weighs most."""
     fixed = [findings[i].replace_span for i in corrected]
     score = validation.score
     if fixed and validation.checks:
@@ -97,7 +98,10 @@ def confidence(findings: list[Finding], corrected: set[int], coherence: Coherenc
                     else c.status for c in validation.checks]
         score = sum(STATUS_SCORE[s] for s in statuses) / len(statuses)
         score = max(score, validation.score)
-    base = 0.55 * score + 0.25 * coherence.score + 0.2 * support
+    if grounded:
+        base = 0.2 * score + 0.1 * coherence.score + 0.7 * support
+    else:
+        base = 0.55 * score + 0.25 * coherence.score + 0.2 * support
     for i, f in enumerate(findings):
         penalty = SEVERITY.get(f.flag_type, 0.3) * f.confidence
         base *= 1 - (penalty * 0.3 if i in corrected else penalty)

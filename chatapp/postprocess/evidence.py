@@ -198,6 +198,26 @@ class TextIndex:
             return True
         return self.supports_name_loosely(tokens)
 
+    def names_loosely(self, name: str) -> bool:
+        """The name written more or less fully, or as an acronym, in one sentence of the sources:
+        "Elvis Presley" in "Elvis Aaron Presley (1935–1977) was …", "FDA" for "Food and Drug
+        Administration", "US" for "united states". (supports_name wants the words side by side.)"""
+        letters = re.sub(r"[.\s]", "", name)
+        if letters.isupper() and 2 <= len(letters) <= 5:
+            return letters.lower() in self._initials
+        stems = {stem(w) for w in words(name) if w.lower() not in NAME_FILLERS}
+        return len(stems) > 1 and any(stems <= sentence_stems for _, sentence_stems, _ in self.sentences)
+
+    @functools.cached_property
+    def _initials(self) -> set[str]:
+        """The first letters of every run of two to five words, in any case."""
+        initials = set()
+        for text in self.texts:
+            sequence = [w.lower() for w in words(text) if w.lower() not in NAME_FILLERS]
+            for size in range(2, 6):
+                initials |= {"".join(w[0] for w in sequence[i:i + size]) for i in range(len(sequence) - size + 1)}
+        return initials
+
     def supports_name_loosely(self, tokens: list[str]) -> bool:
         """The name's words, in order and side by side, each the same word or a near spelling of
         one in the sources: a misspelt or inflected name is the same name ("Snoop Dog", "Snoop

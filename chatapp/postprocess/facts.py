@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
-from chatapp.postprocess.evidence import is_soft, is_typo, rarity, stem, words
+from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.superseded import superseded_finding
 from chatapp.postprocess.statements import in_title
-from chatapp.records import CheckStatus, ClaimCheck, FactualValidationResult
+from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|plus)\b",
@@ -38,15 +38,7 @@ class ValidationSettings:
     flag_at: float = 0.5  # findings below this are doubts, not problems (kept equal to delivery's)
     certain_confidence: float = 0.92  # a contradiction about an entity identified beyond doubt
     uncertain_confidence: float = 0.62  # … about an entity named only by a shared or first name
-    # A grounded sentence is unsupported when this much rare-word weight is missing from the sources …
-    unsupported_mass: float = 0.7
-    # … from retrieved chunks only (no evidence supplied): they are a best guess at what is relevant,
-    # and a model may rightly say more than they do, so it takes more to call a sentence unsupported.
-    retrieved_unsupported_mass: float = 1.6
-    # … and less than this share of its weight is supported.
-    min_support: float = 0.9
-    # How sure an unsupported sentence is grows with the share it lacks and with how much it lacks:
-    # "Interestingly enough it is" misses two everyday words, a made-up backstory misses a dozen rare ones.
+    # Rare-word weight at which an unsupported sentence is flagged with the most confidence.
     full_missing_mass: float = 2.5
     # An amount one slip away from one the sources give is that amount mistyped when the passage
     # it is in shares this much of the sentence's words.
@@ -57,8 +49,10 @@ class FactValidator:
     def __init__(self, settings: ValidationSettings | None = None):
         self.settings = settings or ValidationSettings()
 
-    def validate(self, analysis: AnswerAnalysis, sources: Sources) -> tuple[FactualValidationResult, list[Finding], dict]:
-        """Checks for every claim, the findings, and each sentence's lexical support (0-1).
+    def validate(self, analysis: AnswerAnalysis, sources: Sources, claim_support: list[ClaimSupport] = ()
+                 ) -> tuple[FactualValidationResult, list[Finding], dict]:
+        """Checks for every claim, the findings, and each claim's support score (0-1) by sentence.
+        `claim_support`: the support model's verdict on each sentence (support.py), in order.
 
         The score is over claims in scope (about a known entity, or with sources supplied):
         verified count 1, unverifiable ½, contradicted 0; 1.0 when nothing is in scope."""
@@ -97,11 +91,14 @@ class FactValidator:
                                                          finding.evidence, finding.suggestion)
             findings.append(finding)
         support: dict[int, float] = {}
+        by_sentence = {i: s for i, s in enumerate(claim_support)} if len(claim_support) == len(analysis.sentences) else {}
         for sentence in analysis.sentences:
-            check, finding, share = self._check_sentence(sentence, analysis, sources, findings, checks)
+            said = by_sentence.get(sentence.index)
+            check, finding, score = self._check_sentence(sentence, analysis, sources, findings, checks, said)
             checks[id(sentence.claim)] = check
-            support[sentence.index] = share
-            if self._in_scope(sentence, sources) and (share < 1.0 or check.status != "unverifiable"):
+            if said is not None and said.claim:
+                support[sentence.index] = score
+            if self._in_scope(sentence, sources) and (score < 1.0 or check.status != "unverifiable"):
                 in_scope_ids.add(id(sentence.claim))
             if finding:
                 findings.append(finding)
@@ -152,7 +149,7 @@ class FactValidator:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
         confidence = 0.6 if value.vtype not in ("number", "year", "decade") else 0.5
-        if sentence.mode != "statement" or (sources.grounded and not _states_kind(sources, value)):
+        if sentence.mode != "statement" or (sources.grounded and not states_kind(sources, value)):
             # Asked or suggested, not asserted; or the sources give no value of this kind at all
             # (no date, no number), so they cannot tell this one wrong: a doubt, not a flag.
             confidence = 0.45
@@ -270,6 +267,8 @@ class FactValidator:
                               [f"known {entity.type}: {entity.name}"]), None
         if sources.supplied.supports_name(claim.text) or sources.records.supports_name(claim.text):
             return ClaimCheck(claim, "verified", 0.8, ["named in the supplied sources"]), None
+        if sources.supplied.names_loosely(claim.text):  # more or less fully, or as an acronym
+            return ClaimCheck(claim, "verified", 0.7, ["named in the supplied sources"]), None
         if analysis.sentences[name.sentence].mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None
         if sources.given.supports_name(claim.text) or sources.earlier.supports_name(claim.text):
@@ -300,57 +299,46 @@ class FactValidator:
     # --- sentences ----------------------------------------------------------------
 
     def _check_sentence(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources,
-                        findings: list[Finding], checks: dict):
+                        findings: list[Finding], checks: dict, support: ClaimSupport | None):
+        """The sentence's check, its UnsupportedClaim finding if any, and its support score. The
+        support model (support.py) decides whether it is supported; contradictions found inside
+        it (a wrong value, a wrong name) outrank that."""
         claim = sentence.claim
         inner = [checks[id(c)] for c in analysis.claims
                  if c.kind != "sentence" and claim.span[0] <= c.span[0] < claim.span[1] and id(c) in checks]
         problems = [f for f in findings if f.sentence == sentence.index and f.confidence >= self.settings.flag_at]
-        share, missing = self._lexical_support(sentence, analysis, sources)
+        score = support.score if support is not None else 1.0
+        share = support.features.get("share", 1.0) if support is not None else 1.0
         if any(c.status == "contradicted" for c in inner) or any(f.major for f in problems):
             expected = next((c.expected for c in inner if c.expected), None)
-            return ClaimCheck(claim, "contradicted", 0.8, [e for c in inner for e in c.evidence][:3], expected), None, share
-        best = sources.supplied.best_sentence(sentence.stems)[0] if sources.grounded else ""
+            return ClaimCheck(claim, "contradicted", 0.8, [e for c in inner for e in c.evidence][:3], expected), None, score
+        best = support.evidence if support is not None else ""
         verified_inner = [c for c in inner if c.status == "verified"]
-        weight = sum(rarity(w) for w in missing)  # missing: the words no source has
-        threshold = self.settings.unsupported_mass if sources.explicit else self.settings.retrieved_unsupported_mass
-        unsupported = (sources.grounded and sentence.mode == "statement"
-                       and weight >= threshold and share < self.settings.min_support)
+        unsupported = sources.grounded and support is not None and support.flagged
         if sources.grounded:
             grounded_ok = share >= 0.8 and not unsupported
         else:
             grounded_ok = bool(verified_inner) and len(verified_inner) == len(inner)
         if not problems and grounded_ok:
-            evidence = (sources.supplied.best_sentences(sentence.stems) if best
+            evidence = (sources.supplied.best_sentences(sentence.stems) if sources.grounded and best
                         else [e for c in verified_inner for e in c.evidence][:3])
-            return ClaimCheck(claim, "verified", round(0.5 + 0.45 * share, 3), evidence), None, share
+            return ClaimCheck(claim, "verified", round(0.5 + 0.45 * score, 3), evidence), None, score
         finding = None
         if unsupported and not problems:
             end = claim.span[1] - (1 if claim.text[-1:] in ".!?" else 0)
-            confidence = round(0.5 + 0.4 * (1 - share) * min(1.0, weight / self.settings.full_missing_mass), 3)
+            # How sure grows with how far under the line it is and with how much it lacks: "It was
+            # planned at night" misses two everyday words, a made-up backstory a dozen rare ones.
+            limit = max(support.threshold, 1e-6)
+            depth = min(1.0, max(0.0, (limit - score) / limit))
+            lacking = min(1.0, (support.features.get("missing_mass", 0.0) + 2 * support.features.get("unaligned", 0.0))
+                          / self.settings.full_missing_mass)
+            confidence = round(0.5 + 0.4 * depth * lacking, 3)
             finding = Finding("UnsupportedClaim", (claim.span[0], end), analysis.text[claim.span[0]:end],
                               confidence, None,
                               ([f"closest source sentence: {best}"] if best else [])
-                              + [f"not in the sources: {', '.join(missing[:6])}"], sentence.index)
-        return ClaimCheck(claim, "unverifiable", round(0.3 + 0.4 * share, 3), [best] if best else []), finding, share
-
-    def _lexical_support(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
-        """Share of the sentence's rare-word weight found in the sources; the words that were not."""
-        start, end = sentence.claim.span
-        spans = [c.span for c in analysis.claims if c.kind != "sentence" and start <= c.span[0] < end]
-        total, supported, missing = 0.0, 0.0, []
-        for word, span, pos in sentence.words:
-            if any(a <= span[0] < b for a, b in spans) or is_soft(word) or len(word) <= 2:
-                continue
-            if word.islower() and is_typo(word):
-                continue  # "recieved", "budgett": a slip of the keyboard claims nothing
-            weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)  # a name spaCy did not tag
-            total += weight
-            if (sources.supplied.has_word(word) or sources.records.has_word(word) or sources.given.has_word(word)
-                    or sources.earlier.has_word(word)):  # the assistant's own earlier words, checked in their turn
-                supported += weight
-            else:
-                missing.append(word)
-        return (supported / total if total else 1.0), missing
+                              + ([f"not in the sources: {', '.join(support.missing[:6])}"] if support.missing else []),
+                              sentence.index)
+        return ClaimCheck(claim, "unverifiable", round(0.3 + 0.4 * score, 3), [best] if best else []), finding, score
 
     def _in_scope(self, sentence: SentenceInfo, sources: Sources) -> bool:
         return sentence.mode != "meta" and (sources.grounded or bool(sentence.entity_ids))
@@ -388,7 +376,7 @@ def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str)
 _DATE_LIKE = frozenset({"date", "year", "decade", "weekday", "time", "relative"})
 
 
-def _states_kind(sources: Sources, value: V.FoundValue) -> bool:
+def states_kind(sources: Sources, value: V.FoundValue) -> bool:
     """Do the sources give any value a claim like this could be checked against (any date for a
     date, any number or date for a number)? An address or phone number is never taken on trust."""
     if value.vtype in IDENTIFYING_SHAPES:

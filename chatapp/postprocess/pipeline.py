@@ -25,6 +25,7 @@ from chatapp.postprocess.findings import Sources
 from chatapp.postprocess.hallucination import to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.precedence import settle
+from chatapp.postprocess.support import SupportModel, chunk_text, evidence_parts, settle_flags
 from chatapp.records import (
     CoherenceResult,
     DialogueTurn,
@@ -45,6 +46,9 @@ class PostprocessSettings:
     prior_cache_size: int = 64
     # Answer checks switched off by name (checks.py registers them: fact_validation, …).
     disabled_checks: list[str] = field(default_factory=list)
+    # When the support model embeds a claim beside the evidence: "auto" (only when the words alone
+    # leave it in doubt), "always" or "never". Needs the embedder.
+    support_similarity: str = "auto"
 
 
 # How much of one answer is checked: beyond this, the rest is delivered unchecked and the result says so.
@@ -63,6 +67,7 @@ class Postprocessor:
             self.settings.disabled_checks = list(disabled_checks)
         self.settings.validation.flag_at = self.settings.delivery.flag_at
         self.checks = CHECKS.build(self.settings, disabled=self.settings.disabled_checks, given=GIVEN)
+        self.support_model = SupportModel(similarity=self.settings.support_similarity)
         self._view: KnowledgeView | None = None
         self._prior_cache: OrderedDict[str, AnswerAnalysis] = OrderedDict()
         self._lock = threading.Lock()
@@ -96,12 +101,16 @@ class Postprocessor:
         resolved_entities: list[ResolvedEntity] = (),
         history: list[DialogueTurn] = (),
         now: datetime | None = None,
+        evidence_labels: list[str] | None = None,
     ) -> PostprocessedResponse:
+        """`evidence_labels`: what to call each evidence text when showing where support came from
+        (default "evidence 1", "evidence 2", …)."""
         response = response or ""
         if not response.strip():
             return self._empty(response, question)
         if len(response) > CHECKED_ANSWER_CHARS:
-            return self._long(response, question, evidence, rag_chunks, resolved_entities, history, now)
+            return self._long(response, question, evidence, rag_chunks, resolved_entities, history, now,
+                              evidence_labels)
         view = self.view()
         extractor = ClaimExtractor(self.nlp, view)
         resolved = list(resolved_entities)
@@ -109,7 +118,7 @@ class Postprocessor:
         prior = [self._prior(extractor, t.content) for t in history if t.role == "assistant" and t.content.strip()]
         sources = Sources(
             view=view,
-            supplied=TextIndex([*evidence, *(_chunk_text(c) for c in rag_chunks)]),
+            supplied=TextIndex([*evidence, *(chunk_text(c) for c in rag_chunks)]),
             records=TextIndex(_entity_records(view, analysis, resolved)),
             given=TextIndex([question, *(t.content for t in history if t.role == "user")]),
             prior=prior,
@@ -117,19 +126,29 @@ class Postprocessor:
         )
         embedder = self.embedder if self.settings.use_embeddings else None
         coherence = assess_coherence(question, analysis, view, resolved, embedder)
-        context = CheckContext(analysis, sources, question, list(history), list(rag_chunks), now)
+        # Retrieved chunks, the registry and earlier turns are evidence too, each under its own name.
+        parts = evidence_parts(list(evidence), evidence_labels, rag_chunks, sources.records,
+                               [t.content for t in history])
+        claim_support = self.support_model.assess(analysis, sources, question, parts, self.embedder)
+        context = CheckContext(analysis, sources, question, list(history), list(rag_chunks), now,
+                               claim_support=claim_support)
         for check in self.checks:
             context.findings = settle(context.findings, check.run(context), context.validation)
         findings = sorted(context.findings, key=lambda f: f.span)
-        validation, support = context.validation, context.support
+        validation = context.validation
 
         delivery = self.settings.delivery
         # Doubts too faint to show still lower the confidence; only the rest become flags.
         reported = [f for f in findings if f.confidence >= delivery.flag_at]
         delivered, corrected = deliver(response, reported, delivery)
-        mean_support = (sum(support.values()) / len(support)) if support and sources.grounded else validation.score
+        settle_flags(claim_support, reported, sources.grounded)
+        # The weakest claim, and how much of the whole answer the evidence has, bound how far it can be
+        # trusted; most of all against evidence supplied for it (retrieved chunks are only a best guess).
+        answer_support = self.support_model.answer_support(claim_support, response, sources) if sources.grounded \
+            else validation.score
         faint = [f for f in findings if f.confidence < delivery.flag_at]
-        overall = confidence(reported + faint, corrected, coherence, validation, mean_support)
+        overall = confidence(reported + faint, corrected, coherence, validation, answer_support,
+                             sources.explicit and sources.grounded)
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,
@@ -140,18 +159,22 @@ class Postprocessor:
             recommendation=recommendation,
             confidence=overall,
             guidance=guidance,
+            claim_support=claim_support,
+            support=round(answer_support, 4),
         )
 
     # --- pieces ----------------------------------------------------------------------
 
-    def _long(self, response, question, evidence, rag_chunks, resolved_entities, history, now) -> PostprocessedResponse:
+    def _long(self, response, question, evidence, rag_chunks, resolved_entities, history, now,
+              evidence_labels=None) -> PostprocessedResponse:
         """An answer longer than CHECKED_ANSWER_CHARS: its opening is checked (to a line or sentence
         end), the rest is delivered as it came, and the result says so. Checking takes time in
         proportion to length, and spaCy refuses texts over a million characters."""
         head = response[:CHECKED_ANSWER_CHARS]
         cut = max(head.rfind("\n"), head.rfind(". "))
         cut = cut + 1 if cut > CHECKED_ANSWER_CHARS // 2 else CHECKED_ANSWER_CHARS
-        result = self.process(response[:cut], question, evidence, rag_chunks, resolved_entities, history, now)
+        result = self.process(response[:cut], question, evidence, rag_chunks, resolved_entities, history, now,
+                              evidence_labels)
         result.original = response
         result.delivered = result.delivered + response[cut:]
         result.coherence.issues.append(
@@ -177,10 +200,6 @@ class Postprocessor:
             while len(self._prior_cache) > self.settings.prior_cache_size:
                 self._prior_cache.popitem(last=False)
         return analysis
-
-
-def _chunk_text(chunk: KnowledgeChunk) -> str:
-    return f"{chunk.title}\n{chunk.content}" if chunk.title else chunk.content
 
 
 def _entity_records(view: KnowledgeView, analysis: AnswerAnalysis, resolved: list[ResolvedEntity]) -> list[str]:

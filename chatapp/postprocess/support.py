@@ -1,0 +1,391 @@
+"""How well the evidence at hand supports each claim of an answer.
+
+A claim is a sentence (or a table row) of the answer that states something:
+questions, opinions, courtesies and notices are not claims, and nor are the
+words of the user's question that the answer merely repeats ("Which came
+first, A or B?" — "A came first" claims only "A").
+
+For each claim a handful of features are measured against every text the
+answer may lean on — evidence the user supplied, retrieved document chunks,
+what the knowledge base records about the entities in play, and the earlier
+turns of the conversation — and combined by one small logistic function whose
+weights live in support_weights.json, fitted on dev data by
+tests/bench/fit_support.py:
+
+    share             content words found in the evidence (the plain overlap)
+    weighted_share    the same, each word weighted by how rare it is in English
+    missing_mass      how much rare-word weight is missing altogether
+    phrase_share      word pairs of the claim found side by side in the evidence
+    best_share        content words shared with the single best evidence sentence
+    unaligned         names, numbers, dates and emails the evidence does not state
+    negation_conflict the best evidence sentence says it with the opposite polarity
+    length            how many content words it has (a long claim has more room to stray)
+    evaluative        judgements ("amazing", "famous") the evidence does not make
+    similarity        sentence-embedding cosine to the best evidence sentence
+
+Embedding every evidence sentence costs time, so the lexical model decides
+alone when it is sure; only a claim whose lexical score falls in the ambiguous
+band is embedded, with the evidence sentences' vectors kept per evidence text.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
+from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
+from chatapp.postprocess.facts import states_kind
+from chatapp.postprocess.findings import Sources
+from chatapp.records import ClaimSupport
+
+WEIGHTS_PATH = Path(__file__).with_name("support_weights.json")
+LEXICAL_FEATURES = ("share", "weighted_share", "missing_mass", "phrase_share", "best_share", "unaligned",
+                    "negation_conflict", "length", "evaluative")
+FEATURES = LEXICAL_FEATURES + ("similarity",)
+ANSWER_FEATURES = ("weakest", "answer_share", "unclaimed")
+# Questions, notices and opinions ("I'm not a fan", "you might enjoy it") state nothing the
+# evidence could settle: only statements are claims. (What they say still counts in how much of
+# the whole answer the evidence has: see answer_features.)
+NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
+_NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
+
+# How much a source is trusted, and the name shown for it.
+SUPPLIED, RETRIEVED, KNOWLEDGE, EARLIER = "supplied", "retrieved", "knowledge", "earlier"
+
+
+@dataclass
+class SupportWeights:
+    """The fitted model: two logistic functions (without and with the embedding similarity), the
+    band of lexical scores in which the second is consulted, and the score under which a claim is
+    flagged (lower still when the only evidence is retrieved chunks, a best guess at what is
+    relevant)."""
+
+    lexical: dict[str, float]
+    full: dict[str, float]
+    ambiguous: tuple[float, float]
+    flag_below: float
+    flag_below_retrieved: float
+    # … and only when it lacks this much rare-word weight, or a name or value, or contradicts: a
+    # claim missing "came" or "songs" alone is worded differently, not made up.
+    min_missing_mass: float = 0.0
+    # How far an answer that claims nothing (a question back, courtesy) rests on the evidence.
+    no_claim_support: float = 1.0
+    # The answer as a whole (its confidence): its weakest claim, beside how much of all it says
+    # (remarks and questions included) the evidence has.
+    answer: dict[str, float] | None = None
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS_PATH) -> "SupportWeights":
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(data["lexical"], data["full"], tuple(data["ambiguous"]), data["flag_below"],
+                   data["flag_below_retrieved"], data.get("min_missing_mass", 0.0), data.get("no_claim_support", 1.0),
+                   data.get("answer"))
+
+
+@functools.lru_cache(maxsize=1)
+def default_weights() -> SupportWeights:
+    return SupportWeights.load()
+
+
+def logistic(features: dict[str, float], weights: dict[str, float]) -> float:
+    z = weights.get("bias", 0.0) + sum(weights.get(name, 0.0) * value for name, value in features.items())
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@dataclass
+class EvidenceSentence:
+    text: str
+    stems: frozenset[str]
+    label: str  # where it came from, as shown to the user
+    negated: bool
+
+
+class EvidencePool:
+    """Every sentence a claim may lean on, with where it came from, and the word pairs of each text."""
+
+    def __init__(self, parts: list[tuple[str, str, str]]):
+        """`parts`: (text, label, trust kind) for each evidence text."""
+        self.sentences: list[EvidenceSentence] = []
+        self.pairs: set[tuple[str, str]] = set()
+        self.kinds = {kind for _, _, kind in parts if kind != EARLIER}
+        for text, label, _kind in parts:
+            if not text or not text.strip():
+                continue
+            for sentence in split_sentences(text):
+                stems = frozenset(stem(w) for w in words(sentence) if not is_stop(w))
+                if stems:
+                    self.sentences.append(EvidenceSentence(sentence, stems, label, bool(_NEGATION_RE.search(sentence))))
+            self.pairs |= _pairs(words(text))
+
+    @property
+    def retrieved_only(self) -> bool:
+        return RETRIEVED in self.kinds and SUPPLIED not in self.kinds
+
+    def best(self, stems: set[str]) -> tuple[int, float]:
+        """Index of the sentence sharing most of `stems` (-1: none) and the share."""
+        best, best_share = -1, 0.0
+        if stems:
+            for i, sentence in enumerate(self.sentences):
+                share = len(stems & sentence.stems) / len(stems)
+                if share > best_share:
+                    best, best_share = i, share
+        return best, best_share
+
+
+def _pairs(tokens: list[str]) -> set[tuple[str, str]]:
+    """Neighbouring content words, by stem: the phrases a text is made of."""
+    content = [stem(t) for t in tokens if not is_stop(t)]
+    return set(zip(content, content[1:]))
+
+
+class SentenceVectors:
+    """Embeddings of evidence sentences, kept per sentence text (evidence comes back turn after turn)."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._vectors: OrderedDict[str, object] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, embedder, texts: list[str]):
+        import numpy as np
+
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            computed = embedder.embed(missing)
+            with self._lock:
+                for text, vector in zip(missing, computed):
+                    self._vectors[text] = vector
+                while len(self._vectors) > self.size:
+                    self._vectors.popitem(last=False)
+        with self._lock:
+            for t in texts:
+                self._vectors.move_to_end(t)
+            return np.stack([self._vectors[t] for t in texts])
+
+
+class SupportModel:
+    def __init__(self, weights: SupportWeights | None = None, similarity: str = "auto"):
+        """`similarity`: "auto" (embed ambiguous claims only), "always" (fitting) or "never"."""
+        self.weights = weights or default_weights()
+        self.similarity = similarity
+        self.vectors = SentenceVectors()
+
+    def assess(self, analysis: AnswerAnalysis, sources: Sources, question: str, parts: list[tuple[str, str, str]],
+               embedder=None) -> list[ClaimSupport]:
+        """A ClaimSupport for every sentence of the answer (`claim=False` for those that claim nothing)."""
+        pool = EvidencePool(parts)
+        asked = {stem(w) for w in words(question) if not is_stop(w)}
+        results, pending = [], []
+        for sentence in analysis.sentences:
+            support = self._lexical(sentence, analysis, sources, pool, asked)
+            results.append(support)
+            low, high = self.weights.ambiguous
+            # Without evidence or retrieved chunks nothing is flagged for weak support: no need to embed.
+            if support.claim and embedder is not None and sources.grounded and self.similarity != "never" and (
+                    self.similarity == "always" or low <= support.score <= high):
+                pending.append(support)
+        if pending:
+            self._add_similarity(pending, pool, embedder)
+        flag_below = self.weights.flag_below_retrieved if pool.retrieved_only else self.weights.flag_below
+        for support in results:
+            if support.claim:
+                support.threshold = flag_below
+                support.flagged = support.score < flag_below and self.substantial(support.features)
+                support.reason = _reason(support, flag_below)
+        return results
+
+    def substantial(self, features: dict[str, float]) -> bool:
+        """Enough is missing for a low score to mean something made up."""
+        return (features.get("missing_mass", 0.0) >= self.weights.min_missing_mass or features.get("unaligned", 0.0) > 0
+                or features.get("negation_conflict", 0.0) > 0)
+
+    def answer_support(self, claim_support: list[ClaimSupport], text: str, sources: Sources) -> float:
+        features = answer_features(claim_support, text, sources, self.weights.no_claim_support)
+        if self.weights.answer is None:  # weights from before the answer model: the weakest claim alone
+            return 1.0 / (1.0 + math.exp(-features["weakest"]))
+        return logistic(features, self.weights.answer)
+
+    def _lexical(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources, pool: EvidencePool,
+                 asked: set[str]) -> ClaimSupport:
+        claim = sentence.claim
+        record = ClaimSupport(claim.text, claim.span, 1.0)
+        if sentence.mode in NOT_CLAIMS:
+            record.claim, record.reason = False, f"not a claim ({sentence.mode})"
+            return record
+        start, end = claim.span
+        inner = [(c.span, c.kind) for c in analysis.claims if c.kind != "sentence" and start <= c.span[0] < end]
+        total = weighted_total = supported = weighted_supported = 0.0
+        missing: list[str] = []
+        stems: set[str] = set()
+        echoed = evaluative = 0
+        unaligned, aligned, named = self._alignment(sentence, analysis, sources)
+        for word, span, pos in sentence.words:
+            inside_value = any(a <= span[0] < b and kind != "name" for (a, b), kind in inner)
+            if is_soft(word) and not _supported_word(word, sources):
+                evaluative += 1  # "amazing", "famous": a judgement the evidence does not make
+            if (inside_value or is_soft(word) or len(word) <= 2 or any(ch.isdigit() for ch in word)
+                    or (word.islower() and is_typo(word))):
+                continue  # values and numbers are aligned below; courtesy and typos claim nothing
+            if stem(word) in asked:
+                echoed += 1
+                continue  # the question's own words, said back, are not the answer's claim
+            weight = rarity(word) * (1.5 if pos == "PROPN" else 1.0)
+            stems.add(stem(word))
+            total += 1
+            weighted_total += weight
+            if _supported_word(word, sources) or any(a <= span[0] < b for a, b in named):
+                supported += 1
+                weighted_supported += weight
+            else:
+                missing.append(word)
+
+        if total == 0 and aligned == 0:
+            record.claim = False
+            record.reason = ("not a claim (only the question's own words)" if echoed
+                             else "not a claim (courtesy or small talk)")
+            return record
+        best, best_share = pool.best(stems)
+        claim_pairs = _pairs([w for w, _, _ in sentence.words if stem(w) not in asked])
+        features = {
+            "share": supported / total if total else 1.0,
+            "weighted_share": weighted_supported / weighted_total if weighted_total else 1.0,
+            "missing_mass": min(3.0, weighted_total - weighted_supported),
+            "phrase_share": (len(claim_pairs & pool.pairs) / len(claim_pairs)) if claim_pairs else
+            (supported / total if total else 1.0),
+            "best_share": best_share,
+            "unaligned": min(2, unaligned) / 2,
+            "negation_conflict": float(best >= 0 and best_share >= 0.5
+                                       and sentence.negated != pool.sentences[best].negated),
+            "length": min(1.0, total / 12),
+            "evaluative": min(3, evaluative) / 3,
+        }
+        record.features = {k: round(v, 4) for k, v in features.items()}
+        record.score = round(logistic(features, self.weights.lexical), 4)
+        record.missing = missing[:8]
+        if best >= 0:
+            record.evidence, record.source = pool.sentences[best].text, pool.sentences[best].label
+        return record
+
+    def _alignment(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
+        """(values and names the evidence does not state, how many there are, the spans of the names
+        it does state: their words count as found even when spelt a little differently) in this
+        sentence. A value of a kind the evidence gives none of (a year beside evidence with no dates)
+        is not held against it: the evidence cannot tell it wrong."""
+        indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+        unaligned = aligned = 0
+        named = []
+        for vc in analysis.values:
+            if vc.sentence == sentence.index and vc.value.vtype != "relative":
+                aligned += 1
+                unaligned += not any(index.supports_value(vc.value) for index in indexes) and (
+                    not sources.grounded or states_kind(sources, vc.value))
+        for name in analysis.names:
+            if name.sentence == sentence.index:
+                aligned += 1
+                if (name.entity_ids or any(index.supports_name(name.claim.text) for index in indexes)
+                        or any(index.names_loosely(name.claim.text) for index in indexes)):
+                    named.append(name.claim.span)
+                else:
+                    unaligned += 1
+        return unaligned, aligned, named
+
+    def _add_similarity(self, pending: list[ClaimSupport], pool: EvidencePool, embedder) -> None:
+        evidence = self.vectors.of(embedder, [s.text for s in pool.sentences])
+        claims = embedder.embed([s.text for s in pending])
+        similarities = claims @ evidence.T
+        for support, row in zip(pending, similarities):
+            best = int(row.argmax())
+            support.features["similarity"] = round(float(row[best]), 4)
+            support.score = round(logistic(support.features, self.weights.full), 4)
+            if not support.evidence or support.features.get("best_share", 0.0) < 0.5:
+                # Said in other words: the sentence it is closest to in meaning is the one to show.
+                support.evidence, support.source = pool.sentences[best].text, pool.sentences[best].label
+
+
+def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sources,
+                    no_claim_support: float) -> dict[str, float]:
+    """What the answer as a whole is scored on: its weakest claim (as a log-odds), the share of all
+    its content words the evidence has (the question's excepted: saying them back is no evidence
+    of anything), and the share of its sentences that claim nothing."""
+    scores = [c.score for c in claim_support if c.claim]
+    weakest = min(scores) if scores else no_claim_support
+    content = [w for w in words(text) if w.isalpha() and not is_stop(w)]
+    found = sum(sources.supplied.has_word(w) or sources.records.has_word(w) or sources.earlier.has_word(w)
+                for w in content)
+    return {
+        "weakest": math.log(max(weakest, 1e-4) / max(1 - weakest, 1e-4)),
+        "answer_share": found / len(content) if content else 1.0,
+        "unclaimed": (sum(not c.claim for c in claim_support) / len(claim_support)) if claim_support else 0.0,
+    }
+
+
+def _supported_word(word: str, sources: Sources) -> bool:
+    indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+    if any(index.has_word(word) for index in indexes):
+        return True
+    # A name's word one slip from the evidence's ("Snoop Dog", "Snoop Dogg") is the same word.
+    return word[:1].isupper() and any(index.supports_name_loosely([word.lower()]) for index in indexes)
+
+
+def _reason(support: ClaimSupport, flag_below: float) -> str:
+    f = support.features
+    if not support.flagged:
+        if f.get("share", 0) >= 0.999 and not f.get("unaligned"):
+            return "every content word is in the evidence"
+        if support.score < flag_below:
+            return (f"support {support.score:.2f} < {flag_below:.2f}, but what is missing is little and "
+                    f"ordinary ({', '.join(support.missing[:4])})")
+        return f"support {support.score:.2f} ≥ {flag_below:.2f}"
+    why = []
+    if f.get("unaligned"):
+        why.append("names or values the evidence does not state")
+    if f.get("negation_conflict"):
+        why.append("the evidence says it the other way round")
+    if support.missing:
+        why.append("not in the evidence: " + ", ".join(support.missing[:6]))
+    return f"support {support.score:.2f} < {flag_below:.2f}" + (f"; {'; '.join(why)}" if why else "")
+
+
+def evidence_parts(evidence: list[str], evidence_labels: list[str] | None, chunks, records: TextIndex,
+                   history_texts: list[str]) -> list[tuple[str, str, str]]:
+    """Every text an answer may lean on as (text, label, kind), in order of trust."""
+    labels = list(evidence_labels or [])
+    parts = [(text, labels[i] if i < len(labels) and labels[i] else f"evidence {i + 1}", SUPPLIED)
+             for i, text in enumerate(evidence)]
+    for chunk in chunks:
+        name = chunk.title or Path(chunk.source).name or chunk.source
+        parts.append((chunk_text(chunk), f"document {name} (retrieved)", RETRIEVED))
+    parts += [(text, "knowledge base", KNOWLEDGE) for text in records.texts]
+    parts += [(text, "earlier turn", EARLIER) for text in history_texts]
+    return parts
+
+
+def chunk_text(chunk) -> str:
+    return f"{chunk.title}\n{chunk.content}" if chunk.title else chunk.content
+
+
+def settle_flags(claim_support: list[ClaimSupport], reported, grounded: bool) -> None:
+    """Make each claim's `flagged` and `reason` say what the user is shown: flagged when a reported
+    finding falls in it, with that finding named (a wrong value is a conflict, not weak support)."""
+    for support in claim_support:
+        start, end = support.span
+        inside = [f for f in reported if start <= f.span[0] < end]
+        # The sentence's own UnsupportedClaim (it spans the whole sentence) is what the score says already.
+        others = [f for f in inside if not (f.flag_type == "UnsupportedClaim" and f.span[0] == start
+                                            and f.span[1] >= end - 1)]
+        if others:
+            named = "; ".join(f"{f.flag_type} at {f.content!r}" + (f" (expected {f.suggestion!r})" if f.suggestion else "")
+                              for f in others[:3])
+            support.reason = named + (f"; {support.reason}" if support.flagged else "")
+        elif support.flagged and not inside:
+            support.reason += ("; not flagged: no evidence or retrieved document to hold it to" if not grounded
+                               else "; not flagged: a finding about it already covers it")
+        support.flagged = bool(inside)

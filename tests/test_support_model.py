@@ -1,0 +1,111 @@
+"""The claim support model (chatapp/postprocess/support.py): each sentence of an answer scored
+against the evidence at hand, on the kind of text chatapp's users check — who leads what, budgets,
+dates — and shown per claim by `chatapp check --explain` and `--json`."""
+
+from __future__ import annotations
+
+import json
+
+from chatapp.postprocess.support import FEATURES, LEXICAL_FEATURES, SupportWeights, default_weights
+from chatapp.records import KnowledgeChunk
+
+from conftest import run_cli
+
+ATLAS = ["The Atlas migration is led by Dana Kim. It moves reporting to a managed cloud warehouse and is due "
+         "to finish in March 2027."]
+MAGAZINES = ["Arthur's Magazine (1844-1846) was an American literary periodical published in Philadelphia. "
+             "First for Women is a woman's magazine published by Bauer Media Group in the USA."]
+
+
+def claims(result):
+    return [c for c in result.claim_support if c.claim]
+
+
+def test_a_sentence_saying_what_the_evidence_says_in_its_own_order_is_supported(open_post):
+    result = open_post.process("Dana Kim is leading the Atlas migration, which should finish in March 2027.",
+                               question="Who is in charge of Atlas?", evidence=ATLAS)
+    (claim,) = claims(result)
+    assert not claim.flagged and claim.score >= default_weights().flag_below
+    assert claim.evidence == "The Atlas migration is led by Dana Kim." and claim.source == "evidence 1"
+    assert not result.hallucination_flags and result.recommendation == "Accept"
+
+
+def test_an_invented_number_and_place_leave_the_claim_unsupported(open_post):
+    result = open_post.process("Dana Kim leads the Atlas migration. She hired 14 contractors in Zurich for it.",
+                               question="Who leads Atlas?", evidence=ATLAS)
+    first, second = claims(result)
+    assert not first.flagged
+    assert second.flagged and second.score < first.score
+    assert second.features["unaligned"] > 0 and "contractors" in second.missing
+    assert result.hallucination_flags and result.recommendation != "Accept"
+    # The weaker claim lowers the answer's confidence below that of the supported sentence alone.
+    alone = open_post.process("Dana Kim leads the Atlas migration.", question="Who leads Atlas?", evidence=ATLAS)
+    assert result.confidence < alone.confidence
+
+
+def test_courtesy_and_small_talk_are_not_claims(open_post):
+    result = open_post.process("Thanks for asking! Have a great day.", question="Who leads Atlas?", evidence=ATLAS)
+    assert result.claim_support and not claims(result)
+    assert all("not a claim" in c.reason for c in result.claim_support)
+    assert not result.hallucination_flags
+
+
+def test_the_questions_own_words_said_back_are_not_counted_as_claim_content(open_post):
+    question = "Which magazine was started first, Arthur's Magazine or First for Women?"
+    asked = open_post.process("Arthur's Magazine was started first.", question=question, evidence=MAGAZINES)
+    unasked = open_post.process("Arthur's Magazine was started first.", question="", evidence=MAGAZINES)
+    assert not asked.hallucination_flags
+    assert all("started" not in c.missing for c in asked.claim_support)
+    assert any("started" in c.missing for c in unasked.claim_support)
+
+
+def test_a_value_the_evidence_gives_differently_is_a_conflict_not_weak_support(open_post):
+    result = open_post.process("The Atlas migration is due to finish in March 2029.", question="When does Atlas end?",
+                               evidence=ATLAS)
+    (claim,) = claims(result)
+    assert claim.flagged and claim.features["unaligned"] > 0
+    assert "2029" in " ".join(f.content for f in result.hallucination_flags)
+
+
+def test_retrieved_chunks_are_evidence_under_their_document_name(open_post):
+    chunk = KnowledgeChunk("c1", "/docs/atlas.md", 0.9, ATLAS[0], title="Atlas project page")
+    supported = open_post.process("Dana Kim leads the Atlas migration.", question="Who leads Atlas?", rag_chunks=[chunk])
+    (claim,) = claims(supported)
+    assert claim.source == "document Atlas project page (retrieved)" and not claim.flagged
+    invented = open_post.process("Dana Kim leads the Atlas migration. Priya Raman audits its invoices every Friday "
+                                 "from the Lisbon office.", question="Who leads Atlas?", rag_chunks=[chunk])
+    assert claims(invented)[1].flagged
+
+
+def test_a_denial_of_the_evidence_is_seen_as_a_negation_conflict(open_post):
+    result = open_post.process("The Atlas migration is not led by Dana Kim.", question="", evidence=ATLAS)
+    (claim,) = claims(result)
+    assert claim.features["negation_conflict"] == 1.0
+    assert result.hallucination_flags
+
+
+def test_the_weights_are_data_with_every_feature_fitted():
+    weights = SupportWeights.load()
+    assert set(LEXICAL_FEATURES) <= set(weights.lexical) and set(FEATURES) <= set(weights.full)
+    assert 0 < weights.flag_below_retrieved <= weights.flag_below < 1
+    low, high = weights.ambiguous
+    assert 0 <= low <= weights.flag_below <= high <= 1
+
+
+def test_check_explain_and_json_show_each_claims_support_and_its_evidence(tmp_path):
+    notes = tmp_path / "atlas-notes.md"
+    notes.write_text("# Atlas\n\nThe Atlas migration is led by Dana Kim.\n\nIts budget is $120,000.\n")
+    data_dir = tmp_path / "data"
+    answer = "Dana Kim leads the Atlas migration. Bob Marley approved the plan in Lagos."
+    explained = run_cli("check", "--response", answer, "--question", "Who leads Atlas?", "--evidence", str(notes),
+                        "--explain", data_dir=data_dir, env={"COLUMNS": "300"})
+    assert explained.returncode == 0, explained.stderr
+    shown = " ".join(explained.stdout.split())
+    assert "The Atlas migration is led by Dana Kim." in shown and "(evidence file atlas-notes.md)" in shown
+    assert "support per claim" in shown and "not in the evidence" in shown
+    as_json = run_cli("check", "--response", answer, "--question", "Who leads Atlas?", "--evidence", str(notes),
+                      "--json", data_dir=data_dir)
+    support = json.loads(as_json.stdout)["response"]["claim_support"]
+    assert [c["flagged"] for c in support] == [False, True]
+    assert support[0]["source"] == "evidence file atlas-notes.md" and support[0]["score"] > support[1]["score"]
+    assert support[1]["reason"]
