@@ -65,6 +65,8 @@ class Settings:
     chroma_dir = property(lambda self: self.data_dir / "chroma")
     keyword_index_dir = property(lambda self: self.data_dir / "bm25")
     write_lock_path = property(lambda self: self.data_dir / "kb.lock")
+    # Word tables derived from installed packages (chatapp.table_cache): safe to delete.
+    cache_dir = property(lambda self: self.data_dir / "cache")
 
 
 def default_data_dir() -> Path:
