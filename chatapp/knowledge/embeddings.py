@@ -60,6 +60,20 @@ class MiniLMEmbedder:
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
 
+    def load_in_background(self) -> None:
+        """Start loading the model in a worker thread: onnxruntime builds its session mostly
+        outside the GIL, so it proceeds while the caller loads spaCy. A failure there is left for
+        the first `embed` to raise, in the caller's thread."""
+
+        def load() -> None:
+            try:
+                self._load()
+            except Exception:  # noqa: BLE001 - reported by the embed call that needs the model
+                pass
+
+        if self._session is None and not self._lock.locked():
+            threading.Thread(target=load, name="embedder-load", daemon=True).start()
+
     def _load(self) -> None:
         with self._lock:
             if self._session is not None:

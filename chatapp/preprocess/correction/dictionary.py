@@ -127,8 +127,9 @@ class DeleteIndex:
     """Symmetric-delete index over a fixed word list, held in numpy arrays (which may be
     memory-mapped from the table cache)."""
 
-    def __init__(self, word_array: np.ndarray, tables: dict[str, np.ndarray]):
-        self.word_array = word_array  # a numpy string array: .tolist() gives Python strings
+    def __init__(self, words: list[str], tables: dict[str, np.ndarray]):
+        # The words themselves, not copies: indexing an object array hands out the same strings.
+        self.word_array = np.array(words, dtype=object)
         self.lengths = tables["index_lengths"]
         self.owners = tables["index_owners"]
         self.keys = tables["index_keys"]
@@ -221,8 +222,7 @@ class Lexicon:
 
     def __init__(self, tables: dict[str, np.ndarray]):
         """From the arrays `lexicon_tables()` makes (or the table cache memory-maps)."""
-        word_array = tables["words"]
-        self.words: list[str] = word_array.tolist()
+        self.words: list[str] = tables["words"].tolist()
         self.core_size = int(tables["core_size"])
         self.size = len(self.words)
         self.word_id = {w: i for i, w in enumerate(self.words)}
@@ -240,7 +240,7 @@ class Lexicon:
         # conditional probabilities use the bigram file's own marginals.
         self.left_totals = tables["left_totals"]
         self.smallest_bigram = float(tables["smallest_bigram"])
-        self.index = DeleteIndex(word_array, tables)
+        self.index = DeleteIndex(self.words, tables)
         self._sound_keys = tables["sound_keys"]
         self._sound_order = tables["sound_order"]
         self._sorted_sounds = tables["sorted_sounds"]
