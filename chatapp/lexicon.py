@@ -139,36 +139,56 @@ def is_first_name(word: str) -> bool:
     return word.strip(".").upper() in census_first_names()
 
 
-@functools.lru_cache(maxsize=1)
-def _census_surnames() -> tuple[tuple[str, float], ...]:
-    """(surname, cumulative percent of people bearing it or a commoner one), commonest first."""
+def _surname_tables() -> dict:
+    """The census surnames, lowercase ASCII bytes, sorted, and whether each is common: borne, with
+    the commoner ones, by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
+    import numpy as np
+
     try:
         text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
-        return ()
-    rows = (line.split() for line in text.splitlines())  # name, percent, cumulative percent, rank
-    return tuple((parts[0].lower(), float(parts[2])) for parts in rows if len(parts) >= 3)
+        text = ""
+    cumulative: dict[bytes, float] = {}
+    for parts in (line.split() for line in text.splitlines()):  # name, percent, cumulative percent, rank
+        if len(parts) >= 3 and parts[0].isascii():
+            name = parts[0].lower().encode("ascii")
+            cumulative[name] = min(float(parts[2]), cumulative.get(name, float("inf")))
+    names = sorted(cumulative)
+    return {"names": np.array(names or [b""], dtype=bytes)[:len(names)],
+            "common": np.array([cumulative[n] <= COMMON_SURNAME_SHARE for n in names], dtype=bool)}
 
 
 @functools.lru_cache(maxsize=1)
-def _all_surnames() -> frozenset[str]:
-    return frozenset(name for name, _ in _census_surnames())
+def _surname_table() -> dict:
+    from chatapp.table_cache import file_stamp, load_or_build
+
+    try:
+        source = str(resources.files("names") / "dist.all.last")
+    except ModuleNotFoundError:  # pragma: no cover - a broken install
+        source = "no names package"
+    return load_or_build("surnames", [file_stamp(__file__), file_stamp(source), f"share {COMMON_SURNAME_SHARE}"],
+                         _surname_tables)
 
 
-@functools.lru_cache(maxsize=1)
-def _common_surnames() -> frozenset[str]:
-    """The census surnames borne by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
-    return frozenset(name for name, cumulative in _census_surnames() if cumulative <= COMMON_SURNAME_SHARE)
+def _surname_position(lower: str) -> int | None:
+    """Where `lower` stands in the census surname table, or None when it is not there."""
+    if not lower.isascii():
+        return None
+    names = _surname_table()["names"]
+    key = lower.encode("ascii")
+    at = int(names.searchsorted(key))
+    return at if at < len(names) and names[at] == key else None
 
 
 def is_surname(word: str) -> bool:
     """Whether `word` is any surname of the census tables ("Hartley", "Williams")."""
-    return word.strip(".").lower() in _all_surnames()
+    return _surname_position(word.strip(".").lower()) is not None
 
 
 def is_common_surname(word: str) -> bool:
     """Whether `word` is a common surname of the census tables: "Williams" is no William's."""
-    return word.lower() in _common_surnames()
+    at = _surname_position(word.lower())
+    return at is not None and bool(_surname_table()["common"][at])
 
 
 @functools.lru_cache(maxsize=1)

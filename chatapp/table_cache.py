@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -62,9 +63,9 @@ def file_stamp(path: Path | str) -> str:
 
 
 def cache_key(parts: Iterable[str]) -> str:
-    from chatapp import __version__
-
-    digest = hashlib.sha256(f"format {FORMAT}\nchatapp {__version__}".encode())
+    # The package's version, read from the loaded package (importing it here would be a cycle).
+    version = getattr(sys.modules.get(__package__ or "chatapp"), "__version__", "unknown")
+    digest = hashlib.sha256(f"format {FORMAT}\nchatapp {version}".encode())
     for part in parts:
         digest.update(b"\n" + part.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()[:16]

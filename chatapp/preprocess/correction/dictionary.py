@@ -6,8 +6,9 @@ bigrams from Google Books n-grams, intersected with SCOWL), joined with
 wordfreq's list of English words used at least once per million words: the
 first is clean but British-leaning and dated (no "favorite", "color", "ok",
 "instagram"), the second fills those gaps. Both are read from the installed
-packages, so nothing is fetched at run time. The lexicon is built once per
-process, on first use.
+packages, so nothing is fetched at run time. The lexicon is built on first use,
+as arrays only (`lexicon_tables`), which the table cache keeps in the data dir:
+later processes memory-map them instead of building them again.
 
 Words are numbered; counts and bigrams live in numpy arrays so a whole
 candidate list is scored in one vectorised step. Near words are found with a
@@ -15,12 +16,11 @@ symmetric-delete index (as in SymSpell): every dictionary word's first PREFIX
 letters, with up to two letters deleted, are hashed into one sorted array; a
 misspelling's own deletions are looked up in it, and the survivors are checked
 with rapidfuzz's OSA (Damerau) distance. Building the ~2 million deletions as
-numpy columns rather than Python strings is what keeps the first load short.
+numpy columns rather than Python strings is what keeps the first build short.
 """
 
 from __future__ import annotations
 
-import gzip
 import importlib.resources
 import importlib.util
 import math
@@ -423,13 +423,14 @@ def _build_lexicon() -> Lexicon:
 
 def _lexicon_inputs(never_offer: list[str]) -> list[str]:
     """What the lexicon's arrays are made from, for the table cache's key."""
-    from chatapp.lexicon import wordfreq_list_path
+    from chatapp.lexicon import read_wordfreq_list, wordfreq_list_path
     from chatapp.table_cache import file_stamp
 
     symspell = importlib.util.find_spec("symspellpy")
     folder = Path(list(symspell.submodule_search_locations)[0]) if symspell and symspell.submodule_search_locations else Path()
     return [file_stamp(__file__), file_stamp(folder / WORDS_FILE), file_stamp(folder / BIGRAMS_FILE),
-            file_stamp(wordfreq_list_path("small_en") or "no wordfreq"), file_stamp(jellyfish.__file__),
+            file_stamp(wordfreq_list_path("small_en") or "no wordfreq"), file_stamp(read_wordfreq_list.__code__.co_filename),
+            file_stamp(jellyfish.__file__),
             f"numpy {np.__version__}", "never offer " + " ".join(never_offer)]
 
 
