@@ -48,6 +48,12 @@ def use_directory(directory: Path | str | None) -> None:
         _directory = Path(directory) if directory is not None else None
 
 
+def directory() -> Path | None:
+    """The cache folder in use (None: in memory only), for caches of other kinds of file."""
+    with _lock:
+        return _directory
+
+
 def outcome(name: str) -> str | None:
     """How this process got table `name`, or None if it has not asked for it."""
     return _outcomes.get(name)

@@ -89,3 +89,23 @@ def test_an_unwritable_cache_folder_still_gives_the_table(tmp_path):
         assert table["squares"].tolist() == [25] and table_cache.outcome("squares") == "built"
     finally:
         table_cache.use_directory(None)
+
+
+def test_the_embedder_opens_its_saved_optimised_graph_and_gives_the_same_vectors(tmp_path):
+    from chatapp.knowledge.embeddings import MiniLMEmbedder
+
+    texts = ["who leads the project", "Imre Salo is the Engineering Lead of Larkspur Works"]
+    table_cache.use_directory(None)
+    reference = MiniLMEmbedder(remember=0).embed(texts)
+    table_cache.use_directory(tmp_path / "cache")
+    try:
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # saves the graph
+        [saved] = list((tmp_path / "cache").glob("*-optimized-*.onnx"))
+        written = saved.stat().st_mtime_ns
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # opens it
+        assert saved.stat().st_mtime_ns == written
+        saved.write_bytes(b"not a model")
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # replaces it
+        assert saved.stat().st_size > 1_000_000
+    finally:
+        table_cache.use_directory(None)

@@ -78,15 +78,11 @@ class MiniLMEmbedder:
         with self._lock:
             if self._session is not None:
                 return
-            import onnxruntime
             from tokenizers import BertWordPieceTokenizer
 
-            options = onnxruntime.SessionOptions()
-            if self.threads:
-                options.intra_op_num_threads = self.threads
-            session = onnxruntime.InferenceSession(
-                str(model_file()), options, providers=["CPUExecutionProvider"]
-            )
+            from chatapp.knowledge.onnx_session import open_session
+
+            session = open_session(model_file(), self.threads)
             tokenizer = BertWordPieceTokenizer(str(VOCAB_PATH), lowercase=True)
             tokenizer.enable_truncation(MAX_SEQUENCE_TOKENS)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
