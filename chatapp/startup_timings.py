@@ -96,8 +96,11 @@ def measure_startup(open_engine: Callable[[], object]) -> tuple[list[StageTiming
         return str(table_cache.outcome("zipf") or "not cached: wordfreq's own reader")
 
     def embedder() -> str:
+        from chatapp.knowledge.embeddings import model_file
+
         vectors = engine.kb.embedder.embed(["start-up probe"])
-        return f"{vectors.shape[1]}-d vectors"
+        graph = table_cache.outcome(f"{model_file().stem} graph")
+        return f"{vectors.shape[1]}-d vectors, graph {graph}" if graph else f"{vectors.shape[1]}-d vectors"
 
     def knowledge_view() -> str:
         from chatapp.postprocess.knowledge_view import KnowledgeView

@@ -59,6 +59,11 @@ def outcome(name: str) -> str | None:
     return _outcomes.get(name)
 
 
+def note(name: str, how: str) -> None:
+    """Record how a cache of another kind of file served `name` (see `outcome`)."""
+    _outcomes[name] = how
+
+
 def file_stamp(path: Path | str) -> str:
     """A file's identity for a cache key: path, size and modification time (no read needed)."""
     try:

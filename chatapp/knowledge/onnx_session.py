@@ -41,10 +41,13 @@ def _options(onnxruntime, threads: int | None):
 
 
 def open_session(source: Path, threads: int | None = None):
+    """A session over `source`; `table_cache.outcome("<model stem> graph")` then says how it opened."""
     import onnxruntime
 
+    name = f"{source.stem} graph"
     directory = table_cache.directory()
     if directory is None:
+        table_cache.note(name, "built")
         return onnxruntime.InferenceSession(str(source), _options(onnxruntime, threads), providers=PROVIDERS)
     key = table_cache.cache_key([table_cache.file_stamp(source), f"onnxruntime {onnxruntime.__version__}",
                                  _processor()])
@@ -53,7 +56,9 @@ def open_session(source: Path, threads: int | None = None):
         options = _options(onnxruntime, threads)
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
         try:
-            return onnxruntime.InferenceSession(str(saved), options, providers=PROVIDERS)
+            session = onnxruntime.InferenceSession(str(saved), options, providers=PROVIDERS)
+            table_cache.note(name, "from cache")
+            return session
         except Exception:  # noqa: BLE001 - a damaged file is replaced below, from the source model
             saved.unlink(missing_ok=True)
     options = _options(onnxruntime, threads)
@@ -66,10 +71,12 @@ def open_session(source: Path, threads: int | None = None):
     except OSError:
         staging = None  # an unwritable cache folder: open the source model as it is
     session = onnxruntime.InferenceSession(str(source), options, providers=PROVIDERS)
+    table_cache.note(name, "built")
     if staging is not None:
         try:
             if os.path.getsize(staging) > 0:
                 os.replace(staging, saved)
+                table_cache.note(name, "built (cached)")
                 for old in directory.glob(f"{source.stem}-optimized-*.onnx"):
                     if old != saved:
                         old.unlink(missing_ok=True)
