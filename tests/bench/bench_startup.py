@@ -2,8 +2,9 @@
 
 Each command runs as a fresh process (`python -m chatapp ...`) several times on
 a data dir that holds a few generated work documents and one session; the
-table gives the median wall time and the largest peak RSS of each, and the
-ratios issue #15 names:
+table gives the median wall and CPU time (user + system, less moved by other
+load on the machine) and the largest peak RSS of each, and the ratios issue
+#15 names:
 
 - cold `ask --model offline` ÷ `python -c "import chatapp"` (the floor every
   process pays), with its absolute wall (goal ≤ 2.0 s) and peak (≤ 300 MiB);
