@@ -26,13 +26,15 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is loaded with the first table, not by every command that opens a data dir
+    import numpy as np
 
 FORMAT = 1  # bump when the layout of the folders changes
 MANIFEST = "manifest.json"
 
-Arrays = dict[str, np.ndarray]
+Arrays = dict[str, "np.ndarray"]
 
 _lock = threading.Lock()
 _directory: Path | None = None
@@ -108,6 +110,8 @@ def load_or_build(name: str, key_parts: Iterable[str], build: Callable[[], Array
 
 def _read(folder: Path) -> Arrays | None:
     """The folder's arrays, memory-mapped, or None when anything differs from its manifest."""
+    import numpy as np
+
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         arrays = {}
@@ -127,6 +131,8 @@ def _read(folder: Path) -> Arrays | None:
 
 def _write(directory: Path, folder: Path, arrays: Arrays) -> bool:
     """Write the table beside its final place and rename it there; False if the disk refused."""
+    import numpy as np
+
     try:
         directory.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=directory))
