@@ -67,6 +67,9 @@ class Settings:
     chroma_dir = property(lambda self: self.data_dir / "chroma")
     keyword_index_dir = property(lambda self: self.data_dir / "bm25")
     write_lock_path = property(lambda self: self.data_dir / "kb.lock")
+    # Word tables derived from installed packages (chatapp.table_cache): safe to delete. CHATAPP_CACHE_DIR
+    # puts them elsewhere, to share one copy between data dirs (the test suite does).
+    cache_dir = property(lambda self: Path(os.environ.get(ENV_PREFIX + "CACHE_DIR") or self.data_dir / "cache"))
 
 
 def default_data_dir() -> Path:

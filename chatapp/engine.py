@@ -22,6 +22,9 @@ class ChatEngine:
         except OSError as exc:
             message = describe(exc, settings.data_dir)
             raise StorageError(message or f"cannot make the data dir {settings.data_dir}: {exc.strerror}") from exc
+        from chatapp import table_cache
+
+        table_cache.use_directory(settings.cache_dir)
         self.database = Database(settings.database_path)
         self.kb = KnowledgeBase(settings, self.database)
         self._sessions = None

@@ -10,19 +10,103 @@ found the same way as the sample's `eng_lead` or `q4_budget`.
 from __future__ import annotations
 
 import functools
+import gzip
+import importlib.util
+import math
 import re
 from importlib import resources
+from pathlib import Path
 
 # --- word frequencies ------------------------------------------------------------
+
+WORDFREQ_FORMAT = {"format": "cB", "version": 1}
+# Words whose wordfreq look-up is a plain table read: lowercase ASCII letters, which wordfreq's
+# English tokenizer leaves whole. Anything else ("e-mail", "co2", "café") asks wordfreq itself.
+_PLAIN_WORD = re.compile(r"[a-z]+")
+
+
+def wordfreq_list_path(list_name: str) -> Path | None:
+    """Where wordfreq keeps a word list ("small_en", "large_en"), found without importing it."""
+    spec = importlib.util.find_spec("wordfreq")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(list(spec.submodule_search_locations)[0]) / "data" / f"{list_name}.msgpack.gz"
+    return path if path.is_file() else None
+
+
+def read_wordfreq_list(list_name: str) -> list[list[str]] | None:
+    """A wordfreq list's words, one list per centibel of frequency below 1 (its "cBpack" format:
+    gzipped msgpack, a header, then the buckets). None where the file is missing or not in that
+    format: callers then use wordfreq's public API. Importing wordfreq costs more than this read."""
+    path = wordfreq_list_path(list_name)
+    if path is None:
+        return None
+    try:
+        import msgpack
+
+        with gzip.open(path, "rb") as packed:
+            header, *buckets = msgpack.load(packed, raw=False)
+    except Exception:  # noqa: BLE001 - any surprise in a private file: use the public API instead
+        return None
+    return buckets if header == WORDFREQ_FORMAT else None
+
+
+def _zipf_of_centibels(centibels: int) -> float:
+    """The Zipf value wordfreq gives a word listed in bucket `centibels`: its frequency rounded to
+    three significant digits, then the Zipf value rounded to hundredths, as wordfreq rounds."""
+    frequency = 10 ** (-centibels / 100)
+    frequency = round(frequency, math.floor(-math.log(frequency, 10)) + 3)
+    return round(math.log(frequency, 10) + 9, 2)
+
+
+def _zipf_tables() -> dict:
+    """The plain words of wordfreq's large English list, sorted, with their Zipf values in
+    hundredths (int16), as numpy arrays rather than a dict of 300,000 Python strings."""
+    import numpy as np
+
+    buckets = read_wordfreq_list("large_en")
+    if buckets is None:
+        return {"words": np.array([], dtype=bytes), "centizipf": np.array([], dtype=np.int16)}
+    zipf_by_word: dict[str, int] = {}
+    for centibels, bucket in enumerate(buckets):
+        value = round(_zipf_of_centibels(centibels) * 100)
+        # isascii + isalpha + islower: the _PLAIN_WORD test, without a regex call per word.
+        zipf_by_word.update((word, value) for word in bucket if word.isascii() and word.isalpha() and word.islower())
+    words = sorted(zipf_by_word)
+    # Bytes, not str: the words are ASCII, and numpy's str arrays spend four bytes a letter.
+    return {"words": np.array([w.encode("ascii") for w in words] or [b""], dtype=bytes)[:len(words)],
+            "centizipf": np.array([zipf_by_word[w] for w in words], dtype=np.int16)}
+
+
+@functools.lru_cache(maxsize=1)
+def _zipf_table() -> tuple | None:
+    """(sorted plain words as ASCII bytes, their Zipf values in hundredths), from the table cache; None when
+    wordfreq's list cannot be read directly (then every look-up asks wordfreq)."""
+    from chatapp.table_cache import file_stamp, load_or_build
+
+    path = wordfreq_list_path("large_en")
+    if path is None:
+        return None
+    tables = load_or_build("zipf", [file_stamp(__file__), file_stamp(path)], _zipf_tables)
+    if not len(tables["words"]):
+        return None
+    return tables["words"], tables["centizipf"]
 
 
 @functools.lru_cache(maxsize=65536)
 def zipf(word: str) -> float:
     """How common a word is in English on wordfreq's Zipf scale (0 = never seen,
     3 = once per million words, 7 = "the"). Case-insensitive."""
+    lower = word.lower()
+    table = _zipf_table() if _PLAIN_WORD.fullmatch(lower) else None
+    if table is not None:
+        words, centizipf = table
+        key = lower.encode("ascii")
+        at = int(words.searchsorted(key))
+        return int(centizipf[at]) / 100 if at < len(words) and words[at] == key else 0.0
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word.lower(), "en")
+    return zipf_frequency(lower, "en")
 
 
 def is_common(word: str, at_least: float = 3.0) -> bool:
@@ -55,36 +139,56 @@ def is_first_name(word: str) -> bool:
     return word.strip(".").upper() in census_first_names()
 
 
-@functools.lru_cache(maxsize=1)
-def _census_surnames() -> tuple[tuple[str, float], ...]:
-    """(surname, cumulative percent of people bearing it or a commoner one), commonest first."""
+def _surname_tables() -> dict:
+    """The census surnames, lowercase ASCII bytes, sorted, and whether each is common: borne, with
+    the commoner ones, by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
+    import numpy as np
+
     try:
         text = (resources.files("names") / "dist.all.last").read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - a broken install
-        return ()
-    rows = (line.split() for line in text.splitlines())  # name, percent, cumulative percent, rank
-    return tuple((parts[0].lower(), float(parts[2])) for parts in rows if len(parts) >= 3)
+        text = ""
+    cumulative: dict[bytes, float] = {}
+    for parts in (line.split() for line in text.splitlines()):  # name, percent, cumulative percent, rank
+        if len(parts) >= 3 and parts[0].isascii():
+            name = parts[0].lower().encode("ascii")
+            cumulative[name] = min(float(parts[2]), cumulative.get(name, float("inf")))
+    names = sorted(cumulative)
+    return {"names": np.array(names or [b""], dtype=bytes)[:len(names)],
+            "common": np.array([cumulative[n] <= COMMON_SURNAME_SHARE for n in names], dtype=bool)}
 
 
 @functools.lru_cache(maxsize=1)
-def _all_surnames() -> frozenset[str]:
-    return frozenset(name for name, _ in _census_surnames())
+def _surname_table() -> dict:
+    from chatapp.table_cache import file_stamp, load_or_build
+
+    try:
+        source = str(resources.files("names") / "dist.all.last")
+    except ModuleNotFoundError:  # pragma: no cover - a broken install
+        source = "no names package"
+    return load_or_build("surnames", [file_stamp(__file__), file_stamp(source), f"share {COMMON_SURNAME_SHARE}"],
+                         _surname_tables)
 
 
-@functools.lru_cache(maxsize=1)
-def _common_surnames() -> frozenset[str]:
-    """The census surnames borne by the first COMMON_SURNAME_SHARE percent of people ("williams", "peters")."""
-    return frozenset(name for name, cumulative in _census_surnames() if cumulative <= COMMON_SURNAME_SHARE)
+def _surname_position(lower: str) -> int | None:
+    """Where `lower` stands in the census surname table, or None when it is not there."""
+    if not lower.isascii():
+        return None
+    names = _surname_table()["names"]
+    key = lower.encode("ascii")
+    at = int(names.searchsorted(key))
+    return at if at < len(names) and names[at] == key else None
 
 
 def is_surname(word: str) -> bool:
     """Whether `word` is any surname of the census tables ("Hartley", "Williams")."""
-    return word.strip(".").lower() in _all_surnames()
+    return _surname_position(word.strip(".").lower()) is not None
 
 
 def is_common_surname(word: str) -> bool:
     """Whether `word` is a common surname of the census tables: "Williams" is no William's."""
-    return word.lower() in _common_surnames()
+    at = _surname_position(word.lower())
+    return at is not None and bool(_surname_table()["common"][at])
 
 
 @functools.lru_cache(maxsize=1)

@@ -16,8 +16,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# The libraries that dominate a cold start, in the order a turn loads them.
-HEAVY_LIBRARIES = ("chromadb", "spacy", "litellm", "onnxruntime", "wordfreq")
+from chatapp import table_cache
+
+# The libraries that dominate a cold start, in the order a turn loads them (litellm only for a
+# remote model; wordfreq no longer: its table comes from the table cache).
+HEAVY_LIBRARIES = ("chromadb", "spacy", "litellm", "onnxruntime")
 # A question of the ordinary kind, run through preprocessing twice: cold, then warm.
 PROBE_QUESTION = "who leads the project"
 
@@ -84,11 +87,20 @@ def measure_startup(open_engine: Callable[[], object]) -> tuple[list[StageTiming
     def correction_dictionary() -> str:
         from chatapp.preprocess.correction.dictionary import load_lexicon
 
-        return f"{len(load_lexicon().words):,} words"
+        return f"{len(load_lexicon().words):,} words, {table_cache.outcome('lexicon')}"
+
+    def word_frequencies() -> str:
+        from chatapp.lexicon import zipf
+
+        zipf(PROBE_QUESTION.split()[-1])
+        return str(table_cache.outcome("zipf") or "not cached: wordfreq's own reader")
 
     def embedder() -> str:
+        from chatapp.knowledge.embeddings import model_file
+
         vectors = engine.kb.embedder.embed(["start-up probe"])
-        return f"{vectors.shape[1]}-d vectors"
+        graph = table_cache.outcome(f"{model_file().stem} graph")
+        return f"{vectors.shape[1]}-d vectors, graph {graph}" if graph else f"{vectors.shape[1]}-d vectors"
 
     def knowledge_view() -> str:
         from chatapp.postprocess.knowledge_view import KnowledgeView
@@ -105,7 +117,8 @@ def measure_startup(open_engine: Callable[[], object]) -> tuple[list[StageTiming
 
     stages: list[tuple[str, Callable[[], str | None]]] = [
         ("spaCy pipeline load", spacy_pipeline),
-        ("correction dictionary build", correction_dictionary),
+        ("correction dictionary load", correction_dictionary),
+        ("word-frequency table load", word_frequencies),
         ("correction pipeline (with learnt names)", lambda: engine.turns.correction and None),
         ("entity resolver (registry names)", lambda: engine.turns.resolver and None),
         ("embedder load (first embedding)", embedder),

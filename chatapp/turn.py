@@ -197,6 +197,8 @@ class TurnRunner:
             cancel: threading.Event | None = None, now: datetime | None = None) -> TurnResult:
         now = now or datetime.now(timezone.utc)
         model = model or self.settings.model
+        # Retrieval and the answer checks embed: the model loads beside spaCy rather than after it.
+        self.kb.embedder.load_in_background()
         session = self.sessions.open_or_create(session_name, model=model)
         state = self.load_state(session)
         pre = self.preprocess(text, session=session, level=level, profile=profile, now=now, on_event=on_event)

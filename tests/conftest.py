@@ -5,12 +5,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 import chatapp  # noqa: F401 - offline environment for every test
+
+# One cache of word tables and the embedder's graph for the whole run (and the next): each test's
+# data dir would otherwise build its own, at seconds and 90 MB a time. test_table_cache.py tests the
+# data dir's own cache with this unset.
+os.environ.setdefault("CHATAPP_CACHE_DIR", str(Path(tempfile.gettempdir()) / f"chatapp-test-cache-{os.getuid()}"))
 from chatapp.engine import ChatEngine, sample_kb_path
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -38,7 +38,8 @@ def test_doctor_timings_measures_each_start_up_stage_before_the_usual_checks(tmp
     # In the order a cold turn meets them, from opening the data dir to a warm preprocess.
     assert stages[0].startswith("open the data dir") and stages[-2:] == ["first preprocess", "second preprocess (warm)"]
     for wanted in ("import chromadb", "import spacy", "import litellm", "spaCy pipeline load",
-                   "correction dictionary build", "embedder load (first embedding)", "dense index open (Chroma)"):
+                   "correction dictionary load", "word-frequency table load", "embedder load (first embedding)",
+                   "dense index open (Chroma)"):
         assert wanted in stages
     assert all(t["status"] in ("ok", "cached") and t["ms"] >= 0 for t in report["timings"]), report["timings"]
     # Loading the models is measured, so memory grows along the stages.

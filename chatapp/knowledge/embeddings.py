@@ -60,19 +60,29 @@ class MiniLMEmbedder:
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
 
+    def load_in_background(self) -> None:
+        """Start loading the model in a worker thread: onnxruntime builds its session mostly
+        outside the GIL, so it proceeds while the caller loads spaCy. A failure there is left for
+        the first `embed` to raise, in the caller's thread."""
+
+        def load() -> None:
+            try:
+                self._load()
+            except Exception:  # noqa: BLE001 - reported by the embed call that needs the model
+                pass
+
+        if self._session is None and not self._lock.locked():
+            threading.Thread(target=load, name="embedder-load", daemon=True).start()
+
     def _load(self) -> None:
         with self._lock:
             if self._session is not None:
                 return
-            import onnxruntime
             from tokenizers import BertWordPieceTokenizer
 
-            options = onnxruntime.SessionOptions()
-            if self.threads:
-                options.intra_op_num_threads = self.threads
-            session = onnxruntime.InferenceSession(
-                str(model_file()), options, providers=["CPUExecutionProvider"]
-            )
+            from chatapp.knowledge.onnx_session import open_session
+
+            session = open_session(model_file(), self.threads)
             tokenizer = BertWordPieceTokenizer(str(VOCAB_PATH), lowercase=True)
             tokenizer.enable_truncation(MAX_SEQUENCE_TOKENS)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")

@@ -70,6 +70,14 @@ def load_litellm():
     return _litellm
 
 
+def start_loading_litellm() -> None:
+    """Import litellm in a background thread, so a turn's preprocessing (much of it in numpy,
+    onnxruntime and file reads, which let the thread run) overlaps it and the model call finds
+    it loaded; `load_litellm()` then waits for the import to finish rather than starting another."""
+    if _litellm is None and not _litellm_lock.locked():
+        threading.Thread(target=load_litellm, name="litellm-import", daemon=True).start()
+
+
 def litellm_model_name(model: str, api_base: str | None) -> str:
     """litellm routes by a provider prefix; a bare name sent to a custom
     api_base means an OpenAI-compatible server."""
@@ -85,6 +93,10 @@ def model_problem(model: str, api_base: str | None) -> str | None:
     "notaprovider/xyz" or a bare unknown name with no --api-base would otherwise fail only after the
     request was built, with litellm's own message."""
     if model.strip().lower() == OFFLINE_MODEL:
+        return None
+    if api_base:
+        # Sent to an OpenAI-compatible server, any name routes: one without a known provider prefix
+        # goes as openai/<name> (litellm_model_name). No need to wait for litellm's import here.
         return None
     litellm = load_litellm()
     try:

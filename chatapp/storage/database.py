@@ -11,9 +11,29 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlite_utils
-
 from chatapp.storage.problems import StorageError, describe
+
+
+def _import_sqlite_utils():
+    """sqlite_utils imports numpy and pandas when it can, only to name the column types of tables it
+    creates from Python values; chatapp's tables come from SQL migrations. numpy costs a read-only
+    command (`sessions list`, `export`) a quarter of its time, so it is left out of this import
+    unless something loaded it already (it is then used as before)."""
+    import sys
+
+    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment] - makes `import name` raise ImportError
+    try:
+        import sqlite_utils
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]
+    return sqlite_utils
+
+
+sqlite_utils = _import_sqlite_utils()
 
 BUSY_TIMEOUT_SECONDS = 60
 

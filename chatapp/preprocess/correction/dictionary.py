@@ -6,8 +6,9 @@ bigrams from Google Books n-grams, intersected with SCOWL), joined with
 wordfreq's list of English words used at least once per million words: the
 first is clean but British-leaning and dated (no "favorite", "color", "ok",
 "instagram"), the second fills those gaps. Both are read from the installed
-packages, so nothing is fetched at run time. The lexicon is built once per
-process, on first use.
+packages, so nothing is fetched at run time. The lexicon is built on first use,
+as arrays only (`lexicon_tables`), which the table cache keeps in the data dir:
+later processes memory-map them instead of building them again.
 
 Words are numbered; counts and bigrams live in numpy arrays so a whole
 candidate list is scored in one vectorised step. Near words are found with a
@@ -15,12 +16,11 @@ symmetric-delete index (as in SymSpell): every dictionary word's first PREFIX
 letters, with up to two letters deleted, are hashed into one sorted array; a
 misspelling's own deletions are looked up in it, and the survivors are checked
 with rapidfuzz's OSA (Damerau) distance. Building the ~2 million deletions as
-numpy columns rather than Python strings is what keeps the first load short.
+numpy columns rather than Python strings is what keeps the first build short.
 """
 
 from __future__ import annotations
 
-import gzip
 import importlib.resources
 import importlib.util
 import math
@@ -93,35 +93,47 @@ def phonetic_key(word: str) -> str:
     return jellyfish.metaphone(word) if word.isascii() else ""
 
 
-class DeleteIndex:
-    """Symmetric-delete index over a fixed word list, held in numpy arrays."""
+def delete_index_tables(words: list[str]) -> dict[str, np.ndarray]:
+    """The arrays of a symmetric-delete index over `words` (see DeleteIndex)."""
+    lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+    padded = "".join(w[:PREFIX].ljust(PREFIX, "\0") for w in words)
+    codes = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).reshape(-1, PREFIX).astype(np.uint64)
+    real_letters = np.minimum(lengths, PREFIX)
+    powers = np.array(_POWERS, dtype=np.uint64)
+    entries = []
+    for depth in range(MAX_DISTANCE + 1):
+        for removed in combinations(range(PREFIX), depth):
+            # Deleting a padding column repeats a shorter deletion: skip those rows.
+            rows = np.flatnonzero(real_letters > (removed[-1] if removed else -1)).astype(np.uint64)
+            kept = [c for c in range(PREFIX) if c not in removed]
+            value = np.zeros(len(rows), dtype=np.uint64)
+            for position, column in enumerate(kept):
+                value += codes[rows, column] * powers[position]
+            # One sortable number per entry: 32-bit hash above, word id below.
+            entries.append(((value & _MASK32) << np.uint64(32)) | rows)
+    combined = np.sort(np.concatenate(entries))
+    all_hashes = combined >> np.uint64(32)
+    first = np.ones(len(all_hashes), dtype=bool)
+    first[1:] = all_hashes[1:] != all_hashes[:-1]
+    return {
+        "index_lengths": lengths,
+        "index_owners": (combined & _MASK32).astype(np.int32),
+        "index_keys": all_hashes[first].astype(np.uint32),
+        "index_starts": np.append(np.flatnonzero(first), len(all_hashes)),
+    }
 
-    def __init__(self, words: list[str]):
-        self.words = words
+
+class DeleteIndex:
+    """Symmetric-delete index over a fixed word list, held in numpy arrays (which may be
+    memory-mapped from the table cache)."""
+
+    def __init__(self, words: list[str], tables: dict[str, np.ndarray]):
+        # The words themselves, not copies: indexing an object array hands out the same strings.
         self.word_array = np.array(words, dtype=object)
-        self.lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
-        padded = "".join(w[:PREFIX].ljust(PREFIX, "\0") for w in words)
-        codes = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).reshape(-1, PREFIX).astype(np.uint64)
-        real_letters = np.minimum(self.lengths, PREFIX)
-        powers = np.array(_POWERS, dtype=np.uint64)
-        entries = []
-        for depth in range(MAX_DISTANCE + 1):
-            for removed in combinations(range(PREFIX), depth):
-                # Deleting a padding column repeats a shorter deletion: skip those rows.
-                rows = np.flatnonzero(real_letters > (removed[-1] if removed else -1)).astype(np.uint64)
-                kept = [c for c in range(PREFIX) if c not in removed]
-                value = np.zeros(len(rows), dtype=np.uint64)
-                for position, column in enumerate(kept):
-                    value += codes[rows, column] * powers[position]
-                # One sortable number per entry: 32-bit hash above, word id below.
-                entries.append(((value & _MASK32) << np.uint64(32)) | rows)
-        combined = np.sort(np.concatenate(entries))
-        all_hashes = combined >> np.uint64(32)
-        self.owners = (combined & _MASK32).astype(np.int32)
-        first = np.ones(len(all_hashes), dtype=bool)
-        first[1:] = all_hashes[1:] != all_hashes[:-1]
-        self.keys = all_hashes[first].astype(np.uint32)
-        self.starts = np.append(np.flatnonzero(first), len(all_hashes))
+        self.lengths = tables["index_lengths"]
+        self.owners = tables["index_owners"]
+        self.keys = tables["index_keys"]
+        self.starts = tables["index_starts"]
 
     def near(self, word: str, max_distance: int = MAX_DISTANCE, closest_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Ids and OSA distances of the words within `max_distance` of `word` (itself excluded).
@@ -208,46 +220,32 @@ class Lexicon:
     holds the short and possessive forms that are known but never offered.
     """
 
-    def __init__(self, words: list[str], counts: np.ndarray, bigram_left: np.ndarray, bigram_right: np.ndarray,
-                 bigram_counts: np.ndarray, web_words: dict[str, float] | None = None, never_offer: Iterable[str] = (),
-                 word_id: dict[str, int] | None = None):
-        self.core_size = len(words)
-        total = float(counts.sum())
-        self.web_zipf: dict[str, float] = {}
-        self.other_known: set[str] = set()
-        core, skip = set(words), set(never_offer)
-        extra_words, extra_counts = [], []
-        for word, frequency in (web_words or {}).items():
-            if word in core or word in skip:
-                continue
-            self.web_zipf[word] = math.log10(frequency) + 9
-            if len(word) > 2 and word.isascii() and word.isalpha():
-                extra_words.append(word)
-                extra_counts.append(frequency * total)
-            else:
-                self.other_known.add(word)
-        # Dictionary words that are also chat-speak ("cant"): never offered, they would be corrected again.
-        self.chat_speak_ids = frozenset(i for i, w in enumerate(words) if w in skip)
-        self.words = words + extra_words
-        self.word_id = dict(word_id) if word_id is not None else {w: i for i, w in enumerate(words)}
-        self.word_id.update((w, i) for i, w in enumerate(extra_words, start=len(words)))
+    def __init__(self, tables: dict[str, np.ndarray]):
+        """From the arrays `lexicon_tables()` makes (or the table cache memory-maps)."""
+        self.words: list[str] = tables["words"].tolist()
+        self.core_size = int(tables["core_size"])
         self.size = len(self.words)
-        self.counts = np.concatenate([counts.astype(np.float64), np.array(extra_counts, dtype=np.float64)])
-        self.total = total
-        self.log_probabilities = np.log(self.counts / self.total)
-        keys = bigram_left.astype(np.int64) * self.size + bigram_right
-        order = np.argsort(keys)
-        self.bigram_keys = keys[order]
-        self.bigram_counts = bigram_counts[order].astype(np.float64)
+        self.word_id = {w: i for i, w in enumerate(self.words)}
+        web_words = tables["web_words"].tolist()
+        self.web_zipf: dict[str, float] = dict(zip(web_words, tables["web_zipf"].tolist()))
+        self.other_known: set[str] = set(tables["other_known"].tolist())
+        # Dictionary words that are also chat-speak ("cant"): never offered, they would be corrected again.
+        self.chat_speak_ids = frozenset(tables["chat_speak_ids"].tolist())
+        self.counts = tables["counts"]
+        self.total = float(tables["total"])
+        self.log_probabilities = tables["log_probabilities"]
+        self.bigram_keys = tables["bigram_keys"]
+        self.bigram_counts = tables["bigram_counts"]
         # Bigram counts come from a different sample than the word counts, so
         # conditional probabilities use the bigram file's own marginals.
-        self.left_totals = np.bincount(bigram_left, weights=bigram_counts, minlength=self.size).astype(np.float64)
-        self.smallest_bigram = float(bigram_counts.min()) if len(bigram_counts) else 1.0
-        self.index = DeleteIndex(self.words)
-        self._by_sound: tuple[list[str], dict[str, list[int]]] | None = None
+        self.left_totals = tables["left_totals"]
+        self.smallest_bigram = float(tables["smallest_bigram"])
+        self.index = DeleteIndex(self.words, tables)
+        self._sound_keys = tables["sound_keys"]
+        self._sound_order = tables["sound_order"]
+        self._sorted_sounds = tables["sorted_sounds"]
         self._misspelling_verdicts: dict[str, bool] = {}
         self._near_cached = lru_cache(maxsize=NEAR_CACHE_SIZE)(self._near_read_only)
-        self._lock = threading.Lock()
 
     def __contains__(self, word: str) -> bool:
         return word in self.word_id
@@ -318,24 +316,65 @@ class Lexicon:
         return scores
 
     def sounding_like(self, word: str, key: str | None = None) -> list[int]:
-        """Ids of the dictionary words with the same Metaphone key as `word` (`key`, if known)."""
+        """Ids of the dictionary words with the same Metaphone key as `word` (`key`, if known), in id order."""
         key = phonetic_key(word) if key is None else key
-        return self._sound_index()[1].get(key, []) if key else []
+        if not key:
+            return []
+        first = int(np.searchsorted(self._sorted_sounds, key, side="left"))
+        last = int(np.searchsorted(self._sorted_sounds, key, side="right"))
+        return self._sound_order[first:last].tolist()
 
     def sound_of(self, word_id: int) -> str:
-        """The Metaphone key of a dictionary word, computed once for all."""
-        return self._sound_index()[0][word_id]
+        """The Metaphone key of a dictionary word."""
+        return str(self._sound_keys[word_id])
 
-    def _sound_index(self) -> tuple[list[str], dict[str, list[int]]]:
-        if self._by_sound is None:
-            with self._lock:
-                if self._by_sound is None:
-                    keys = [jellyfish.metaphone(w) for w in self.words]
-                    by_sound: dict[str, list[int]] = defaultdict(list)
-                    for i, key in enumerate(keys):
-                        by_sound[key].append(i)
-                    self._by_sound = (keys, dict(by_sound))
-        return self._by_sound
+
+def lexicon_tables(words: list[str], counts: np.ndarray, bigram_left: np.ndarray, bigram_right: np.ndarray,
+                   bigram_counts: np.ndarray, web_words: dict[str, float] | None = None,
+                   never_offer: Iterable[str] = ()) -> dict[str, np.ndarray]:
+    """Everything a Lexicon holds, as arrays: the curated words and their counts, the web words
+    they lack, the bigrams, the near-word index and the Metaphone keys."""
+    core_size = len(words)
+    total = float(counts.sum())
+    core, skip = set(words), set(never_offer)
+    web_names, web_zipf, other_known = [], [], []
+    extra_words, extra_counts = [], []
+    for word, frequency in (web_words or {}).items():
+        if word in core or word in skip:
+            continue
+        web_names.append(word)
+        web_zipf.append(math.log10(frequency) + 9)
+        if len(word) > 2 and word.isascii() and word.isalpha():
+            extra_words.append(word)
+            extra_counts.append(frequency * total)
+        else:
+            other_known.append(word)
+    all_words = words + extra_words
+    size = len(all_words)
+    all_counts = np.concatenate([counts.astype(np.float64), np.array(extra_counts, dtype=np.float64)])
+    keys = bigram_left.astype(np.int64) * size + bigram_right
+    order = np.argsort(keys)
+    sound_keys = np.array([jellyfish.metaphone(w) for w in all_words] or [""], dtype=str)[:size]
+    sound_order = np.argsort(sound_keys, kind="stable")
+    return {
+        "words": np.array(all_words or [""], dtype=str)[:size],
+        "core_size": np.array(core_size),
+        "web_words": np.array(web_names or [""], dtype=str)[:len(web_names)],
+        "web_zipf": np.array(web_zipf, dtype=np.float64),
+        "other_known": np.array(other_known or [""], dtype=str)[:len(other_known)],
+        "chat_speak_ids": np.array([i for i, w in enumerate(words) if w in skip], dtype=np.int64),
+        "counts": all_counts,
+        "total": np.array(total),
+        "log_probabilities": np.log(all_counts / total),
+        "bigram_keys": keys[order],
+        "bigram_counts": bigram_counts[order].astype(np.float64),
+        "left_totals": np.bincount(bigram_left, weights=bigram_counts, minlength=size).astype(np.float64),
+        "smallest_bigram": np.array(float(bigram_counts.min()) if len(bigram_counts) else 1.0),
+        "sound_keys": sound_keys,
+        "sound_order": sound_order.astype(np.int32),
+        "sorted_sounds": sound_keys[sound_order],
+        **delete_index_tables(all_words),
+    }
 
 
 def _read_fields(name: str) -> list[str]:
@@ -343,30 +382,20 @@ def _read_fields(name: str) -> list[str]:
 
 
 def _web_words() -> dict[str, float]:
-    """wordfreq's English words used at least once per million words (its "small" list).
+    """wordfreq's English words used at least once per million words (its "small" list), read
+    from its data file without importing wordfreq (which costs more than the rest of the
+    lexicon); wordfreq's own reader where the file is not as expected; without wordfreq the
+    lexicon is symspellpy's lists alone."""
+    from chatapp.lexicon import read_wordfreq_list, wordfreq_list_path
 
-    The list is read straight from wordfreq's data file, in the "cBpack" format its
-    docs describe (gzipped msgpack: a header, then one word list per centibel of
-    frequency), because importing wordfreq itself costs more than the rest of the
-    lexicon. Anything unexpected falls back to wordfreq's own reader; without
-    wordfreq the lexicon is symspellpy's lists alone.
-    """
-    spec = importlib.util.find_spec("wordfreq")
-    if spec is None or not spec.submodule_search_locations:
+    buckets = read_wordfreq_list("small_en")
+    if buckets is not None:
+        frequencies = {}
+        for centibels, bucket in enumerate(buckets):
+            frequencies.update(dict.fromkeys(bucket, 10 ** (-centibels / 100)))
+        return frequencies
+    if wordfreq_list_path("small_en") is None:
         return {}
-    try:
-        import msgpack
-
-        path = Path(list(spec.submodule_search_locations)[0]) / "data" / "small_en.msgpack.gz"
-        with gzip.open(path, "rb") as packed:
-            header, *buckets = msgpack.load(packed, raw=False)
-        if header == {"format": "cB", "version": 1}:
-            frequencies = {}
-            for centibels, bucket in enumerate(buckets):
-                frequencies.update(dict.fromkeys(bucket, 10 ** (-centibels / 100)))
-            return frequencies
-    except Exception:  # noqa: BLE001 - any surprise in a private file: use the public API instead
-        pass
     import wordfreq
 
     return wordfreq.get_frequency_dict("en", wordlist="small")
@@ -384,7 +413,28 @@ def load_lexicon() -> Lexicon:
 @lru_cache(maxsize=1)
 def _build_lexicon() -> Lexicon:
     from chatapp.preprocess.correction.abbreviations import CHAT_SPEAK, CONTRACTIONS
+    from chatapp.table_cache import load_or_build
 
+    # Chat-speak is corrected through its table, so it is never a dictionary word or a candidate.
+    never_offer = sorted(set(CHAT_SPEAK) | set(CONTRACTIONS))
+    tables = load_or_build("lexicon", _lexicon_inputs(never_offer), lambda: _read_lexicon_tables(never_offer))
+    return Lexicon(tables)
+
+
+def _lexicon_inputs(never_offer: list[str]) -> list[str]:
+    """What the lexicon's arrays are made from, for the table cache's key."""
+    from chatapp.lexicon import read_wordfreq_list, wordfreq_list_path
+    from chatapp.table_cache import file_stamp
+
+    symspell = importlib.util.find_spec("symspellpy")
+    folder = Path(list(symspell.submodule_search_locations)[0]) if symspell and symspell.submodule_search_locations else Path()
+    return [file_stamp(__file__), file_stamp(folder / WORDS_FILE), file_stamp(folder / BIGRAMS_FILE),
+            file_stamp(wordfreq_list_path("small_en") or "no wordfreq"), file_stamp(read_wordfreq_list.__code__.co_filename),
+            file_stamp(jellyfish.__file__),
+            f"numpy {np.__version__}", "never offer " + " ".join(never_offer)]
+
+
+def _read_lexicon_tables(never_offer: list[str]) -> dict[str, np.ndarray]:
     fields = _read_fields(WORDS_FILE)
     words = fields[0::2]
     counts = np.fromiter(map(int, fields[1::2]), dtype=np.int64)
@@ -394,6 +444,4 @@ def _build_lexicon() -> Lexicon:
     right = np.array([word_id.get(w, -1) for w in fields[1::3]], dtype=np.int64)
     pair_counts = np.fromiter(map(int, fields[2::3]), dtype=np.int64)
     listed = (left >= 0) & (right >= 0)
-    # Chat-speak is corrected through its table, so it is never a dictionary word or a candidate.
-    return Lexicon(words, counts, left[listed], right[listed], pair_counts[listed], _web_words(),
-                   set(CHAT_SPEAK) | set(CONTRACTIONS), word_id)
+    return lexicon_tables(words, counts, left[listed], right[listed], pair_counts[listed], _web_words(), never_offer)

@@ -1,0 +1,86 @@
+"""An onnxruntime session over a model, optimised once per machine rather than once per process.
+
+onnxruntime rewrites a model's graph as it opens it; for the int8 MiniLM that rewrite folds the
+quantised weights back into float ones, which costs most of a second and a transient 70–80 MiB on
+top of the session's own memory. The rewritten graph is saved in the data dir's cache folder (the
+table cache's) the first time and opened as it is afterwards, with no rewriting: the same graph,
+so the same vectors to the last bit. The file is keyed on the source model, the onnxruntime version
+and this machine's processor (onnxruntime warns that a rewritten graph may use its instructions);
+one that will not open is removed and the source model opened instead.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import tempfile
+from pathlib import Path
+
+from chatapp import table_cache
+
+PROVIDERS = ["CPUExecutionProvider"]
+QUIET = 3  # onnxruntime's log severity "error": its warning about saving a rewritten graph is for developers
+
+
+def _processor() -> str:
+    """What the rewritten graph may depend on: the processor's model and instruction sets."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
+            lines = [line.strip() for line in info if line.startswith(("model name", "flags", "Features"))]
+        return "\n".join(sorted(set(lines)))
+    except OSError:
+        return f"{platform.machine()} {platform.processor()}"
+
+
+def _options(onnxruntime, threads: int | None):
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = QUIET
+    if threads:
+        options.intra_op_num_threads = threads
+    return options
+
+
+def open_session(source: Path, threads: int | None = None):
+    """A session over `source`; `table_cache.outcome("<model stem> graph")` then says how it opened."""
+    import onnxruntime
+
+    name = f"{source.stem} graph"
+    directory = table_cache.directory()
+    if directory is None:
+        table_cache.note(name, "built")
+        return onnxruntime.InferenceSession(str(source), _options(onnxruntime, threads), providers=PROVIDERS)
+    key = table_cache.cache_key([table_cache.file_stamp(source), f"onnxruntime {onnxruntime.__version__}",
+                                 _processor()])
+    saved = directory / f"{source.stem}-optimized-{key}.onnx"
+    if saved.is_file():
+        options = _options(onnxruntime, threads)
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        try:
+            session = onnxruntime.InferenceSession(str(saved), options, providers=PROVIDERS)
+            table_cache.note(name, "from cache")
+            return session
+        except Exception:  # noqa: BLE001 - a damaged file is replaced below, from the source model
+            saved.unlink(missing_ok=True)
+    options = _options(onnxruntime, threads)
+    staging = None
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        handle, staging = tempfile.mkstemp(prefix=f".{saved.name}-", dir=directory)
+        os.close(handle)
+        options.optimized_model_filepath = staging
+    except OSError:
+        staging = None  # an unwritable cache folder: open the source model as it is
+    session = onnxruntime.InferenceSession(str(source), options, providers=PROVIDERS)
+    table_cache.note(name, "built")
+    if staging is not None:
+        try:
+            if os.path.getsize(staging) > 0:
+                os.replace(staging, saved)
+                table_cache.note(name, "built (cached)")
+                for old in directory.glob(f"{source.stem}-optimized-*.onnx"):
+                    if old != saved:
+                        old.unlink(missing_ok=True)
+        except OSError:
+            pass
+        Path(staging).unlink(missing_ok=True)
+    return session

@@ -1,0 +1,117 @@
+"""The word tables (correction dictionary, near-word index, word frequencies) are built once into
+the data dir's cache folder and read back by later processes; changed inputs or a damaged cache
+mean a rebuild, never a wrong table or a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from chatapp import table_cache
+from tests.conftest import run_cli
+
+
+# The data dir's own cache folder, not the one the test run shares (conftest.py).
+OWN_CACHE = {"CHATAPP_CACHE_DIR": ""}
+OFFLINE = {"CHATAPP_MODEL": "offline", **OWN_CACHE}
+
+
+def _stage_details(result) -> dict[str, str]:
+    assert result.returncode == 0, result.stdout + result.stderr
+    return {t["stage"]: t["detail"] for t in json.loads(result.stdout)["timings"]}
+
+
+def _corrected(result) -> str:
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    return json.loads(result.stdout)["corrected_input"]
+
+
+def test_the_second_process_reads_the_tables_the_first_one_built(tmp_path):
+    data = tmp_path / "data"
+    first = _stage_details(run_cli("doctor", "--timings", "--json", data_dir=data, env=OFFLINE))
+    assert first["correction dictionary load"].endswith("built (cached)")
+    assert first["word-frequency table load"] == "built (cached)"
+    second = _stage_details(run_cli("doctor", "--timings", "--json", data_dir=data, env=OFFLINE))
+    assert second["correction dictionary load"] == first["correction dictionary load"].replace("built (cached)", "from cache")
+    assert second["word-frequency table load"] == "from cache"
+    assert first["embedder load (first embedding)"].endswith("graph built (cached)")
+    assert second["embedder load (first embedding)"].endswith("graph from cache")
+
+
+def test_a_damaged_cache_is_rebuilt_and_corrects_as_before(tmp_path):
+    data = tmp_path / "data"
+    typo = "who leeds teh projetc"
+    built = _corrected(run_cli("preprocess", typo, "--json", data_dir=data, env=OWN_CACHE))
+    lexicon = next((data / "cache").glob("lexicon-*"))
+    zipf = next((data / "cache").glob("zipf-*"))
+    # One table cut short, the other's words swapped for a pickled object array (data, never code).
+    (lexicon / "index_owners.npy").write_bytes((lexicon / "index_owners.npy").read_bytes()[:1000])
+    np.save(zipf / "words.npy", np.array([object()], dtype=object), allow_pickle=True)
+    assert _corrected(run_cli("preprocess", typo, "--json", data_dir=data, env=OWN_CACHE)) == built
+    # Both were written anew: a third process reads them.
+    details = _stage_details(run_cli("doctor", "--timings", "--json", data_dir=data, env=OFFLINE))
+    assert details["correction dictionary load"].endswith("from cache")
+    assert details["word-frequency table load"] == "from cache"
+
+
+def _squares(source):
+    values = np.array([int(v) for v in source.read_text().split()])
+    return {"values": values, "squares": values ** 2, "count": np.array(len(values))}
+
+
+def test_a_table_is_rebuilt_when_its_input_file_changes_and_the_old_one_removed(tmp_path):
+    source = tmp_path / "numbers.txt"
+    source.write_text("1 2 3")
+    cache = tmp_path / "cache"
+    table_cache.use_directory(cache)
+    try:
+        first = table_cache.load_or_build("squares", [table_cache.file_stamp(source)], lambda: _squares(source))
+        assert table_cache.outcome("squares") == "built (cached)" and first["squares"].tolist() == [1, 4, 9]
+        again = table_cache.load_or_build("squares", [table_cache.file_stamp(source)], lambda: _squares(source))
+        assert table_cache.outcome("squares") == "from cache" and again["squares"].tolist() == [1, 4, 9]
+        assert int(again["count"]) == 3
+        old_folders = list(cache.iterdir())
+
+        source.write_text("1 2 3 4")
+        os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 1_000_000_000))
+        changed = table_cache.load_or_build("squares", [table_cache.file_stamp(source)], lambda: _squares(source))
+        assert table_cache.outcome("squares") == "built (cached)" and changed["squares"].tolist() == [1, 4, 9, 16]
+        assert len(list(cache.iterdir())) == 1 and not any(p.exists() for p in old_folders)
+    finally:
+        table_cache.use_directory(None)
+
+
+def test_an_unwritable_cache_folder_still_gives_the_table(tmp_path):
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache folder would be")
+    table_cache.use_directory(blocker)
+    try:
+        source = tmp_path / "numbers.txt"
+        source.write_text("5")
+        table = table_cache.load_or_build("squares", [table_cache.file_stamp(source)], lambda: _squares(source))
+        assert table["squares"].tolist() == [25] and table_cache.outcome("squares") == "built"
+    finally:
+        table_cache.use_directory(None)
+
+
+def test_the_embedder_opens_its_saved_optimised_graph_and_gives_the_same_vectors(tmp_path):
+    from chatapp.knowledge.embeddings import MiniLMEmbedder
+
+    texts = ["who leads the project", "Imre Salo is the Engineering Lead of Larkspur Works"]
+    table_cache.use_directory(None)
+    reference = MiniLMEmbedder(remember=0).embed(texts)
+    table_cache.use_directory(tmp_path / "cache")
+    try:
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # saves the graph
+        [saved] = list((tmp_path / "cache").glob("*-optimized-*.onnx"))
+        written = saved.stat().st_mtime_ns
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # opens it
+        assert saved.stat().st_mtime_ns == written
+        saved.write_bytes(b"not a model")
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # replaces it
+        assert saved.stat().st_size > 1_000_000
+    finally:
+        table_cache.use_directory(None)
