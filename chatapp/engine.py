@@ -14,6 +14,10 @@ from chatapp.storage.database import Database
 from chatapp.storage.problems import StorageError, describe
 
 
+# What of an answer is searched for when no question is given: its opening says what it is about.
+READ_QUERY_CHARS = 2_000
+
+
 class ChatEngine:
     def __init__(self, settings: Settings):
         self.settings = settings
@@ -95,11 +99,17 @@ class ChatEngine:
             self.sessions.add_user_turn(found, result, meta={PREVIEW_FLAG: True})
         return result
 
-    def postprocess(self, response: str, question: str = "", evidence=(), now=None, evidence_labels=None):
+    def postprocess(self, response: str, question: str = "", evidence=(), now=None, evidence_labels=None,
+                    search_documents: bool = False):
         """Check an answer from any source against the knowledge base and `evidence` texts
-        (`evidence_labels`: what to call each of them where support is shown)."""
+        (`evidence_labels`: what to call each of them where support is shown). With `search_documents`,
+        the ingested passages that match the question (else the answer) are held to as a chat turn
+        holds its retrieved ones."""
+        chunks = []
+        if search_documents and (question.strip() or response.strip()):
+            chunks = self.kb.search((question.strip() or response)[:READ_QUERY_CHARS])
         return self.turns.postprocess(response, question=question, evidence=evidence, now=now,
-                                      evidence_labels=evidence_labels)
+                                      evidence_labels=evidence_labels, rag_chunks=chunks)
 
     def ask(self, text: str, session: str | None = None, **options):
         """One whole turn: preprocess, model (streamed), postprocess, dialogue update."""

@@ -168,12 +168,16 @@ class TurnRunner:
         )
 
     def postprocess(self, response: str, question: str = "", evidence=(), preprocessed: PreprocessedPrompt | None = None,
-                    state=None, now: datetime | None = None, evidence_labels=None) -> PostprocessedResponse:
+                    state=None, now: datetime | None = None, evidence_labels=None,
+                    rag_chunks=None) -> PostprocessedResponse:
+        """`rag_chunks`: passages to hold the answer to, when given; else the turn's retrieved ones."""
+        if rag_chunks is None:
+            rag_chunks = preprocessed.rag_chunks if preprocessed else []
         return self.postprocessor.process(
             response,
             question=question,
             evidence=list(evidence),
-            rag_chunks=preprocessed.rag_chunks if preprocessed else [],
+            rag_chunks=list(rag_chunks),
             resolved_entities=preprocessed.resolved_entities if preprocessed else [],
             history=state.turns if state is not None else [],
             now=now,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from chatapp.engine import ChatEngine
 from chatapp.postprocess.support import FEATURES, LEXICAL_FEATURES, SupportWeights, default_weights
 from chatapp.records import KnowledgeChunk
 
@@ -109,3 +110,23 @@ def test_check_explain_and_json_show_each_claims_support_and_its_evidence(tmp_pa
     assert [c["flagged"] for c in support] == [False, True]
     assert support[0]["source"] == "evidence file atlas-notes.md" and support[0]["score"] > support[1]["score"]
     assert support[1]["reason"]
+
+
+def test_check_without_evidence_files_holds_the_answer_to_your_own_documents(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "kiln.md").write_text(
+        "# Kiln replacement\n\nThe quote from Tallis Kilns for the new gas kiln is £14,250 including installation.\n"
+        "Ossian Pryce will coordinate the install with the landlord.\n", encoding="utf-8")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        answer = "Ossian Pryce will coordinate the kiln install. The kiln quote came to £19,900."
+        question = "Who coordinates the kiln install and what did the quote come to?"
+        searched = engine.postprocess(answer, question=question, search_documents=True)
+        alone = engine.postprocess(answer, question=question)
+    first = searched.claim_support[0]
+    assert first.source.endswith("(retrieved)") and "Ossian Pryce will coordinate" in first.evidence
+    assert not first.flagged
+    # The amount no document states is flagged only when the documents were looked at.
+    assert any("£19,900" in f.content for f in searched.hallucination_flags)
+    assert not any("£19,900" in f.content for f in alone.hallucination_flags)

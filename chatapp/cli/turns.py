@@ -175,7 +175,9 @@ def check(
     _check_text(response)
     texts = [_evidence_text(path) for path in evidence or []]
     labels = [f"evidence file {path.name}" for path in evidence or []]
-    result = data.open_engine().postprocess(response, question=question, evidence=texts, evidence_labels=labels)
+    # Without evidence files, the answer is held to your own documents, as a chat turn's would be.
+    result = data.open_engine().postprocess(response, question=question, evidence=texts, evidence_labels=labels,
+                                            search_documents=not texts)
     if as_json:
         print_json({"response": result})
         return
