@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from chatapp.input_limits import read_part, unread_note
 from chatapp.postprocess.layout import split_quoted
 from chatapp.postprocess.regeneration import retry_messages
 from chatapp.records import (
@@ -165,6 +166,7 @@ class TurnRunner:
             rag_chunks=work.chunks,
             prompt=work.prompt,
             timings_ms=timings,
+            notes=[note for note in [unread_note(text)] if note],
         )
 
     def postprocess(self, response: str, question: str = "", evidence=(), preprocessed: PreprocessedPrompt | None = None,
@@ -284,7 +286,7 @@ class TurnRunner:
         on_event("model", {"model": client.settings.model})
         try:
             # The offline responder reads the records directly rather than re-parsing the prompt.
-            context = {"question": pre.corrected_input, "rag_chunks": pre.rag_chunks,
+            context = {"question": read_part(pre.corrected_input), "rag_chunks": pre.rag_chunks,
                        "resolved_entities": pre.resolved_entities}
             llm = client.stream(messages, on_delta=on_delta, cancel=cancel, context=context)
         except LLMError as exc:
@@ -318,7 +320,7 @@ class TurnRunner:
 
     def _entities_in_answer(self, answer: str) -> list[str]:
         try:
-            return [e.entity_id for e in self.resolver.resolve(answer) if e.entity_id and not
+            return [e.entity_id for e in self.resolver.resolve(read_part(answer)) if e.entity_id and not
                     e.entity_id.startswith(("date:", "doc:"))]
         except Exception:  # noqa: BLE001 - the dialogue update must not lose a finished turn
             return []

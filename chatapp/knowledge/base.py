@@ -196,10 +196,13 @@ class KnowledgeBase:
             return self.registry.replace_extracted(db, learnt.entities, learnt.history)
 
     def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[KnowledgeChunk]:
+        """The best chunks for `query`; a query past input_limits.READ_CHARS is searched for by its
+        opening (the embedder reads 256 tokens of it in any case)."""
+        from chatapp.input_limits import read_part
         from chatapp.knowledge.search import hybrid_search
 
         self._reopen_vector_if_stale()
-        return hybrid_search(self, query, k=k or self.settings.search_k, mode=mode)
+        return hybrid_search(self, read_part(query), k=k or self.settings.search_k, mode=mode)
 
     def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid",
                     keyword_only: frozenset[int] = frozenset()) -> list[list[KnowledgeChunk]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chatapp.components import CHECKS
+from chatapp.input_limits import read_part
 from chatapp.postprocess.checks import GIVEN, CheckContext
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
 from chatapp.postprocess.coherence import assess_coherence, question_type
@@ -98,6 +99,8 @@ class Postprocessor:
         now: datetime | None = None,
     ) -> PostprocessedResponse:
         response = response or ""
+        # A pasted question is held to its opening, as a message is read (input_limits).
+        question = read_part(question or "")
         if not response.strip():
             return self._empty(response, question)
         if len(response) > CHECKED_ANSWER_CHARS:
