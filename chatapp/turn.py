@@ -138,6 +138,7 @@ class TurnRunner:
 
         if not text or not text.strip():
             raise EmptyInput("nothing to send: the input is empty")
+        text = repair_surrogates(text)  # a lone half can be neither stored nor sent: U+FFFD
         self._refresh_if_kb_changed()
         profile_name = profile or self.settings.budget_profile
         get_profile(profile_name)  # an unknown profile is refused before any work

@@ -200,9 +200,11 @@ class KnowledgeBase:
         opening (the embedder reads 256 tokens of it in any case)."""
         from chatapp.input_limits import read_part
         from chatapp.knowledge.search import hybrid_search
+        from chatapp.surrogates import repair_surrogates
 
         self._reopen_vector_if_stale()
-        return hybrid_search(self, read_part(query), k=k or self.settings.search_k, mode=mode)
+        query = repair_surrogates(read_part(query))  # a lone surrogate half is U+FFFD, as everywhere
+        return hybrid_search(self, query, k=k or self.settings.search_k, mode=mode)
 
     def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid",
                     keyword_only: frozenset[int] = frozenset()) -> list[list[KnowledgeChunk]]:

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from chatapp.components import CHECKS
 from chatapp.input_limits import read_part
+from chatapp.surrogates import repair_surrogates
 from chatapp.postprocess.checks import GIVEN, CheckContext
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
 from chatapp.postprocess.coherence import assess_coherence, question_type
@@ -98,9 +99,11 @@ class Postprocessor:
         history: list[DialogueTurn] = (),
         now: datetime | None = None,
     ) -> PostprocessedResponse:
-        response = response or ""
-        # A pasted question is held to its opening, as a message is read (input_limits).
-        question = read_part(question or "")
+        # Lone surrogate halves cannot be encoded (spaCy refuses them): each is U+FFFD. A pasted
+        # question is held to its opening, as a message is read (input_limits).
+        response = repair_surrogates(response or "")
+        question = read_part(repair_surrogates(question or ""))
+        evidence = [repair_surrogates(text) for text in evidence]
         if not response.strip():
             return self._empty(response, question)
         if len(response) > CHECKED_ANSWER_CHARS:

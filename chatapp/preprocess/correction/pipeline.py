@@ -37,6 +37,7 @@ from chatapp.preprocess.correction.semantic import KnownNames, SemanticCorrector
 from chatapp.preprocess.correction.syntactic import ParsedText, SyntacticCorrector
 from chatapp.preprocess.correction.tokens import Token, TokenizedInput, tokenize
 from chatapp.records import CorrectionRecord, CorrectionResult
+from chatapp.surrogates import repair_surrogates
 
 TIERS = ("lexical", "syntactic", "semantic")
 LIVE_TIERS = ("lexical", "syntactic")
@@ -151,6 +152,9 @@ class CorrectionPipeline:
         come from the semantic tier; the live path returns none.
         `previous_question`: the user's last turn, so tier 3 can complete a
         follow-up ("and sarah?")."""
+        # Lone surrogate halves (bytes that were not UTF-8, decoded with surrogateescape) cannot be
+        # encoded, so spaCy and SQLite refuse them: each is U+FFFD from here on.
+        text = repair_surrogates(text)
         level = parse_level(level)
         tiers = tuple(tiers)
         unknown = [t for t in tiers if t not in TIERS]
