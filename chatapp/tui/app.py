@@ -342,4 +342,8 @@ def run_tui(engine, session_name: str | None = None) -> None:
         print("chatapp: the chat needs a terminal. From scripts use `chatapp ask \"…\" [--json]`; "
               "see `chatapp --help`.")
         return
-    ChatApp(engine, session_name).run()
+    from chatapp.tui.termination import stopped_cleanly_on_termination
+
+    app = ChatApp(engine, session_name)
+    with stopped_cleanly_on_termination(app):  # SIGTERM/SIGHUP: the answer is stored, then the app exits
+        app.run()
