@@ -45,6 +45,9 @@ class PostprocessSettings:
     use_embeddings: bool = True
     # Earlier assistant answers worth remembering parsed (they are re-read every turn).
     prior_cache_size: int = 64
+    # How far back in the conversation an answer is held to earlier turns (ContradictsPrior, what the
+    # user said): without a bound, turn 1,000 of a session re-read 500 earlier answers.
+    history_turns_checked: int = 48
     # Answer checks switched off by name (checks.py registers them: fact_validation, …).
     disabled_checks: list[str] = field(default_factory=list)
 
@@ -102,6 +105,7 @@ class Postprocessor:
         # Lone surrogate halves cannot be encoded (spaCy refuses them): each is U+FFFD. A pasted
         # question is held to its opening, as a message is read (input_limits).
         response = repair_surrogates(response or "")
+        history = list(history)[-self.settings.history_turns_checked:]
         question = read_part(repair_surrogates(question or ""))
         evidence = [repair_surrogates(text) for text in evidence]
         if not response.strip():
