@@ -14,10 +14,6 @@ from chatapp.storage.database import Database
 from chatapp.storage.problems import StorageError, describe
 
 
-# What of an answer is searched for when no question is given: its opening says what it is about.
-READ_QUERY_CHARS = 2_000
-
-
 class ChatEngine:
     def __init__(self, settings: Settings):
         self.settings = settings
@@ -107,7 +103,9 @@ class ChatEngine:
         holds its retrieved ones."""
         chunks = []
         if search_documents and (question.strip() or response.strip()):
-            chunks = self.kb.search((question.strip() or response)[:READ_QUERY_CHARS])
+            from chatapp.input_limits import read_part
+
+            chunks = self.kb.search(read_part(question.strip() or response))
         return self.turns.postprocess(response, question=question, evidence=evidence, now=now,
                                       evidence_labels=evidence_labels, rag_chunks=chunks)
 

@@ -235,6 +235,8 @@ class PreprocessedPrompt:
     rag_chunks: list[KnowledgeChunk]
     prompt: AssembledPrompt
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # Plain-language notes on how the input was read (a paste read in its opening only).
+    notes: list[str] = field(default_factory=list)
 
 
 # --- the model call -----------------------------------------------------------

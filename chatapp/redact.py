@@ -73,11 +73,12 @@ def _known_values() -> list[str]:
     return sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len, reverse=True)
 
 
-def redact(text: str | None) -> str:
-    """`text` with every secret replaced by SECRET_MARK ("" for None)."""
+def redact(text: str | None, known: list[str] | None = None) -> str:
+    """`text` with every secret replaced by SECRET_MARK ("" for None). `known`: the secret values to
+    look for, when the caller has them already (reading the environment per string is slow)."""
     if not text:
         return text or ""
-    for value in _known_values():
+    for value in _known_values() if known is None else known:
         if value in text:
             text = text.replace(value, SECRET_MARK)
     text = _SHAPES.sub(SECRET_MARK, text)
@@ -87,12 +88,14 @@ def redact(text: str | None) -> str:
     return _URL_PASSWORD.sub(lambda m: m.group(1) + SECRET_MARK + m.group(2), text)
 
 
-def redact_value(value: Any) -> Any:
+def redact_value(value: Any, known: list[str] | None = None) -> Any:
     """`value` with `redact` applied to every string in it (dict keys included), lists and dicts rebuilt."""
+    if known is None:
+        known = _known_values()  # once for the whole value: a conversation's memory holds thousands of strings
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, known)
     if isinstance(value, dict):
-        return {redact(k) if isinstance(k, str) else k: redact_value(v) for k, v in value.items()}
+        return {redact(k, known) if isinstance(k, str) else k: redact_value(v, known) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [redact_value(v) for v in value]
+        return [redact_value(v, known) for v in value]
     return value

@@ -9,6 +9,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from chatapp.input_limits import read_part
 from chatapp.records import AssembledPrompt, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
 from chatapp.terminal_text import clean, plain_text
 
@@ -71,7 +72,12 @@ def budget_bars(prompt: AssembledPrompt, width: int = 30) -> Table:
 
 
 def preprocess_view(pre: PreprocessedPrompt) -> Group:
-    parts = [Text("Input", style="bold"), correction_diff(pre.original_input, pre.corrections)]
+    # A paste is shown in the opening that was read; the note says how much more there is.
+    shown = read_part(pre.original_input)
+    parts = [Text("Input", style="bold"), correction_diff(shown, pre.corrections)]
+    if len(shown) < len(pre.original_input):
+        parts[-1].append(f" … ({len(pre.original_input) - len(shown):,} more characters)", style="dim")
+    parts += [plain_text(note, style="yellow") for note in pre.notes]
     if pre.corrections or pre.suggestions:
         parts += [correction_table(pre)]
     parts += [Text(f"correction confidence {pre.correction_confidence:.2f}", style="dim")]

@@ -264,12 +264,12 @@ def test_empty_input_is_returned_unchanged(pipeline, text):
 
 
 def test_a_100k_character_paste_is_corrected_in_its_first_part_and_kept_whole(pipeline):
-    from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
+    from chatapp.input_limits import READ_CHARS
 
     text = ("can u hlep me find the emial from john yesterdya, the the budget is a issue. " * 1400)[:100_000]
     result, _ = pipeline.correct(text, "standard")
     assert result.corrected_input.startswith("Can you help me find the email from John yesterday, the budget")
-    assert result.corrections and all(r.span[1] <= CORRECTED_PREFIX_CHARS for r in result.corrections)
+    assert result.corrections and all(r.span[1] <= READ_CHARS for r in result.corrections)
     assert result.corrected_input.endswith(text[-5_000:])  # the rest arrives as it was typed
     assert_well_formed(result)
 

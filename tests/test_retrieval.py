@@ -178,7 +178,7 @@ def test_a_keyword_index_from_before_chunk_texts_were_kept_is_rebuilt(tmp_path):
 
 
 def test_a_long_paste_is_read_for_names_in_its_first_part_and_each_entity_boosts_once(sample_engine):
-    from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
+    from chatapp.input_limits import READ_CHARS
     from chatapp.preprocess.retrieval import EntityMatcher
 
     paragraph = "John Smith asked Sarah Chen about the Q4 budget review and Project Atlas. "
@@ -186,7 +186,7 @@ def test_a_long_paste_is_read_for_names_in_its_first_part_and_each_entity_boosts
     pre = sample_engine.preprocess(paste, now=NOW)
     named = {r.entity_id for r in pre.resolved_entities}
     assert {"person:john-smith", "person:sarah-chen"} <= named
-    assert all(r.span[1] <= CORRECTED_PREFIX_CHARS for r in pre.resolved_entities)
+    assert all(r.span[1] <= READ_CHARS for r in pre.resolved_entities)
     assert "QueryTruncated" in pre.prompt.warnings and pre.rag_chunks
     # Hundreds of mentions of the same people weigh as those people, once each.
     boost = EntityMatcher(pre.resolved_entities, sample_engine.kb.registry)

@@ -9,8 +9,9 @@ import typer
 
 from chatapp.cli.app import app
 from chatapp.cli.options import (
-    DataLocation, JsonOption, UserError, console, data_command, err_console, print_json,
+    DataLocation, JsonOption, UserError, console, data_command, err_console, print_json, print_note,
 )
+from chatapp.input_limits import unread_note
 from chatapp.terminal_text import markup_safe
 
 kb_app = typer.Typer(help="Search, inspect and prune the knowledge base.", no_args_is_help=True)
@@ -35,6 +36,7 @@ def kb_search(
     if not query.strip():
         raise UserError("the query is empty")
     engine = data.open_engine()
+    print_note(unread_note(query, what="The query", use="searched for"))
     results = engine.search(query, k=k, mode=mode)
     if as_json:
         print_json({"query": query, "mode": mode, "results": results})

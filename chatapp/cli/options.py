@@ -61,6 +61,13 @@ def print_json(data) -> None:
     sys.stdout.write(escape_json_controls(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)) + "\n")
 
 
+def print_note(note: str) -> None:
+    """A note on how the input was read (a paste read in its opening), on stderr: --json output on
+    stdout stays one object."""
+    if note:
+        err_console.print(markup_safe(note), style="yellow")
+
+
 class OptionGroup:
     """A dataclass of options that several commands take together. A command parameter annotated
     with one becomes the fields' options, in field order, and arrives as one object."""

@@ -22,8 +22,10 @@ from chatapp.cli.options import (
     data_command,
     err_console,
     print_json,
+    print_note,
 )
 from chatapp.records import to_jsonable
+from chatapp.input_limits import unread_note
 from chatapp.terminal_text import StreamCleaner, markup_safe
 
 
@@ -50,6 +52,7 @@ def preprocess_json(pre) -> dict:
         "prompt": to_jsonable(pre.prompt),
         "context": to_jsonable(pre.context),
         "timings_ms": pre.timings_ms,
+        "notes": pre.notes,
     }
 
 
@@ -112,6 +115,7 @@ def ask(
                           "Turn this off with load_sample_kb = false.")
 
     streaming = not as_json
+    print_note(unread_note(text))
     streamed: list[str] = []  # the text of the last attempt, as it arrived
     shown = StreamCleaner()  # the model's text, without what would drive the terminal
 
@@ -174,6 +178,7 @@ def check(
     """Check an answer from any source against the knowledge base and evidence files."""
     _check_text(response)
     texts = [_evidence_text(path) for path in evidence or []]
+    print_note(unread_note(question, what="The question", use="read"))
     labels = [f"evidence file {path.name}" for path in evidence or []]
     # Without evidence files, the answer is held to your own documents, as a chat turn's would be.
     result = data.open_engine().postprocess(response, question=question, evidence=texts, evidence_labels=labels,

@@ -196,9 +196,14 @@ class KnowledgeBase:
             return self.registry.replace_extracted(db, learnt.entities, learnt.history)
 
     def search(self, query: str, k: int | None = None, mode: str = "hybrid") -> list[KnowledgeChunk]:
+        """The best chunks for `query`; a query past input_limits.READ_CHARS is searched for by its
+        opening (the embedder reads 256 tokens of it in any case)."""
+        from chatapp.input_limits import read_part
         from chatapp.knowledge.search import hybrid_search
+        from chatapp.surrogates import repair_surrogates
 
         self._reopen_vector_if_stale()
+        query = repair_surrogates(read_part(query))  # a lone surrogate half is U+FFFD, as everywhere
         return hybrid_search(self, query, k=k or self.settings.search_k, mode=mode)
 
     def search_many(self, queries: list[str], k: int | None = None, mode: str = "hybrid",

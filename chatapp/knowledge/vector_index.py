@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from chatapp.config import Settings
 from chatapp.knowledge.embeddings import MiniLMEmbedder, chroma_embedding_function
+from chatapp.storage.problems import StorageError, describe
 
 COLLECTION_NAME = "chatapp_chunks"
 
@@ -58,16 +60,36 @@ class VectorIndex:
     @property
     def collection(self):
         if self._collection is None:
-            self._client = open_chroma_client(self.settings)
-            self._collection = self._client.get_or_create_collection(
-                COLLECTION_NAME,
-                embedding_function=chroma_embedding_function(self.embedder),
-                metadata={"hnsw:space": "cosine"},
-            )
+            with self._reading():
+                self._client = open_chroma_client(self.settings)
+                self._collection = self._client.get_or_create_collection(
+                    COLLECTION_NAME,
+                    embedding_function=chroma_embedding_function(self.embedder),
+                    metadata={"hnsw:space": "cosine"},
+                )
         return self._collection
 
+    @contextmanager
+    def _reading(self):
+        """A local index whose files Chroma cannot read (a damaged chroma.sqlite3: Chroma raises its
+        own InternalError with a traceback's worth of detail) is one line saying what to run. A full
+        or read-only disk keeps its own message; a Chroma server's failures are not ours to name."""
+        try:
+            yield
+        except StorageError:
+            raise
+        except Exception as exc:
+            if self.settings.chroma_url:
+                raise
+            known = describe(exc, self.settings.data_dir)
+            if known and "kb rebuild" not in known:
+                raise StorageError(known) from exc
+            raise StorageError(f"the vector index at {self.settings.chroma_dir} cannot be read (damaged?): "
+                               "run `chatapp kb rebuild`") from exc
+
     def count(self) -> int:
-        return self.collection.count()
+        with self._reading():
+            return self.collection.count()
 
     def reset(self) -> str:
         """Drop every chunk, so a rebuild starts from nothing. A local index Chroma cannot open
@@ -121,9 +143,10 @@ class VectorIndex:
         if k <= 0 or not texts or self._is_empty():
             return [[] for _ in texts]
         vectors = self.embedder.embed(list(texts))
-        result = self.collection.query(
-            query_embeddings=vectors, n_results=k, include=["documents", "metadatas", "distances"]
-        )
+        with self._reading():
+            result = self.collection.query(
+                query_embeddings=vectors, n_results=k, include=["documents", "metadatas", "distances"]
+            )
         return [
             [
                 VectorHit(chunk_id=i, similarity=1.0 - float(d), content=doc or "", metadata=meta or {})
@@ -142,7 +165,8 @@ class VectorIndex:
         if k <= 0 or not texts or self._is_empty():
             return [[] for _ in texts]
         vectors = self.embedder.embed(list(texts))
-        result = self.collection.query(query_embeddings=vectors, n_results=k, include=["distances"])
+        with self._reading():
+            result = self.collection.query(query_embeddings=vectors, n_results=k, include=["distances"])
         return [
             [(i, 1.0 - float(d)) for i, d in zip(ids, distances)]
             for ids, distances in zip(result["ids"], result["distances"])
@@ -152,7 +176,8 @@ class VectorIndex:
         """Text and metadata by chunk id (ids Chroma does not have are absent)."""
         found: dict[str, tuple[str, dict]] = {}
         for begin in range(0, len(ids), 500):
-            result = self.collection.get(ids=ids[begin : begin + 500], include=["documents", "metadatas"])
+            with self._reading():
+                result = self.collection.get(ids=ids[begin : begin + 500], include=["documents", "metadatas"])
             for i, doc, meta in zip(result["ids"], result["documents"], result["metadatas"]):
                 found[i] = (doc or "", meta or {})
         return found

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from chatapp.components import CHECKS
+from chatapp.input_limits import read_part
+from chatapp.surrogates import repair_surrogates
 from chatapp.postprocess.checks import GIVEN, CheckContext
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
 from chatapp.postprocess.coherence import assess_coherence, question_type
@@ -44,6 +46,9 @@ class PostprocessSettings:
     use_embeddings: bool = True
     # Earlier assistant answers worth remembering parsed (they are re-read every turn).
     prior_cache_size: int = 64
+    # How far back in the conversation an answer is held to earlier turns (ContradictsPrior, what the
+    # user said): without a bound, turn 1,000 of a session re-read 500 earlier answers.
+    history_turns_checked: int = 48
     # Answer checks switched off by name (checks.py registers them: fact_validation, …).
     disabled_checks: list[str] = field(default_factory=list)
     # When the support model embeds a claim beside the evidence: "auto" (only when the words alone
@@ -105,7 +110,12 @@ class Postprocessor:
     ) -> PostprocessedResponse:
         """`evidence_labels`: what to call each evidence text when showing where support came from
         (default "evidence 1", "evidence 2", …)."""
-        response = response or ""
+        # Lone surrogate halves cannot be encoded (spaCy refuses them): each is U+FFFD. A pasted
+        # question is held to its opening, as a message is read (input_limits).
+        response = repair_surrogates(response or "")
+        history = list(history)[-self.settings.history_turns_checked:]
+        question = read_part(repair_surrogates(question or ""))
+        evidence = [repair_surrogates(text) for text in evidence]
         if not response.strip():
             return self._empty(response, question)
         if len(response) > CHECKED_ANSWER_CHARS:

@@ -22,6 +22,8 @@ from chatapp.records import ContextInjection, DialogueTurn, ResolvedEntity
 CountTokens = Callable[[str], int]
 
 MAX_TOPIC_KEYWORDS = 10
+# Older turns past this many are no longer summarised into the prompt (they stay in the session).
+SUMMARISED_TURNS = 120
 # Salience below this is background noise, not "in play".
 MIN_SALIENCE = 0.2
 DATE_TYPES = frozenset({"date", "time", "datetime", "duration"})
@@ -281,7 +283,9 @@ def build_context(
     message, oldest first; `registry` may be None (entities are then
     described from their ResolvedEntity attributes only)."""
     count_tokens = count_tokens or token_counter(None)
-    all_turns = [_as_turn(t) for t in (turns or [])]
+    # The summary is drawn from the latest SUMMARISED_TURNS: every turn re-reads them, so an endless
+    # session must not make each turn slower than the one before.
+    all_turns = [_as_turn(t) for t in (turns or [])[-SUMMARISED_TURNS:]]
     recent_n = max(0, recent_n)
     split = max(0, len(all_turns) - recent_n)
     older, recent = all_turns[:split], all_turns[split:]

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatapp.input_limits import remembered_part
 from chatapp.records import DialogueTurn, KnowledgeChunk
 
 STATE_VERSION = 1
@@ -127,6 +128,7 @@ class DialogueState:
         is_question: bool = False,
         entity_info: dict | None = None,
     ) -> None:
+        text = remembered_part(text)
         entity_ids = list(dict.fromkeys(entity_ids))
         # Entity continuity means the same topic even when the words change.
         continuing = any(self.salience.get(e, 0.0) >= 0.5 for e in entity_ids if _is_referent(e))
@@ -150,6 +152,7 @@ class DialogueState:
         entity_info: dict | None = None,
         quoted_entity_ids=(),
     ) -> None:
+        text = remembered_part(text)
         unverified = set(unverified_entity_ids)
         quoted = [e for e in quoted_entity_ids if e not in entity_ids and e not in unverified]
         entity_ids = list(dict.fromkeys([*entity_ids, *unverified_entity_ids, *quoted]))

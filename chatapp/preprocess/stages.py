@@ -40,7 +40,7 @@ class PreprocessWork:
     previous_question: str | None = None
     correction: CorrectionResult | None = None
     markers: list = field(default_factory=list)  # entity and date markers for the resolver
-    # The part of the corrected text read for names (a long paste's first 10,000 characters) and
+    # The part of the corrected text read for names (a long paste's opening, input_limits.READ_CHARS) and
     # its spaCy parse, which correction made already and entity resolution reuses.
     head: str = ""
     parse: Any = None
@@ -118,13 +118,13 @@ class CorrectionStage(_BuiltOnFirstUse):
         pipeline.refresh_vocabulary()
 
     def run(self, work: PreprocessWork) -> None:
-        from chatapp.preprocess.correction.pipeline import CORRECTED_PREFIX_CHARS
+        from chatapp.input_limits import read_part
 
         work.correction, work.markers = self.worker.correct(work.text, level=work.level,
                                                               previous_question=work.previous_question)
         # A long paste is read for names in its first part only, as it is corrected: parsing
         # 100,000 characters takes seconds for names the prompt has no room for anyway.
-        work.head = work.correction.corrected_input[:CORRECTED_PREFIX_CHARS]
+        work.head = read_part(work.correction.corrected_input)
         work.parse = self.worker.parse(work.head)  # cached: correction parsed this text already
 
     def event(self, work: PreprocessWork) -> dict:
@@ -169,7 +169,7 @@ class ContextStage(_StageBase):
 
         settings = self.services.settings
         state = work.state
-        work.channels = triage_channels(work.correction.corrected_input)
+        work.channels = triage_channels(work.head)
         work.context = build_context(
             state.turns, work.resolved, state.salience, self.services.kb.registry, state.topic,
             preferences=settings.preferences, system_instructions=settings.system_prompt,

@@ -46,7 +46,8 @@ def now_iso() -> str:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(to_jsonable(value), ensure_ascii=False)
+    """A record as stored: JSON, with every secret in its strings redacted."""
+    return json.dumps(redact_value(to_jsonable(value)), ensure_ascii=False)
 
 
 def _process_alive(pid: int) -> bool:
@@ -64,6 +65,13 @@ def _process_alive(pid: int) -> bool:
 def _stored_text(text: str) -> str:
     """Text SQLite can encode: a streamed emoji split into surrogate halves is joined, a lone half replaced."""
     return repair_surrogates(text or "")
+
+
+def _kept(text: str | None) -> str:
+    """What the user or the model wrote, as stored: encodable, and with any secret in it (a key pasted
+    into a question, a token an answer repeats) redacted. The prompt sent keeps what was typed; the
+    disk, and so every export and resumed conversation, does not."""
+    return redact(_stored_text(text or ""))
 
 
 def _stored_meta(meta: dict | None) -> str:
@@ -195,7 +203,8 @@ class SessionStore:
         with self.database.transaction() as db:
             row = db.execute("SELECT meta FROM sessions WHERE id = ?", (session.id,)).fetchone()
             meta = json.loads(row[0] or "{}") if row else {}
-            meta["dialogue_state"] = change(meta.get("dialogue_state"))
+            # The conversation's memory holds the turns' text too: it is kept redacted like them.
+            meta["dialogue_state"] = redact_value(change(meta.get("dialogue_state")))
             db.execute(
                 "UPDATE sessions SET meta = ?, updated_at = ? WHERE id = ?",
                 (_stored_text(json.dumps(meta, ensure_ascii=False)), now_iso(), session.id),
@@ -212,7 +221,7 @@ class SessionStore:
                 meta = {**(meta or {}), "pid": os.getpid(), "heartbeat": time.time()}
             cursor = db.execute(
                 "INSERT INTO turns(session_id, idx, role, content, created_at, status, meta) VALUES (?,?,?,?,?,?,?)",
-                (session.id, idx, role, _stored_text(content), now_iso(), status, _stored_meta(meta)),
+                (session.id, idx, role, _kept(content), now_iso(), status, _stored_meta(meta)),
             )
             db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now_iso(), session.id))
             return cursor.lastrowid
@@ -229,7 +238,7 @@ class SessionStore:
         """The text that has arrived so far, with a heartbeat: the stream is alive."""
         with self.database.transaction() as db:
             db.execute("UPDATE turns SET content = ?, meta = json_set(coalesce(meta, '{}'), '$.heartbeat', ?) "
-                       "WHERE id = ?", (_stored_text(content), time.time(), turn_id))
+                       "WHERE id = ?", (_kept(content), time.time(), turn_id))
 
     def heartbeat(self, turn_id: int) -> None:
         """The stream is alive though no text arrived (a slow first byte, a stall)."""
@@ -246,7 +255,7 @@ class SessionStore:
                 old.pop("error")
             db.execute(
                 "UPDATE turns SET content = ?, status = ?, meta = ? WHERE id = ?",
-                (_stored_text(content), status, _stored_meta({**old, **(meta or {})}), turn_id),
+                (_kept(content), status, _stored_meta({**old, **(meta or {})}), turn_id),
             )
 
     def turns(self, session: Session, previews: bool = False) -> list[dict]:
@@ -290,14 +299,15 @@ class SessionStore:
             db["corrections"].insert_all(
                 [
                     {"turn_id": turn_id, "tier": c.tier, "span_start": c.span[0], "span_end": c.span[1],
-                     "original": c.original, "corrected": c.corrected, "correction_type": c.correction_type,
+                     "original": _kept(c.original), "corrected": _kept(c.corrected),
+                     "correction_type": c.correction_type,
                      "confidence": c.confidence, "alternatives": _dumps(c.alternatives), "applied": int(c.applied)}
                     for c in [*corrections, *suggestions]
                 ]
             )
             db["resolved_entities"].insert_all(
                 [
-                    {"turn_id": turn_id, "surface": e.surface, "span_start": e.span[0], "span_end": e.span[1],
+                    {"turn_id": turn_id, "surface": _kept(e.surface), "span_start": e.span[0], "span_end": e.span[1],
                      "entity_id": e.entity_id, "canonical_name": e.canonical_name, "entity_type": e.entity_type,
                      "confidence": e.confidence, "attributes": _dumps(e.attributes)}
                     for e in entities
@@ -337,7 +347,7 @@ class SessionStore:
     def save_postprocessing(self, turn_id: int, result: PostprocessedResponse) -> None:
         with self.database.transaction() as db:
             db["postprocessing"].insert(
-                {"turn_id": turn_id, "original": result.original, "delivered": result.delivered,
+                {"turn_id": turn_id, "original": _kept(result.original), "delivered": _kept(result.delivered),
                  "coherence": _dumps(result.coherence), "factual_validation": _dumps(result.factual_validation),
                  "recommendation": result.recommendation, "confidence": result.confidence},
                 replace=True,
@@ -345,8 +355,8 @@ class SessionStore:
             db["hallucination_flags"].insert_all(
                 [
                     {"turn_id": turn_id, "hallucination_type": f.hallucination_type, "span_start": f.span[0],
-                     "span_end": f.span[1], "content": f.content, "confidence": f.confidence,
-                     "suggestion": f.suggestion, "evidence": _dumps(f.evidence), "corrected": int(f.corrected)}
+                     "span_end": f.span[1], "content": _kept(f.content), "confidence": f.confidence,
+                     "suggestion": f.suggestion and _kept(f.suggestion), "evidence": _dumps(f.evidence), "corrected": int(f.corrected)}
                     for f in result.hallucination_flags
                 ]
             )

@@ -411,9 +411,16 @@ class ChatApp(App):
         self.set_level(LEVELS[after % len(LEVELS)])
 
     def action_stop(self) -> None:
-        if self.busy and self._turn is not None:
-            self._turn.cancel.set()
+        if self.stop_answer():
             self.notify("Stopping — what arrived is kept.")
+
+    def stop_answer(self) -> bool:
+        """Stop the answer on screen (safe from any thread or a signal handler); False if none runs."""
+        turn = self._turn
+        if not self.busy or turn is None:
+            return False
+        turn.cancel.set()
+        return True
 
     def action_new_session(self) -> None:
         if self._turn is not None:
@@ -498,4 +505,8 @@ def run_tui(engine, session_name: str | None = None, **choices) -> None:
         print("chatapp: the chat needs a terminal. From scripts use `chatapp ask \"…\" [--json]`; "
               "see `chatapp --help`.")
         return
-    ChatApp(engine, session_name, **choices).run()
+    from chatapp.tui.termination import stopped_cleanly_on_termination
+
+    app = ChatApp(engine, session_name, **choices)
+    with stopped_cleanly_on_termination(app):  # SIGTERM/SIGHUP: the answer is stored, then the app exits
+        app.run()

@@ -18,8 +18,9 @@ Every applied correction comes from rules, dictionaries and the registry, not
 from the parse of the whole sentence: a parse shifts with the words around a
 word, and correcting the corrected text again must change nothing more.
 
-Pastes longer than CORRECTED_PREFIX_CHARS are corrected in their first part
-only; the rest passes through unchanged.
+Pastes longer than input_limits.READ_CHARS are corrected in their opening
+only (tokenised too: the live diff runs on every keystroke); the rest passes
+through unchanged.
 """
 
 from __future__ import annotations
@@ -30,21 +31,19 @@ from collections import OrderedDict
 from statistics import fmean
 from typing import Callable, Iterable
 
+from chatapp.input_limits import read_part
 from chatapp.preprocess.correction.levels import DEFAULT_LEVEL, is_applied, parse_level
 from chatapp.preprocess.correction.semantic import KnownNames, SemanticCorrector
 from chatapp.preprocess.correction.syntactic import ParsedText, SyntacticCorrector
 from chatapp.preprocess.correction.tokens import Token, TokenizedInput, tokenize
 from chatapp.records import CorrectionRecord, CorrectionResult
+from chatapp.surrogates import repair_surrogates
 
 TIERS = ("lexical", "syntactic", "semantic")
 LIVE_TIERS = ("lexical", "syntactic")
 # Longer inputs (pastes) skip the parse: past this, spaCy costs more than
 # the names it would help with are worth.
 PARSE_LIMIT_CHARS = 5_000
-# Past this, the rest of a paste passes through uncorrected: stage 5 keeps
-# only about 6,000 characters of the query anyway, and a 100,000-character
-# paste must still be corrected within a second.
-CORRECTED_PREFIX_CHARS = 10_000
 PARSE_CACHE_SIZE = 8
 TAG_CACHE_SIZE = 4096
 LEXICAL_ROUNDS = 3
@@ -159,6 +158,9 @@ class CorrectionPipeline:
         come from the semantic tier; the live path returns none.
         `previous_question`: the user's last turn, so tier 3 can complete a
         follow-up ("and sarah?")."""
+        # Lone surrogate halves (bytes that were not UTF-8, decoded with surrogateescape) cannot be
+        # encoded, so spaCy and SQLite refuse them: each is U+FFFD from here on.
+        text = repair_surrogates(text)
         level = parse_level(level)
         tiers = tuple(tiers)
         unknown = [t for t in tiers if t not in TIERS]
@@ -167,10 +169,11 @@ class CorrectionPipeline:
         if not text or not text.strip():
             return CorrectionResult(original_input=text, corrected_input=text, level=level), []
 
-        full = tokenize(text)
-        doc = full  # the tiers' view: the whole input, or the first part of a paste
-        if len(text) > CORRECTED_PREFIX_CHARS:
-            doc = TokenizedInput(text, [t for t in full.tokens if t.end <= CORRECTED_PREFIX_CHARS])
+        # The tiers' view: the whole input, or the opening of a paste with the rest after its
+        # last token, untouched (rendering keeps what follows the last token as it is).
+        head = read_part(text)
+        doc = TokenizedInput(text, tokenize(head).tokens)
+        whole = len(head) == len(text)
         applied: list[CorrectionRecord] = []
         suggestions: list[CorrectionRecord] = []
 
@@ -212,7 +215,7 @@ class CorrectionPipeline:
                 run(lambda: semantic.correct(doc))
             if lexical is None:
                 break
-        if "syntactic" in tiers and doc is full:
+        if "syntactic" in tiers and whole:
             # Last, so the mark follows whatever word really ends the text now.
             run(lambda: [r for r in [syntactic.punctuate(doc)] if r is not None])
         if "syntactic" in tiers and full_path and len(text) <= PARSE_LIMIT_CHARS:
@@ -224,7 +227,7 @@ class CorrectionPipeline:
 
         result = CorrectionResult(
             original_input=text,
-            corrected_input=full.render(),
+            corrected_input=doc.render(),
             corrections=applied,
             suggestions=suggestions,
             confidence=round(fmean(r.confidence for r in applied), 3) if applied else 1.0,

@@ -14,8 +14,10 @@ FUNCTION_WORDS = frozenset(
 
 
 def render_with_owners(doc: TokenizedInput) -> tuple[str, list[int]]:
-    """`doc.render()` plus, for each character of it, the index of the token
-    it came from (-1 for whitespace between tokens). Mirrors render() exactly."""
+    """`doc.render()` up to its last token plus, for each character of it, the
+    index of the token it came from (-1 for whitespace between tokens). Mirrors
+    render() but for what follows the last token (trailing whitespace, or the
+    unread rest of a long paste), which belongs to no token."""
     out: list[str] = []
     owners: list[int] = []
     position = 0
@@ -30,9 +32,6 @@ def render_with_owners(doc: TokenizedInput) -> tuple[str, list[int]]:
         pending_gap = ""
         out += [gap, token.text]
         owners += [-1] * len(gap) + [index] * len(token.text)
-    tail = doc.original[position:]
-    out.append(tail)
-    owners += [-1] * len(tail)
     return "".join(out), owners
 
 
