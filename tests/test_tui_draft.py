@@ -53,7 +53,7 @@ def test_the_draft_shows_its_entities_and_budget_before_it_is_sent_and_stores_no
     asyncio.run(scenario())
 
 
-def test_the_sent_turn_replaces_the_preview(tui_engine):
+def test_the_sent_turn_replaces_the_preview_and_a_draft_in_a_session_is_not_stored(tui_engine, tmp_path):
     async def scenario():
         app = ChatApp(tui_engine)
         async with app.run_test(size=SIZE) as pilot:
@@ -70,6 +70,14 @@ def test_the_sent_turn_replaces_the_preview(tui_engine):
             prompt.value = ""
             await pilot.pause()
             assert "Project Atlas" in str(app.query_one(EntityPanel).render())
+
+            # Now in a session (whose dialogue state the preview reads): the draft still adds no turn.
+            stored = stored_turns(tmp_path / "data")
+            assert [turn["role"] for turn in stored] == ["user", "assistant"]
+            prompt.value = "what is his email"
+            await wait_until(pilot, lambda: title(app, "entities") == "Entities (next turn)", timeout=60)
+            await settle(pilot)
+            assert stored_turns(tmp_path / "data") == stored
 
     asyncio.run(scenario())
 

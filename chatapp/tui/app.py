@@ -310,6 +310,8 @@ class ChatApp(App):
         if turn is self._turn:
             self._turn = None
             self.busy = False
+            # Typed while the answer ran: the draft's preview waited for the engine until now.
+            self.draft_preview.draft_changed(self.query_one("#prompt", PromptInput).value)
 
     def _show_session(self, name: str) -> None:
         self.sub_title = f"session {clean(name)}"
