@@ -30,6 +30,12 @@ async def typed_and_settled(pilot) -> None:
     prompt.cursor_blink = False  # a blinking cursor would be caught on or off by chance
     prompt.value = "can u hlep me find the emial from john"
     await settle(pilot)
+    # The side panel previews the draft once typing pauses: pictured once it shows, not by chance.
+    for _ in range(600):
+        if pilot.app.draft_preview.showing_preview:
+            break
+        await pilot.pause(0.05)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("theme", ["chatapp-dark", "chatapp-light"])

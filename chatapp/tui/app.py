@@ -22,6 +22,7 @@ from chatapp.terminal_text import clean, plain_text
 from chatapp.tui.annotations import review_of, verdict_class, verdict_text
 from chatapp.tui.answer_view import AssistantMessage
 from chatapp.tui.commands import ChatCommands
+from chatapp.tui.draft_preview import DraftPreview
 from chatapp.tui.help_screen import HELP, HelpScreen
 from chatapp.tui.input_history import InputHistory
 from chatapp.tui.prompt_input import PromptInput
@@ -90,6 +91,7 @@ class ChatApp(App):
         threading.Thread(target=engine.live_correct, args=("warm up",), name="live-diff-warm-up", daemon=True).start()
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
+        self.draft_preview = DraftPreview(self)  # the side panel: the last turn's, or the draft's while typed
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -98,9 +100,9 @@ class ChatApp(App):
             with VerticalScroll(id="sidebar"):
                 yield Static("Correction level", classes="sidebar-title")
                 yield Static(self.level, id="level")
-                yield Static("Entities", classes="sidebar-title")
+                yield Static("Entities", classes="sidebar-title", id="entities-title")
                 yield EntityPanel(id="entities")
-                yield Static("Token budget", classes="sidebar-title")
+                yield Static("Token budget", classes="sidebar-title", id="budget-title")
                 yield BudgetPanel(id="budget")
                 yield Static("Knowledge", classes="sidebar-title")
                 yield KnowledgeStatus(id="status")
@@ -200,6 +202,7 @@ class ChatApp(App):
     @on(PromptInput.Changed, "#prompt")
     def live_preview(self, event: PromptInput.Changed) -> None:
         self._live_generation += 1
+        self.draft_preview.draft_changed(event.value)
         if event.value.startswith("/"):
             self.query_one(CorrectionDiff).show("", None)
             return
@@ -232,6 +235,7 @@ class ChatApp(App):
             self.run_command(text)
             return
         self.busy = True
+        self.draft_preview.turn_started()
         self._turn = TurnView(text, session_name=self.session_name)
         self.query_one("#conversation", VerticalScroll).anchor()  # sending brings the end into view
         self.run_turn(self._turn, "off" if event.as_typed else self.level)
@@ -246,7 +250,8 @@ class ChatApp(App):
 
         try:
             if not self._engine_turn.acquire(blocking=False):
-                self.call_from_thread(self.notify, "Waiting for the answer still running in the other session …")
+                if not self.draft_preview.running:  # a draft's preview holds it a moment: nothing to say
+                    self.call_from_thread(self.notify, "Waiting for the answer still running in the other session …")
                 self._engine_turn.acquire()
             try:
                 result = self.engine.ask(turn.text, session=turn.session_name, level=level, profile=self.profile,
@@ -272,9 +277,9 @@ class ChatApp(App):
             self._add_message(UserMessage(turn.text, data["result"].corrected_input))
             self.query_one(CorrectionDiff).show("", None)
         elif stage == "entities":
-            self.query_one(EntityPanel).show(data["resolved"])
+            self.draft_preview.show_turn_entities(data["resolved"])
         elif stage == "assembly":
-            self.query_one(BudgetPanel).show(data["prompt"])
+            self.draft_preview.show_turn_budget(data["prompt"])
         elif stage == "regenerate" and turn.message is not None:
             await turn.message.finish("", "superseded")
         elif stage == "model":
@@ -305,6 +310,8 @@ class ChatApp(App):
         if turn is self._turn:
             self._turn = None
             self.busy = False
+            # Typed while the answer ran: the draft's preview waited for the engine until now.
+            self.draft_preview.draft_changed(self.query_one("#prompt", PromptInput).value)
 
     def _show_session(self, name: str) -> None:
         self.sub_title = f"session {clean(name)}"
@@ -432,8 +439,7 @@ class ChatApp(App):
             self.notify("The answer still coming goes on in its own session; your next message starts a new one.")
         self.session_name = None
         self.query_one("#conversation", VerticalScroll).remove_children()
-        self.query_one(EntityPanel).show([])
-        self.query_one(BudgetPanel).show(None)
+        self.draft_preview.reset()
         self.sub_title = "new session"
         self.refresh_status_bar()
         self.query_one("#conversation", VerticalScroll).anchor()
@@ -471,6 +477,7 @@ class ChatApp(App):
 
     def set_profile(self, profile: str) -> None:
         self.profile = profile
+        self.draft_preview.draft_changed(self.query_one("#prompt", PromptInput).value)  # budgets differ
         self.refresh_status_bar()
 
     def fill_prompt(self, text: str) -> None:

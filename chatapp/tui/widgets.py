@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from chatapp.input_limits import unread_note
 from chatapp.terminal_text import clean, plain_text
 from chatapp.tui.answer_view import AssistantMessage  # noqa: F401 - where the chat's widgets were always found
 from chatapp.views import budget_bars, correction_diff
@@ -23,6 +24,9 @@ class UserMessage(Static):
         body = plain_text(text)
         if corrected and corrected != text:
             body.append("\n→ " + clean(corrected), style="italic green")
+        note = unread_note(text)  # a long paste: say that only its opening was read closely
+        if note:
+            body.append("\n" + clean(note), style="dim italic")
         super().__init__(body, classes="message user")
 
 
