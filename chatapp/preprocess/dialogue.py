@@ -43,12 +43,12 @@ STOPWORDS = frozenset(
 )
 
 # The turns a session's memory keeps word for word: as many as the prompt's summary reads
-# (context.SUMMARISED_TURNS). Older ones are folded into `earlier`, their most central sentences,
+# (context.SUMMARISED_TURNS). Older ones are folded into `earlier`, a few sentences of each stretch,
 # so the memory stored and re-read every turn stays the same size however long the chat runs.
 REMEMBERED_TURNS = 120
 # Folding runs once this many turns past the bound, not every turn: summarising is the costly part.
 FOLD_EVERY = 30
-# Each fold keeps this many tokens of its turns' most central sentences, summarised on their own so
+# Each fold keeps this many tokens of its turns' most distinctive sentences, chosen on their own so
 # a stretch of the chat about one thing is not outvoted by a longer stretch about another.
 FOLD_SUMMARY_TOKENS = 60
 # What `earlier` may hold, in tokens: the opening fold's sentences (what the chat set out to do) and
@@ -81,7 +81,7 @@ class DialogueState:
     turns: list[DialogueTurn] = field(default_factory=list)
     # How many turns came before turns[0]: the counters below count every turn of the session.
     folded_turns: int = 0
-    # The most central sentences of the folded turns, as short turns, oldest first; the first
+    # The sentences kept of the folded turns, as short turns, oldest first; the first
     # `earlier_opening` of them are from the first fold.
     earlier: list[DialogueTurn] = field(default_factory=list)
     earlier_opening: int = 0
@@ -132,7 +132,7 @@ class DialogueState:
             self._fold(len(self.turns) - REMEMBERED_TURNS)
 
     def _fold(self, count: int) -> None:
-        """The oldest `count` turns leave the memory; their central sentences join `earlier`."""
+        """The oldest `count` turns leave the memory; their most distinctive sentences join `earlier`."""
         from chatapp.preprocess.context import central_turns
         from chatapp.token_count import token_counter
 
