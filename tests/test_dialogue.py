@@ -140,3 +140,60 @@ def test_empty_or_missing_state_is_a_fresh_one():
     for data in (None, {}):
         state = DialogueState.from_json(data)
         assert state.turns == [] and state.salience == {} and state.qud == [] and state.last_document is None
+
+
+def _long_chat(state: DialogueState, exchanges: int) -> None:
+    """An opening exchange about the Atlas launch budget, then `exchanges` of everyday chatter."""
+    state.add_user_turn("What is the launch budget for Project Atlas?", STAMP, ["project:atlas"], is_question=True)
+    state.add_assistant_turn("Project Atlas has a launch budget of £240,000, approved by Priya Natarajan.", STAMP,
+                             ["project:atlas", "person:priya-natarajan"])
+    chatter = ["when is the ferry to Harbourside?", "who cooks on Thursday?", "what did the plumber quote?",
+               "where are the garden tools kept?", "which film is on at the Regal tonight?"]
+    for n in range(exchanges):
+        state.add_user_turn(chatter[n % len(chatter)], STAMP, [], is_question=True)
+        state.add_assistant_turn(f"Answer number {n}: the notes say something about it.", STAMP, [])
+
+
+def test_a_long_conversation_keeps_a_bounded_memory_and_an_earlier_summary(tmp_path):
+    from chatapp.preprocess.context import build_context
+    from chatapp.preprocess.dialogue import FOLD_EVERY, REMEMBERED_TURNS
+    from chatapp.storage.database import Database
+    from chatapp.storage.sessions import SessionStore
+
+    # Through the session store, as each turn stores it: read, change, write back.
+    database = Database(tmp_path / "chatapp.db")
+    store = SessionStore(database)
+    session = store.open_or_create("long-chat")
+    exchanges = 2 * (REMEMBERED_TURNS + FOLD_EVERY)
+
+    def chat(stored):
+        state = DialogueState.from_json(stored)
+        _long_chat(state, exchanges)
+        return state.to_json()
+
+    store.update_state(session, chat)
+    for _ in range(3):  # more turns later: the stored memory does not grow with them
+        store.update_state(session, lambda stored: _one_more_exchange(stored))
+    stored = store.get("long-chat").meta["dialogue_state"]
+    database.close()
+
+    state = DialogueState.from_json(stored)
+    total = 2 + 2 * exchanges + 6
+    assert len(stored["turns"]) <= REMEMBERED_TURNS + FOLD_EVERY
+    assert state.turn_count == total and state.turns[-1].turn_id == total - 1
+    assert len(json.dumps(stored)) < 60_000
+    # The opening topic is still remembered, in the folded summary and in the prompt's summary.
+    earlier = " ".join(t.content for t in state.earlier)
+    assert "Atlas" in earlier and "240,000" in earlier
+    context = build_context(state.turns, [], state.salience, None, state.topic, None, "", earlier=state.earlier)
+    assert "Atlas" in context.summary
+    # The counters still count the whole conversation: the documents noted now are fresh.
+    state.note_documents([KnowledgeChunk(chunk_id="c1", source="notes.md", relevance=1.0, content="x", document_id="d1")])
+    assert state.documents_noted_at == total and state.document_salience() == 1.0
+
+
+def _one_more_exchange(stored: dict) -> dict:
+    state = DialogueState.from_json(stored)
+    state.add_user_turn("and the bins, which day?", STAMP, [], is_question=True)
+    state.add_assistant_turn("Tuesday, the notes say.", STAMP, [])
+    return state.to_json()

@@ -4,6 +4,7 @@ litellm, or to the offline responder over a real knowledge base."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -315,6 +316,34 @@ def test_offline_resolves_aliases_and_follow_up_pronouns(small_kb):
     result, _ = ask(small_kb, "What's Sarah's email?", "Sarah Chen's email is sarah.chen@company.com.",
                     "and where is she based?")
     assert "Sarah Chen's location is San Francisco, CA." in result.text
+
+
+def test_offline_knows_people_added_to_the_knowledge_base_after_its_first_answer(tmp_path):
+    """The responder indexes the registry once per version: an ingest in the same session shows."""
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    people = tmp_path / "people"
+    people.mkdir()
+
+    def add_person(slug: str, name: str, email: str, role: str) -> None:
+        entity = {"id": f"person:{slug}", "type": "person", "name": name, "aliases": [name.split()[0]],
+                  "description": f"{role} in the harbour office.", "attributes": {"email": email, "role": role},
+                  "prior": 0.5}
+        (people / slug).mkdir()
+        (people / slug / "entities.jsonl").write_text(json.dumps(entity) + "\n")
+        engine.ingest(people / slug / "entities.jsonl")
+
+    try:
+        add_person("ines-moreau", "Ines Moreau", "ines.moreau@harbour.example", "Harbour Master")
+        client = offline_client(engine.kb)
+        asked = lambda question: client.stream([{"role": "user", "content": question}]).text  # noqa: E731
+        assert "Ines Moreau's email is ines.moreau@harbour.example." in asked("what is Ines Moreau's email?")
+        assert "Tomasz" not in asked("what is Tomasz Kowal's email?")
+        add_person("tomasz-kowal", "Tomasz Kowal", "t.kowal@harbour.example", "Dock Engineer")
+        assert "Tomasz Kowal's email is t.kowal@harbour.example." in asked("what is Tomasz Kowal's email?")
+        assert "Tomasz Kowal" in asked("whose email is t.kowal@harbour.example?")
+        assert "Tomasz Kowal" in asked("who is the dock engineer?")
+    finally:
+        engine.close()
 
 
 def test_offline_answers_when_from_event_attributes(small_kb):

@@ -142,8 +142,7 @@ class OfflineResponder:
         seconds between pieces, for a UI that wants the answer to visibly stream."""
         self.kb = kb
         self.piece_delay = piece_delay
-        self._alias_patterns: list[tuple[re.Pattern, str, float]] | None = None
-        self._patterns_key: tuple | None = None
+        self._index: _RegistryIndex | None = None
 
     # --- public ----------------------------------------------------------------
 
@@ -158,6 +157,7 @@ class OfflineResponder:
         context = context or {}
         if self.kb is None:
             return f"{NO_KB_NOTICE}. {HOW_TO_GET_MORE}"
+        self._refresh_index()
         question = question_from(messages, context)
         reply = small_talk_reply(question)
         if reply:
@@ -187,26 +187,23 @@ class OfflineResponder:
 
     # --- entities --------------------------------------------------------------
 
-    def _patterns(self) -> list[tuple[re.Pattern, str, float]]:
-        """(pattern, entity id, prior) per name and alias. One-word aliases must
-        be capitalised as written ("Office", "Sales" are also common words)."""
-        # Rebuilt when the knowledge base changes under a long-running session.
-        key = (self.kb.version, self.kb.registry.counts()["entities"])
-        if self._alias_patterns is None or self._patterns_key != key:
-            self._patterns_key = key
-            patterns = []
-            for entity in self.kb.registry.all_entities():
-                for alias in dict.fromkeys([entity.name, *entity.aliases]):
-                    flags = re.I if (" " in alias.strip() or not alias[:1].isalpha()) else 0
-                    patterns.append((re.compile(rf"(?<!\w){re.escape(alias)}(?!\w)", flags), entity.id, entity.prior))
-            self._alias_patterns = patterns
-        return self._alias_patterns
+    def _refresh_index(self) -> "_RegistryIndex":
+        """The registry's names and values, indexed once per version of the knowledge base: a
+        turn looks up the few that can match its words instead of scanning every entity."""
+        # Rebuilt when the knowledge base changes under a long-running session; checked once a turn.
+        stamp = (self.kb.version, *self.kb.registry.stamp())
+        if self._index is None or self._index.stamp != stamp:
+            self._index = _RegistryIndex(stamp, self.kb.registry.all_entities())
+        return self._index
+
+    def _registry_index(self) -> "_RegistryIndex":
+        return self._index or self._refresh_index()
 
     def _mentioned(self, text: str) -> list[str]:
         """Entity ids named in `text`, in order: the longest name wins an overlap,
         then the entity with the higher prior ("John" → John Smith)."""
         hits = []
-        for pattern, entity_id, prior in self._patterns():
+        for pattern, entity_id, prior in self._registry_index().aliases_in(text):
             for match in pattern.finditer(text):
                 hits.append((match.start(), match.end(), entity_id, prior))
         hits.sort(key=lambda h: (-(h[1] - h[0]), -h[3]))
@@ -341,12 +338,8 @@ class OfflineResponder:
         count, so "Engineering Manager" is not drowned by "Engineering"."""
         if not re.search(r"\b(who|whose|which)\b", question, re.I):
             return [], []
-        matches = []
-        for entity in self.kb.registry.all_entities():
-            for key, value in entity.attributes.items():
-                if isinstance(value, str) and len(value) >= 4 and re.search(
-                        rf"(?<!\w){re.escape(value)}(?!\w)", question, re.I):
-                    matches.append((len(value), entity, key))
+        matches = [(len(value), entity, key) for pattern, value, entity, key
+                   in self._registry_index().values_in(question) if pattern.search(question)]
         if not matches:
             matches = self._described(question)
         if not matches:
@@ -368,11 +361,10 @@ class OfflineResponder:
         if len(phrase.split()) < 2:
             return []
         found = []
-        for entity in self.kb.registry.all_entities():
-            for key in ("role", "title", "position", "duty", "responsibility"):
-                value = entity.attributes.get(key)
-                if isinstance(value, str) and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", value, re.I):
-                    found.append((len(phrase), entity, key))
+        wanted = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.I)
+        for entity, key, value in self._registry_index().profile_values:
+            if wanted.search(value):
+                found.append((len(phrase), entity, key))
         return found if len({e.id for _, e, _ in found}) == 1 else []
 
     def _summary(self, entity: _KnownEntity) -> str:
@@ -465,3 +457,58 @@ class OfflineResponder:
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
+
+
+PROFILE_KEYS = ("role", "title", "position", "duty", "responsibility")
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _first_word(text: str) -> str:
+    """The first run of word characters, casefolded: a whole-word match of `text` holds this run
+    as a whole word of its own, so only texts holding that word can match. "" for none."""
+    found = _WORD_RUN.search(text)
+    return found.group(0).casefold() if found else ""
+
+
+class _RegistryIndex:
+    """Per registry version: a pattern per entity name and alias (one-word aliases must be
+    capitalised as written: "Office", "Sales" are also common words), one per attribute value of
+    four characters or more (values quoted in a question name their entity), and the profile values
+    a described role is looked for in. Patterns are filed under their first word, so a text is
+    only tried against those whose first word it holds; the registry's order is kept."""
+
+    def __init__(self, stamp: tuple, entities: list) -> None:
+        self.stamp = stamp
+        self._filed = 0
+        self._aliases: dict[str, list[tuple[int, tuple[re.Pattern, str, float]]]] = {}
+        self._values: dict[str, list[tuple[int, tuple[re.Pattern, str, Any, str]]]] = {}
+        self.profile_values: list[tuple[Any, str, str]] = []
+        for entity in entities:
+            for alias in dict.fromkeys([entity.name, *entity.aliases]):
+                flags = re.I if (" " in alias.strip() or not alias[:1].isalpha()) else 0
+                pattern = re.compile(rf"(?<!\w){re.escape(alias)}(?!\w)", flags)
+                self._file(self._aliases, alias, (pattern, entity.id, entity.prior))
+            for key, value in entity.attributes.items():
+                if isinstance(value, str) and len(value) >= 4:
+                    pattern = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)", re.I)
+                    self._file(self._values, value, (pattern, value, entity, key))
+            self.profile_values += [(entity, key, value) for key in PROFILE_KEYS
+                                    for value in [entity.attributes.get(key)] if isinstance(value, str)]
+
+    def _file(self, index: dict, text: str, entry: tuple) -> None:
+        self._filed += 1  # the registry's order, restored when a text's candidates are gathered
+        index.setdefault(_first_word(text), []).append((self._filed, entry))
+
+    @staticmethod
+    def _candidates(index: dict, text: str) -> list:
+        words = {w.casefold() for w in _WORD_RUN.findall(text)} | {""}
+        found = [item for word in words for item in index.get(word, ())]
+        return [entry for _, entry in sorted(found, key=lambda item: item[0])]
+
+    def aliases_in(self, text: str) -> list[tuple[re.Pattern, str, float]]:
+        """(pattern, entity id, prior) of the names that may occur in `text`."""
+        return self._candidates(self._aliases, text)
+
+    def values_in(self, text: str) -> list[tuple[re.Pattern, str, Any, str]]:
+        """(pattern, value, entity, key) of the attribute values that may occur in `text`."""
+        return self._candidates(self._values, text)

@@ -71,13 +71,22 @@ def _content_words(sentence: str) -> list[str]:
 def summarise_turns(turns: list[DialogueTurn], budget_tokens: int, count_tokens: CountTokens) -> str:
     """An extractive summary of `turns` within `budget_tokens`: the most
     central sentences, in conversation order, each under its speaker."""
+    return "\n".join(f"{speaker(t.role)}: {t.content}" for t in central_turns(turns, budget_tokens, count_tokens))
+
+
+def central_turns(turns: list[DialogueTurn], budget_tokens: int, count_tokens: CountTokens,
+                  distinctive: bool = False) -> list[DialogueTurn]:
+    """The turns cut down to their most central sentences within `budget_tokens` (each costed with
+    its speaker label), in conversation order; turns with none chosen are left out. `distinctive`:
+    the sentences whose words the others use least instead (what a stretch of chat was about
+    besides its small talk, when it is folded away)."""
     if budget_tokens <= 0:
-        return ""
+        return []
     sentences: list[tuple[int, str]] = []  # (turn index, sentence)
     for index, turn in enumerate(turns):
         sentences += [(index, s.strip()) for s in _SENTENCE_END.split(turn.content) if s.strip()]
     if not sentences:
-        return ""
+        return []
 
     bags = [Counter(_content_words(s)) for _, s in sentences]
     document_frequency = Counter(w for bag in bags for w in bag)
@@ -93,7 +102,10 @@ def summarise_turns(turns: list[DialogueTurn], budget_tokens: int, count_tokens:
         norm = math.sqrt(sum(v * v for v in vector.values()))
         if not norm:
             return 0.0
-        score = sum(v * centroid[w] for w, v in vector.items()) / (norm * centroid_norm)
+        if distinctive:  # the rarity of its words, not their share in the whole
+            score = sum(math.log(n / document_frequency[w]) for w in vector) / math.sqrt(len(vector)) / 10
+        else:
+            score = sum(v * centroid[w] for w, v in vector.items()) / (norm * centroid_norm)
         # Names, numbers and addresses are what later questions refer back to;
         # "thanks!" and "ok" carry nothing.
         if re.search(r"\d|@|\b[A-Z][a-z]+ [A-Z][a-z]+", sentences[i][1]):
@@ -117,18 +129,27 @@ def summarise_turns(turns: list[DialogueTurn], budget_tokens: int, count_tokens:
             seen.add(key)
             used += cost
 
-    lines: list[str] = []
-    current_turn, parts = None, []
+    kept: dict[int, list[str]] = {}
     for i in sorted(chosen):
         turn_index, sentence = sentences[i]
-        if turn_index != current_turn and parts:
-            lines.append(f"{speaker(turns[current_turn].role)}: {' '.join(parts)}")
-            parts = []
-        current_turn = turn_index
-        parts.append(sentence)
-    if parts:
-        lines.append(f"{speaker(turns[current_turn].role)}: {' '.join(parts)}")
-    return "\n".join(lines)
+        kept.setdefault(turn_index, []).append(sentence)
+    return [DialogueTurn(turns[index].role, " ".join(parts), turns[index].timestamp, [], turns[index].turn_id)
+            for index, parts in kept.items()]
+
+
+def _summary(earlier: list, older: list[DialogueTurn], budget_tokens: int, count_tokens: CountTokens) -> str:
+    """The folded turns' sentences as they are (up to half the budget, oldest first), then the
+    summary of the older turns still kept in the remaining budget."""
+    lines, used = [], 0
+    for turn in (_as_turn(t) for t in earlier):
+        line = f"{speaker(turn.role)}: {turn.content}"
+        cost = count_tokens(line) + 1
+        if used + cost > budget_tokens // 2:
+            break
+        lines.append(line)
+        used += cost
+    rest = summarise_turns(older, budget_tokens - used, count_tokens)
+    return "\n".join([*lines, rest] if rest else lines)
 
 
 # --- entities --------------------------------------------------------------------
@@ -278,10 +299,13 @@ def build_context(
     history_budget_tokens: int = 1000,
     count_tokens: CountTokens | None = None,
     entity_budget_tokens: int = 500,
+    earlier: list | None = None,
 ) -> ContextInjection:
     """The context for one turn. `turns` is the conversation before this
-    message, oldest first; `registry` may be None (entities are then
-    described from their ResolvedEntity attributes only)."""
+    message, oldest first; `earlier`, the sentences kept of turns the
+    dialogue state no longer holds (DialogueState.earlier), goes before the
+    older turns' summary; `registry` may be None (entities are then described
+    from their ResolvedEntity attributes only)."""
     count_tokens = count_tokens or token_counter(None)
     # The summary is drawn from the latest SUMMARISED_TURNS: every turn re-reads them, so an endless
     # session must not make each turn slower than the one before.
@@ -294,7 +318,7 @@ def build_context(
     keywords = [str(k) for k in (topic.get("keywords") or []) if str(k).strip()]
     return ContextInjection(
         recent_turns=recent,
-        summary=summarise_turns(older, history_budget_tokens // 2, count_tokens),
+        summary=_summary(earlier or [], older, history_budget_tokens // 2, count_tokens),
         entity_context=entity_lines(resolved, salience, registry, entity_budget_tokens, count_tokens),
         topic={"label": str(topic.get("label") or ""), "keywords": keywords[:MAX_TOPIC_KEYWORDS]},
         preferences=dict(preferences or {}),

@@ -42,6 +42,19 @@ STOPWORDS = frozenset(
     """.split()
 )
 
+# The turns a session's memory keeps word for word: as many as the prompt's summary reads
+# (context.SUMMARISED_TURNS). Older ones are folded into `earlier`, a few sentences of each stretch,
+# so the memory stored and re-read every turn stays the same size however long the chat runs.
+REMEMBERED_TURNS = 120
+# Folding runs once this many turns past the bound, not every turn: summarising is the costly part.
+FOLD_EVERY = 30
+# Each fold keeps this many tokens of its turns' most distinctive sentences, chosen on their own so
+# a stretch of the chat about one thing is not outvoted by a longer stretch about another.
+FOLD_SUMMARY_TOKENS = 60
+# What `earlier` may hold, in tokens: the opening fold's sentences (what the chat set out to do) and
+# the latest folds'; the ones between give way first.
+EARLIER_BUDGET_TOKENS = 240
+
 _WORD = re.compile(r"[^\W\d_][\w'&-]*[^\W_]|[^\W\d_]{2}")
 
 
@@ -64,7 +77,14 @@ def _is_referent(entity_id: str) -> bool:
 
 @dataclass
 class DialogueState:
+    # The latest turns, at most REMEMBERED_TURNS + FOLD_EVERY of them.
     turns: list[DialogueTurn] = field(default_factory=list)
+    # How many turns came before turns[0]: the counters below count every turn of the session.
+    folded_turns: int = 0
+    # The sentences kept of the folded turns, as short turns, oldest first; the first
+    # `earlier_opening` of them are from the first fold.
+    earlier: list[DialogueTurn] = field(default_factory=list)
+    earlier_opening: int = 0
     salience: dict[str, float] = field(default_factory=dict)
     topic: dict[str, Any] = field(default_factory=lambda: {"label": "", "keywords": []})
     qud: list[str] = field(default_factory=list)
@@ -78,11 +98,11 @@ class DialogueState:
     # Name and type of entities that are not in the registry (from answers, say),
     # so a later "she" can still find them: {entity_id: {"name", "type"}}.
     entity_info: dict[str, dict] = field(default_factory=dict)
-    # Turn index at which each entity was last mentioned: breaks salience ties.
+    # Turn index (counting folded turns) at which each entity was last mentioned: breaks salience ties.
     last_mentioned: dict[str, int] = field(default_factory=dict)
     # Turn index at which the current topic started.
     topic_start: int = 0
-    # len(turns) when note_documents last ran: how fresh "the email" is.
+    # turn_count when note_documents last ran: how fresh "the email" is.
     documents_noted_at: int = -1
     # Tuning (persisted with the state, so a session keeps its behaviour).
     decay: float = 0.8
@@ -98,8 +118,36 @@ class DialogueState:
 
     # --- updates ----------------------------------------------------------------
 
+    @property
+    def turn_count(self) -> int:
+        """Turns in the whole session, folded ones included."""
+        return self.folded_turns + len(self.turns)
+
     def _next_turn_id(self) -> int:
-        return (self.turns[-1].turn_id + 1) if self.turns and self.turns[-1].turn_id is not None else len(self.turns)
+        return (self.turns[-1].turn_id + 1) if self.turns and self.turns[-1].turn_id is not None else self.turn_count
+
+    def _append(self, turn: DialogueTurn) -> None:
+        self.turns.append(turn)
+        if len(self.turns) > REMEMBERED_TURNS + FOLD_EVERY:
+            self._fold(len(self.turns) - REMEMBERED_TURNS)
+
+    def _fold(self, count: int) -> None:
+        """The oldest `count` turns leave the memory; their most distinctive sentences join `earlier`."""
+        from chatapp.preprocess.context import central_turns
+        from chatapp.token_count import token_counter
+
+        count_tokens = token_counter(None)
+        folded, self.turns = self.turns[:count], self.turns[count:]
+        said = {t.content for t in self.earlier}
+        summary = [t for t in central_turns(folded, FOLD_SUMMARY_TOKENS, count_tokens, distinctive=True)
+                   if t.content not in said]  # a question asked again says nothing new
+        if not self.earlier:
+            self.earlier_opening = len(summary)
+        self.earlier += summary
+        costs = [count_tokens(t.content) + 3 for t in self.earlier]
+        while sum(costs) > EARLIER_BUDGET_TOKENS and len(self.earlier) > self.earlier_opening + 1:
+            del self.earlier[self.earlier_opening], costs[self.earlier_opening]
+        self.folded_turns += count
 
     def _decay(self) -> None:
         self.salience = {
@@ -109,7 +157,7 @@ class DialogueState:
         }
 
     def _boost(self, entity_ids, value: float) -> None:
-        index = len(self.turns)
+        index = self.turn_count
         for entity in entity_ids:
             if not _is_referent(entity):
                 continue
@@ -136,7 +184,7 @@ class DialogueState:
         self._update_topic_on_user_turn(text, continuing)
         self._boost(entity_ids, 1.0)
         self._remember_info(entity_info)
-        self.turns.append(DialogueTurn("user", text, timestamp, entity_ids, self._next_turn_id()))
+        self._append(DialogueTurn("user", text, timestamp, entity_ids, self._next_turn_id()))
         if is_question and text.strip():
             self.qud.append(text.strip())
             del self.qud[:-10]  # an unanswered backlog this deep is no longer "under discussion"
@@ -165,7 +213,7 @@ class DialogueState:
         self.unverified.update(unverified)
         self.unverified.difference_update(e for e in entity_ids if e not in unverified)
         self._remember_info(entity_info)
-        self.turns.append(DialogueTurn("assistant", text, timestamp, entity_ids, self._next_turn_id()))
+        self._append(DialogueTurn("assistant", text, timestamp, entity_ids, self._next_turn_id()))
         if answered and self.qud:
             self.qud.pop()
         self._refresh_keywords()
@@ -185,13 +233,13 @@ class DialogueState:
         older = [d for d in self.recent_documents if d["document_id"] not in {s["document_id"] for s in seen}]
         self.recent_documents = (seen + older)[:8]
         self.last_document = self.recent_documents[0]
-        self.documents_noted_at = len(self.turns)
+        self.documents_noted_at = self.turn_count
 
     def document_salience(self) -> float:
         """How present the last noted documents still are: decays per turn like entities."""
         if self.last_document is None or self.documents_noted_at < 0:
             return 0.0
-        return self.decay ** max(0, len(self.turns) - self.documents_noted_at)
+        return self.decay ** max(0, self.turn_count - self.documents_noted_at)
 
     # --- topic --------------------------------------------------------------------
 
@@ -199,17 +247,17 @@ class DialogueState:
         words = keywords_of(text)
         current = set(self.topic.get("keywords") or [])
         if not current:
-            self.topic_start = len(self.turns)
+            self.topic_start = self.turn_count
             self.topic = {"label": self._label(words), "keywords": []}
             return
         unique = set(words)
         overlap = len(unique & current) / len(unique) if unique else 1.0
         if not continuing and len(unique) >= 2 and overlap < self.topic_shift_threshold:
             self.topic_history.append(
-                {**self.topic, "start_turn": self.topic_start, "end_turn": len(self.turns) - 1}
+                {**self.topic, "start_turn": self.topic_start, "end_turn": self.turn_count - 1}
             )
             del self.topic_history[:-20]
-            self.topic_start = len(self.turns)
+            self.topic_start = self.turn_count
             self.topic = {"label": self._label(words), "keywords": []}
 
     @staticmethod
@@ -220,7 +268,7 @@ class DialogueState:
     def _refresh_keywords(self) -> None:
         """Term frequency over the current topic's recent turns: newer turns and
         the user's own words count more (answers are long and would drown them)."""
-        window = self.turns[max(self.topic_start, len(self.turns) - self.keyword_window):]
+        window = self.turns[max(0, self.topic_start - self.folded_turns, len(self.turns) - self.keyword_window):]
         scores: Counter = Counter()
         first_seen: dict[str, int] = {}
         for age, turn in enumerate(reversed(window)):
@@ -257,6 +305,10 @@ class DialogueState:
                  "entity_ids": list(t.entity_ids), "turn_id": t.turn_id}
                 for t in self.turns
             ],
+            "folded_turns": self.folded_turns,
+            "earlier": [{"role": t.role, "content": t.content, "timestamp": t.timestamp, "turn_id": t.turn_id}
+                        for t in self.earlier],
+            "earlier_opening": self.earlier_opening,
             "salience": dict(self.salience),
             "topic": {"label": self.topic.get("label", ""), "keywords": list(self.topic.get("keywords", []))},
             "qud": list(self.qud),
@@ -289,6 +341,10 @@ class DialogueState:
             DialogueTurn(t["role"], t["content"], t["timestamp"], list(t.get("entity_ids") or []), t.get("turn_id"))
             for t in data.get("turns") or []
         ]
+        state.folded_turns = int(data.get("folded_turns") or 0)
+        state.earlier = [DialogueTurn(t["role"], t["content"], t.get("timestamp", ""), [], t.get("turn_id"))
+                         for t in data.get("earlier") or []]
+        state.earlier_opening = int(data.get("earlier_opening") or 0)
         state.salience = {str(k): float(v) for k, v in (data.get("salience") or {}).items()}
         topic = data.get("topic") or {}
         state.topic = {"label": topic.get("label", ""), "keywords": list(topic.get("keywords") or [])}

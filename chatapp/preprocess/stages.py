@@ -173,7 +173,7 @@ class ContextStage(_StageBase):
         work.context = build_context(
             state.turns, work.resolved, state.salience, self.services.kb.registry, state.topic,
             preferences=settings.preferences, system_instructions=settings.system_prompt,
-            history_budget_tokens=get_profile(work.profile).sections.get("dialogue", 1000),
+            history_budget_tokens=get_profile(work.profile).sections.get("dialogue", 1000), earlier=state.earlier,
         )
 
 
