@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -37,6 +38,20 @@ def _within(filename, data_dir: Path) -> bool:
     return path == data_dir or data_dir in path.parents or path in data_dir.parents
 
 
+# Less free space than this beside the data dir reads as a full disk: SQLite's journal needs room.
+NEARLY_FULL_BYTES = 1 << 20
+
+
+def _nearly_full(data_dir: Path) -> bool:
+    folder = Path(data_dir)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL_BYTES
+    except OSError:
+        return False
+
+
 def describe(exc: BaseException, data_dir: Path, database: Path | None = None) -> str | None:
     """One line for a failure of the data dir's storage, or None when `exc` is something else.
     `database`: the SQLite file being opened, when the failure came from opening it."""
@@ -59,5 +74,8 @@ def describe(exc: BaseException, data_dir: Path, database: Path | None = None) -
                 return _READ_ONLY.format(dir=data_dir)
             return f"cannot open {database or 'the database'} in {data_dir}: check the folder's permissions"
         if "disk i/o error" in message:
+            # SQLite says "disk I/O error", not "full", when a full disk stops its journal files.
+            if _nearly_full(data_dir):
+                return _FULL.format(dir=data_dir)
             return f"a disk error reading the data dir {data_dir}: check the disk, then run the command again"
     return None
