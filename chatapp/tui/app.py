@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.theme import Theme
 from textual.widgets import Footer, Header, Static
 
@@ -212,8 +213,16 @@ class ChatApp(App):
     def live_correct(self, text: str, generation: int) -> None:
         result = self.engine.live_correct(text, level=self.level) if text.strip() else None
         if generation == self._live_generation:  # a newer keystroke supersedes this one
-            self.call_from_thread(self.query_one(CorrectionDiff).show, text, result)
-            self.call_from_thread(self.query_one(PromptInput).offer, text, result and result.corrected_input)
+            self.call_from_thread(self._show_live, text, result)
+
+    def _show_live(self, text: str, result) -> None:
+        """On the UI thread (widgets are queried there): the diff and the suggestion offered."""
+        try:
+            diff, prompt = self.query_one(CorrectionDiff), self.query_one(PromptInput)
+        except NoMatches:  # the chat is closing: nothing left to show it in
+            return
+        diff.show(text, result)
+        prompt.offer(text, result and result.corrected_input)
 
     @on(PromptInput.CorrectionDismissed, "#prompt")
     def keep_as_typed(self) -> None:

@@ -159,7 +159,7 @@ async def keystrokes_while_streaming(data_dir: str, server: OpenAITestServer) ->
                 started = time.perf_counter()
                 # What a key press does to the input (pilot.press would also wait for the app to be
                 # idle, which it never is while an answer streams).
-                prompt.insert_text_at_cursor(character)
+                prompt.insert(character)
                 while not shown or shown[-1] != typed:
                     await pilot.pause(0.001)
                 latencies.append((time.perf_counter() - started) * 1000)
