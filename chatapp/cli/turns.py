@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
@@ -26,6 +24,7 @@ from chatapp.cli.options import (
 )
 from chatapp.records import to_jsonable
 from chatapp.input_limits import unread_note
+from chatapp.termination_signals import on_termination
 from chatapp.terminal_text import StreamCleaner, markup_safe
 
 
@@ -78,20 +77,11 @@ def preprocess(
 def _termination_as_interrupt():
     """SIGTERM (`kill`) and SIGHUP (the terminal closed) unwind like Ctrl+C, so the streaming turn
     saves what arrived and is marked interrupted before the program ends."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
-    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    previous = {name: signal.signal(getattr(signal, name), interrupt) for name in names}
-    try:
+    with on_termination(interrupt):
         yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(getattr(signal, name), handler)
 
 
 @data_command(app)

@@ -9,10 +9,11 @@ happens (the checkpoint thread has saved what arrived by then, and a later start
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from contextlib import contextmanager
+
+from chatapp.termination_signals import on_termination
 
 GRACE_SECONDS = 5.0
 _POLL_SECONDS = 0.05
@@ -23,10 +24,6 @@ def stopped_cleanly_on_termination(app):
     """While the app runs, SIGTERM/SIGHUP stop its answer and then exit it. `app` is the ChatApp:
     `stop_answer()` stops the answer on screen, `busy` is true until its turn is stored. (An answer
     left running in an earlier session by Ctrl+N keeps its checkpoints; the next start marks it.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
     def exit_once_stored() -> None:
         deadline = time.monotonic() + GRACE_SECONDS
         while app.busy and time.monotonic() < deadline:
@@ -40,10 +37,5 @@ def stopped_cleanly_on_termination(app):
         app.stop_answer()
         threading.Thread(target=exit_once_stored, name="exit-on-signal", daemon=True).start()
 
-    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    previous = {name: signal.signal(getattr(signal, name), on_signal) for name in names}
-    try:
+    with on_termination(on_signal):
         yield
-    finally:
-        for name, handler in previous.items():
-            signal.signal(getattr(signal, name), handler)
