@@ -31,8 +31,9 @@ _SHAPES = re.compile(
     r"|\bxox[abpr]-[A-Za-z0-9-]{10,}"
     r"|\bAIza[0-9A-Za-z_\-]{30,}"
 )
-# A token after its scheme: "Authorization: Bearer abc…" keeps "Bearer ".
-_SCHEMED = re.compile(r"\b((?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/\-]+=*", re.I)
+# A token after its scheme: "Authorization: Bearer abc…" keeps "Bearer ". The token may hold dots
+# (a JWT) but does not end with one, so the full stop of the sentence it sits in stays.
+_SCHEMED = re.compile(r"\b((?:Bearer|Basic|Token)\s+)[A-Za-z0-9._~+/\-]*[A-Za-z0-9_~+/\-]=*", re.I)
 # key=value in a URL's query string or fragment; the name stays, the value goes.
 _QUERY = re.compile(
     r"([?&;#](?:api[_-]?key|key|token|access[_-]?token|auth[_-]?token|secret|client[_-]?secret|password"

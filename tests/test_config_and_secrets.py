@@ -176,6 +176,11 @@ def test_redact_removes_keys_whatever_their_shape(text, kept):
         assert secret not in cleaned
 
 
+def test_redact_keeps_the_full_stop_after_a_bearer_token():
+    assert redact("Send it as Bearer eyJhbGciOi.payload.sig. Then retry.") == (
+        f"Send it as Bearer {SECRET_MARK}. Then retry.")
+
+
 def test_redact_leaves_ordinary_text_alone():
     text = "a risk-free task-list, the key=value syntax, and the rk-2024 release"
     assert redact(text) == text
