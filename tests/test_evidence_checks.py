@@ -166,3 +166,9 @@ def test_an_unsupported_sentence_is_as_sure_as_what_it_lacks(open_post):
     assert thin_flag.hallucination_type == rich_flag.hallucination_type == "UnsupportedClaim"
     assert thin_flag.confidence < rich_flag.confidence - 0.1
     assert thin.confidence > rich.confidence
+
+
+def test_a_number_with_thousands_separators_is_read_whole(open_post):
+    result = open_post.process("The Great Wall is 9,000 years old.", question="How old is the Great Wall?",
+                               evidence=["The Great Wall is about 2,300 years old."])
+    assert flags(result)[:1] == [("ContradictsFact", "9,000 years", "2,300 years")]

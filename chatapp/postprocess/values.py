@@ -48,8 +48,8 @@ MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
 NUMERIC_DATE_RE = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
-RELATIVE_RE = re.compile(
-    r"\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow"
+RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" is no "000 days later"
+    r"(?<![\d.,])\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow"
     r"|(?:last|next|this) (?:week|month|year)"
     r"|(?:last|next|this) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     r"|" + _SMALL + r" (?:days?|weeks?|months?) (?:ago|from now|later)"
@@ -66,8 +66,11 @@ AMOUNT_RE = re.compile(
     r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|usd|euros?|eur|pounds|gbp)\b",
     re.IGNORECASE,
 )
+# Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
 QUANTITY_RE = re.compile(
-    r"\b(\d+(?:\.\d+)?)[\s-]?(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|percent|%)(?!\w)", re.IGNORECASE
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s-]?"
+    r"(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|percent|%)(?!\w)",
+    re.IGNORECASE,
 )
 DECADE_RE = re.compile(r"(?<![\w$-])(1[5-9]\d0|20[0-9]0)['’]?s\b")
 YEAR_RE = re.compile(r"(?<![\w.,$-])(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)")
@@ -230,7 +233,7 @@ def find_values(text: str) -> list[FoundValue]:
     for m in WEEKDAY_RE.finditer(text):
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
     for m in QUANTITY_RE.finditer(text):
-        add(m.span(), "number", "quantity", (float(m.group(1)), _UNIT[m.group(2).lower()]))
+        add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")), _UNIT[m.group(2).lower()]))
     for m in DECADE_RE.finditer(text):
         add(m.span(), "date", "decade", int(m.group(1)))
     for m in YEAR_RE.finditer(text):
