@@ -382,15 +382,9 @@ class SessionStore:
         )
         return row[0]
 
-    def verdict(self, turn_id: int) -> tuple[str, float, list[tuple[str, bool]]] | None:
-        """(recommendation, confidence, [(flag type, corrected)]) the checks gave an answer, if any."""
-        q = self.database.query
-        post = q("SELECT recommendation, confidence FROM postprocessing WHERE turn_id = ?", (turn_id,))
-        if not post:
-            return None
-        flags = q("SELECT hallucination_type, corrected FROM hallucination_flags WHERE turn_id = ?", (turn_id,))
-        return (post[0]["recommendation"], post[0]["confidence"],
-                [(f["hallucination_type"], bool(f["corrected"])) for f in flags])
+    def retrieved(self, turn_id: int) -> list[dict]:
+        """The chunks a question's turn retrieved, best first (their title, source and relevance)."""
+        return self.database.query("SELECT * FROM rag_chunks WHERE turn_id = ? ORDER BY rank", (turn_id,))
 
     def turn_records(self, turn_id: int) -> dict:
         """Everything stored about one turn, for export and `sessions show`."""
@@ -398,7 +392,7 @@ class SessionStore:
         records = {
             "corrections": q("SELECT * FROM corrections WHERE turn_id = ? ORDER BY span_start", (turn_id,)),
             "resolved_entities": q("SELECT * FROM resolved_entities WHERE turn_id = ?", (turn_id,)),
-            "rag_chunks": q("SELECT * FROM rag_chunks WHERE turn_id = ? ORDER BY rank", (turn_id,)),
+            "rag_chunks": self.retrieved(turn_id),
             "prompt": (q("SELECT * FROM prompts WHERE turn_id = ?", (turn_id,)) or [None])[0],
             "prompt_sections": q("SELECT * FROM prompt_sections WHERE turn_id = ?", (turn_id,)),
             "llm_calls": q("SELECT * FROM llm_calls WHERE turn_id = ?", (turn_id,)),
