@@ -167,11 +167,11 @@ def test_the_chat_lists_flagged_claims_with_their_evidence_live_and_after_a_rest
 
     engine = ChatEngine.open(data_dir, load_sample_kb=False)  # a new process's view: SQLite only
 
-    async def resume():
-        app = ChatApp(engine)
+    async def resume():  # `chatapp chat --session launch`
+        app = ChatApp(engine, session_name="launch")
         async with app.run_test(size=(200, 60)) as pilot:
-            await send(pilot, "/resume launch")
             await settle(pilot)
+            assert len(app.query(AssistantMessage)) == 1
             return await read_review(app, pilot)
 
     try:
