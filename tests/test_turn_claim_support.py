@@ -32,7 +32,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 # A document whose sentence carries Rich markup and a screen-clearing escape sequence.
 LAUNCH_PLAN = ("# Launch plan\n\nThe [bold red]Orion[/bold red] rollout starts on 12 May 2025 in Lisbon.\x1b[2J "
-               "The budget is 40,000 euros.\n")
+               "The budget is 40,000 euros <img src=x onerror=alert(1)>.\n")
 MARKUP = "[bold red]Orion[/bold red]"
 QUESTION = "What do you know about the launch?"
 # The first sentence is what the plan says; the second names someone the plan never mentions.
@@ -105,6 +105,8 @@ def test_exports_say_how_the_answer_was_checked_with_evidence_as_text(tmp_path, 
     page = to_html(transcript)
     assert "How this answer was checked: 2 claims held to the evidence, 1 flagged" in page
     assert "<td>The [bold red]Orion[/bold red] rollout starts" in page
+    assert "40,000 euros &lt;img src=x onerror=alert(1)&gt;" in page and "<img" not in page
+    assert "40,000 euros &lt;img src=x onerror=alert(1)&gt;" in checked
     for text in (markdown, page, to_json(transcript)):
         assert "\x1b" not in text
 

@@ -37,6 +37,7 @@ VERDICTS = {
     "HumanReview": ("review", "needs your review: the checker could not settle it"),
 }
 SOURCES_SHOWN = 8
+FLAGGED_CLAIMS_SHOWN = 6  # a long answer's further flagged claims are in the collapsed account of every claim
 # "John Smith: email = john.smith@company.com": an evidence line naming an entity's known value.
 _KNOWN_VALUE = re.compile(r"^(?P<entity>[^:]{1,120}): (?P<attribute>[^=]{1,80}) = (?P<value>.+)$")
 
@@ -199,11 +200,14 @@ def annotation_detail(annotation: Annotation) -> Text:
 def flagged_claims_text(claims: list[ClaimSupport]) -> Text:
     """Each flagged claim with its support score, and the evidence sentence closest to it with its source."""
     lines = Text("Flagged claims", style="bold")
-    for claim in claims:
+    for claim in claims[:FLAGGED_CLAIMS_SHOWN]:
         lines.append(f"\n{claim.score:.2f}  ", style="bold yellow")
         lines.append_text(plain_text(claim.text))
         lines.append("\n      best evidence: ", style="dim")
         lines.append_text(best_evidence(claim, none="none of the evidence shares its words"))
+    if len(claims) > FLAGGED_CLAIMS_SHOWN:
+        lines.append(f"\n… and {len(claims) - FLAGGED_CLAIMS_SHOWN} more: see how this answer was checked, below",
+                     style="dim")
     return lines
 
 
