@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from chatapp.input_limits import read_part
-from chatapp.records import AssembledPrompt, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
+from chatapp.records import AssembledPrompt, ClaimSupport, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
 from chatapp.terminal_text import clean, plain_text
 
 
@@ -124,18 +124,23 @@ def response_view(response: PostprocessedResponse, include_answer: bool = True) 
     return Group(*parts)
 
 
-def claim_support_view(response: PostprocessedResponse) -> Table:
-    """`check --explain`: each sentence of the answer, how well the evidence supports it, the
-    evidence sentence that says the most of it and where that came from, and why it was or was
-    not flagged."""
+def best_evidence(claim: ClaimSupport, none: str = "—") -> Text:
+    """The evidence sentence closest to a claim, then its source dimmed: both as written, never markup."""
+    best = plain_text(claim.evidence or none)
+    if claim.source:
+        best.append(f" ({clean(claim.source)})", style="dim")
+    return best
+
+
+def claim_support_view(claims: list[ClaimSupport]) -> Table:
+    """`check --explain` and `ask --explain`: each sentence of the answer, how well the evidence
+    supports it, the evidence sentence that says the most of it and where that came from, and why
+    it was or was not flagged."""
     table = Table(box=None, header_style="dim", title="support per claim", title_justify="left", title_style="dim")
     for column in ("#", "claim", "support", "flagged", "best evidence (source)", "why"):
         table.add_column(column, overflow="fold")
-    for number, claim in enumerate(response.claim_support, start=1):
-        best = plain_text(claim.evidence or "—")
-        if claim.source:
-            best.append(f" ({clean(claim.source)})", style="dim")
+    for number, claim in enumerate(claims, start=1):
         flagged = Text("yes", style="bold yellow") if claim.flagged else Text("no" if claim.claim else "—")
         table.add_row(str(number), plain_text(claim.text), f"{claim.score:.2f}" if claim.claim else "—", flagged,
-                      best, plain_text(claim.reason))
+                      best_evidence(claim), plain_text(claim.reason))
     return table

@@ -28,6 +28,10 @@ from chatapp.termination_signals import on_termination
 from chatapp.terminal_text import StreamCleaner, markup_safe
 
 
+EXPLAIN_HELP = ("Show each claim's support score, the evidence sentence closest to it with its source, and why it "
+                "was or was not flagged.")
+
+
 def _check_text(text: str) -> None:
     if not text or not text.strip():
         raise UserError("nothing to send: the input is empty")
@@ -91,6 +95,7 @@ def ask(
     session: Annotated[Optional[str], typer.Option("--session", help="Session name: created if new, continued if it exists.")] = None,
     choice: ModelChoice = ModelChoice(),
     settings: TurnSettings = TurnSettings(),
+    explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
     as_json: JsonOption = False,
 ):
     """Ask once, without the TUI: the answer streams with its \\[corrected] and \\[unverified] annotations."""
@@ -148,6 +153,10 @@ def ask(
             if changed:
                 console.rule(style="dim")
             console.print(response_view(result.response, include_answer=changed))
+            if explain:
+                from chatapp.views import claim_support_view
+
+                console.print(claim_support_view(result.response.claim_support))
         console.print(f"[dim]session {markup_safe(result.session_name)} · {markup_safe(result.usage.model)} · "
                       f"{result.usage.prompt_tokens}+{result.usage.completion_tokens} tokens · "
                       f"{result.usage.latency_ms:.0f} ms[/]")
@@ -162,7 +171,7 @@ def check(
     response: Annotated[str, typer.Option("--response", help="The answer to check.")],
     question: Annotated[str, typer.Option("--question", help="The question it answers.")] = "",
     evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="A file of evidence: text, Markdown, HTML, PDF, mail, CSV or JSON (repeatable).")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Show each claim's support score, the evidence sentence closest to it with its source, and why it was or was not flagged.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
     as_json: JsonOption = False,
 ):
     """Check an answer from any source against the knowledge base and evidence files."""
@@ -180,7 +189,7 @@ def check(
 
     console.print(response_view(result))
     if explain:
-        console.print(claim_support_view(result))
+        console.print(claim_support_view(result.claim_support))
 
 
 def _evidence_text(path: Path) -> str:

@@ -173,9 +173,30 @@ def _m004_learnt_knowledge(db: sqlite_utils.Database) -> None:
     )
 
 
+def _m005_claim_support(db: sqlite_utils.Database) -> None:
+    # How well the evidence supported each sentence of a checked answer (postprocess/support.py),
+    # kept with the turn so a resumed chat and an export can say how the answer was checked.
+    # `is_claim` 0: a sentence that claims nothing (a question, a courtesy). Spans are in the
+    # model's original answer, as the flags' are. `support` is the answer's as a whole.
+    _run_statements(
+        db,
+        """
+        CREATE TABLE claim_support (
+            id INTEGER PRIMARY KEY, turn_id INTEGER NOT NULL REFERENCES turns(id),
+            position INTEGER NOT NULL, text TEXT, span_start INTEGER, span_end INTEGER,
+            is_claim INTEGER NOT NULL DEFAULT 1, score REAL, threshold REAL,
+            flagged INTEGER NOT NULL DEFAULT 0, reason TEXT, evidence TEXT, source TEXT,
+            missing TEXT, features TEXT
+        );
+        CREATE INDEX claim_support_turn ON claim_support(turn_id, position);
+        ALTER TABLE postprocessing ADD COLUMN support REAL
+        """,
+    )
+
+
 # Append new migrations; never edit one that has shipped.
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
-    _m001_initial, _m002_fact_times, _m003_flag_corrected, _m004_learnt_knowledge,
+    _m001_initial, _m002_fact_times, _m003_flag_corrected, _m004_learnt_knowledge, _m005_claim_support,
 ]
 
 

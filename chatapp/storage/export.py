@@ -110,6 +110,7 @@ def to_markdown(transcript: dict) -> str:
                 if post["original"] != post["delivered"]:
                     lines += ["", "Model's original answer:", "", "> " + _md(post["original"]).replace("\n", "\n> ")]
                 lines += ["", f"Recommendation: **{post['recommendation']}** (confidence {post['confidence']:.2f})"]
+            lines += _checked_markdown(turn.get("claim_support") or [])
             lines.append("")
         previous_superseded = _superseded(turn)
     usage = transcript["usage"]
@@ -133,7 +134,9 @@ def to_html(transcript: dict) -> str:
         "<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;line-height:1.5}"
         ".turn{border-left:4px solid #ccc;padding:.5rem 1rem;margin:1rem 0}.user{border-color:#4a7}"
         ".assistant{border-color:#47a}.meta{color:#666;font-size:.85em}mark.corrected{background:#cfc}"
-        "mark.unverified{background:#fe9}.flag{color:#a40}.superseded{border-color:#bbb;color:#666}</style></head><body>",
+        "mark.unverified{background:#fe9}.flag{color:#a40}.superseded{border-color:#bbb;color:#666}"
+        ".checked table{border-collapse:collapse}.checked td,.checked th{text-align:left;vertical-align:top;"
+        "padding:.2rem .4rem;border-top:1px solid #ddd}</style></head><body>",
         f"<h1>{esc(session['name'])}</h1><p class='meta'>session {esc(session['id'])} · model "
         f"{esc(session['model'] or 'offline')}</p>",
     ]
@@ -166,9 +169,61 @@ def to_html(transcript: dict) -> str:
                 items.append(f"model's original answer: {esc(post['original'])}")
         if items:
             parts.append("<ul class='meta'>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+        if turn.get("claim_support"):
+            parts.append(_checked_html(turn["claim_support"]))
         parts.append("</section>")
     parts.append("</body></html>")
     return clean("\n".join(parts))
+
+
+CHECKED_TITLE = "How this answer was checked"
+
+
+def _checked_count(claims: list[dict]) -> str:
+    stated = [c for c in claims if c["claim"]]
+    flagged = sum(c["flagged"] for c in stated)
+    return f"{len(stated)} claim{'s' if len(stated) != 1 else ''} held to the evidence, {flagged} flagged"
+
+
+def _one_line(text) -> str:
+    """A stored sentence on one line: a list item or table cell must not be broken by its newlines."""
+    return " ".join(str(text or "").split())
+
+
+def _checked_markdown(claims: list[dict]) -> list[str]:
+    """Each sentence of the answer with its support score, why it was or was not flagged, and the
+    evidence sentence closest to it with its source; collapsed where Markdown renders HTML."""
+    if not claims:
+        return []
+    # The count opens the body too: a viewer that drops HTML (the terminal's) still says what the list is.
+    lines = ["", f"<details><summary>{CHECKED_TITLE}</summary>", "", f"_{_checked_count(claims)}:_", ""]
+    for claim in claims:
+        said = f"“{_md(_one_line(claim['text']))}”"
+        if not claim["claim"]:
+            lines.append(f"- {said} — {_md(_one_line(claim['reason']))}")
+            continue
+        mark = "**flagged**" if claim["flagged"] else "not flagged"
+        lines.append(f"- {said} — support {claim['score']:.2f}, {mark}: {_md(_one_line(claim['reason']))}")
+        if claim["evidence"]:
+            lines.append(f"  - best evidence: “{_md(_one_line(claim['evidence']))}” "
+                         f"({_md(_one_line(claim['source']) or 'source unknown')})")
+        else:
+            lines.append("  - best evidence: none shares its words")
+    return lines + ["", "</details>"]
+
+
+def _checked_html(claims: list[dict]) -> str:
+    esc = html.escape
+    rows = []
+    for claim in claims:
+        score = f"{claim['score']:.2f}" if claim["claim"] else "—"
+        flagged = "<b class='flag'>yes</b>" if claim["flagged"] else ("no" if claim["claim"] else "—")
+        rows.append(f"<tr><td>{esc(claim['text'])}</td><td>{score}</td><td>{flagged}</td>"
+                    f"<td>{esc(claim['evidence'] or '—')}</td><td>{esc(claim['source'])}</td>"
+                    f"<td>{esc(claim['reason'])}</td></tr>")
+    return (f"<details class='checked meta'><summary>{CHECKED_TITLE}: {_checked_count(claims)}</summary><table>"
+            "<tr><th>claim</th><th>support</th><th>flagged</th><th>best evidence</th><th>source</th><th>why</th></tr>"
+            + "".join(rows) + "</table></details>")
 
 
 FORMATS = {"md": to_markdown, "json": to_json, "html": to_html}

@@ -21,6 +21,7 @@ from typing import Any
 
 from chatapp.records import (
     AssembledPrompt,
+    ClaimSupport,
     CorrectionRecord,
     KnowledgeChunk,
     PostprocessedResponse,
@@ -186,7 +187,7 @@ class SessionStore:
         turn_ids = "SELECT id FROM turns WHERE session_id = ?"
         with self.database.transaction() as db:
             for table in ("corrections", "resolved_entities", "rag_chunks", "prompts", "prompt_sections",
-                          "llm_calls", "postprocessing", "hallucination_flags"):
+                          "llm_calls", "postprocessing", "hallucination_flags", "claim_support"):
                 db.execute(f"DELETE FROM {table} WHERE turn_id IN ({turn_ids})", (session.id,))
             db.execute("DELETE FROM turns WHERE session_id = ?", (session.id,))
             db.execute("DELETE FROM sessions WHERE id = ?", (session.id,))
@@ -349,7 +350,8 @@ class SessionStore:
             db["postprocessing"].insert(
                 {"turn_id": turn_id, "original": _kept(result.original), "delivered": _kept(result.delivered),
                  "coherence": _dumps(result.coherence), "factual_validation": _dumps(result.factual_validation),
-                 "recommendation": result.recommendation, "confidence": result.confidence},
+                 "recommendation": result.recommendation, "confidence": result.confidence,
+                 "support": result.support},
                 replace=True,
             )
             db["hallucination_flags"].insert_all(
@@ -358,6 +360,16 @@ class SessionStore:
                      "span_end": f.span[1], "content": _kept(f.content), "confidence": f.confidence,
                      "suggestion": f.suggestion and _kept(f.suggestion), "evidence": _dumps(f.evidence), "corrected": int(f.corrected)}
                     for f in result.hallucination_flags
+                ]
+            )
+            # The evidence sentences quote the user's documents and the earlier turns: redacted like them.
+            db["claim_support"].insert_all(
+                [
+                    {"turn_id": turn_id, "position": n, "text": _kept(c.text), "span_start": c.span[0],
+                     "span_end": c.span[1], "is_claim": int(c.claim), "score": c.score, "threshold": c.threshold,
+                     "flagged": int(c.flagged), "reason": _kept(c.reason), "evidence": _kept(c.evidence),
+                     "source": _kept(c.source), "missing": _dumps(c.missing), "features": _dumps(c.features)}
+                    for n, c in enumerate(result.claim_support)
                 ]
             )
 
@@ -370,15 +382,9 @@ class SessionStore:
         )
         return row[0]
 
-    def verdict(self, turn_id: int) -> tuple[str, float, list[tuple[str, bool]]] | None:
-        """(recommendation, confidence, [(flag type, corrected)]) the checks gave an answer, if any."""
-        q = self.database.query
-        post = q("SELECT recommendation, confidence FROM postprocessing WHERE turn_id = ?", (turn_id,))
-        if not post:
-            return None
-        flags = q("SELECT hallucination_type, corrected FROM hallucination_flags WHERE turn_id = ?", (turn_id,))
-        return (post[0]["recommendation"], post[0]["confidence"],
-                [(f["hallucination_type"], bool(f["corrected"])) for f in flags])
+    def retrieved(self, turn_id: int) -> list[dict]:
+        """The chunks a question's turn retrieved, best first (their title, source and relevance)."""
+        return self.database.query("SELECT * FROM rag_chunks WHERE turn_id = ? ORDER BY rank", (turn_id,))
 
     def turn_records(self, turn_id: int) -> dict:
         """Everything stored about one turn, for export and `sessions show`."""
@@ -386,12 +392,14 @@ class SessionStore:
         records = {
             "corrections": q("SELECT * FROM corrections WHERE turn_id = ? ORDER BY span_start", (turn_id,)),
             "resolved_entities": q("SELECT * FROM resolved_entities WHERE turn_id = ?", (turn_id,)),
-            "rag_chunks": q("SELECT * FROM rag_chunks WHERE turn_id = ? ORDER BY rank", (turn_id,)),
+            "rag_chunks": self.retrieved(turn_id),
             "prompt": (q("SELECT * FROM prompts WHERE turn_id = ?", (turn_id,)) or [None])[0],
             "prompt_sections": q("SELECT * FROM prompt_sections WHERE turn_id = ?", (turn_id,)),
             "llm_calls": q("SELECT * FROM llm_calls WHERE turn_id = ?", (turn_id,)),
             "postprocessing": (q("SELECT * FROM postprocessing WHERE turn_id = ?", (turn_id,)) or [None])[0],
             "hallucination_flags": q("SELECT * FROM hallucination_flags WHERE turn_id = ?", (turn_id,)),
+            "claim_support": [_claim_row(row) for row in
+                              q("SELECT * FROM claim_support WHERE turn_id = ? ORDER BY position", (turn_id,))],
         }
         for key in ("corrections", "resolved_entities", "hallucination_flags"):
             for row in records[key]:
@@ -401,3 +409,26 @@ class SessionStore:
         for row in records["hallucination_flags"]:
             row["corrected"] = bool(row.get("corrected"))
         return records
+
+    def claim_support(self, turn_id: int) -> list[ClaimSupport]:
+        """How well the evidence supported each sentence of the turn's answer, as stored (empty for
+        a turn checked before this was kept, or never checked)."""
+        rows = self.database.query("SELECT * FROM claim_support WHERE turn_id = ? ORDER BY position", (turn_id,))
+        return [claim_support_record(_claim_row(row)) for row in rows]
+
+
+def _claim_row(row: dict) -> dict:
+    """A stored claim_support row as exported: flags as booleans, lists and features parsed, the
+    table's own keys left out."""
+    return {"text": row["text"], "span": [row["span_start"], row["span_end"]], "claim": bool(row["is_claim"]),
+            "score": row["score"], "threshold": row["threshold"], "flagged": bool(row["flagged"]),
+            "reason": row["reason"] or "", "evidence": row["evidence"] or "", "source": row["source"] or "",
+            "missing": json.loads(row["missing"] or "[]"), "features": json.loads(row["features"] or "{}")}
+
+
+def claim_support_record(row: dict) -> ClaimSupport:
+    """The ClaimSupport an exported row (`_claim_row`) describes."""
+    return ClaimSupport(text=row["text"] or "", span=tuple(row["span"]), score=row["score"] or 0.0,
+                        evidence=row["evidence"], source=row["source"], flagged=row["flagged"],
+                        threshold=row["threshold"] or 0.0, reason=row["reason"], claim=row["claim"],
+                        features=row["features"], missing=row["missing"])

@@ -1,10 +1,12 @@
 """What the checker said about one answer, as the chat shows it under the answer: the verdict
-coloured by its recommendation, the flagged claims (each selectable, by keyboard or mouse, to see
-the original text, the known value or evidence and where that comes from), and the sources the
-turn retrieved with their scores.
+coloured by its recommendation, each flagged claim with its support score and the evidence sentence
+closest to it, the flagged spans (each selectable, by keyboard or mouse, to see the original text,
+the known value or evidence and where that comes from, and the support of the claim it is in), how
+every sentence was held to the evidence (collapsed), and the sources the turn retrieved with their
+scores.
 
-`review_of` builds the plain records in the turn's worker thread (it reads the registry); the
-widgets only lay them out. Everything quoted comes from a model, a document or a file name, so it
+`review_of` builds the plain records in the turn's worker thread (it reads the registry), and
+`stored_review` the same from SQLite for a resumed conversation; the widgets only lay them out. Everything quoted comes from a model, a document or a file name, so it
 goes in as `plain_text`, never as markup.
 """
 
@@ -19,7 +21,9 @@ from textual.containers import Vertical
 from textual.widgets import Collapsible, OptionList, Static
 from textual.widgets.option_list import Option
 
+from chatapp.records import ClaimSupport
 from chatapp.terminal_text import clean, plain_text
+from chatapp.views import best_evidence, claim_support_view
 
 CORRECTED_MARKER, UNVERIFIED_MARKER = "[corrected]", "[unverified]"
 MARKER_STYLES = {CORRECTED_MARKER: "bold green", UNVERIFIED_MARKER: "bold yellow"}
@@ -33,6 +37,7 @@ VERDICTS = {
     "HumanReview": ("review", "needs your review: the checker could not settle it"),
 }
 SOURCES_SHOWN = 8
+FLAGGED_CLAIMS_SHOWN = 6  # a long answer's further flagged claims are in the collapsed account of every claim
 # "John Smith: email = john.smith@company.com": an evidence line naming an entity's known value.
 _KNOWN_VALUE = re.compile(r"^(?P<entity>[^:]{1,120}): (?P<attribute>[^=]{1,80}) = (?P<value>.+)$")
 
@@ -48,6 +53,7 @@ class Annotation:
     evidence: list[str]
     sources: list[str]  # documents or registry files the evidence comes from
     confidence: float
+    support: ClaimSupport | None = None  # the support of the sentence the flag is in, when known
 
 
 @dataclass
@@ -57,6 +63,11 @@ class Review:
     guidance: str
     annotations: list[Annotation] = field(default_factory=list)
     sources: list[tuple[str, float]] = field(default_factory=list)  # (title or path, relevance)
+    claims: list[ClaimSupport] = field(default_factory=list)  # every sentence of the answer, in order
+
+    @property
+    def flagged_claims(self) -> list[ClaimSupport]:
+        return [claim for claim in self.claims if claim.claim and claim.flagged]
 
 
 def review_of(response, rag_chunks, registry=None) -> Review:
@@ -64,18 +75,46 @@ def review_of(response, rag_chunks, registry=None) -> Review:
     from; the retrieved chunks that contain the known value are named too."""
     annotations = []
     for flag in response.hallucination_flags:
-        sources = _sources_of(flag, rag_chunks, registry)
+        sources = _sources_of(flag.evidence, flag.suggestion, rag_chunks, registry)
         annotations.append(Annotation(
             marker=CORRECTED_MARKER if flag.corrected else UNVERIFIED_MARKER, kind=flag.hallucination_type,
             original=flag.content, known_value=flag.suggestion, evidence=list(flag.evidence), sources=sources,
-            confidence=flag.confidence))
+            confidence=flag.confidence, support=claim_at(response.claim_support, flag.span[0])))
     chunks = [(chunk.title or chunk.source, chunk.relevance) for chunk in rag_chunks]
-    return Review(response.recommendation, response.confidence, response.guidance, annotations, chunks)
+    return Review(response.recommendation, response.confidence, response.guidance, annotations, chunks,
+                  list(response.claim_support))
 
 
-def _sources_of(flag, rag_chunks, registry) -> list[str]:
+def stored_review(store, turn_id: int, question_turn_id: int | None, registry=None) -> Review | None:
+    """The review an answer got, read back from SQLite (`store`: a SessionStore) for a resumed
+    conversation: None for an answer that was never checked. The retrieved chunks were stored with
+    the question (`question_turn_id`) by name and score only, so a known value's source is named
+    from the registry alone. The guidance for a second attempt is not kept."""
+    records = store.turn_records(turn_id)
+    post = records["postprocessing"]
+    if post is None:
+        return None
+    from chatapp.storage.sessions import claim_support_record
+
+    claims = [claim_support_record(row) for row in records["claim_support"]]
+    annotations = [Annotation(
+        marker=CORRECTED_MARKER if flag["corrected"] else UNVERIFIED_MARKER, kind=flag["hallucination_type"],
+        original=flag["content"] or "", known_value=flag["suggestion"], evidence=list(flag["evidence"] or []),
+        sources=_sources_of(flag["evidence"] or [], None, [], registry), confidence=flag["confidence"] or 0.0,
+        support=claim_at(claims, flag["span_start"] or 0)) for flag in records["hallucination_flags"]]
+    chunks = [(row["title"] or row["source"], row["relevance"] or 0.0)
+              for row in (store.retrieved(question_turn_id) if question_turn_id else [])]
+    return Review(post["recommendation"], post["confidence"] or 0.0, "", annotations, chunks, claims)
+
+
+def claim_at(claims: list[ClaimSupport], position: int) -> ClaimSupport | None:
+    """The claim whose sentence holds `position` of the model's original answer."""
+    return next((c for c in claims if c.span[0] <= position < c.span[1]), None)
+
+
+def _sources_of(evidence: list[str], suggestion: str | None, rag_chunks, registry) -> list[str]:
     found: list[str] = []
-    for line in flag.evidence:
+    for line in evidence:
         match = _KNOWN_VALUE.match(line)
         if match is None or registry is None:
             continue
@@ -84,8 +123,8 @@ def _sources_of(flag, rag_chunks, registry) -> list[str]:
         except Exception:  # noqa: BLE001 - naming a source is a courtesy, never a failure of the turn
             entities = []
         found += [entity.source for entity in entities[:1] if entity.source]
-    if flag.suggestion:
-        found += [chunk.source for chunk in rag_chunks if flag.suggestion in chunk.content]
+    if suggestion:
+        found += [chunk.source for chunk in rag_chunks if suggestion in chunk.content]
     return list(dict.fromkeys(found))
 
 
@@ -148,8 +187,28 @@ def annotation_detail(annotation: Annotation) -> Text:
     detail.append("\nSource: ", style="bold")
     detail.append_text(plain_text(", ".join(annotation.sources)) if annotation.sources
                        else Text("none found in the knowledge base", style="italic"))
+    support = annotation.support
+    if support is not None and support.claim:
+        detail.append("\nSupport: ", style="bold")
+        detail.append(f"{support.score:.2f}" + (f" (flagged under {support.threshold:.2f})" if support.threshold else ""))
+        detail.append("\nBest evidence: ", style="bold")
+        detail.append_text(best_evidence(support, none="none of the evidence shares its words"))
     detail.append(f"\n{annotation.kind} · confidence {annotation.confidence:.2f}", style="dim")
     return detail
+
+
+def flagged_claims_text(claims: list[ClaimSupport]) -> Text:
+    """Each flagged claim with its support score, and the evidence sentence closest to it with its source."""
+    lines = Text("Flagged claims", style="bold")
+    for claim in claims[:FLAGGED_CLAIMS_SHOWN]:
+        lines.append(f"\n{claim.score:.2f}  ", style="bold yellow")
+        lines.append_text(plain_text(claim.text))
+        lines.append("\n      best evidence: ", style="dim")
+        lines.append_text(best_evidence(claim, none="none of the evidence shares its words"))
+    if len(claims) > FLAGGED_CLAIMS_SHOWN:
+        lines.append(f"\n… and {len(claims) - FLAGGED_CLAIMS_SHOWN} more: see how this answer was checked, below",
+                     style="dim")
+    return lines
 
 
 class AnnotationList(OptionList):
@@ -174,9 +233,16 @@ class TurnReview(Vertical):
                                   [a.kind for a in review.annotations]), classes=verdict_class(review.recommendation))
         if review.guidance:
             yield Static(plain_text(review.guidance), classes="guidance")
+        if review.flagged_claims:
+            yield Static(flagged_claims_text(review.flagged_claims), classes="flagged-claims")
         if review.annotations:
             yield AnnotationList(review.annotations)
             yield Static(Text("Select a flagged claim to see why.", style="dim"), classes="annotation-detail")
+        stated = [claim for claim in review.claims if claim.claim]
+        if stated:
+            title = f"How this answer was checked ({len(stated)} claim{'s' if len(stated) != 1 else ''})"
+            with Collapsible(title=title, collapsed=True, classes="claim-support"):
+                yield Static(claim_support_view(review.claims))
         if review.sources:
             with Collapsible(title=f"Sources ({len(review.sources)})", collapsed=True, classes="sources"):
                 lines = Text()

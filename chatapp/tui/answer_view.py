@@ -75,7 +75,8 @@ class AnswerMarkdown(Markdown):
 class AssistantMessage(Vertical):
     """Grows as the answer streams; then shows the delivered, annotated text and its review."""
 
-    def __init__(self, text: str = "", status: str = "complete"):
+    def __init__(self, text: str = "", status: str = "complete", review: Review | None = None):
+        """`review`: the checker's review of an answer read back from storage (a resumed conversation)."""
         classes = "message assistant" + (" interrupted" if status in STATUS_NOTES else "")
         super().__init__(classes=classes)
         self.text = clean(text)
@@ -84,12 +85,14 @@ class AssistantMessage(Vertical):
         self._stream = None
         self._arrived: list[str] = []  # pieces from the turn's thread, not drawn yet
         self._drawing = None
-        self._targets: list[int | None] = []
-        self.review: TurnReview | None = None
+        self._targets = marker_targets(self.text, review.annotations) if review is not None else []
+        self.review: TurnReview | None = TurnReview(review) if review is not None else None
 
     def compose(self):
         yield AnswerMarkdown(self.text, marked=self.status != "streaming")
         yield Static(self._status_note(), classes="status-note")
+        if self.review is not None:
+            yield self.review
 
     @property
     def markdown(self) -> AnswerMarkdown:

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Header, Static
 
 from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
-from chatapp.tui.annotations import review_of, verdict_class, verdict_text
+from chatapp.tui.annotations import review_of, stored_review
 from chatapp.tui.answer_view import AssistantMessage
 from chatapp.tui.commands import ChatCommands
 from chatapp.tui.draft_preview import DraftPreview
@@ -181,19 +181,17 @@ class ChatApp(App):
         session = store.find(self.session_name)
         if session is None:
             return
+        question_id = None
         for row in store.turns(session):
             if row["role"] == "user":
+                question_id = row["id"]
                 self.call_from_thread(self._add_message, UserMessage(row["content"], row["meta"].get("corrected")))
                 continue
             # A first answer the checks sent back is shown with the note it had live.
             status = "superseded" if row["meta"].get("superseded") else row["status"]
-            self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=status))
-            verdict = store.verdict(row["id"])
-            if verdict is not None:  # the verdict it got then, as it was shown then
-                recommendation, confidence, flags = verdict
-                kinds = [kind + (" (corrected)" if corrected else "") for kind, corrected in flags]
-                self.call_from_thread(self._add_message, Static(verdict_text(recommendation, confidence, kinds),
-                                                                classes=verdict_class(recommendation)))
+            # The review it got then (verdict, flagged claims with their evidence), as it was shown then.
+            review = stored_review(store, row["id"], question_id, self.engine.kb.registry)
+            self.call_from_thread(self._add_message, AssistantMessage(row["content"], status=status, review=review))
 
     def _add_message(self, widget) -> None:
         self.query_one("#conversation", VerticalScroll).mount(widget)
