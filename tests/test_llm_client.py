@@ -85,6 +85,16 @@ def test_text_streams_in_pieces_through_on_delta(openai_server):
     assert sent.headers["authorization"] == "Bearer sk-test-123"
 
 
+def test_keep_alive_comments_named_events_and_multi_line_data_are_read_as_one_answer(openai_server):
+    openai_server.script(Scripted.reply("Read past the comments.", pieces=4, prompt_tokens=9, completion_tokens=4,
+                                        verbose_events=True))
+    pieces: list[str] = []
+    result = client_for(openai_server).stream(QUESTION, on_delta=pieces.append)
+    assert pieces == split_into_pieces("Read past the comments.", 4)
+    assert (result.text, result.finish_reason) == ("Read past the comments.", "stop")
+    assert (result.prompt_tokens, result.completion_tokens) == (9, 4)
+
+
 def test_model_options_reach_the_server(openai_server):
     client = client_for(openai_server, model="openai/test-model", temperature=0.2, max_tokens=64)
     client.stream(QUESTION)
