@@ -109,8 +109,8 @@ class ModelChoice(OptionGroup):
 
 def check_routable(model: str, api_base: str | None) -> None:
     """A model name litellm cannot route is the user's mistake, found without calling anyone. For a
-    remote model the client library (openai or litellm) starts loading now, in the background, while
-    the turn is preprocessed."""
+    model that goes through litellm, litellm starts loading now, in the background, while the turn is
+    preprocessed (an OpenAI-compatible server needs no such import)."""
     from chatapp.llm.client import model_problem, start_loading_client
     from chatapp.llm.settings import LLMSettings
 

@@ -177,7 +177,7 @@ def _read_stream(open_stream: Callable[[], Any], events: queue.Queue, abandon: t
     except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, which classifies it
         events.put(("error", exc))
     finally:
-        # litellm wraps the openai package's stream; the openai route hands it over bare.
+        # litellm wraps the openai package's stream; the OpenAI-compatible route's generator closes itself.
         close = getattr(getattr(response, "completion_stream", response), "close", None)
         if abandon.is_set() and callable(close):
             try:
