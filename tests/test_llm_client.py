@@ -6,6 +6,7 @@ offline responder over a real knowledge base."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -274,6 +275,20 @@ def test_an_openai_compatible_call_imports_neither_litellm_nor_openai(openai_ser
     assert done.stdout.strip() == "Hello there. | False"
     # A local server wants no key; a placeholder goes, as litellm sends one.
     assert openai_server.chat_requests[0].headers["authorization"] == "Bearer no-key"
+
+
+def test_a_whole_ask_against_an_openai_compatible_server_imports_neither(openai_server, tmp_path):
+    openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
+    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "chatapp", "ask", "who leads the project", "--model", "test-model",
+         "--api-base", openai_server.url, "--data-dir", str(tmp_path / "data")],
+        capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Nobody leads it yet." in done.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "spacy" in imported  # the listing is whole: the turn was preprocessed
+    assert "litellm" not in imported and "openai" not in imported
 
 
 def test_an_openai_name_without_api_base_follows_the_openai_environment(openai_server, monkeypatch):
