@@ -1,9 +1,9 @@
 """LLMClient: one streamed model call, with our own retries, timeouts,
 cancellation, token counts and cost.
 
-A remote call takes one of two routes: an OpenAI-compatible endpoint is
-called over httpx (chatapp/llm/openai_compatible.py: no seconds-long import
-first), every other provider through litellm.
+A remote call takes one of two routes: an OpenAI-compatible endpoint goes
+through the openai package (chatapp/llm/openai_compatible.py: it imports in a
+fraction of litellm's time), every other provider through litellm.
 
 The route's iterator runs in a worker thread that feeds a queue; the caller's
 thread drains the queue, calls `on_delta` and watches the clock and the
@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from chatapp.config import url_problem
 from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
-from chatapp.llm.openai_compatible import OPENAI_PREFIX, PLACEHOLDER_KEY, OpenAICompatibleRoute, is_openai_compatible
+from chatapp.llm.openai_compatible import (OPENAI_PREFIX, PLACEHOLDER_KEY, OpenAICompatibleRoute, load_openai,
+                                           start_loading_openai, uses_openai_client)
 from chatapp.llm.settings import OFFLINE_MODEL, LLMSettings
 from chatapp.redact import redact, remember_secret
 
@@ -75,22 +76,21 @@ def load_litellm():
     return _litellm
 
 
-def needs_litellm(settings: LLMSettings) -> bool:
-    """Whether a call with `settings` goes through litellm (whose import takes seconds). The
-    OpenAI-compatible route needs only httpx, small and loaded anyway by the Chroma client."""
-    return not settings.is_offline and not is_openai_compatible(settings)
-
-
 def start_loading_client(settings: LLMSettings) -> None:
-    """Start importing litellm in the background when `settings` will be called through it."""
-    if needs_litellm(settings):
+    """Start importing the library `settings` will be called through, in the background."""
+    if settings.is_offline:
+        return
+    if uses_openai_client(settings):
+        start_loading_openai()
+    else:
         start_loading_litellm()
 
 
 def load_client_library(model: str, api_base: str | None) -> None:
-    """Import litellm now when a call to `model` will go through it: seconds, not on the first message."""
-    if needs_litellm(LLMSettings(model=model, api_base=api_base)):
-        load_litellm()
+    """Import now the library a call to `model` will go through (seconds), not on the first message."""
+    settings = LLMSettings(model=model, api_base=api_base)
+    if not settings.is_offline:
+        load_openai() if uses_openai_client(settings) else load_litellm()
 
 
 def start_loading_litellm() -> None:
@@ -221,7 +221,7 @@ class LitellmRoute:
 
 
 def remote_route(settings: LLMSettings) -> "OpenAICompatibleRoute | LitellmRoute":
-    return OpenAICompatibleRoute(settings) if is_openai_compatible(settings) else LitellmRoute(settings)
+    return OpenAICompatibleRoute(settings) if uses_openai_client(settings) else LitellmRoute(settings)
 
 
 class LLMClient:

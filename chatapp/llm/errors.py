@@ -4,7 +4,6 @@ one-line message that tells the user what to do about it."""
 from __future__ import annotations
 
 import re
-import sys
 import time
 from email.utils import parsedate_to_datetime
 
@@ -33,18 +32,6 @@ class LLMError(Exception):
         self.status = status
 
 
-class EndpointError(Exception):
-    """An error an OpenAI-compatible server answered with: an HTTP status and the error object it
-    sent (`body`), or an error object in the middle of a stream (no status). `response` carries
-    the headers (Retry-After)."""
-
-    def __init__(self, message: str, status_code: int | None = None, body: dict | None = None, response=None):
-        super().__init__(message)
-        self.status_code = status_code
-        self.body = body
-        self.response = response
-
-
 def _exception_chain(exc: BaseException) -> list[BaseException]:
     """The exception and everything it wraps: litellm nests the real cause
     (an httpx error, an SSE error body) under generic wrappers."""
@@ -60,11 +47,10 @@ def _exception_chain(exc: BaseException) -> list[BaseException]:
 
 
 def _status_of(chain: list[BaseException]) -> int | None:
-    openai = sys.modules.get("openai")  # an exception of its kind means it is loaded; else none is
+    import openai
+
     for exc in chain:
-        if isinstance(exc, EndpointError) and exc.status_code is not None:
-            return exc.status_code
-        if openai is not None and isinstance(exc, openai.APIStatusError):
+        if isinstance(exc, openai.APIStatusError):
             return exc.status_code
     for exc in chain:  # an error event inside a stream carries its code in the body
         body = getattr(exc, "body", None)
@@ -109,23 +95,20 @@ def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None,
     litellm wraps causes in generic classes (a refused connection arrives as
     InternalServerError 500), so the chain is read cause first."""
     import httpx
+    import openai
 
-    # Only litellm's route raises the openai package's errors, and it has loaded the package by then;
-    # importing it here just to find out costs most of a second.
-    openai = sys.modules.get("openai")
-    timeouts = (httpx.TimeoutException, TimeoutError) + ((openai.APITimeoutError,) if openai else ())
-    transport = (httpx.TransportError, ConnectionError) + ((openai.APIConnectionError,) if openai else ())
     chain = _exception_chain(exc)
     bodies = [e for e in chain if isinstance(getattr(e, "body", None), dict) and e.body.get("message")]
     detail = bodies[0].body["message"] if bodies else str(chain[-1]) or str(exc)
     detail = " ".join(str(detail).split())[:200]
-    if any(isinstance(e, timeouts) for e in chain):
+    if any(isinstance(e, (httpx.TimeoutException, openai.APITimeoutError, TimeoutError)) for e in chain):
         return "timeout", None, None, detail
     if MISSING_KEY.search(" ".join(str(e) for e in chain)):
         return "auth", None, None, detail
     # An error object the server sent (also mid-stream, inside the SSE body) says what happened.
     status = _status_of(bodies) if bodies else None
     if status is None:
+        transport = (openai.APIConnectionError, httpx.TransportError, ConnectionError)
         if any(isinstance(e, transport) and not type(e).__module__.startswith("litellm") for e in chain):
             return "connection", None, None, detail
         status = _status_of(chain)

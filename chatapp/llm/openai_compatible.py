@@ -1,37 +1,36 @@
-"""Calls to OpenAI-compatible endpoints: the chat-completions protocol spoken over httpx.
+"""Calls to OpenAI-compatible endpoints through the `openai` package itself.
 
-litellm reaches such an endpoint through the openai package, and importing litellm costs seconds of
-CPU and about 200 MiB (every provider's adapters, its price tables); even the openai package alone
-costs about 0.7 s of CPU in a turn's process (its type modules). httpx is loaded already by then
-(Chroma's client uses it), so a model litellm would send as `openai/<name>` (a bare name with an
---api-base, or an `openai/` name) is called here directly: one POST, the answer read as
-server-sent events. litellm stays for every other provider. Prices come from litellm's own bundled
-price table, read as a JSON file without importing litellm.
+litellm reaches such an endpoint through the very same package, but importing
+litellm costs seconds of CPU and about 200 MiB (every provider's adapters,
+its price tables) where `openai` alone costs about a fifth of that. So a model
+that litellm would send as `openai/<name>` (a bare name with an --api-base, or
+an `openai/` name) goes straight through the openai client; litellm stays for
+every other provider. Prices come from litellm's own bundled price table,
+read as a JSON file without importing litellm.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable
 from pathlib import Path
-from types import SimpleNamespace
 
 from chatapp.environment import litellm_package_dir
-from chatapp.llm.errors import EndpointError
 from chatapp.llm.settings import LLMSettings
 from chatapp.token_count import count_tokens as tiktoken_count
 
 OPENAI_PREFIX = "openai/"
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-# Local OpenAI-compatible servers (llama.cpp, vLLM, LM Studio) need no key; one that does want a
-# key answers 401 and the user is told which variable to set.
+# Local OpenAI-compatible servers (llama.cpp, vLLM, LM Studio) need no key, but the openai
+# client refuses to send a request without one; a server that does want a key answers 401.
 PLACEHOLDER_KEY = "no-key"
 
 
-def is_openai_compatible(settings: LLMSettings) -> bool:
-    """Whether litellm would only send this call to an OpenAI-compatible endpoint anyway.
+def uses_openai_client(settings: LLMSettings) -> bool:
+    """Whether litellm would only hand this call to the openai package anyway.
 
     A bare name with an --api-base, and any `openai/…` name with one, go to that server as-is.
     An `openai/…` name without one goes to OpenAI itself, where litellm knows which models refuse
@@ -48,60 +47,62 @@ def routed_name(model: str) -> str:
     return model if model.startswith(OPENAI_PREFIX) else OPENAI_PREFIX + model
 
 
+# --- the openai package, loaded once and kept quiet ------------------------------------
+
+_openai = None
+_openai_lock = threading.Lock()
+
+
+def load_openai():
+    """Import the openai package once (about a second of CPU), its loggers quiet."""
+    global _openai
+    with _openai_lock:
+        if _openai is None:
+            import openai
+
+            for name in ("httpx", "httpcore", "openai"):
+                logging.getLogger(name).setLevel(logging.WARNING)
+            _openai = openai
+    return _openai
+
+
+def start_loading_openai() -> None:
+    """Import openai in a background thread while the turn is preprocessed."""
+    if _openai is None and not _openai_lock.locked():
+        threading.Thread(target=load_openai, name="openai-import", daemon=True).start()
+
+
 # --- one route for the client ----------------------------------------------------------
 
 
 class OpenAICompatibleRoute:
-    """Streams chat completions from an OpenAI-compatible endpoint, prices and counts them."""
+    """Opens streamed chat completions on an OpenAI-compatible endpoint, prices and counts them."""
 
     def __init__(self, settings: LLMSettings):
         self.settings = settings
         self.model = routed_name(settings.model.strip())  # for messages and prices
         self.wire_model = self.model[len(OPENAI_PREFIX):]  # what the server is sent
+        self.openai = load_openai()
 
-    def _request(self, messages: list[dict]) -> tuple[str, dict, dict]:
-        """The URL, headers and body of one call, from the settings and then the environment
-        (the same variables, in the same order, as litellm and the openai package read)."""
+    def _client(self, timeout: float):
         s = self.settings
-        base_url = (s.api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE")
-                    or OPENAI_BASE_URL)
+        # The base URL and key as litellm would find them: the setting, then the environment.
+        base_url = s.api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or None
         api_key = s.api_key or os.environ.get("OPENAI_API_KEY") or (PLACEHOLDER_KEY if s.api_base else None)
-        if api_key is None:
-            raise EndpointError("no API key is set for OpenAI")
-        headers = {"Authorization": f"Bearer {api_key}", "Accept": "text/event-stream"}
-        for variable, header in (("OPENAI_ORG_ID", "OpenAI-Organization"), ("OPENAI_PROJECT_ID", "OpenAI-Project")):
-            if os.environ.get(variable):
-                headers[header] = os.environ[variable]
-        body: dict = {"model": self.wire_model, "messages": messages, "stream": True,
-                      "stream_options": {"include_usage": True}}
+        # max_retries=0: the caller retries, with its own backoff and deadlines.
+        return self.openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout)
+
+    def open(self, messages: list[dict], timeout: float) -> Iterable:
+        """The chunks of one streamed answer; raises the openai package's errors."""
+        s = self.settings
+        options: dict = {}
         if s.temperature is not None:
-            body["temperature"] = s.temperature
+            options["temperature"] = s.temperature
         if s.max_tokens is not None:
-            body["max_tokens"] = s.max_tokens
-        return base_url.rstrip("/") + "/chat/completions", headers, body
-
-    def open(self, messages: list[dict], timeout: float) -> Iterator[SimpleNamespace]:
-        """The chunks of one streamed answer, each with the attributes of the JSON object the server
-        sent (`chunk.choices[0].delta.content`). Raises EndpointError for an error the server
-        answered with, httpx's errors for a transport that failed."""
-        import httpx
-
-        url, headers, body = self._request(messages)
-        with httpx.Client(timeout=httpx.Timeout(timeout)) as client:
-            with client.stream("POST", url, json=body, headers=headers) as response:
-                if response.status_code >= 400:
-                    response.read()
-                    raise _status_failure(response)
-                for payload in _event_data(response.iter_lines()):
-                    if payload.strip() == "[DONE]":
-                        return
-                    try:
-                        data = json.loads(payload)
-                    except ValueError:
-                        raise EndpointError(f"the server sent an event that is not JSON: {payload[:80]!r}") from None
-                    if isinstance(data, dict) and data.get("error"):  # an error object mid-stream
-                        raise _error_object(data["error"], None, response)
-                    yield _with_attributes(data)
+            options["max_tokens"] = s.max_tokens
+        return self._client(timeout).chat.completions.create(
+            model=self.wire_model, messages=messages, stream=True, stream_options={"include_usage": True},
+            timeout=timeout, **options)
 
     def count_tokens(self, messages: list[dict] | None = None, text: str | None = None) -> int:
         source = text if text is not None else "\n".join(str(m.get("content", "")) for m in messages or [])
@@ -113,50 +114,6 @@ class OpenAICompatibleRoute:
         if price is None:
             return 0.0
         return prompt_tokens * price[0] + completion_tokens * price[1]
-
-
-def _event_data(lines: Iterator[str]) -> Iterator[str]:
-    """The data of each server-sent event: its `data:` lines joined, comments and other fields skipped."""
-    data: list[str] = []
-    for line in lines:
-        if not line:  # a blank line ends an event
-            if data:
-                yield "\n".join(data)
-                data = []
-            continue
-        field, _, value = line.partition(":")
-        if field == "data":
-            data.append(value[1:] if value.startswith(" ") else value)
-    if data:
-        yield "\n".join(data)
-
-
-def _with_attributes(value):
-    """JSON objects as attribute bags, so a chunk reads like the openai package's (and litellm's)."""
-    if isinstance(value, dict):
-        return SimpleNamespace(**{key: _with_attributes(item) for key, item in value.items()})
-    if isinstance(value, list):
-        return [_with_attributes(item) for item in value]
-    return value
-
-
-def _error_object(error, status: int | None, response) -> EndpointError:
-    body = error if isinstance(error, dict) else {"message": str(error)}
-    message = body.get("message") if isinstance(body.get("message"), str) else None
-    return EndpointError(message or f"the server answered with an error{f' ({status})' if status else ''}",
-                         status_code=status, body=body, response=response)
-
-
-def _status_failure(response) -> EndpointError:
-    """An HTTP error status, with the error object the server sent when it sent one."""
-    try:
-        data = response.json()
-    except ValueError:
-        data = None
-    error = data.get("error") if isinstance(data, dict) and data.get("error") else data
-    if not isinstance(error, (dict, str)) or not error:
-        error = {"message": response.text[:200] or response.reason_phrase}
-    return _error_object(error, response.status_code, response)
 
 
 @functools.lru_cache(maxsize=1)
