@@ -1,5 +1,5 @@
 """The model call (streaming, retries, timeouts, cost): an OpenAI-compatible
-server over httpx, litellm for every other provider, and the offline responder
+server through the openai package, litellm for every other provider, and the offline responder
 that answers from the knowledge base.
 
 Importing this package is cheap; litellm loads on the first call that needs it.
