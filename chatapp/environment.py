@@ -10,15 +10,21 @@ import os
 from pathlib import Path
 
 
-def litellm_tokenizer_dir() -> Path | None:
-    """Where litellm keeps its bundled tiktoken BPE files, found without importing it."""
+def litellm_package_dir() -> Path | None:
+    """Where litellm is installed, found without importing it (its import takes seconds)."""
     import importlib.util
 
     spec = importlib.util.find_spec("litellm")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(list(spec.submodule_search_locations)[0]) / "litellm_core_utils" / "tokenizers"
-    return path if path.is_dir() else None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def litellm_tokenizer_dir() -> Path | None:
+    """Where litellm keeps its bundled tiktoken BPE files."""
+    package = litellm_package_dir()
+    path = package / "litellm_core_utils" / "tokenizers" if package else None
+    return path if path is not None and path.is_dir() else None
 
 
 def prepare_offline_environment() -> None:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from chatapp import table_cache
 
 # The libraries that dominate a cold start, in the order a turn loads them (litellm only for a
-# remote model; wordfreq no longer: its table comes from the table cache).
+# provider other than an OpenAI-compatible server, which is called over httpx; wordfreq no longer:
+# its table comes from the table cache).
 HEAVY_LIBRARIES = ("chromadb", "spacy", "litellm", "onnxruntime")
 # A question of the ordinary kind, run through preprocessing twice: cold, then warm.
 PROBE_QUESTION = "who leads the project"

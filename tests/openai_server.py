@@ -64,14 +64,17 @@ class Scripted:
     endless: bool = False
     # An error message with "{key}" replaced by the bearer token the request carried.
     echo_key: bool = False
+    # SSE as some proxies and hosted servers send it: a ": keep-alive" comment before every event,
+    # each event named ("event: message") and its JSON split over two data lines.
+    verbose_events: bool = False
 
     @classmethod
     def reply(cls, text: str, pieces: int = 1, piece_delay: float = 0.0, first_byte_delay: float = 0.0,
               prompt_tokens: int | None = None, completion_tokens: int | None = None,
-              finish_reason: str = "stop", send_usage: bool = True) -> "Scripted":
+              finish_reason: str = "stop", send_usage: bool = True, verbose_events: bool = False) -> "Scripted":
         return cls(text=text, pieces=pieces, piece_delay=piece_delay, first_byte_delay=first_byte_delay,
                    prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                   finish_reason=finish_reason, send_usage=send_usage)
+                   finish_reason=finish_reason, send_usage=send_usage, verbose_events=verbose_events)
 
     @classmethod
     def stalled(cls, text: str, pieces: int, stall_after: int, resume: threading.Event | None = None,
@@ -170,6 +173,7 @@ _STATUS_ERROR_TYPES = {
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive and chunked bodies, like real servers
     server: "_Server"
+    verbose_events = False  # the answer being sent is a Scripted with verbose_events
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass  # keep test output clean
@@ -192,6 +196,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _write_event(self, payload: dict | str) -> None:
         data = payload if isinstance(payload, str) else json.dumps(payload)
+        if self.verbose_events and data != "[DONE]":
+            # The same JSON over two data lines (a reader joins them with a newline: still JSON).
+            head, sep, tail = data.partition(", ")
+            lines = f"data: {head}{sep.strip()}\ndata: {tail}" if sep else f"data: {data}"
+            self._write_chunk(f": keep-alive\n\nevent: message\n{lines}\n\n".encode())
+            return
         self._write_chunk(f"data: {data}\n\n".encode())
 
     def _drop_connection(self) -> None:
@@ -276,6 +286,7 @@ class _Handler(BaseHTTPRequestHandler):
             return {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": created, "model": model,
                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
 
+        self.verbose_events = script.verbose_events
         self.recorded.responded = True
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

@@ -1,10 +1,14 @@
 """The model call, end to end over real HTTP: every test talks to an
 OpenAI-compatible server on 127.0.0.1 (tests/openai_server.py) through
-litellm, or to the offline responder over a real knowledge base."""
+the openai package (or litellm, for another provider's prefix), or to the
+offline responder over a real knowledge base."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -80,6 +84,16 @@ def test_text_streams_in_pieces_through_on_delta(openai_server):
     assert sent.body["messages"] == QUESTION
     assert sent.body["stream_options"] == {"include_usage": True}
     assert sent.headers["authorization"] == "Bearer sk-test-123"
+
+
+def test_keep_alive_comments_named_events_and_multi_line_data_are_read_as_one_answer(openai_server):
+    openai_server.script(Scripted.reply("Read past the comments.", pieces=4, prompt_tokens=9, completion_tokens=4,
+                                        verbose_events=True))
+    pieces: list[str] = []
+    result = client_for(openai_server).stream(QUESTION, on_delta=pieces.append)
+    assert pieces == split_into_pieces("Read past the comments.", 4)
+    assert (result.text, result.finish_reason) == ("Read past the comments.", "stop")
+    assert (result.prompt_tokens, result.completion_tokens) == (9, 4)
 
 
 def test_model_options_reach_the_server(openai_server):
@@ -239,6 +253,67 @@ def test_litellm_prints_nothing_of_its_own(openai_server, capfd):
     failure(lambda: client_for(openai_server, max_retries=0).stream(QUESTION))
     out, err = capfd.readouterr()
     assert "Give Feedback" not in out + err and "LiteLLM" not in out + err
+
+
+# --- which library carries the call -----------------------------------------------------------
+
+
+def test_an_openai_compatible_call_never_imports_litellm(openai_server):
+    """litellm's import costs seconds; a call to an OpenAI-compatible server does not wait for it."""
+    openai_server.script(Scripted.reply("Hello there.", pieces=3))
+    script = (
+        "import sys, chatapp\n"
+        "from chatapp.llm import LLMClient, LLMSettings\n"
+        f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
+        "result = client.stream([{'role': 'user', 'content': 'hi'}])\n"
+        "print(result.text, '|', 'litellm' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "Hello there. | False"
+    # A local server wants no key; the client still sends one, since the openai package insists.
+    assert openai_server.chat_requests[0].headers["authorization"] == "Bearer no-key"
+
+
+def test_a_whole_ask_against_an_openai_compatible_server_never_imports_litellm(openai_server, tmp_path):
+    openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
+    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "chatapp", "ask", "who leads the project", "--model", "test-model",
+         "--api-base", openai_server.url, "--data-dir", str(tmp_path / "data")],
+        capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Nobody leads it yet." in done.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "spacy" in imported  # the listing is whole: the turn was preprocessed
+    assert "litellm" not in imported and "openai" in imported  # the openai package alone carries the call
+
+
+def test_an_openai_name_without_api_base_follows_the_openai_environment(openai_server, monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", openai_server.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env-456")
+    openai_server.script(Scripted.reply("Routed.", pieces=2))
+    result = LLMClient(LLMSettings(model="openai/test-model")).stream(QUESTION)
+    sent = openai_server.chat_requests[0]
+    assert result.text == "Routed."
+    assert sent.body["model"] == "test-model" and sent.headers["authorization"] == "Bearer sk-from-env-456"
+
+
+def test_an_openai_name_with_no_key_anywhere_says_which_variable_to_set(monkeypatch):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_BASE"):
+        monkeypatch.delenv(name, raising=False)
+    error = failure(lambda: LLMClient(LLMSettings(model="openai/gpt-4o-mini", backoff_base=0.01)).stream(QUESTION))
+    assert error.kind == "auth" and error.attempts == 1
+    assert "OPENAI_API_KEY" in error.message and "\n" not in error.message
+
+
+def test_another_provider_prefix_still_goes_through_litellm(openai_server):
+    """hosted_vllm/ is an OpenAI-compatible provider litellm knows: its call is litellm's, over the same wire."""
+    openai_server.script(Scripted.reply("Via litellm.", pieces=3, prompt_tokens=11, completion_tokens=3))
+    result = client_for(openai_server, model="hosted_vllm/test-model").stream(QUESTION)
+    assert result.text == "Via litellm." and (result.prompt_tokens, result.completion_tokens) == (11, 3)
+    assert openai_server.chat_requests[0].body["model"] == "test-model"
 
 
 # --- cancellation ---------------------------------------------------------------------------

@@ -109,12 +109,12 @@ class ModelChoice(OptionGroup):
 
 def check_routable(model: str, api_base: str | None) -> None:
     """A model name litellm cannot route is the user's mistake, found without calling anyone. For a
-    remote model litellm starts loading now, in the background, while the turn is preprocessed."""
-    from chatapp.llm.client import model_problem, start_loading_litellm
-    from chatapp.llm.settings import OFFLINE_MODEL
+    model that goes through litellm, litellm starts loading now, in the background, while the turn is
+    preprocessed (an OpenAI-compatible server needs no such import)."""
+    from chatapp.llm.client import model_problem, start_loading_client
+    from chatapp.llm.settings import LLMSettings
 
-    if model.strip().lower() != OFFLINE_MODEL:
-        start_loading_litellm()
+    start_loading_client(LLMSettings(model=model, api_base=api_base))
     problem = model_problem(model, api_base)
     if problem:
         raise UserError(problem)

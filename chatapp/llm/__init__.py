@@ -1,7 +1,8 @@
-"""The model call: litellm for every provider (streaming, retries, timeouts,
-cost), and the offline responder that answers from the knowledge base.
+"""The model call (streaming, retries, timeouts, cost): an OpenAI-compatible
+server through the openai package, litellm for every other provider, and the offline responder
+that answers from the knowledge base.
 
-Importing this package is cheap; litellm loads on the first remote call.
+Importing this package is cheap; litellm loads on the first call that needs it.
 """
 
 from chatapp.llm.client import LLMClient, LLMError, LLMResult, LLMSettings

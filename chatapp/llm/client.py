@@ -1,7 +1,11 @@
-"""LLMClient: one streamed model call through litellm, with our own retries,
-timeouts, cancellation, token counts and cost.
+"""LLMClient: one streamed model call, with our own retries, timeouts,
+cancellation, token counts and cost.
 
-litellm's iterator runs in a worker thread that feeds a queue; the caller's
+A remote call takes one of two routes: an OpenAI-compatible endpoint goes
+through the openai package (chatapp/llm/openai_compatible.py: it imports in a
+fraction of litellm's time), every other provider through litellm.
+
+The route's iterator runs in a worker thread that feeds a queue; the caller's
 thread drains the queue, calls `on_delta` and watches the clock and the
 cancel event. That way a server that stalls mid-read can never hold the
 caller past a timeout: the worker is simply abandoned (it is a daemon and
@@ -21,6 +25,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from chatapp.config import url_problem
 from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
+from chatapp.llm.openai_compatible import (OPENAI_PREFIX, PLACEHOLDER_KEY, OpenAICompatibleRoute, load_openai,
+                                           start_loading_openai, uses_openai_client)
 from chatapp.llm.settings import OFFLINE_MODEL, LLMSettings
 from chatapp.redact import redact, remember_secret
 
@@ -70,6 +76,23 @@ def load_litellm():
     return _litellm
 
 
+def start_loading_client(settings: LLMSettings) -> None:
+    """Start importing the library `settings` will be called through, in the background."""
+    if settings.is_offline:
+        return
+    if uses_openai_client(settings):
+        start_loading_openai()
+    else:
+        start_loading_litellm()
+
+
+def load_client_library(model: str, api_base: str | None) -> None:
+    """Import now the library a call to `model` will go through (seconds), not on the first message."""
+    settings = LLMSettings(model=model, api_base=api_base)
+    if not settings.is_offline:
+        load_openai() if uses_openai_client(settings) else load_litellm()
+
+
 def start_loading_litellm() -> None:
     """Import litellm in a background thread, so a turn's preprocessing (much of it in numpy,
     onnxruntime and file reads, which let the thread run) overlaps it and the model call finds
@@ -94,7 +117,7 @@ def model_problem(model: str, api_base: str | None) -> str | None:
     request was built, with litellm's own message."""
     if model.strip().lower() == OFFLINE_MODEL:
         return None
-    if api_base:
+    if api_base or model.startswith(OPENAI_PREFIX):
         # Sent to an OpenAI-compatible server, any name routes: one without a known provider prefix
         # goes as openai/<name> (litellm_model_name). No need to wait for litellm's import here.
         return None
@@ -130,11 +153,11 @@ class _Attempt:
     stopped: str | None = None  # "cancelled" | "timeout_first_byte" | "timeout_total"
 
 
-def _read_stream(litellm, call: dict, events: queue.Queue, abandon: threading.Event) -> None:
-    """Worker thread: run litellm's stream and put ("delta"|"usage"|"finish"|"end"|"error", value) events."""
+def _read_stream(open_stream: Callable[[], Any], events: queue.Queue, abandon: threading.Event) -> None:
+    """Worker thread: run a route's stream and put ("delta"|"usage"|"finish"|"end"|"error", value) events."""
     response = None
     try:
-        response = litellm.completion(**call)
+        response = open_stream()
         for chunk in response:
             if abandon.is_set():
                 break
@@ -154,12 +177,51 @@ def _read_stream(litellm, call: dict, events: queue.Queue, abandon: threading.Ev
     except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, which classifies it
         events.put(("error", exc))
     finally:
-        close = getattr(getattr(response, "completion_stream", None), "close", None)
+        # litellm wraps the openai package's stream; the OpenAI-compatible route's generator closes itself.
+        close = getattr(getattr(response, "completion_stream", response), "close", None)
         if abandon.is_set() and callable(close):
             try:
                 close()
             except Exception:  # noqa: BLE001 - best effort: frees the connection sooner
                 pass
+
+
+class LitellmRoute:
+    """Every provider litellm knows: its completion call, its token counter and its price map."""
+
+    def __init__(self, settings: LLMSettings):
+        self.settings = settings
+        self.litellm = load_litellm()
+        self.model = litellm_model_name(settings.model, settings.api_base)
+
+    def open(self, messages: list[dict], timeout: float):
+        s = self.settings
+        call: dict[str, Any] = {
+            "model": self.model, "messages": messages, "stream": True, "timeout": timeout,
+            "stream_options": {"include_usage": True}, "num_retries": 0, "max_retries": 0,
+            "drop_params": True,  # a provider that lacks a parameter should not fail the call
+        }
+        if s.api_base:
+            call["api_base"] = s.api_base
+        if s.api_key:
+            call["api_key"] = s.api_key
+        elif s.api_base and self.model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
+            call["api_key"] = PLACEHOLDER_KEY  # the openai SDK underneath sends nothing without a key
+        if s.temperature is not None:
+            call["temperature"] = s.temperature
+        if s.max_tokens is not None:
+            call["max_tokens"] = s.max_tokens
+        return self.litellm.completion(**call)
+
+    def count_tokens(self, messages: list[dict] | None = None, text: str | None = None) -> int:
+        return count_tokens(self.model, messages=messages, text=text)
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return cost_of(self.litellm, self.model, prompt_tokens, completion_tokens)
+
+
+def remote_route(settings: LLMSettings) -> "OpenAICompatibleRoute | LitellmRoute":
+    return OpenAICompatibleRoute(settings) if uses_openai_client(settings) else LitellmRoute(settings)
 
 
 class LLMClient:
@@ -184,28 +246,6 @@ class LLMClient:
 
     # --- remote models ---------------------------------------------------------
 
-    def _call_arguments(self, litellm_model: str, messages: list[dict], timeout: float) -> dict[str, Any]:
-        s = self.settings
-        call: dict[str, Any] = {
-            "model": litellm_model, "messages": messages, "stream": True, "timeout": timeout,
-            "stream_options": {"include_usage": True}, "num_retries": 0, "max_retries": 0,
-            "drop_params": True,  # a provider that lacks a parameter should not fail the call
-        }
-        if s.api_base:
-            call["api_base"] = s.api_base
-        if s.api_key:
-            call["api_key"] = s.api_key
-        elif s.api_base and litellm_model.startswith("openai/") and not os.environ.get("OPENAI_API_KEY"):
-            # Local OpenAI-compatible servers (llama.cpp, vLLM, LM Studio) need no
-            # key, but the OpenAI SDK refuses to send a request without one; a
-            # server that does want a key answers 401 and the user is told to set it.
-            call["api_key"] = "no-key"
-        if s.temperature is not None:
-            call["temperature"] = s.temperature
-        if s.max_tokens is not None:
-            call["max_tokens"] = s.max_tokens
-        return call
-
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         s = self.settings
         # Full jitter: spread retries of many clients over the whole window.
@@ -223,16 +263,16 @@ class LLMClient:
         problem = model_problem(s.model, s.api_base)
         if problem:
             raise LLMError("bad_model", problem)
-        litellm = load_litellm()
+        route = remote_route(s)
         started = time.monotonic()
         total_deadline = started + s.total_timeout
-        litellm_model = litellm_model_name(s.model, s.api_base)
+        litellm_model = route.model
         attempt_number = 0
         while True:
             attempt_number += 1
-            attempt = self._run_attempt(litellm, litellm_model, messages, on_delta, cancel, total_deadline)
+            attempt = self._run_attempt(route, messages, on_delta, cancel, total_deadline)
             if attempt.stopped == "cancelled" or (attempt.failure is None and attempt.stopped is None):
-                return self._result(litellm, litellm_model, messages, attempt, started, attempt_number)
+                return self._result(route, messages, attempt, started, attempt_number)
             if attempt.stopped:
                 raise LLMError(attempt.stopped, failure_message(
                     attempt.stopped, None, "", s, litellm_model, attempt_number, len(attempt.text)),
@@ -252,20 +292,20 @@ class LLMClient:
                                                      len(attempt.text)),
                                partial_text=attempt.text, attempts=attempt_number, status=status) from attempt.failure
             if cancel is not None and cancel.wait(delay):
-                return self._result(litellm, litellm_model, messages, _Attempt(stopped="cancelled"), started,
-                                    attempt_number)
+                return self._result(route, messages, _Attempt(stopped="cancelled"), started, attempt_number)
             if cancel is None:
                 time.sleep(delay)
 
-    def _run_attempt(self, litellm, litellm_model, messages, on_delta, cancel, total_deadline) -> _Attempt:
+    def _run_attempt(self, route, messages, on_delta, cancel, total_deadline) -> _Attempt:
         s = self.settings
         attempt_started = time.monotonic()
         first_byte_deadline = attempt_started + s.first_byte_timeout
-        # litellm's own socket timeout only frees the abandoned worker; ours decide.
-        call = self._call_arguments(litellm_model, messages, max(1.0, total_deadline - attempt_started))
+        # The library's own socket timeout only frees the abandoned worker; ours decide.
+        socket_timeout = max(1.0, total_deadline - attempt_started)
         events: queue.Queue = queue.Queue()
         abandon = threading.Event()
-        worker = threading.Thread(target=_read_stream, args=(litellm, call, events, abandon),
+        worker = threading.Thread(target=_read_stream,
+                                  args=(lambda: route.open(messages, socket_timeout), events, abandon),
                                   name="llm-stream", daemon=True)
         worker.start()
         attempt = _Attempt()
@@ -335,17 +375,18 @@ class LLMClient:
             attempt.text += piece
             if on_delta is not None:
                 on_delta(piece)
-        return self._result(None, OFFLINE_MODEL, messages, attempt, started, 1)
+        return self._result(None, messages, attempt, started, 1)
 
     # --- accounting ----------------------------------------------------------------
 
-    def _result(self, litellm, litellm_model, messages, attempt: _Attempt, started: float,
-                attempts: int) -> LLMResult:
+    def _result(self, route, messages, attempt: _Attempt, started: float, attempts: int) -> LLMResult:
+        """The answer with its accounting; `route` is None for the offline responder."""
         prompt_tokens, completion_tokens = attempt.prompt_tokens, attempt.completion_tokens
         if prompt_tokens is None or completion_tokens is None or attempt.stopped == "cancelled":
-            prompt_tokens = count_tokens(litellm_model, messages=messages)
-            completion_tokens = count_tokens(litellm_model, text=attempt.text)
-        cost = 0.0 if litellm is None else cost_of(litellm, litellm_model, prompt_tokens, completion_tokens)
+            count = route.count_tokens if route is not None else offline_token_count
+            prompt_tokens = count(messages=messages)
+            completion_tokens = count(text=attempt.text)
+        cost = 0.0 if route is None else route.cost(prompt_tokens, completion_tokens)
         return LLMResult(
             text=attempt.text, model=self.settings.model, prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens, cost=cost,
@@ -355,6 +396,10 @@ class LLMClient:
             attempts=attempts,
             finish_reason="cancelled" if attempt.stopped == "cancelled" else attempt.finish_reason,
         )
+
+
+def offline_token_count(messages: list[dict] | None = None, text: str | None = None) -> int:
+    return count_tokens(OFFLINE_MODEL, messages=messages, text=text)
 
 
 def count_tokens(model: str, messages: list[dict] | None = None, text: str | None = None) -> int:

@@ -85,7 +85,8 @@ def _retry_after_seconds(chain: list[BaseException]) -> float | None:
     return None
 
 
-MISSING_KEY = re.compile(r"missing credentials|missing \w* ?api[ _]key|no (api )?key is set|api_key \w* ?must be set", re.I)
+MISSING_KEY = re.compile(r"missing credentials|missing \w* ?api[ _]key|no (api )?key is set|"
+                         r"api_key (client option )?\w* ?must be set", re.I)
 
 
 def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None, str]:
@@ -130,8 +131,10 @@ def classify_failure(exc: BaseException) -> tuple[str, int | None, float | None,
 def key_variable(litellm_model: str) -> str:
     """The environment variable litellm reads the key for `litellm_model` from (OPENAI_API_KEY,
     ANTHROPIC_API_KEY, …): litellm's own answer when it has one, else PROVIDER_API_KEY."""
+    if litellm_model.startswith("openai/"):
+        return "OPENAI_API_KEY"  # the openai route: litellm may not be loaded, and need not be
     try:
-        import litellm  # loaded already whenever a remote call failed
+        import litellm  # loaded already whenever a remote call through it failed
 
         missing = litellm.validate_environment(model=litellm_model).get("missing_keys") or []
         named = [name for name in missing if name.endswith(("_KEY", "_TOKEN"))]

@@ -162,9 +162,9 @@ class ChatApp(App):
 
         load_pipeline()
         if self.model != "offline":
-            from chatapp.llm.client import load_litellm
+            from chatapp.llm.client import load_client_library
 
-            load_litellm()  # its import takes seconds: pay it now, not on the first message
+            load_client_library(self.model, self.api_base)  # seconds: paid now, not on the first message
 
     def _live_diff_ready(self) -> None:
         self.live_ready = True
