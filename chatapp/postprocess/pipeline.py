@@ -59,6 +59,8 @@ class PostprocessSettings:
 
 # How much of one answer is checked: beyond this, the rest is delivered unchecked and the result says so.
 CHECKED_ANSWER_CHARS = 20_000
+# How many of the latest answers keep their parse, to be read as earlier turns (a chat needs one).
+RECENT_PARSES = 4
 
 
 class Postprocessor:
@@ -76,6 +78,9 @@ class Postprocessor:
         self.support_model = SupportModel(similarity=self.settings.support_similarity)
         self._view: KnowledgeView | None = None
         self._prior_cache: OrderedDict[str, AnswerAnalysis] = OrderedDict()
+        # The latest answers' parses: next turn, an answer is an earlier turn, read again (delivered
+        # as it came, its text is the same).
+        self._recent_parses: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
         self._embedding_thread: ThreadPoolExecutor | None = None
 
@@ -132,6 +137,7 @@ class Postprocessor:
         topic_vectors = (self._embedding_beside().submit(embedder.embed, [question, response])
                          if embedder is not None and wants_topic_vectors(question, response) else None)
         analysis = extractor.extract(response, resolved)
+        self._remember_parse(response, analysis.doc)
         prior = self._priors(extractor, [t.content for t in history if t.role == "assistant" and t.content.strip()])
         sources = Sources(
             view=view,
@@ -218,15 +224,36 @@ class Postprocessor:
             known = {t: self._prior_cache[t] for t in texts if t in self._prior_cache}
             for text in known:
                 self._prior_cache.move_to_end(text)
-        missing = [t for t in dict.fromkeys(texts) if t not in known]
+            parsed = {t: self._recent_parses[t] for t in texts if t not in known and t in self._recent_parses}
+        missing = [t for t in dict.fromkeys(texts) if t not in known and t not in parsed]
+        # An earlier turn is read without spaCy's names (NER), which nothing else in the parse depends
+        # on: an answer parsed with them serves once they are set aside.
+        analysed = [extractor.analyse(_without_names(doc), text) for text, doc in parsed.items()]
         if missing:
-            analysed = extractor.extract_many([t[:CHECKED_ANSWER_CHARS] for t in missing], with_ner=False)
+            analysed += extractor.extract_many([t[:CHECKED_ANSWER_CHARS] for t in missing], with_ner=False)
+        if analysed:
             with self._lock:
-                for text, analysis in zip(missing, analysed):
+                for text, analysis in zip([*parsed, *missing], analysed):
                     known[text] = self._prior_cache[text] = analysis
                 while len(self._prior_cache) > self.settings.prior_cache_size:
                     self._prior_cache.popitem(last=False)
         return [known[t] for t in texts]
+
+    def _remember_parse(self, text: str, doc) -> None:
+        if doc is None:
+            return
+        with self._lock:
+            self._recent_parses[text] = doc
+            self._recent_parses.move_to_end(text)
+            while len(self._recent_parses) > RECENT_PARSES:
+                self._recent_parses.popitem(last=False)
+
+
+def _without_names(doc):
+    """A copy of the parse with spaCy's named entities taken out, as a parse without NER has none."""
+    copy = doc.copy()
+    copy.ents = []
+    return copy
 
 
 def _entity_records(view: KnowledgeView, analysis: AnswerAnalysis, resolved: list[ResolvedEntity]) -> list[str]:
