@@ -8,6 +8,7 @@ otherwise), and keeping to the entities the user asked about.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from chatapp.intents import is_document_request, is_small_talk
@@ -56,6 +57,7 @@ WANTS = {  # question type -> answer types that satisfy it
 TOPIC_WORDS = 2
 
 
+@functools.lru_cache(maxsize=256)  # asked twice a check (wants_topic_vectors too), and many patterns
 def question_type(question: str) -> str:
     if not question.strip():
         return ""
