@@ -91,7 +91,7 @@ def text_index(texts) -> TextIndex:
     return _shared_index(tuple(texts))
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=32)  # a turn reads four: supplied, records, given, earlier
 def _shared_index(texts: tuple[str, ...]) -> TextIndex:
     return TextIndex(list(texts))
 

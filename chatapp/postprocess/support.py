@@ -143,7 +143,7 @@ class EvidencePool:
         return best, shared[best] / len(stems)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=512)
 def _read_evidence(text: str) -> tuple[tuple[tuple[str, frozenset[str], bool], ...], frozenset[tuple[str, str]]]:
     """(sentence, its content stems, negated) for each sentence of one evidence text, and its word
     pairs: read once per text, as the same evidence, records and earlier turns come back turn after turn."""
