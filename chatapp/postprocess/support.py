@@ -119,7 +119,7 @@ class EvidencePool:
             if not text or not text.strip():
                 continue
             sentences, pairs = _read_evidence(text)
-            self.sentences += [EvidenceSentence(sentence, stems, label, negated) for sentence, stems, negated in sentences]
+            self.sentences += [EvidenceSentence(said, stems, label, negated) for said, stems, negated in sentences]
             self.pairs |= pairs
         self._by_stem: dict[str, list[int]] | None = None
 
