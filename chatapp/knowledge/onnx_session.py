@@ -35,9 +35,10 @@ def _processor() -> str:
 def _options(onnxruntime, threads: int | None):
     options = onnxruntime.SessionOptions()
     options.log_severity_level = QUIET
-    # onnxruntime's pool threads spin after each run waiting for the next: on a 2-core machine that
-    # is CPU taken from spaCy and the imports running beside them (a single question's embedding cost
-    # twice its CPU time, a batch 40% more). Without it: the same vectors, to the last bit.
+    # Its worker threads wait for work asleep, not spinning: a spinning pool kept a core busy after
+    # each call, taking CPU from spaCy and the imports running beside it on 2 cores (a question's
+    # embedding cost twice its CPU time, the spaCy parse after it twice its time). The vectors are the
+    # same to the last bit.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if threads:
         options.intra_op_num_threads = threads

@@ -115,6 +115,15 @@ class ClaimExtractor:
     def extract(self, text: str, resolved: list[ResolvedEntity] = (), with_ner: bool = True) -> AnswerAnalysis:
         """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names)."""
         doc = self.nlp(text) if with_ner or "ner" not in self.nlp.pipe_names else self.nlp(text, disable=["ner"])
+        return self.analyse(doc, text, resolved)
+
+    def extract_many(self, texts: list[str], with_ner: bool = True) -> list[AnswerAnalysis]:
+        """extract() for several texts, parsed by spaCy as one batch."""
+        disable = [] if with_ner or "ner" not in self.nlp.pipe_names else ["ner"]
+        return [self.analyse(doc, text) for text, doc in zip(texts, self.nlp.pipe(texts, disable=disable))]
+
+    def analyse(self, doc, text: str, resolved: list[ResolvedEntity] = ()) -> AnswerAnalysis:
+        """The claims of `text`, given its spaCy parse `doc`."""
         resolved_ids = [r.entity_id for r in resolved if r.entity_id and r.entity_id in self.view.entities]
         # A number inside a title ("2 Fast 2 Furious") belongs to the name, not to a count.
         found_values = [v for v in V.find_values(text) if not (v.vtype == "number" and in_title(text, v.span))]

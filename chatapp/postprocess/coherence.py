@@ -8,6 +8,7 @@ otherwise), and keeping to the entities the user asked about.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from chatapp.intents import is_document_request, is_small_talk
@@ -56,6 +57,7 @@ WANTS = {  # question type -> answer types that satisfy it
 TOPIC_WORDS = 2
 
 
+@functools.lru_cache(maxsize=256)  # asked twice a check (wants_topic_vectors too), and many patterns
 def question_type(question: str) -> str:
     if not question.strip():
         return ""
@@ -101,7 +103,9 @@ def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
 
 
 def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeView,
-                     resolved: list[ResolvedEntity] = (), embedder=None) -> CoherenceResult:
+                     resolved: list[ResolvedEntity] = (), embedder=None, topic_vectors=None) -> CoherenceResult:
+    """`topic_vectors`: the question's and the answer's vectors when the caller computed them
+    already (pipeline.py embeds them beside the parse); otherwise `embedder` is asked for them."""
     if not analysis.text.strip():
         return CoherenceResult(0.0, question_type(question), "empty", ["the answer is empty"])
     q_type = question_type(question)
@@ -120,7 +124,7 @@ def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeVie
         type_score = 0.3
         issues.append(f"the question asks for {_article(q_type)} but the answer gives none")
 
-    topic_score = _topic(question, analysis, embedder)
+    topic_score = _topic(question, analysis, embedder, topic_vectors)
     if topic_score < 0.5 and sum(not is_stop(w) for w in words(question)) >= TOPIC_WORDS:
         issues.append("the answer drifts from the question's topic")
 
@@ -142,18 +146,29 @@ def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeVie
     return CoherenceResult(round(score, 3), q_type, a_types[0], issues)
 
 
-def _topic(question: str, analysis: AnswerAnalysis, embedder) -> float:
-    content = [w for w in words(analysis.text) if not is_stop(w)]
-    if len(content) <= 5:
+def wants_topic_vectors(question: str, text: str) -> bool:
+    """assess_coherence will compare the question and `text` by their vectors (given an embedder):
+    the question asks something, and the answer is more than a terse one."""
+    q_type = question_type(question)
+    return bool(text.strip() and q_type and q_type != "small talk" and not _terse(text))
+
+
+def _terse(text: str) -> bool:
+    return sum(not is_stop(w) for w in words(text)) <= 5
+
+
+def _topic(question: str, analysis: AnswerAnalysis, embedder, vectors=None) -> float:
+    if _terse(analysis.text):
         return 1.0  # a terse answer is judged by its kind, not by repeating the question
-    if embedder is not None:
-        vectors = embedder.embed([question, analysis.text])
+    if vectors is not None or embedder is not None:
+        if vectors is None:
+            vectors = embedder.embed([question, analysis.text])
         similarity = float(vectors[0] @ vectors[1])
         return max(0.0, min(1.0, (similarity - 0.1) / 0.35))
     asked = {stem(w) for w in words(question) if not is_stop(w)}
     if not asked:
         return 1.0
-    said = {stem(w) for w in content}
+    said = {stem(w) for w in words(analysis.text) if not is_stop(w)}
     # An answer on the topic seldom repeats every word of the question: a third of them is plenty.
     return max(0.0, min(1.0, 0.5 + 1.5 * len(asked & said) / len(asked)))
 

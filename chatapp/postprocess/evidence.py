@@ -84,6 +84,18 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
 
 
+def text_index(texts) -> TextIndex:
+    """A TextIndex of `texts`, shared with earlier calls over the same texts: a conversation's
+    evidence, records and turns come back turn after turn, and indexing them is not free. (Its
+    lazily filled parts depend on the texts alone, so sharing it is safe.)"""
+    return _shared_index(tuple(texts))
+
+
+@functools.lru_cache(maxsize=32)  # a turn reads four: supplied, records, given, earlier
+def _shared_index(texts: tuple[str, ...]) -> TextIndex:
+    return TextIndex(list(texts))
+
+
 @dataclass
 class TextIndex:
     """One bag of source texts (evidence, retrieved chunks, entity records…)."""

@@ -8,7 +8,7 @@ import functools
 from dataclasses import dataclass, field
 
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex
+from chatapp.postprocess.evidence import TextIndex, text_index
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import CheckStatus, HallucinationType
 
@@ -56,7 +56,7 @@ class Sources:
     @functools.cached_property
     def earlier(self) -> TextIndex:
         """What the assistant said before, as text: a name it used stays a name it used."""
-        return TextIndex([p.text for p in self.prior])
+        return text_index([p.text for p in self.prior])
 
     @property
     def grounded(self) -> bool:

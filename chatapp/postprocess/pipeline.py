@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -19,9 +20,9 @@ from chatapp.input_limits import read_part
 from chatapp.surrogates import repair_surrogates
 from chatapp.postprocess.checks import GIVEN, CheckContext
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
-from chatapp.postprocess.coherence import assess_coherence, question_type
+from chatapp.postprocess.coherence import assess_coherence, question_type, wants_topic_vectors
 from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, recommend
-from chatapp.postprocess.evidence import TextIndex
+from chatapp.postprocess.evidence import text_index
 from chatapp.postprocess.facts import ValidationSettings
 from chatapp.postprocess.findings import Sources
 from chatapp.postprocess.hallucination import to_flags
@@ -58,6 +59,8 @@ class PostprocessSettings:
 
 # How much of one answer is checked: beyond this, the rest is delivered unchecked and the result says so.
 CHECKED_ANSWER_CHARS = 20_000
+# How many of the latest answers keep their parse, to be read as earlier turns (a chat needs one).
+RECENT_PARSES = 4
 
 
 class Postprocessor:
@@ -75,7 +78,11 @@ class Postprocessor:
         self.support_model = SupportModel(similarity=self.settings.support_similarity)
         self._view: KnowledgeView | None = None
         self._prior_cache: OrderedDict[str, AnswerAnalysis] = OrderedDict()
+        # The latest answers' parses: next turn, an answer is an earlier turn, read again (delivered
+        # as it came, its text is the same).
+        self._recent_parses: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
+        self._embedding_thread: ThreadPoolExecutor | None = None
 
     # --- shared state, loaded lazily ------------------------------------------
 
@@ -124,18 +131,24 @@ class Postprocessor:
         view = self.view()
         extractor = ClaimExtractor(self.nlp, view)
         resolved = list(resolved_entities)
+        embedder = self.embedder if self.settings.use_embeddings else None
+        # The answer's vector (for its topical fit) is computed while spaCy parses it: the two are
+        # most of a check's time, and the embedding model's session lets go of the GIL as it runs.
+        topic_vectors = (self._embedding_beside().submit(embedder.embed, [question, response])
+                         if embedder is not None and wants_topic_vectors(question, response) else None)
         analysis = extractor.extract(response, resolved)
-        prior = [self._prior(extractor, t.content) for t in history if t.role == "assistant" and t.content.strip()]
+        self._remember_parse(response, analysis.doc)
+        prior = self._priors(extractor, [t.content for t in history if t.role == "assistant" and t.content.strip()])
         sources = Sources(
             view=view,
-            supplied=TextIndex([*evidence, *(chunk_text(c) for c in rag_chunks)]),
-            records=TextIndex(_entity_records(view, analysis, resolved)),
-            given=TextIndex([question, *(t.content for t in history if t.role == "user")]),
+            supplied=text_index([*evidence, *(chunk_text(c) for c in rag_chunks)]),
+            records=text_index(_entity_records(view, analysis, resolved)),
+            given=text_index([question, *(t.content for t in history if t.role == "user")]),
             prior=prior,
             explicit=bool(evidence),
         )
-        embedder = self.embedder if self.settings.use_embeddings else None
-        coherence = assess_coherence(question, analysis, view, resolved, embedder)
+        coherence = assess_coherence(question, analysis, view, resolved, embedder,
+                                     topic_vectors.result() if topic_vectors is not None else None)
         # Retrieved chunks, the registry and earlier turns are evidence too, each under its own name.
         parts = evidence_parts(list(evidence), evidence_labels, rag_chunks, sources.records,
                                [t.content for t in history])
@@ -198,18 +211,49 @@ class Postprocessor:
         return PostprocessedResponse(response, response, [], coherence, FactualValidationResult(score=0.0),
                                      recommendation, 0.0, guidance)
 
-    def _prior(self, extractor: ClaimExtractor, text: str) -> AnswerAnalysis:
+    def _embedding_beside(self) -> ThreadPoolExecutor:
         with self._lock:
-            cached = self._prior_cache.get(text)
-            if cached is not None:
+            if self._embedding_thread is None:
+                self._embedding_thread = ThreadPoolExecutor(1, thread_name_prefix="postprocess-embed")
+            return self._embedding_thread
+
+    def _priors(self, extractor: ClaimExtractor, texts: list[str]) -> list[AnswerAnalysis]:
+        """The earlier answers analysed, from the cache where they were seen before; those that were
+        not are parsed together (spaCy parses a batch for much less than its texts one by one)."""
+        with self._lock:
+            known = {t: self._prior_cache[t] for t in texts if t in self._prior_cache}
+            for text in known:
                 self._prior_cache.move_to_end(text)
-                return cached
-        analysis = extractor.extract(text[:CHECKED_ANSWER_CHARS], with_ner=False)
+            parsed = {t: self._recent_parses[t] for t in texts if t not in known and t in self._recent_parses}
+        missing = [t for t in dict.fromkeys(texts) if t not in known and t not in parsed]
+        # An earlier turn is read without spaCy's names (NER), which nothing else in the parse depends
+        # on: an answer parsed with them serves once they are set aside.
+        analysed = [extractor.analyse(_without_names(doc), text) for text, doc in parsed.items()]
+        if missing:
+            analysed += extractor.extract_many([t[:CHECKED_ANSWER_CHARS] for t in missing], with_ner=False)
+        if analysed:
+            with self._lock:
+                for text, analysis in zip([*parsed, *missing], analysed):
+                    known[text] = self._prior_cache[text] = analysis
+                while len(self._prior_cache) > self.settings.prior_cache_size:
+                    self._prior_cache.popitem(last=False)
+        return [known[t] for t in texts]
+
+    def _remember_parse(self, text: str, doc) -> None:
+        if doc is None:
+            return
         with self._lock:
-            self._prior_cache[text] = analysis
-            while len(self._prior_cache) > self.settings.prior_cache_size:
-                self._prior_cache.popitem(last=False)
-        return analysis
+            self._recent_parses[text] = doc
+            self._recent_parses.move_to_end(text)
+            while len(self._recent_parses) > RECENT_PARSES:
+                self._recent_parses.popitem(last=False)
+
+
+def _without_names(doc):
+    """A copy of the parse with spaCy's named entities taken out, as a parse without NER has none."""
+    copy = doc.copy()
+    copy.ents = []
+    return copy
 
 
 def _entity_records(view: KnowledgeView, analysis: AnswerAnalysis, resolved: list[ResolvedEntity]) -> list[str]:

@@ -35,7 +35,7 @@ import json
 import math
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,11 +118,10 @@ class EvidencePool:
         for text, label, _kind in parts:
             if not text or not text.strip():
                 continue
-            for sentence in split_sentences(text):
-                stems = frozenset(stem(w) for w in words(sentence) if not is_stop(w))
-                if stems:
-                    self.sentences.append(EvidenceSentence(sentence, stems, label, bool(_NEGATION_RE.search(sentence))))
-            self.pairs |= _pairs(words(text))
+            sentences, pairs = _read_evidence(text)
+            self.sentences += [EvidenceSentence(said, stems, label, negated) for said, stems, negated in sentences]
+            self.pairs |= pairs
+        self._by_stem: dict[str, list[int]] | None = None
 
     @property
     def retrieved_only(self) -> bool:
@@ -130,13 +129,30 @@ class EvidencePool:
 
     def best(self, stems: set[str]) -> tuple[int, float]:
         """Index of the sentence sharing most of `stems` (-1: none) and the share."""
-        best, best_share = -1, 0.0
-        if stems:
+        if not stems:
+            return -1, 0.0
+        if self._by_stem is None:  # which sentences have each stem: a claim visits only those
+            self._by_stem = {}
             for i, sentence in enumerate(self.sentences):
-                share = len(stems & sentence.stems) / len(stems)
-                if share > best_share:
-                    best, best_share = i, share
-        return best, best_share
+                for s in sentence.stems:
+                    self._by_stem.setdefault(s, []).append(i)
+        shared = Counter(i for s in stems for i in self._by_stem.get(s, ()))
+        if not shared:
+            return -1, 0.0
+        best = min(shared, key=lambda i: (-shared[i], i))  # the first of the best, as a scan in order finds
+        return best, shared[best] / len(stems)
+
+
+@functools.lru_cache(maxsize=512)
+def _read_evidence(text: str) -> tuple[tuple[tuple[str, frozenset[str], bool], ...], frozenset[tuple[str, str]]]:
+    """(sentence, its content stems, negated) for each sentence of one evidence text, and its word
+    pairs: read once per text, as the same evidence, records and earlier turns come back turn after turn."""
+    sentences = []
+    for sentence in split_sentences(text):
+        stems = frozenset(stem(w) for w in words(sentence) if not is_stop(w))
+        if stems:
+            sentences.append((sentence, stems, bool(_NEGATION_RE.search(sentence))))
+    return tuple(sentences), frozenset(_pairs(words(text)))
 
 
 def _pairs(tokens: list[str]) -> set[tuple[str, str]]:

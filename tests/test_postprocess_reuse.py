@@ -1,0 +1,99 @@
+"""What the Postprocessor keeps between calls to save time (the latest answers' parses, earlier
+turns' analyses, indexes of evidence texts, evidence sentences, the answer's vector computed beside
+the parse) never changes what the user is told: a conversation checked turn by turn by one
+Postprocessor gets the same flags, confidence and per-claim support as each turn checked by a fresh
+one. Real spaCy pipeline, real MiniLM embedder, sample_kb's registry in a real data dir."""
+
+from __future__ import annotations
+
+import pytest
+
+import chatapp  # noqa: F401 - sets the offline environment first
+from chatapp.knowledge.embeddings import MiniLMEmbedder
+from chatapp.postprocess import Postprocessor
+from chatapp.postprocess.claims import ClaimExtractor
+from chatapp.postprocess.coherence import assess_coherence
+from chatapp.records import DialogueTurn
+
+NOTES = ("Project Atlas migrates the billing system to the new platform. Dana Kim leads it, with Omar Haddad "
+         "reviewing the vendor contract. The cut-over is planned for March 3, 2027 and the budget is $420,000. "
+         "The old system will not be switched off before April.")
+CONVERSATION = [
+    ("Who leads the Atlas migration?",
+     "Dana Kim leads the Atlas migration, and Omar Haddad reviews the vendor contract with Priya Raman."),
+    ("When is the cut-over, and what does it cost?",
+     "The cut-over is planned for March 3, 2027. The budget is $450,000, approved by Lena Vogel in Berlin."),
+    ("Will the old system be switched off then?",
+     "Yes, the old system is switched off on March 3, 2027, the same day. Dana Kim said so in the kickoff."),
+    ("Who leads it again, and what was the budget?",
+     "Priya Raman leads Atlas now. The budget is $420,000, as I said before."),
+]
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return MiniLMEmbedder()
+
+
+def outcome(result) -> dict:
+    return {
+        "delivered": result.delivered,
+        "confidence": result.confidence,
+        "support": result.support,
+        "flags": [(f.hallucination_type, f.span, f.confidence, f.suggestion) for f in result.hallucination_flags],
+        "coherence": (result.coherence.score, result.coherence.issues),
+        "claims": [(c.text, c.score, c.claim, c.flagged, c.evidence, c.source, c.reason) for c in result.claim_support],
+    }
+
+
+def test_a_conversation_checked_with_warm_caches_matches_each_turn_checked_afresh(registry_engine, embedder):
+    registry = registry_engine.kb.registry
+    warm = Postprocessor(registry, embedder=embedder)
+    history: list[DialogueTurn] = []
+    flagged_turns = 0
+    for question, answer in CONVERSATION:
+        kwargs = dict(question=question, evidence=[NOTES], history=list(history))
+        kept = outcome(warm.process(answer, **kwargs))
+        fresh = outcome(Postprocessor(registry, embedder=embedder).process(answer, **kwargs))
+        assert kept == fresh, question
+        flagged_turns += bool(kept["flags"])
+        # The answer as delivered is what the next turn reads as the assistant's earlier turn.
+        history += [DialogueTurn("user", question, ""), DialogueTurn("assistant", answer, "")]
+    # The conversation gives the checks something to find (a wrong budget, a made-up switch-off
+    # date, a new lead), so agreeing is not agreeing on nothing.
+    assert flagged_turns >= 2
+
+
+def test_the_answer_vector_computed_beside_the_parse_scores_the_topic_as_computed_after_it(registry_engine,
+                                                                                              embedder):
+    post = Postprocessor(registry_engine.kb.registry, embedder=embedder)
+    off_topic = ("What is the budget for the Atlas migration?",
+                 "The cafeteria on the second floor serves lunch from noon, and the parking garage closes at nine.")
+    drifted = []
+    for question, answer in [*CONVERSATION, off_topic]:
+        result = post.process(answer, question=question, evidence=[NOTES])
+        analysis = ClaimExtractor(post.nlp, post.view()).extract(answer)
+        direct = assess_coherence(question, analysis, post.view(), [], embedder)
+        assert (result.coherence.score, result.coherence.issues) == (direct.score, direct.issues), question
+        drifted += [i for i in result.coherence.issues if "drifts" in i]
+    assert drifted  # the off-topic answer is told apart by its vector, so the vector is the answer's
+
+
+def test_an_answer_read_again_as_an_earlier_turn_is_read_as_if_parsed_without_names(registry_engine):
+    # Earlier turns are parsed without spaCy's NER; the latest answer's parse (with it) stands in for
+    # that parse once its names are set aside, so the turn is read the same either way.
+    from chatapp.postprocess.pipeline import _without_names
+
+    post = Postprocessor(registry_engine.kb.registry)
+    extractor = ClaimExtractor(post.nlp, post.view())
+    for _, answer in CONVERSATION:
+        full = extractor.extract(answer)
+        assert any(n.label != "KNOWN" for n in full.names)  # spaCy found names the registry does not know
+        reused = extractor.analyse(_without_names(full.doc), answer)
+        plain = extractor.extract(answer, with_ner=False)
+        assert [(n.claim.text, n.claim.span, n.label) for n in reused.names] == \
+            [(n.claim.text, n.claim.span, n.label) for n in plain.names]
+        assert [(v.claim.text, v.claim.entity_id, v.cue) for v in reused.values] == \
+            [(v.claim.text, v.claim.entity_id, v.cue) for v in plain.values]
+        assert [(s.claim.text, s.entity_ids, s.mode) for s in reused.sentences] == \
+            [(s.claim.text, s.entity_ids, s.mode) for s in plain.sentences]
