@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import OptionList
-from textual.widgets._markdown import MarkdownBlock
+from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from chatapp.engine import ChatEngine
 from chatapp.llm.client import load_litellm
@@ -324,3 +324,38 @@ def test_a_model_error_ends_the_answer_marked_failed_and_says_why(data_dir, open
     assert status == "failed" and not busy
     assert "[failed]" in shown
     assert any("[/oops]" in notice for notice in notices)
+
+
+def test_a_long_streamed_answer_keeps_finished_blocks_apart_and_esc_keeps_all_of_it(data_dir, openai_server):
+    from chatapp.tui.answer_view import SETTLE_CHARS, AnswerMarkdown
+
+    paragraphs = [f"Paragraph {n}: " + " ".join(f"word{n}x{i}" for i in range(80)) for n in range(12)]
+    code = "```python\ndef f():\n\n    return 1\n```"  # a blank line inside a fence does not end it
+    reply = "\n\n".join(paragraphs[:6] + [code] + paragraphs[6:]) + "\n\n"
+    assert len(reply) > 3 * SETTLE_CHARS
+    openai_server.script(Scripted.endless_stream(reply, piece_delay=0.002))
+    engine = model_engine(data_dir, openai_server)
+
+    async def scenario():
+        app = ChatApp(engine)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await send(pilot, "tell me a long story")
+            await wait_until(pilot, lambda: app.query(AssistantMessage)
+                             and len(app.query_one(AssistantMessage).query(AnswerMarkdown)) >= 3
+                             and "return 1" in app.query_one(AssistantMessage).text)
+            await pilot.press("escape")
+            await settle(pilot)
+            answer = app.query_one(AssistantMessage)
+            shown = " ".join(block._content.plain for block in answer.query(MarkdownBlock)
+                             if not isinstance(block, MarkdownFence))
+            return answer.status, answer.text, shown, [f.code for f in answer.query(MarkdownFence)]
+
+    try:
+        status, text, shown, fences = asyncio.run(scenario())
+    finally:
+        engine.close()
+    assert status == "interrupted"
+    for paragraph in paragraphs[:6]:  # each finished paragraph shown once, in order, nothing lost
+        assert text.count(paragraph) == 1 and shown.count(paragraph) == 1
+    assert shown.index(paragraphs[0]) < shown.index(paragraphs[5])
+    assert fences == ["def f():\n\n    return 1"]

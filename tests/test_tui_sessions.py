@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
 import tomllib
 
 from rich.console import Console
@@ -302,3 +303,40 @@ def test_a_regenerated_answer_is_labelled_in_the_chat_and_when_the_session_is_re
         assert "Zorblax Quint" in shown[0][1] and GOOD_ANSWER in shown[1][1]
         shown = [text for _, text in shown]
         assert sum(GOOD_ANSWER in text for text in shown) == 1
+
+
+def test_a_resume_while_the_chat_is_still_starting_shows_that_session_once(tui_engine, monkeypatch):
+    tui_engine.ask("What is John Smith's email address?", session="earlier", model="offline")
+    tui_engine.ask("Who leads Project Atlas?", session="atlas-talk", model="offline")
+    # Hold the start-up at the knowledge base (as a first start loading the sample does) so the
+    # resume lands before the start-up would show the --session's history.
+    knowledge_loaded = threading.Event()
+    real_ensure = tui_engine.ensure_sample_kb
+
+    def slow_ensure(**kwargs):
+        knowledge_loaded.wait(30)
+        return real_ensure(**kwargs)
+
+    monkeypatch.setattr(tui_engine, "ensure_sample_kb", slow_ensure)
+
+    async def scenario():
+        app = ChatApp(tui_engine, session_name="earlier")
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):
+                if app.live_ready:
+                    break
+                await asyncio.sleep(0.05)
+            app.query_one("#prompt", PromptInput).value = "/resume atlas-talk"
+            await pilot.press("enter")
+            for _ in range(200):  # the resumed history shown (its own worker), start-up still held
+                await pilot.pause()
+                if app.query(UserMessage):
+                    break
+                await asyncio.sleep(0.05)
+            knowledge_loaded.set()
+            await settle(pilot)
+            questions = [str(m.render()) for m in app.query(UserMessage)]
+            assert app.session_name == "atlas-talk"
+            assert len(questions) == 1 and "Atlas" in questions[0]
+
+    asyncio.run(scenario())

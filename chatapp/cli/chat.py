@@ -23,23 +23,18 @@ def chat(
     # The same checks as `chatapp ask`: a flag that cannot work is one line before the screen opens.
     chosen = choice.checked()
     turn = settings.checked()
-    engine = data.open_engine()
-    check_routable(chosen["model"] or engine.settings.model, chosen["api_base"] or engine.settings.api_base)
-    session_name = _session_to_open(engine, session) if session else None
+    # The settings only: the chat paints first and opens the data dir after; a data dir that cannot
+    # be used, or a --session that names several, is raised by run_tui once the screen is closed.
+    loaded = data.load_settings()
+    check_routable(chosen["model"] or loaded.model, chosen["api_base"] or loaded.api_base)
     from chatapp.tui.app import run_tui
 
-    run_tui(engine, session_name=session_name, model=chosen["model"], api_base=chosen["api_base"],
-            level=turn["level"], profile=turn["profile"])
-
-
-def _session_to_open(engine, key: str) -> str:
-    """The name of the session `key` names (SessionStore.resolve); a key that names none is the name of
-    a new session, unless it is ambiguous between several (then which one is the user's to say)."""
-    from chatapp.storage.sessions import AmbiguousSession, SessionNotFound
-
     try:
-        return engine.sessions.resolve(key).name
-    except AmbiguousSession as exc:
-        raise UserError(str(exc)) from None
-    except SessionNotFound:
-        return key
+        run_tui(loaded, session_key=session, model=chosen["model"], api_base=chosen["api_base"],
+                level=turn["level"], profile=turn["profile"])
+    except Exception as exc:
+        from chatapp.storage.sessions import AmbiguousSession
+
+        if isinstance(exc, AmbiguousSession):  # which one is the user's to say
+            raise UserError(str(exc)) from None
+        raise

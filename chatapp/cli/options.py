@@ -151,6 +151,12 @@ class DataLocation:
 
         return ChatEngine.open(self.data_dir, self.config)
 
+    def load_settings(self):
+        """The settings alone (config file, environment), without opening the data dir."""
+        from chatapp.config import load_settings
+
+        return load_settings(self.data_dir, self.config)
+
 
 def data_command(group: typer.Typer, name: str | None = None) -> Callable[[Callable], Callable]:
     """Register `func(data: DataLocation, ...)` on `group` as the command `name` (default: the

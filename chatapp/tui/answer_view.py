@@ -2,6 +2,11 @@
 last block parsed again, code fences highlighted), then the delivered text with its [corrected] and
 [unverified] markers styled apart and clickable, and the checker's review under it.
 
+While it streams, the answer is a column of Markdown widgets: finished blocks are moved, a few
+thousand characters at a time, into a Markdown widget of their own that is laid out once and never
+changed again; only the last widget, holding the open tail, grows. A draw then lays out the tail,
+not every block of a long answer.
+
 The model's text is untrusted: it is cleaned of terminal sequences as it arrives (a sequence split
 across two pieces included) and reaches the screen only through Markdown's own parser, which
 builds Textual Content and never reads Rich markup. Links are shown, never opened: a click says
@@ -12,11 +17,12 @@ from __future__ import annotations
 
 import re
 
+from markdown_it import MarkdownIt
 from textual.containers import Vertical
 from textual.content import Content
 from textual.style import Style
 from textual.widgets import Markdown, Static
-from textual.widgets._markdown import MarkdownBlock, MarkdownFence
+from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from chatapp.terminal_text import StreamCleaner, clean, plain_text
 from chatapp.tui.annotations import MARKER_STYLES, Review, TurnReview, marker_targets
@@ -25,11 +31,15 @@ _MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
 ANNOTATION_LINK = "#annotation-"
 # How often arrived text is drawn: the stream's pieces are gathered off the UI thread and shown in
 # batches, so a fast model costs a few redraws a second, not one per piece (and typing stays quick).
-# Each draw lays the whole answer out again, so a long answer is drawn less often: every 0.2 s at
-# first, a little less often for each further 4,000 characters, at least once a second.
+# Each draw lays out the open tail (see SETTLE_CHARS) and repaints the view: every 0.2 s at first, a
+# little less often for each further 4,000 characters of a long answer, at least once a second.
 DRAW_FIRST_SECONDS = 0.2
 DRAW_SLOWER_PER_CHARS = (0.1, 4000)
 DRAW_LAST_SECONDS = 1.0
+# Once the growing Markdown holds this many characters of finished blocks, they move into a widget of
+# their own (parsed once more, then left alone): few enough widgets for a long answer, a short tail.
+SETTLE_CHARS = 2000
+_PARSER = MarkdownIt("gfm-like")  # the parser Textual's Markdown uses: the same blocks
 STATUS_NOTES = {"interrupted": ("[interrupted — the answer stopped here]", "bold yellow"),
                 "failed": ("[failed]", "bold red"),
                 "superseded": ("[replaced by a second attempt: the checker found this one wrong]", "dim")}
@@ -82,7 +92,6 @@ class AssistantMessage(Vertical):
         self.text = clean(text)
         self.status = status
         self._cleaner = StreamCleaner()
-        self._stream = None
         self._arrived: list[str] = []  # pieces from the turn's thread, not drawn yet
         self._drawing = None
         self._targets = marker_targets(self.text, review.annotations) if review is not None else []
@@ -96,7 +105,8 @@ class AssistantMessage(Vertical):
 
     @property
     def markdown(self) -> AnswerMarkdown:
-        return self.query_one(AnswerMarkdown)
+        """The Markdown widget that grows (the only one, once the answer is finished and checked)."""
+        return self.query(AnswerMarkdown).last()
 
     def _status_note(self):
         note = STATUS_NOTES.get(self.status)
@@ -126,7 +136,8 @@ class AssistantMessage(Vertical):
         if count:
             pieces = self._arrived[:count]
             del self._arrived[:count]  # what arrived meanwhile stays for the next draw
-            await self.append("".join(pieces))
+            with self.app.batch_update():  # one frame per draw, however many steps the Markdown takes
+                await self.append("".join(pieces))
 
     async def append(self, piece: str) -> None:
         """Add a piece of the streamed answer (cleaned; a split escape sequence waits for its end)."""
@@ -134,9 +145,22 @@ class AssistantMessage(Vertical):
         if not shown:
             return
         self.text += shown
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self.markdown)
-        await self._stream.write(shown)
+        growing = self.markdown
+        await growing.append(shown)
+        await self._settle(growing)
+
+    async def _settle(self, growing: AnswerMarkdown) -> None:
+        """Move the finished blocks at the start of `growing` into a Markdown widget of their own,
+        mounted just before it, once there are SETTLE_CHARS of them."""
+        source = growing.source
+        if len(source) < SETTLE_CHARS:
+            return
+        split = settled_length(source)
+        if split < SETTLE_CHARS:
+            return
+        # In the draw's batch: no frame shows these blocks twice or not at all.
+        await self.mount(AnswerMarkdown(source[:split]), before=growing)
+        await growing.update(source[split:])
 
     async def finish(self, text: str, status: str = "complete", review: Review | None = None) -> None:
         """The answer as delivered (checked, maybe corrected) and how it ended."""
@@ -144,20 +168,21 @@ class AssistantMessage(Vertical):
             self._drawing.stop()
             self._drawing = None
         await self._draw_arrived()
-        if self._stream is not None:
-            await self._stream.stop()
-            self._stream = None
         delivered = clean(text) if text else self.text + self._cleaner.flush()
         self.status = status
         if status in STATUS_NOTES:
             self.add_class("interrupted")
-        markdown = self.markdown
         if review is not None:
             self._targets = marker_targets(delivered, review.annotations)
-        markdown.marked = review is not None
-        if delivered != self.text or markdown.marked:
+        if delivered != self.text or review is not None:
+            # One Markdown for the whole answer: its markers are numbered through the whole text.
             self.text = delivered
-            await markdown.update(delivered)
+            parts = list(self.query(AnswerMarkdown))
+            with self.app.batch_update():
+                for settled in parts[:-1]:
+                    await settled.remove()
+                parts[-1].marked = review is not None
+                await parts[-1].update(delivered)
         self.query_one(".status-note", Static).update(self._status_note())
         if review is not None:
             self.review = TurnReview(review)
@@ -171,3 +196,16 @@ class AssistantMessage(Vertical):
                 self.review.show(self._targets[ordinal])
             return
         self.app.notify(f"Link (not opened): {clean(event.href)}", timeout=8)
+
+
+def settled_length(source: str) -> int:
+    """How many characters at the start of `source` are finished Markdown blocks that can be shown
+    on their own exactly as they are shown now: everything before the start of the last top-level
+    paragraph that another block already follows (0 if there is none). A paragraph, because it has
+    no top margin to collapse with the block before it; one that is followed, because the last
+    block can still change kind (a setext heading's underline, a table's delimiter row)."""
+    starts = [token for token in _PARSER.parse(source) if token.level == 0 and token.map and token.nesting >= 0]
+    for block in reversed(starts[1:-1]):
+        if block.type == "paragraph_open":
+            return sum(len(line) + 1 for line in source.split("\n")[:block.map[0]])
+    return 0

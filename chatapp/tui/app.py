@@ -1,6 +1,12 @@
 """The chat screen: conversation on the left, what chatapp did on the right
 (resolved entities, token budget per section), the live correction diff
-under the input. Heavy work runs in threads so the screen paints at once."""
+under the input. Heavy work runs in threads so the screen paints at once.
+
+Started from settings (as `chatapp chat` does), the chat paints first and opens the engine after
+(the data dir's database, the knowledge base, the correction tiers): what is typed meanwhile is
+kept, a message sent meanwhile waits for the engine with a notice, and a data dir that cannot be
+used ends the chat with its one-line error (`startup_error`, raised again by `run_tui`). The
+answer view, the palette's commands and the rest load on first use, not before the first frame."""
 
 from __future__ import annotations
 
@@ -20,11 +26,7 @@ from textual.widgets import Footer, Header, Static
 
 from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
-from chatapp.tui.annotations import review_of, stored_review
-from chatapp.tui.answer_view import AssistantMessage
-from chatapp.tui.commands import ChatCommands
 from chatapp.tui.draft_preview import DraftPreview
-from chatapp.tui.help_screen import HELP, HelpScreen
 from chatapp.tui.input_history import InputHistory
 from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.startup import KnowledgeStatus
@@ -32,6 +34,9 @@ from chatapp.tui.status_bar import StatusBar
 from chatapp.tui.theme_setting import apply_saved_theme
 from chatapp.tui.turn_view import TurnView
 from chatapp.tui.widgets import BudgetPanel, CorrectionDiff, EntityPanel, UserMessage
+
+# How often a worker waiting for the engine looks whether opening it failed instead.
+_ENGINE_POLL_SECONDS = 0.1
 
 LEVELS = CORRECTION_LEVEL_NAMES
 # Installed: chatapp/themes; in a source checkout: themes/ beside the package.
@@ -52,10 +57,16 @@ def load_themes() -> list[Theme]:
     return themes
 
 
+def _chat_commands():
+    from chatapp.tui.commands import ChatCommands  # textual.command is not needed for the first frame
+
+    return ChatCommands
+
+
 class ChatApp(App):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: a subclass elsewhere still finds it
     TITLE = "chatapp"
-    COMMANDS = App.COMMANDS | {ChatCommands}
+    COMMANDS = App.COMMANDS | {_chat_commands}
     BINDINGS = [
         Binding("ctrl+l", "cycle_level", "Correction level"),
         Binding("escape", "stop", "Stop answer"),
@@ -70,16 +81,29 @@ class ChatApp(App):
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
-    def __init__(self, engine, session_name: str | None = None, model: str | None = None,
-                 api_base: str | None = None, level: str | None = None, profile: str | None = None):
+    def __init__(self, engine=None, session_name: str | None = None, model: str | None = None,
+                 api_base: str | None = None, level: str | None = None, profile: str | None = None,
+                 *, settings=None, session_key: str | None = None):
+        """With an open `engine`, or with `settings` only: then the engine is opened after the first
+        paint, and `session_key` (a name, its start or words of its first question) is looked up then."""
         super().__init__()
-        self.engine = engine
+        self.engine = engine  # None until opened (see start_up)
+        self.settings = engine.settings if engine is not None else settings
+        self.engine_ready = threading.Event()
+        self._quitting = threading.Event()  # exit() called: workers waiting for the engine give up
+        # Bumped whenever the conversation on screen is replaced (Ctrl+N, /new, a resume): the start-up
+        # shows the --session's history only into the conversation it opened.
+        self._conversation_generation = 0
+        if engine is not None:
+            self.engine_ready.set()
+        self.startup_error: Exception | None = None  # opening the engine failed: the chat ended with it
         self.session_name = session_name
+        self._session_key = session_key
         # What the next turn is asked with: the flags given, else the config.
-        self.level = level or engine.settings.correction_level
-        self.profile = profile or engine.settings.budget_profile
-        self.model = model or engine.settings.model
-        self.api_base = api_base or engine.settings.api_base
+        self.level = level or self.settings.correction_level
+        self.profile = profile or self.settings.budget_profile
+        self.model = model or self.settings.model
+        self.api_base = api_base or self.settings.api_base
         self.busy = False  # the turn shown on screen is still running
         self._live_generation = 0
         self._turn: TurnView | None = None  # the turn on screen, while it runs
@@ -87,12 +111,15 @@ class ChatApp(App):
         self._engine_turn = threading.Lock()
         self._side_panel_choice: bool | None = None  # None: shown when the window is wide enough
         self.live_ready = False  # the correction tiers the diff uses are loaded
-        # Their word lists load while the screen is built (numpy does much of it without the GIL):
-        # start_up's first step then finds them ready, or waits for the rest.
-        threading.Thread(target=engine.live_correct, args=("warm up",), name="live-diff-warm-up", daemon=True).start()
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
         self.draft_preview = DraftPreview(self)  # the side panel: the last turn's, or the draft's while typed
+        # The themes and the saved choice before the first frame: set after it, the theme would style
+        # every widget a second time (a missing theme is said in on_mount).
+        for theme in load_themes():
+            self.register_theme(theme)
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -108,15 +135,13 @@ class ChatApp(App):
                 yield Static("Knowledge", classes="sidebar-title")
                 yield KnowledgeStatus(id="status")
         yield CorrectionDiff(id="diff")
-        yield PromptInput(history=InputHistory.for_data_dir(self.engine.settings.data_dir),
+        yield PromptInput(history=InputHistory.for_data_dir(self.settings.data_dir),
                           placeholder="Ask anything — Enter sends, Ctrl+J new line, F1 help", id="prompt")
         yield StatusBar(id="status-bar")
         yield Footer()
 
     def on_mount(self) -> None:
-        for theme in load_themes():
-            self.register_theme(theme)
-        apply_saved_theme(self, self.engine.settings)
+        apply_saved_theme(self, self.settings)
         self.query_one(EntityPanel).show([])
         self.query_one(BudgetPanel).show(None)
         self.query_one("#prompt", PromptInput).focus()
@@ -125,7 +150,8 @@ class ChatApp(App):
         # releases it, and it follows again once they are back at the bottom.
         self.query_one("#conversation", VerticalScroll).anchor()
         self._apply_side_panel()
-        self.start_up()
+        # After the first frame: nothing the engine needs delays it.
+        self.call_after_refresh(self.start_up)
 
     def on_resize(self) -> None:
         self._apply_side_panel()
@@ -142,8 +168,13 @@ class ChatApp(App):
 
     @work(thread=True, exclusive=True, group="startup")
     def start_up(self) -> None:
-        """In order of need: the live diff's tiers (no spaCy), the knowledge base (the sample on a
-        first start, with its progress shown), then what only a sent message needs."""
+        """In order of need: the engine, the live diff's tiers (no spaCy), the knowledge base (the
+        sample on a first start, with its progress shown), then what only a sent message needs."""
+        if self.engine is None and not self._open_engine():
+            return
+        if self._quitting.is_set():  # quit before it opened: nothing more to load
+            return
+        conversation = self._conversation_generation
         self.engine.live_correct("warm up")
         self.call_from_thread(self._live_diff_ready)
         status = self.query_one(KnowledgeStatus)
@@ -154,7 +185,8 @@ class ChatApp(App):
                                   f"{report.chunks_added} chunks). Turn this off with load_sample_kb = false.",
                                   timeout=8)
         self._refresh_status()
-        if self.session_name:
+        # A session opened meanwhile (/resume while the sample loaded) has shown its own history.
+        if self.session_name and conversation == self._conversation_generation:
             self._show_history()
             self.call_from_thread(self._show_session, self.session_name)
         self.engine.turns.stages  # noqa: B018 - spaCy and the resolver, before the first message
@@ -165,6 +197,46 @@ class ChatApp(App):
             from chatapp.llm.client import load_client_library
 
             load_client_library(self.model, self.api_base)  # seconds: paid now, not on the first message
+
+    def _open_engine(self) -> bool:
+        """Open the engine from the settings, and find the session asked for; on failure the chat
+        ends and `startup_error` holds what `chatapp chat` shows as its one line."""
+        try:
+            engine, found = open_for_chat(self.settings, self._session_key)
+            self.session_name = found or self.session_name
+        except Exception as exc:  # noqa: BLE001 - whatever it is, it is shown once the screen is closed
+            self.startup_error = exc
+            self.call_from_thread(self.exit, return_code=1)
+            return False
+        self.engine = engine
+        self.engine_ready.set()
+        self.call_from_thread(self._engine_opened)
+        return True
+
+    def _engine_opened(self) -> None:
+        self.refresh_status_bar()
+        prompt = self.query_one("#prompt", PromptInput)
+        if prompt.value:  # typed while it opened: the side panel's preview waited for it
+            self.draft_preview.draft_changed(prompt.value)
+
+    def wait_for_engine(self) -> bool:
+        """In a worker thread: wait until the engine is open; False if opening it failed or the chat
+        is closing (a worker still waiting would keep the process from ending)."""
+        while not self.engine_ready.wait(_ENGINE_POLL_SECONDS):
+            if self.startup_error is not None or self._quitting.is_set():
+                return False
+        return True
+
+    def exit(self, *args, **kwargs) -> None:
+        self._quitting.set()
+        super().exit(*args, **kwargs)
+
+    def _engine_missing(self) -> bool:
+        """On the UI thread: True (and said) if the engine is still being opened."""
+        if self.engine is not None:
+            return False
+        self.notify("Still opening the data dir — try again in a moment.", severity="warning")
+        return True
 
     def _live_diff_ready(self) -> None:
         self.live_ready = True
@@ -181,6 +253,9 @@ class ChatApp(App):
         session = store.find(self.session_name)
         if session is None:
             return
+        from chatapp.tui.annotations import stored_review
+        from chatapp.tui.answer_view import AssistantMessage
+
         question_id = None
         for row in store.turns(session):
             if row["role"] == "user":
@@ -201,6 +276,8 @@ class ChatApp(App):
     @on(PromptInput.Changed, "#prompt")
     def live_preview(self, event: PromptInput.Changed) -> None:
         self._live_generation += 1
+        if self.engine is None:  # shown once it is open (_live_diff_ready)
+            return
         self.draft_preview.draft_changed(event.value)
         if event.value.startswith("/"):
             self.query_one(CorrectionDiff).show("", None)
@@ -256,6 +333,12 @@ class ChatApp(App):
                 self.call_from_thread(self._on_stage, turn, stage, data)
 
         try:
+            if not self.engine_ready.is_set():
+                self.call_from_thread(self.notify, "Opening the data dir — your message is sent as soon as it is open …")
+                if not self.wait_for_engine():
+                    return
+                if turn.session_name is None and turn.attached:  # sent before --session was looked up
+                    turn.session_name = self.session_name
             if not self._engine_turn.acquire(blocking=False):
                 if not self.draft_preview.running:  # a draft's preview holds it a moment: nothing to say
                     self.call_from_thread(self.notify, "Waiting for the answer still running in the other session …")
@@ -266,6 +349,8 @@ class ChatApp(App):
                                          cancel=turn.cancel)
                 review = None
                 if result.response is not None:  # read here: naming sources reads the registry
+                    from chatapp.tui.annotations import review_of
+
                     review = review_of(result.response, result.preprocessed.rag_chunks, self.engine.kb.registry)
             finally:
                 self._engine_turn.release()
@@ -290,6 +375,8 @@ class ChatApp(App):
         elif stage == "regenerate" and turn.message is not None:
             await turn.message.finish("", "superseded")
         elif stage == "model":
+            from chatapp.tui.answer_view import AssistantMessage
+
             turn.message = AssistantMessage("", status="streaming")
             self._add_message(turn.message)
 
@@ -325,6 +412,8 @@ class ChatApp(App):
 
     @work(thread=True, exclusive=True, group="status")
     def refresh_status_bar(self) -> None:
+        if not self.wait_for_engine():
+            return
         store = self.engine.sessions
         session = store.find(self.session_name) if self.session_name else None
         usage = store.usage_totals(session) if session is not None else None
@@ -333,6 +422,8 @@ class ChatApp(App):
     # --- commands and keys ---------------------------------------------------------------
 
     def run_command(self, line: str) -> None:
+        from chatapp.tui.help_screen import HELP
+
         command, _, argument = line[1:].partition(" ")
         argument = argument.strip()
         if command == "help":
@@ -363,6 +454,8 @@ class ChatApp(App):
         if self.busy:
             self.notify("Still answering — press Esc to stop it first.", severity="warning")
             return
+        if self._engine_missing():
+            return
         try:
             session = self.engine.sessions.resolve(key)
         except SessionNotFound as exc:
@@ -381,6 +474,8 @@ class ChatApp(App):
     @work(thread=True, group="ingest")
     def ingest(self, path: str) -> None:
         self.call_from_thread(self.notify, f"Ingesting {path} …")
+        if not self.wait_for_engine():
+            return
         status = self.query_one(KnowledgeStatus)
         report = self.engine.ingest(Path(path).expanduser(),
                                     on_event=lambda event, **data: self.call_from_thread(status.ingest_event, event, data))
@@ -403,6 +498,8 @@ class ChatApp(App):
 
         if not self.session_name:
             self.notify("Nothing to export yet.", severity="warning")
+            return
+        if self._engine_missing():
             return
         store = self.engine.sessions
         folder = self.engine.settings.data_dir / "exports"
@@ -445,6 +542,7 @@ class ChatApp(App):
             self.busy = False
             self.notify("The answer still coming goes on in its own session; your next message starts a new one.")
         self.session_name = None
+        self._conversation_generation += 1
         self.query_one("#conversation", VerticalScroll).remove_children()
         self.draft_preview.reset()
         self.sub_title = "new session"
@@ -453,18 +551,22 @@ class ChatApp(App):
     # --- sessions, model, profile, help: the screens and commands of chatapp/tui ------------------
 
     def action_help(self) -> None:
+        from chatapp.tui.help_screen import HelpScreen
+
         self.push_screen(HelpScreen())
 
     def action_sessions(self) -> None:
         from chatapp.tui.sessions_screen import SessionsScreen, follow_sessions_screen
 
+        if self._engine_missing():
+            return
         screen = SessionsScreen(self.engine.sessions, self.engine.settings.data_dir / "exports", self.session_name)
         self.push_screen(screen, lambda result: follow_sessions_screen(self, result))
 
     def action_pick_model(self) -> None:
         from chatapp.tui.model_picker import ModelPicker
 
-        picker = ModelPicker(self.model, self.engine.settings.model, self.api_base)
+        picker = ModelPicker(self.model, self.settings.model, self.api_base)
         self.push_screen(picker, lambda chosen: chosen and self.use_model(*chosen))
 
     def use_model(self, model: str, save: bool = False) -> None:
@@ -476,7 +578,7 @@ class ChatApp(App):
             self.model = checked_value("model", model, "/model")
             if save:
                 extra = {"api_base": self.api_base} if self.api_base and model != "offline" else {}
-                path = save_settings(self.engine.settings, model=self.model, **extra)
+                path = save_settings(self.settings, model=self.model, **extra)
                 self.notify(f"Model {self.model} saved to {path}.")
         except ConfigError as exc:
             self.notify(str(exc), severity="error", timeout=10)
@@ -514,13 +616,37 @@ class ChatApp(App):
             conversation.scroll_page_down()
 
 
-def run_tui(engine, session_name: str | None = None, **choices) -> None:
+def open_for_chat(settings, session_key: str | None):
+    """The engine for `settings`, and the name of the session `session_key` names (SessionStore.resolve;
+    a key that names none is the name of a new session). AmbiguousSession if it names several."""
+    from chatapp.engine import ChatEngine
+    from chatapp.storage.sessions import AmbiguousSession, SessionNotFound
+
+    engine = ChatEngine(settings)
+    if not session_key:
+        return engine, None
+    try:
+        return engine, engine.sessions.resolve(session_key).name
+    except AmbiguousSession:  # (a kind of SessionNotFound) which one is the user's to say
+        engine.close()
+        raise
+    except SessionNotFound:
+        return engine, session_key
+
+
+def run_tui(settings, session_key: str | None = None, **choices) -> None:
+    """The chat on this terminal, from `settings`: it paints, then opens the engine. A data dir that
+    cannot be used is raised here, after the screen is closed, for the caller's one-line error."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        engine, _ = open_for_chat(settings, session_key)  # its problems are still said first
+        engine.close()
         print("chatapp: the chat needs a terminal. From scripts use `chatapp ask \"…\" [--json]`; "
               "see `chatapp --help`.")
         return
     from chatapp.tui.termination import stopped_cleanly_on_termination
 
-    app = ChatApp(engine, session_name, **choices)
+    app = ChatApp(settings=settings, session_key=session_key, **choices)
     with stopped_cleanly_on_termination(app):  # SIGTERM/SIGHUP: the answer is stored, then the app exits
         app.run()
+    if app.startup_error is not None:
+        raise app.startup_error

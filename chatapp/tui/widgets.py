@@ -7,10 +7,18 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from chatapp.input_limits import unread_note
 from chatapp.terminal_text import clean, plain_text
-from chatapp.tui.answer_view import AssistantMessage  # noqa: F401 - where the chat's widgets were always found
-from chatapp.views import budget_bars, correction_diff
+
+
+
+def __getattr__(name: str):
+    # AssistantMessage was always found here too; loaded on use (its Markdown is not needed to paint).
+    if name == "AssistantMessage":
+        from chatapp.tui.answer_view import AssistantMessage
+
+        return AssistantMessage
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Past this, the diff lists the corrections with a little context instead of the whole input:
 # a pasted page must not fill the screen under the input.
@@ -21,6 +29,8 @@ CORRECTIONS_LISTED = 6
 
 class UserMessage(Static):
     def __init__(self, text: str, corrected: str | None = None):
+        from chatapp.input_limits import unread_note
+
         body = plain_text(text)
         if corrected and corrected != text:
             body.append("\n→ " + clean(corrected), style="italic green")
@@ -41,6 +51,8 @@ class CorrectionDiff(Static):
         if len(original) > WHOLE_DIFF_MAX_CHARS:
             line = compact_diff(original, result.corrections)
         else:
+            from chatapp.views import correction_diff  # the records it shows are not needed to paint
+
             line = correction_diff(original, result.corrections)
         line.append(f"   confidence {result.confidence:.2f}", style="dim")
         self.update(line)
@@ -88,4 +100,6 @@ class BudgetPanel(Static):
         if prompt is None:
             self.update(Text("no prompt yet", style="dim"))
             return
+        from chatapp.views import budget_bars
+
         self.update(budget_bars(prompt, width=12))

@@ -1,0 +1,66 @@
+"""The chat started as `chatapp chat` starts it, from settings: it paints before the data dir is
+open, a message sent meanwhile waits for it (said on screen) and is answered, nothing lost, and a
+data dir that cannot be used ends the chat with that problem for the one-line error."""
+
+from __future__ import annotations
+
+import asyncio
+import pytest
+
+from chatapp.config import load_settings
+from chatapp.engine import ChatEngine
+from chatapp.storage.problems import StorageError
+from chatapp.tui.app import ChatApp
+from chatapp.tui.prompt_input import PromptInput
+from tests.test_tui import settle
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def offline_settings(data_dir):
+    return load_settings(data_dir, overrides={"model": "offline", "load_sample_kb": False})
+
+
+def test_a_message_sent_as_the_chat_starts_waits_for_the_data_dir_and_is_answered(tmp_path):
+    data_dir = tmp_path / "data"
+    ChatEngine.open(data_dir, load_sample_kb=False).close()
+
+    async def scenario():
+        app = ChatApp(settings=offline_settings(data_dir), session_key="later")
+        async with app.run_test(size=(120, 30)) as pilot:
+            # At once, as a person pasting a question the moment the screen appears.
+            sent_before_open = app.engine is None
+            app.query_one("#prompt", PromptInput).value = "Who leads Project Atlas?"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.engine is not None and not app.busy
+            assert app.query("UserMessage") and app.query("AssistantMessage")
+            if sent_before_open:
+                assert any("sent as soon as it is open" in notice for notice in app.notices)
+            assert app.sub_title == "session later"
+        app.engine.close()
+        return sent_before_open
+
+    assert asyncio.run(scenario()), "the engine was open before the first frame"
+    with ChatEngine.open(data_dir, load_sample_kb=False) as engine:
+        turns = engine.sessions.turns(engine.sessions.find("later"))
+        assert [row["role"] for row in turns] == ["user", "assistant"]
+        assert turns[0]["content"] == "Who leads Project Atlas?"
+
+
+def test_a_data_dir_that_cannot_be_used_ends_the_chat_with_its_problem(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+
+    async def scenario():
+        app = ChatApp(settings=offline_settings(blocker / "data"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                if app.startup_error is not None:
+                    break
+                await pilot.pause(0.05)
+        return app
+
+    app = asyncio.run(scenario())
+    assert isinstance(app.startup_error, StorageError) and app.return_code == 1
+    assert str(blocker) in str(app.startup_error) and "\n" not in str(app.startup_error)
