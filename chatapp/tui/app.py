@@ -214,10 +214,9 @@ class ChatApp(App):
         return True
 
     def _engine_opened(self) -> None:
+        # A draft typed meanwhile is previewed once the live diff is ready (_live_diff_ready): a full
+        # preprocess started now would compete with the correction tiers' loading for the CPU.
         self.refresh_status_bar()
-        prompt = self.query_one("#prompt", PromptInput)
-        if prompt.value:  # typed while it opened: the side panel's preview waited for it
-            self.draft_preview.draft_changed(prompt.value)
 
     def wait_for_engine(self) -> bool:
         """In a worker thread: wait until the engine is open; False if opening it failed or the chat

@@ -69,8 +69,7 @@ CHILD = textwrap.dedent("""
         from chatapp.tui.widgets import CorrectionDiff
 
         class Timed(ChatApp):
-            def on_mount(self):
-                super().on_mount()
+            def on_mount(self):  # Textual calls ChatApp.on_mount too (every class's handler, in MRO order)
                 self.call_after_refresh(self.painted)
 
             def painted(self):
