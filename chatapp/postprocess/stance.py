@@ -139,13 +139,9 @@ def _lived(verb, subject) -> bool:
         return False  # "I love jazz": taste
     if lemma in OPINION_LEMMAS and lemma not in TASTE_LEMMAS:
         return False
-    if lemma == "be" and mine:
-        # "My job is to work with patients", "my wife is a nurse" — but "my favourite is pink" is taste.
-        said = [t for c in children if c.dep_ in ("nsubj", "attr", "acomp") for t in c.subtree]
-        return not any(is_soft(t.text) for t in said)
     if lemma == "be":
         # "I was there last summer", "we were at the concert": where the speaker was. "I'm a fan",
-        # "I am glad", "I was too": how they are, not what they did.
+        # "I am glad", "I was too", "my sister is a huge fan": how they are, not what they did.
         return not any(c.dep_ in ("acomp", "attr", "oprd") for c in children) and any(
             c.dep_ in ("prep", "advmod") and c.lower_ not in ("too", "also", "so", "as", "just") for c in children)
     return verb.pos_ in ("VERB", "AUX")
