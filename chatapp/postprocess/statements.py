@@ -21,6 +21,8 @@ from chatapp.postprocess.evidence import is_stop, stem, words
 # Attribute concepts whose values are people or things linked to an entity: the relations a
 # statement states between two names.
 RELATION_CONCEPTS = ("lead", "owner", "manager", "manages", "organizer", "attendees")
+
+
 def relation_stem(word: str) -> str:
     """The stem a relation word is compared by ("led" → lead, "leads" → lead: stem() knows irregular forms)."""
     return stem(word)

@@ -23,6 +23,11 @@ tests/bench/fit_support.py:
     evaluative        judgements ("amazing", "famous") the evidence does not make
     similarity        sentence-embedding cosine to the best evidence sentence
 
+A claim is flagged when its score falls under the fitted threshold and enough is missing; when
+the answer as a whole scores under its own fitted threshold, its weakest claim is flagged too (so
+the flag is as good as the answer's score ranks); and what the assistant tells of its own life
+("I visited Rome last summer") is flagged whatever words it shares with the sources.
+
 Embedding every evidence sentence costs time, so the lexical model decides
 alone when it is sure; only a claim whose lexical score falls in the ambiguous
 band is embedded, with the evidence sentences' vectors kept per evidence text.
@@ -53,8 +58,8 @@ FEATURES = LEXICAL_FEATURES + ("similarity",)
 ANSWER_FEATURES = ("weakest", "answer_share", "unclaimed")
 # Questions, notices and opinions ("I'm not a fan", "you might enjoy it") state nothing the
 # evidence could settle: only statements are claims — and what the assistant tells of its own life
-# ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What they say still counts in how much of
-# the whole answer the evidence has: see answer_features.)
+# ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What
+# the others say still counts in how much of the whole answer the evidence has: see answer_features.)
 NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
@@ -234,8 +239,9 @@ class SupportModel:
         weakest = min(claims, key=lambda c: c.score)
         if score < below and (weakest.missing or weakest.features.get("unaligned", 0.0) > 0):
             weakest.flagged = True
+            lacking = ", ".join(weakest.missing[:6]) or "names or values"
             weakest.reason = (f"the answer's support {score:.2f} < {below:.2f} and this is its weakest claim "
-                              f"({weakest.score:.2f}); not in the evidence: {', '.join(weakest.missing[:6])}")
+                              f"({weakest.score:.2f}); not in the evidence: {lacking}")
 
     def substantial(self, features: dict[str, float]) -> bool:
         """Enough is missing for a low score to mean something made up."""
@@ -256,7 +262,7 @@ class SupportModel:
             record.claim, record.reason = False, f"not a claim ({sentence.mode})"
             return record
         if sentence.mode == "experience" and small_talk:
-            # "I had a lovely weekend" to "hi, how was your weekend?" is courtesy, not a story to check.
+            # "I'm great, I spent the morning in the park" to "hi, how are you?" is courtesy, not a story to check.
             record.claim, record.reason = False, "not a claim (small talk)"
             return record
         start, end = claim.span
