@@ -52,7 +52,7 @@ def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
     if _is_hypothetical(span):
         return "opinion"
     if (is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span)
-            or _is_imperative(span, root) or _agrees_with_listener(root)):
+            or _is_imperative(span, root) or _agrees_with_listener(root) or _is_exclamation(span)):
         # "I like pink, and pink comes from the flower of that name": the taste is an opinion, the
         # clause joined to it a statement about the world.
         return "statement" if states_aside(root) else "opinion"
@@ -186,9 +186,24 @@ VERDICTS = frozenset({"right", "correct", "wrong", "mistaken", "spot"})
 
 
 def _agrees_with_listener(root) -> bool:
+    """"You're right", and of what the listener said: "that is correct", "it's true" — unless a
+    clause says what is ("it is true that she left": a statement)."""
     subjects = [c for c in root.children if c.dep_ == "nsubj"]
-    return (root.lemma_.lower() == "be" and bool(subjects) and subjects[0].lower_ == "you"
-            and any(c.dep_ in ("acomp", "attr") and c.lower_ in VERDICTS for c in root.children))
+    if root.lemma_.lower() != "be" or not subjects or any(c.dep_ == "ccomp" for c in root.children):
+        return False
+    said_of = subjects[0].lower_ == "you" or subjects[0].lower_ in ("that", "this", "it", "which")
+    return said_of and any(c.dep_ in ("acomp", "attr") and c.lower_ in VERDICTS | {"true"} for c in root.children)
+
+
+def _is_exclamation(span) -> bool:
+    """"What a talented person!", "Great choice", "Good question": a judgement without a verb."""
+    tokens = [t for t in span if t.is_alpha]
+    if not tokens or any(t.pos_ in ("VERB", "AUX") for t in tokens):
+        return False
+    if any(t.pos_ in ("PROPN", "NUM") for t in span):
+        return False  # "Atlas, a great project by Dana Kim": it names who made what
+    exclaiming = tokens[0].lower_ in ("what", "how") and len(tokens) > 1
+    return exclaiming or any(is_soft(t.text) for t in tokens if t.dep_ in ("amod", "advmod", "ROOT", "intj"))
 
 
 CONDITIONAL_MODALS = frozenset({"will", "would", "'ll", "might", "could", "may"})
