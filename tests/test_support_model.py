@@ -199,14 +199,13 @@ def test_a_chat_turn_with_retrieved_chunks_gets_the_same_support_based_confidenc
 def test_an_answer_weak_as_a_whole_has_its_weakest_claim_flagged(open_post):
     weights = default_weights()
     assert 0 < weights.answer_flag_below < 1
-    # Each sentence alone misses only an ordinary word; together they report a status no evidence gives.
-    result = open_post.process("The migration is going well. Dana Kim is busy with it.",
-                               question="Who leads Atlas?", evidence=ATLAS)
+    # Alone the claim lacks one word too common to flag it ("released"); the answer as a whole is weak.
+    result = open_post.process("The Atlas migration was released in March 2027.", question="Who leads Atlas?",
+                               evidence=ATLAS)
     assert result.support < weights.answer_flag_below
-    flagged = [c for c in claims(result) if c.flagged]
-    assert len(flagged) == 1 and "the answer's support" in flagged[0].reason
-    assert flagged[0].score == min(c.score for c in claims(result))
-    assert [f.content for f in result.hallucination_flags] == ["The migration is going well"]
+    (claim,) = claims(result)
+    assert claim.flagged and "the answer's support" in claim.reason and claim.missing == ["released"]
+    assert [f.content for f in result.hallucination_flags] == ["The Atlas migration was released in March 2027"]
     # Said as the evidence says it, the same answer's support is high and nothing is flagged.
     stated = open_post.process("The migration is led by Dana Kim. It is due to finish in March 2027.",
                                question="Who leads Atlas?", evidence=ATLAS)

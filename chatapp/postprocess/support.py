@@ -67,6 +67,10 @@ _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]
 # do: with no evidence supplied, the answer's weakest claim is flagged only under this share of the
 # answer threshold (fit_support.py scales the claim threshold alike).
 RETRIEVED_FACTOR = 0.5
+# The rare-word weight the weakest claim of a weak answer must lack to be flagged for it: one
+# everyday word said otherwise ("came out", "started", "is going well") is rewording, not invention —
+# a product decision, not a fitted one, like the per-claim floor in fit_support.py.
+ANSWER_MIN_MISSING_MASS = 0.5
 # Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
 OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
@@ -229,15 +233,17 @@ class SupportModel:
     def _flag_weak_answer(self, results: list[ClaimSupport], text: str, sources: Sources, retrieved_only: bool) -> None:
         """An answer the evidence bears out too little as a whole — a made-up aside here, an unsupported
         word there, none enough alone — has its weakest claim flagged, so that the flag says what the
-        answer's support score says. Only a claim with something the evidence lacks is flagged:
-        never a sentence the evidence states in full, nor an answer that claims nothing."""
+        answer's support score says. Only a claim that lacks more than an everyday word is flagged:
+        never a sentence the evidence states in full or merely rewords, nor an answer that claims
+        nothing."""
         below = self.weights.answer_flag_below * (RETRIEVED_FACTOR if retrieved_only else 1.0)
         claims = [c for c in results if c.claim]
         if not claims or any(c.flagged for c in claims):
             return
         score = self.answer_support(results, text, sources)
         weakest = min(claims, key=lambda c: c.score)
-        if score < below and (weakest.missing or weakest.features.get("unaligned", 0.0) > 0):
+        if score < below and (weakest.features.get("missing_mass", 0.0) >= ANSWER_MIN_MISSING_MASS
+                              or weakest.features.get("unaligned", 0.0) > 0):
             weakest.flagged = True
             lacking = ", ".join(weakest.missing[:6]) or "names or values"
             weakest.reason = (f"the answer's support {score:.2f} < {below:.2f} and this is its weakest claim "

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import chatapp  # noqa: F401 - offline environment first
 from chatapp.postprocess.findings import Sources
-from chatapp.postprocess.support import OWN_EXPERIENCE, RETRIEVED_FACTOR
+from chatapp.postprocess.support import ANSWER_MIN_MISSING_MASS, OWN_EXPERIENCE, RETRIEVED_FACTOR
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_begin  # noqa: E402
@@ -177,7 +177,8 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                 out.append(True)
                 continue
             weakest = min(claims, key=lambda c: logistic({k: c.get(k, 0.0) for k in FEATURES}, full), default=None)
-            out.append(weakest is not None and score < t and (weakest["share"] < 0.999 or weakest["unaligned"] > 0))
+            out.append(weakest is not None and score < t and (weakest["missing_mass"] >= ANSWER_MIN_MISSING_MASS
+                                                               or weakest["unaligned"] > 0))
         return out
 
     best = (0.0, -1.0)
