@@ -152,7 +152,7 @@ def test_an_assistant_claiming_its_own_experience_is_flagged_even_in_the_evidenc
 
 def test_a_question_back_a_hedge_or_a_taste_is_not_flagged(open_post):
     for answer in ("Have you ever been to Rome?", "I'm not sure about that.", "I have never been to Rome.",
-                   "I love old buildings like that, do you?"):
+                   "I love old buildings like that, do you?", "I looked through your notes for this."):
         result = open_post.process(answer, question="Tell me about the Colosseum.", evidence=ROME)
         assert not claims(result), answer
         assert not result.hallucination_flags, answer
@@ -210,3 +210,14 @@ def test_an_answer_weak_as_a_whole_has_its_weakest_claim_flagged(open_post):
     stated = open_post.process("The migration is led by Dana Kim. It is due to finish in March 2027.",
                                question="Who leads Atlas?", evidence=ATLAS)
     assert stated.support >= weights.answer_flag_below and not stated.hallucination_flags
+
+
+def test_the_noun_a_stated_value_is_said_of_is_not_missing_content(open_post):
+    evidence = ["Jennifer Tran, Science Department Chair. Phone: 214. Room B12."]
+    result = open_post.process("Jennifer Tran chairs the Science Department. Her phone extension is 214.",
+                               question="Who is Jennifer Tran?", evidence=evidence)
+    assert all("extension" not in c.missing for c in result.claim_support)
+    assert not result.hallucination_flags
+    # Of a value the evidence does not state, the noun is content like any other.
+    unstated = open_post.process("Her pager extension is 9921.", question="Who is Jennifer Tran?", evidence=evidence)
+    assert any("extension" in c.missing for c in unstated.claim_support)

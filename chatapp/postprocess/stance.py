@@ -133,6 +133,8 @@ def _lived(verb, subject) -> bool:
         return False
     if verb.lower_ in ("gon", "going") and any(c.dep_ == "xcomp" for c in children):
         return False  # "I'm going to watch it": a plan
+    if any(t.lower_ == "your" for c in children if c.dep_ in ("dobj", "prep") for t in c.subtree):
+        return False  # "I checked your notes", "I looked through your files": its work on the user's material
     if lemma == "have" and any(c.dep_ == "xcomp" for c in children):
         return False  # "I have to go": an obligation
     if lemma in TASTE_LEMMAS and not mine and verb.tag_ in PRESENT_TAGS:

@@ -278,6 +278,9 @@ class SupportModel:
         stems: set[str] = set()
         echoed = evaluative = 0
         unaligned, aligned, named = self._alignment(sentence, analysis, sources)
+        # What a value the sources state is said to be ("her phone extension is 214" beside a record
+        # "phone: 214"): the noun names the value, it claims nothing more.
+        vouched = self._vouched_cues(sentence, analysis, sources)
         for word, span, pos in sentence.words:
             inside_value = any(a <= span[0] < b and kind != "name" for (a, b), kind in inner)
             if is_soft(word) and not _supported_word(word, sources):
@@ -292,7 +295,8 @@ class SupportModel:
             stems.add(stem(word))
             total += 1
             weighted_total += weight
-            if _supported_word(word, sources) or any(a <= span[0] < b for a, b in named):
+            if (_supported_word(word, sources) or any(a <= span[0] < b for a, b in named)
+                    or stem(word) in vouched):
                 supported += 1
                 weighted_supported += weight
             else:
@@ -347,6 +351,13 @@ class SupportModel:
                 else:
                     unaligned += 1
         return unaligned, aligned, named
+
+    def _vouched_cues(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources) -> set[str]:
+        """Stems of the nouns that the sentence's values are said of, for values the sources state."""
+        indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+        return {stem(vc.cue) for vc in analysis.values
+                if vc.sentence == sentence.index and vc.cue and vc.value.vtype != "relative"
+                and any(index.supports_value(vc.value) for index in indexes)}
 
     def _add_similarity(self, pending: list[ClaimSupport], pool: EvidencePool, embedder) -> None:
         evidence = self.vectors.of(embedder, [s.text for s in pool.sentences])
