@@ -184,18 +184,6 @@ def test_led_in_the_answer_is_supported_by_leads_in_the_evidence(open_post):
     assert not result.hallucination_flags
 
 
-def test_a_chat_turn_with_retrieved_chunks_gets_the_same_support_based_confidence_as_explicit_evidence(open_post):
-    chunk = KnowledgeChunk("c1", "/docs/atlas.md", 0.9, ATLAS[0], title="Atlas project page")
-    answer = "Dana Kim leads the Atlas migration, which is due to finish in March 2027."
-    retrieved = open_post.process(answer, question="Who leads Atlas?", rag_chunks=[chunk])
-    supplied = open_post.process(answer, question="Who leads Atlas?", evidence=[chunk.title + "\n" + ATLAS[0]])
-    assert abs(retrieved.confidence - supplied.confidence) < 0.02
-    invented = open_post.process("Dana Kim leads the Atlas migration. She moved it to a Lisbon data centre run by "
-                                 "Nordic Cloud, at a cost of nine million euros.", question="Who leads Atlas?",
-                                 rag_chunks=[chunk])
-    assert invented.confidence < retrieved.confidence - 0.2
-
-
 def test_an_answer_weak_as_a_whole_has_its_weakest_claim_flagged(open_post):
     weights = default_weights()
     assert 0 < weights.answer_flag_below < 1

@@ -90,8 +90,7 @@ def _marker_position(text: str, end: int) -> int:
 def confidence(findings: list[Finding], corrected: set[int], coherence: CoherenceResult,
                validation: FactualValidationResult, support: float, grounded: bool = False) -> float:
     """How far the delivered answer can be trusted: corrected claims count as right. Against evidence
-    (`grounded`: supplied for it, or retrieved in a chat turn), how far that supports the answer
-    (support.py) weighs most."""
+    supplied for it (`grounded`), how far that supports the answer (support.py) weighs most."""
     fixed = [findings[i].replace_span for i in corrected]
     score = validation.score
     if fixed and validation.checks:

@@ -153,12 +153,12 @@ class Postprocessor:
         delivered, corrected = deliver(response, reported, delivery)
         settle_flags(claim_support, reported, sources.grounded)
         # The weakest claim, and how much of the whole answer the evidence has, bound how far it can be
-        # trusted: against evidence supplied for it and against the chunks a chat turn retrieved alike,
-        # so that what the benchmarks measure is what a user gets.
+        # trusted; most of all against evidence supplied for it (retrieved chunks are only a best guess).
         answer_support = self.support_model.answer_support(claim_support, response, sources) if sources.grounded \
             else validation.score
         faint = [f for f in findings if f.confidence < delivery.flag_at]
-        overall = confidence(reported + faint, corrected, coherence, validation, answer_support, sources.grounded)
+        overall = confidence(reported + faint, corrected, coherence, validation, answer_support,
+                             sources.explicit and sources.grounded)
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,
