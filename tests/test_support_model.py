@@ -130,3 +130,82 @@ def test_check_without_evidence_files_holds_the_answer_to_your_own_documents(tmp
     # The amount no document states is flagged only when the documents were looked at.
     assert any("£19,900" in f.content for f in searched.hallucination_flags)
     assert not any("£19,900" in f.content for f in alone.hallucination_flags)
+
+
+# --- what the assistant says of itself, irregular verbs, the answer as a whole -------------------------
+
+ROME = ["The Colosseum in Rome was completed in 80 AD under the emperor Titus. It could hold about "
+        "50,000 spectators."]
+
+
+def test_an_assistant_claiming_its_own_experience_is_flagged_even_in_the_evidences_words(open_post):
+    result = open_post.process("I visited the Colosseum in Rome last summer. It could hold about 50,000 spectators.",
+                               question="Tell me about the Colosseum.", evidence=ROME)
+    visited, held = claims(result)
+    assert visited.flagged and "own experience" in visited.reason
+    assert not held.flagged
+    assert any("I visited the Colosseum" in f.content for f in result.hallucination_flags)
+    family = open_post.process("My wife loves the Colosseum in Rome.", question="Tell me about the Colosseum.",
+                               evidence=ROME)
+    assert family.hallucination_flags
+
+
+def test_a_question_back_a_hedge_or_a_taste_is_not_flagged(open_post):
+    for answer in ("Have you ever been to Rome?", "I'm not sure about that.", "I have never been to Rome.",
+                   "I love old buildings like that, do you?", "I looked through your notes for this."):
+        result = open_post.process(answer, question="Tell me about the Colosseum.", evidence=ROME)
+        assert not claims(result), answer
+        assert not result.hallucination_flags, answer
+
+
+def test_the_same_story_told_first_hand_in_the_users_own_notes_is_not_flagged(open_post):
+    notes = ["Trip diary. I visited the Colosseum in Rome last summer with Dana."]
+    result = open_post.process("I visited the Colosseum in Rome last summer.", question="What did I do last summer?",
+                               evidence=notes)
+    assert not result.hallucination_flags
+
+
+def test_small_talk_gets_no_flag_for_what_the_assistant_says_of_itself(open_post):
+    result = open_post.process("I'm great, thanks! I spent the morning walking in the park.",
+                               question="Hi, how are you?", evidence=ROME)
+    assert not claims(result) and not result.hallucination_flags
+    # The same words to a question about something else are the assistant's made-up morning.
+    asked = open_post.process("I spent the morning walking in the park.", question="Tell me about the Colosseum.",
+                              evidence=ROME)
+    assert asked.hallucination_flags
+
+
+def test_led_in_the_answer_is_supported_by_leads_in_the_evidence(open_post):
+    evidence = ["Omar Haddad leads the platform team and runs the weekly release review."]
+    result = open_post.process("Omar Haddad led the platform team and ran the weekly release review.",
+                               question="", evidence=evidence)
+    (claim,) = claims(result)
+    assert claim.missing == [] and claim.features["share"] == 1.0
+    assert not result.hallucination_flags
+
+
+def test_an_answer_weak_as_a_whole_has_its_weakest_claim_flagged(open_post):
+    weights = default_weights()
+    assert 0 < weights.answer_flag_below < 1
+    # Alone the claim lacks one word too common to flag it ("released"); the answer as a whole is weak.
+    result = open_post.process("The Atlas migration was released in March 2027.", question="Who leads Atlas?",
+                               evidence=ATLAS)
+    assert result.support < weights.answer_flag_below
+    (claim,) = claims(result)
+    assert claim.flagged and "the answer's support" in claim.reason and claim.missing == ["released"]
+    assert [f.content for f in result.hallucination_flags] == ["The Atlas migration was released in March 2027"]
+    # Said as the evidence says it, the same answer's support is high and nothing is flagged.
+    stated = open_post.process("The migration is led by Dana Kim. It is due to finish in March 2027.",
+                               question="Who leads Atlas?", evidence=ATLAS)
+    assert stated.support >= weights.answer_flag_below and not stated.hallucination_flags
+
+
+def test_the_noun_a_stated_value_is_said_of_is_not_missing_content(open_post):
+    evidence = ["Jennifer Tran, Science Department Chair. Phone: 214. Room B12."]
+    result = open_post.process("Jennifer Tran chairs the Science Department. Her phone extension is 214.",
+                               question="Who is Jennifer Tran?", evidence=evidence)
+    assert all("extension" not in c.missing for c in result.claim_support)
+    assert not result.hallucination_flags
+    # Of a value the evidence does not state, the noun is content like any other.
+    unstated = open_post.process("Her pager extension is 9921.", question="Who is Jennifer Tran?", evidence=evidence)
+    assert any("extension" in c.missing for c in unstated.claim_support)

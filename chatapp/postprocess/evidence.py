@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from chatapp import lexicon
 from chatapp.postprocess import values as V
+from chatapp.postprocess.inflections import base_form
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
@@ -31,10 +32,11 @@ def _stemmer():
 
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
+    """The Snowball stem, irregular forms first brought back to their base ("led" and "leads" → lead)."""
     word = word.lower().replace("’", "'")
     if word.endswith("'s"):
         word = word[:-2]
-    return _stemmer().stemWord(word)
+    return _stemmer().stemWord(base_form(word))
 
 
 @functools.lru_cache(maxsize=1)

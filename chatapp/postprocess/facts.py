@@ -288,7 +288,7 @@ class FactValidator:
             finding = Finding("NonexistentEntity", claim.span, claim.text, 0.75, guess, evidence, name.sentence)
         else:
             confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
-            asserted = sentence.mode == "statement" or (
+            asserted = sentence.mode in ("statement", "experience") or (
                 sentence.mode == "opinion" and attributed(analysis.doc, claim.span))
             if not asserted or acronym:
                 confidence = 0.45  # named in a question or a suggestion, not asserted; or jargon

@@ -18,7 +18,10 @@ from typing import Literal
 from chatapp.postprocess.evidence import is_soft
 
 # What a sentence does: only statements are held to the sources.
-SentenceMode = Literal["statement", "question", "opinion", "meta"]
+# "experience": the speaker telling what they did or have ("I visited Rome last summer", "my wife
+# loves it"). From an assistant that is a made-up life story: a claim like a statement, which no
+# source will state.
+SentenceMode = Literal["statement", "experience", "question", "opinion", "meta"]
 
 OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
                             "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
@@ -37,17 +40,41 @@ PRONOUN_SUBJECTS = frozenset({"it", "he", "she", "they", "that", "this", "those"
 
 
 def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
-    """"meta", "question", "opinion" or "statement" for one sentence (a spaCy span)."""
+    """"meta", "question", "opinion", "experience" or "statement" for one sentence (a spaCy span)."""
     if meta:
         return "meta"
     if raw.rstrip().endswith("?") or UNMARKED_QUESTION_RE.match(raw):
         # "Did you know that he starred in X?" asks nothing: it tells the user X.
         return "statement" if TELLING_QUESTION_RE.search(raw) else "question"
     root = span.root
-    if (is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span)
-            or _is_imperative(span, root) or _agrees_with_listener(root) or _is_hypothetical(span)):
+    if tells_experience(root):
+        return "experience"
+    if _is_hypothetical(span):
         return "opinion"
+    if (is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span)
+            or _is_imperative(span, root) or _agrees_with_listener(root) or _is_exclamation(span)):
+        # "I like pink, and pink comes from the flower of that name": the taste is an opinion, the
+        # clause joined to it a statement about the world.
+        return "statement" if states_aside(root) else "opinion"
     return "statement"
+
+
+def states_aside(root) -> bool:
+    """A clause joined to an opinion that says something of the world in its own right: its own
+    subject, not the speaker or the listener, no modal, not itself a judgement or a taste."""
+    joined = [c for c in root.children if c.dep_ in ("conj", "advcl")]
+    joined += [c for j in joined for c in j.children if c.dep_ == "conj"]  # "because …, and …"
+    for clause in joined:
+        if clause.pos_ not in ("VERB", "AUX"):
+            continue
+        subject = _subject(clause)
+        if subject is None or subject.lower_ in SPEAKER_PRONOUNS or subject.pos_ == "PRON" and subject.lower_ not in (
+                "it", "he", "she", "they"):
+            continue
+        if any(c.tag_ == "MD" for c in clause.children) or _judges(clause) or is_opinion(clause):
+            continue
+        return True
+    return False
 
 
 def is_opinion(verb) -> bool:
@@ -60,6 +87,66 @@ def is_opinion(verb) -> bool:
         return False
     clauses = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")]
     return all(is_opinion(c) or c.dep_ == "xcomp" or _to_listener(c) for c in clauses)
+
+
+# How the speaker stands to what is said — knowing, hearing of, remembering — not something they did.
+COGNITION_LEMMAS = frozenset({"know", "think", "believe", "guess", "understand", "remember", "hear", "forget",
+                              "realize", "realise", "wonder", "suppose", "imagine", "doubt", "assume", "expect",
+                              "mean", "agree", "bet", "notice", "learn", "find"})
+# Wanting, needing, planning and trying: what may be, not what was.
+INTENT_LEMMAS = frozenset({"want", "need", "wish", "hope", "plan", "intend", "try", "mean", "would", "recommend",
+                           "suggest", "feel"})
+# Taste: in the present an opinion ("I love jazz"); in the past it tells of something lived ("I loved
+# the concert").
+TASTE_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "adore", "dislike"})
+PRESENT_TAGS = frozenset({"VBP", "VBZ", "VB"})
+
+
+def tells_experience(root) -> bool:
+    """The speaker telling of their own life: what they did, do or have ("I went there last summer",
+    "We play for 90 minutes", "I have a dog", "I loved the concert", "my wife loves it") — in any
+    clause joined to the main one ("I love the USA and I watch college football"). Not what they
+    know, think, want or might do ("I know…", "I'd like to…", "I might go"), nor what they did
+    not do ("I have never been"): an assistant can truly say those."""
+    subject = _subject(root)
+    clauses = [root] + [c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
+    return any(_lived(verb, _subject(verb) or subject) for verb in clauses)
+
+
+def _subject(verb):
+    return next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+
+
+def _lived(verb, subject) -> bool:
+    if subject is None:
+        return False
+    mine = any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in subject.children)  # "my wife …"
+    if not (mine or subject.lower_ in FIRST_PERSON):
+        return False
+    children = list(verb.children)
+    if any(c.dep_ == "neg" or c.lower_ in ("never", "not", "n't") for c in children):
+        return False
+    if any(c.tag_ == "MD" for c in children) or verb.tag_ == "MD":
+        return False  # "I would go", "we could try": what might be
+    lemma = verb.lemma_.lower()
+    if lemma in COGNITION_LEMMAS or lemma in INTENT_LEMMAS:
+        return False
+    if verb.lower_ in ("gon", "going") and any(c.dep_ == "xcomp" for c in children):
+        return False  # "I'm going to watch it": a plan
+    if any(t.lower_ == "your" for c in children if c.dep_ in ("dobj", "prep") for t in c.subtree):
+        return False  # "I checked your notes", "I looked through your files": its work on the user's material
+    if lemma == "have" and any(c.dep_ == "xcomp" for c in children):
+        return False  # "I have to go": an obligation
+    if lemma in TASTE_LEMMAS and not mine and verb.tag_ in PRESENT_TAGS:
+        return False  # "I love jazz": taste
+    if lemma in OPINION_LEMMAS and lemma not in TASTE_LEMMAS:
+        return False
+    if lemma == "be":
+        # "I was there last summer", "we were at the concert": where the speaker was. "I'm a fan",
+        # "I am glad", "I was too", "my sister is a huge fan": how they are, not what they did.
+        return not any(c.dep_ in ("acomp", "attr", "oprd") for c in children) and any(
+            c.dep_ in ("prep", "advmod") and c.lower_ not in ("too", "also", "so", "as", "just") for c in children)
+    return verb.pos_ in ("VERB", "AUX")
 
 
 def _to_listener(verb) -> bool:
@@ -101,9 +188,24 @@ VERDICTS = frozenset({"right", "correct", "wrong", "mistaken", "spot"})
 
 
 def _agrees_with_listener(root) -> bool:
+    """"You're right", and of what the listener said: "that is correct", "it's true" — unless a
+    clause says what is ("it is true that she left": a statement)."""
     subjects = [c for c in root.children if c.dep_ == "nsubj"]
-    return (root.lemma_.lower() == "be" and bool(subjects) and subjects[0].lower_ == "you"
-            and any(c.dep_ in ("acomp", "attr") and c.lower_ in VERDICTS for c in root.children))
+    if root.lemma_.lower() != "be" or not subjects or any(c.dep_ == "ccomp" for c in root.children):
+        return False
+    said_of = subjects[0].lower_ == "you" or subjects[0].lower_ in ("that", "this", "it", "which")
+    return said_of and any(c.dep_ in ("acomp", "attr") and c.lower_ in VERDICTS | {"true"} for c in root.children)
+
+
+def _is_exclamation(span) -> bool:
+    """"What a talented person!", "Great choice", "Good question": a judgement without a verb."""
+    tokens = [t for t in span if t.is_alpha]
+    if not tokens or any(t.pos_ in ("VERB", "AUX") for t in tokens):
+        return False
+    if any(t.pos_ in ("PROPN", "NUM") for t in span):
+        return False  # "Atlas, a great project by Dana Kim": it names who made what
+    exclaiming = tokens[0].lower_ in ("what", "how") and len(tokens) > 1
+    return exclaiming or any(is_soft(t.text) for t in tokens if t.dep_ in ("amod", "advmod", "ROOT", "intj"))
 
 
 CONDITIONAL_MODALS = frozenset({"will", "would", "'ll", "might", "could", "may"})

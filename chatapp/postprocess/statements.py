@@ -21,14 +21,11 @@ from chatapp.postprocess.evidence import is_stop, stem, words
 # Attribute concepts whose values are people or things linked to an entity: the relations a
 # statement states between two names.
 RELATION_CONCEPTS = ("lead", "owner", "manager", "manages", "organizer", "attendees")
-# Past forms the stemmer does not bring back to their verb.
-_IRREGULAR = {"led": "lead", "ran": "run"}
 
 
 def relation_stem(word: str) -> str:
-    """The stem a relation word is compared by ("led" → lead, "leads" → lead)."""
-    stemmed = stem(word)
-    return _IRREGULAR.get(stemmed, stemmed)
+    """The stem a relation word is compared by ("led" → lead, "leads" → lead: stem() knows irregular forms)."""
+    return stem(word)
 
 
 def _families() -> list[frozenset[str]]:

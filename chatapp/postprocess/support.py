@@ -23,6 +23,11 @@ tests/bench/fit_support.py:
     evaluative        judgements ("amazing", "famous") the evidence does not make
     similarity        sentence-embedding cosine to the best evidence sentence
 
+A claim is flagged when its score falls under the fitted threshold and enough is missing; when
+the answer as a whole scores under its own fitted threshold, its weakest claim is flagged too (so
+the flag is as good as the answer's score ranks); and what the assistant tells of its own life
+("I visited Rome last summer") is flagged whatever words it shares with the sources.
+
 Embedding every evidence sentence costs time, so the lexical model decides
 alone when it is sure; only a claim whose lexical score falls in the ambiguous
 band is embedded, with the evidence sentences' vectors kept per evidence text.
@@ -39,6 +44,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
+from chatapp.intents import is_small_talk
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
 from chatapp.postprocess.facts import states_kind
@@ -51,11 +57,22 @@ LEXICAL_FEATURES = ("share", "weighted_share", "missing_mass", "phrase_share", "
 FEATURES = LEXICAL_FEATURES + ("similarity",)
 ANSWER_FEATURES = ("weakest", "answer_share", "unclaimed")
 # Questions, notices and opinions ("I'm not a fan", "you might enjoy it") state nothing the
-# evidence could settle: only statements are claims. (What they say still counts in how much of
-# the whole answer the evidence has: see answer_features.)
+# evidence could settle: only statements are claims — and what the assistant tells of its own life
+# ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What
+# the others say still counts in how much of the whole answer the evidence has: see answer_features.)
 NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
+# Retrieved chunks are a best guess at what is relevant and a model may rightly say more than they
+# do: with no evidence supplied, the answer's weakest claim is flagged only under this share of the
+# answer threshold (fit_support.py scales the claim threshold alike).
+RETRIEVED_FACTOR = 0.5
+# The rare-word weight the weakest claim of a weak answer must lack to be flagged for it: one
+# everyday word said otherwise ("came out", "started", "is going well") is rewording, not invention —
+# a product decision, not a fitted one, like the per-claim floor in fit_support.py.
+ANSWER_MIN_MISSING_MASS = 0.5
+# Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
+OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
 SUPPLIED, RETRIEVED, KNOWLEDGE, EARLIER = "supplied", "retrieved", "knowledge", "earlier"
 
@@ -80,13 +97,16 @@ class SupportWeights:
     # The answer as a whole (its confidence): its weakest claim, beside how much of all it says
     # (remarks and questions included) the evidence has.
     answer: dict[str, float] | None = None
+    # Under this answer support, the answer's weakest claim is flagged even when no claim is alone
+    # (0: never).
+    answer_flag_below: float = 0.0
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> "SupportWeights":
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls(data["lexical"], data["full"], tuple(data["ambiguous"]), data["flag_below"],
                    data["flag_below_retrieved"], data.get("min_missing_mass", 0.0), data.get("no_claim_support", 1.0),
-                   data.get("answer"))
+                   data.get("answer"), data.get("answer_flag_below", 0.0))
 
 
 @functools.lru_cache(maxsize=1)
@@ -199,9 +219,10 @@ class SupportModel:
         """A ClaimSupport for every sentence of the answer (`claim=False` for those that claim nothing)."""
         pool = EvidencePool(parts)
         asked = {stem(w) for w in words(question) if not is_stop(w)}
+        small_talk = bool(question.strip()) and is_small_talk(question)
         results, pending = [], []
         for sentence in analysis.sentences:
-            support = self._lexical(sentence, analysis, sources, pool, asked)
+            support = self._lexical(sentence, analysis, sources, pool, asked, small_talk)
             results.append(support)
             low, high = self.weights.ambiguous
             # Without evidence or retrieved chunks nothing is flagged for weak support: no need to embed.
@@ -211,12 +232,38 @@ class SupportModel:
         if pending:
             self._add_similarity(pending, pool, embedder)
         flag_below = self.weights.flag_below_retrieved if pool.retrieved_only else self.weights.flag_below
-        for support in results:
+        for support, sentence in zip(results, analysis.sentences):
             if support.claim:
                 support.threshold = flag_below
                 support.flagged = support.score < flag_below and self.substantial(support.features)
                 support.reason = _reason(support, flag_below)
+                if sentence.mode == "experience" and sources.grounded and not _told_first_hand(support):
+                    # Whatever words it shares with the sources, what the assistant says it did or has
+                    # is its own story: made up, unless the sources tell it first hand too.
+                    support.flagged = True
+                    support.reason += "; " + OWN_EXPERIENCE
+        if sources.grounded:
+            self._flag_weak_answer(results, analysis.text, sources, pool.retrieved_only)
         return results
+
+    def _flag_weak_answer(self, results: list[ClaimSupport], text: str, sources: Sources, retrieved_only: bool) -> None:
+        """An answer the evidence bears out too little as a whole — a made-up aside here, an unsupported
+        word there, none enough alone — has its weakest claim flagged, so that the flag says what the
+        answer's support score says. Only a claim that lacks more than an everyday word is flagged:
+        never a sentence the evidence states in full or merely rewords, nor an answer that claims
+        nothing."""
+        below = self.weights.answer_flag_below * (RETRIEVED_FACTOR if retrieved_only else 1.0)
+        claims = [c for c in results if c.claim]
+        if not claims or any(c.flagged for c in claims):
+            return
+        score = self.answer_support(results, text, sources)
+        weakest = min(claims, key=lambda c: c.score)
+        if score < below and (weakest.features.get("missing_mass", 0.0) >= ANSWER_MIN_MISSING_MASS
+                              or weakest.features.get("unaligned", 0.0) > 0):
+            weakest.flagged = True
+            lacking = ", ".join(weakest.missing[:6]) or "names or values"
+            weakest.reason = (f"the answer's support {score:.2f} < {below:.2f} and this is its weakest claim "
+                              f"({weakest.score:.2f}); not in the evidence: {lacking}")
 
     def substantial(self, features: dict[str, float]) -> bool:
         """Enough is missing for a low score to mean something made up."""
@@ -230,11 +277,15 @@ class SupportModel:
         return logistic(features, self.weights.answer)
 
     def _lexical(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources, pool: EvidencePool,
-                 asked: set[str]) -> ClaimSupport:
+                 asked: set[str], small_talk: bool = False) -> ClaimSupport:
         claim = sentence.claim
         record = ClaimSupport(claim.text, claim.span, 1.0)
         if sentence.mode in NOT_CLAIMS:
             record.claim, record.reason = False, f"not a claim ({sentence.mode})"
+            return record
+        if sentence.mode == "experience" and small_talk:
+            # "I'm great, I spent the morning in the park" to "hi, how are you?" is courtesy, not a story to check.
+            record.claim, record.reason = False, "not a claim (small talk)"
             return record
         start, end = claim.span
         inner = [(c.span, c.kind) for c in analysis.claims if c.kind != "sentence" and start <= c.span[0] < end]
@@ -243,6 +294,9 @@ class SupportModel:
         stems: set[str] = set()
         echoed = evaluative = 0
         unaligned, aligned, named = self._alignment(sentence, analysis, sources)
+        # What a value the sources state is said to be ("her phone extension is 214" beside a record
+        # "phone: 214"): the noun names the value, it claims nothing more.
+        vouched = self._vouched_cues(sentence, analysis, sources)
         for word, span, pos in sentence.words:
             inside_value = any(a <= span[0] < b and kind != "name" for (a, b), kind in inner)
             if is_soft(word) and not _supported_word(word, sources):
@@ -257,13 +311,14 @@ class SupportModel:
             stems.add(stem(word))
             total += 1
             weighted_total += weight
-            if _supported_word(word, sources) or any(a <= span[0] < b for a, b in named):
+            if (_supported_word(word, sources) or any(a <= span[0] < b for a, b in named)
+                    or stem(word) in vouched):
                 supported += 1
                 weighted_supported += weight
             else:
                 missing.append(word)
 
-        if total == 0 and aligned == 0:
+        if total == 0 and aligned == 0 and not (echoed and sentence.mode == "experience"):
             record.claim = False
             record.reason = ("not a claim (only the question's own words)" if echoed
                              else "not a claim (courtesy or small talk)")
@@ -313,6 +368,13 @@ class SupportModel:
                     unaligned += 1
         return unaligned, aligned, named
 
+    def _vouched_cues(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources) -> set[str]:
+        """Stems of the nouns that the sentence's values are said of, for values the sources state."""
+        indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+        return {stem(vc.cue) for vc in analysis.values
+                if vc.sentence == sentence.index and vc.cue and vc.value.vtype != "relative"
+                and any(index.supports_value(vc.value) for index in indexes)}
+
     def _add_similarity(self, pending: list[ClaimSupport], pool: EvidencePool, embedder) -> None:
         evidence = self.vectors.of(embedder, [s.text for s in pool.sentences])
         claims = embedder.embed([s.text for s in pending])
@@ -341,6 +403,16 @@ def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sourc
         "answer_share": found / len(content) if content else 1.0,
         "unclaimed": (sum(not c.claim for c in claim_support) / len(claim_support)) if claim_support else 0.0,
     }
+
+
+_FIRST_PERSON_RE = re.compile(r"\b(?:I|i|[Ww]e|[Mm]y|[Oo]ur|[Mm]e|[Uu]s)\b")
+
+
+def _told_first_hand(support: ClaimSupport) -> bool:
+    """The closest evidence sentence tells the same in the first person ("I met Dana on Tuesday" in
+    the user's own notes), and says most of it."""
+    return (bool(support.evidence) and support.features.get("best_share", 0.0) >= 0.5
+            and _FIRST_PERSON_RE.search(support.evidence) is not None)
 
 
 def _supported_word(word: str, sources: Sources) -> bool:
