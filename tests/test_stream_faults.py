@@ -19,7 +19,7 @@ import pytest
 import chatapp  # noqa: F401 - offline environment first
 from chatapp.config import ConfigError, load_settings
 from chatapp.engine import ChatEngine
-from chatapp.llm.client import load_litellm
+from chatapp.llm.openai_compatible import load_openai
 from chatapp.storage.database import Database
 from chatapp.storage.export import session_transcript, to_markdown
 from chatapp.storage.sessions import ORPHAN_AFTER_SECONDS, SessionStore
@@ -35,8 +35,8 @@ LONG_STALL = "120"
 
 
 @pytest.fixture(scope="module", autouse=True)
-def litellm_loaded():
-    load_litellm()  # seconds, once: not inside the first test's timeouts
+def client_library_loaded():
+    load_openai()  # once, not inside the first test's timeouts: the test server's calls go through it
 
 
 def open_engine(data_dir: Path, **settings) -> ChatEngine:

@@ -14,7 +14,7 @@ from textual.widgets import OptionList
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from chatapp.engine import ChatEngine
-from chatapp.llm.client import load_litellm
+from chatapp.llm.openai_compatible import load_openai
 from chatapp.tui.annotations import Review, TurnReview
 from chatapp.tui.answer_view import AssistantMessage
 from chatapp.tui.app import ChatApp
@@ -28,8 +28,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module", autouse=True)
-def litellm_loaded():
-    load_litellm()  # seconds, once: not inside the first test's waits
+def client_library_loaded():
+    load_openai()  # once, not inside the first test's waits: the test server's calls go through it
 
 
 @pytest.fixture()

@@ -17,7 +17,7 @@ import pytest
 from textual.widgets import OptionList
 
 from chatapp.engine import ChatEngine
-from chatapp.llm.client import load_litellm
+from chatapp.llm.openai_compatible import load_openai
 from chatapp.redact import SECRET_MARK
 from chatapp.storage.database import MIGRATIONS, Database
 from chatapp.storage.export import session_transcript, to_html, to_json, to_markdown
@@ -41,8 +41,8 @@ INVENTED = "The Lisbon rollout budget was approved by Kevin Marsh in Porto."
 
 
 @pytest.fixture(scope="module", autouse=True)
-def litellm_loaded():
-    load_litellm()
+def client_library_loaded():
+    load_openai()  # the library the test server's calls go through
 
 
 @pytest.fixture()

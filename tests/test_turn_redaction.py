@@ -11,7 +11,7 @@ import pytest
 
 import chatapp  # noqa: F401 - offline environment first
 from chatapp.engine import ChatEngine
-from chatapp.llm.client import load_litellm
+from chatapp.llm.openai_compatible import load_openai
 from chatapp.redact import SECRET_MARK
 from chatapp.storage.export import session_transcript, to_html, to_json, to_markdown
 from tests.openai_server import Scripted
@@ -36,8 +36,8 @@ def _leaks(blob: str | bytes, *secrets: str) -> list[str]:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def litellm_loaded():
-    load_litellm()
+def client_library_loaded():
+    load_openai()  # the library the test server's calls go through
 
 
 def test_a_key_pasted_into_a_question_and_echoed_in_the_answer_is_stored_and_exported_redacted(

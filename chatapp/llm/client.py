@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from chatapp.config import url_problem
 from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
+from chatapp.llm.library_import import LibraryImport
 from chatapp.llm.openai_compatible import (OPENAI_PREFIX, PLACEHOLDER_KEY, OpenAICompatibleRoute, load_openai,
                                            start_loading_openai, uses_openai_client)
 from chatapp.llm.settings import OFFLINE_MODEL, LLMSettings
@@ -52,28 +53,23 @@ class LLMResult:
 
 # --- litellm, loaded lazily and kept quiet -------------------------------------------
 
-_litellm = None
-_litellm_lock = threading.Lock()
+def _quiet_litellm(litellm) -> None:
+    # LITELLM_LOCAL_MODEL_COST_MAP is already set: chatapp/__init__ ran before this module.
+    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners
+    litellm.set_verbose = False
+    if hasattr(litellm, "telemetry"):
+        litellm.telemetry = False
+    for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for name in ("httpx", "httpcore", "openai"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
-def load_litellm():
-    """Import litellm once (slow: seconds), silencing its banners and debug logs."""
-    global _litellm
-    with _litellm_lock:
-        if _litellm is None:
-            # LITELLM_LOCAL_MODEL_COST_MAP is already set: chatapp/__init__ ran before this module.
-            import litellm
-
-            litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners
-            litellm.set_verbose = False
-            if hasattr(litellm, "telemetry"):
-                litellm.telemetry = False
-            for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
-                logging.getLogger(name).setLevel(logging.CRITICAL)
-            for name in ("httpx", "httpcore", "openai"):
-                logging.getLogger(name).setLevel(logging.WARNING)
-            _litellm = litellm
-    return _litellm
+_LITELLM = LibraryImport("litellm", _quiet_litellm)
+# Import litellm (slow: seconds) now, or in a worker so that a turn's preprocessing (much of it in
+# numpy, onnxruntime and file reads, which let the thread run) overlaps it.
+load_litellm = _LITELLM.load
+start_loading_litellm = _LITELLM.start
 
 
 def start_loading_client(settings: LLMSettings) -> None:
@@ -91,14 +87,6 @@ def load_client_library(model: str, api_base: str | None) -> None:
     settings = LLMSettings(model=model, api_base=api_base)
     if not settings.is_offline:
         load_openai() if uses_openai_client(settings) else load_litellm()
-
-
-def start_loading_litellm() -> None:
-    """Import litellm in a background thread, so a turn's preprocessing (much of it in numpy,
-    onnxruntime and file reads, which let the thread run) overlaps it and the model call finds
-    it loaded; `load_litellm()` then waits for the import to finish rather than starting another."""
-    if _litellm is None and not _litellm_lock.locked():
-        threading.Thread(target=load_litellm, name="litellm-import", daemon=True).start()
 
 
 def litellm_model_name(model: str, api_base: str | None) -> str:

@@ -15,11 +15,11 @@ import functools
 import json
 import logging
 import os
-import threading
 from collections.abc import Iterable
 from pathlib import Path
 
 from chatapp.environment import litellm_package_dir
+from chatapp.llm.library_import import LibraryImport
 from chatapp.llm.settings import LLMSettings
 from chatapp.token_count import count_tokens as tiktoken_count
 
@@ -49,27 +49,14 @@ def routed_name(model: str) -> str:
 
 # --- the openai package, loaded once and kept quiet ------------------------------------
 
-_openai = None
-_openai_lock = threading.Lock()
+def _quiet_openai(openai) -> None:
+    for name in ("httpx", "httpcore", "openai"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
-def load_openai():
-    """Import the openai package once (about a second of CPU), its loggers quiet."""
-    global _openai
-    with _openai_lock:
-        if _openai is None:
-            import openai
-
-            for name in ("httpx", "httpcore", "openai"):
-                logging.getLogger(name).setLevel(logging.WARNING)
-            _openai = openai
-    return _openai
-
-
-def start_loading_openai() -> None:
-    """Import openai in a background thread while the turn is preprocessed."""
-    if _openai is None and not _openai_lock.locked():
-        threading.Thread(target=load_openai, name="openai-import", daemon=True).start()
+_OPENAI = LibraryImport("openai", _quiet_openai)
+load_openai = _OPENAI.load  # about a second of CPU, once
+start_loading_openai = _OPENAI.start  # in a worker, while the turn is preprocessed
 
 
 # --- one route for the client ----------------------------------------------------------

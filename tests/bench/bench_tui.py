@@ -218,12 +218,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3)
     options = parser.parse_args()
-    from chatapp.llm.client import load_litellm
+    from chatapp.llm.openai_compatible import load_openai
 
     with tempfile.TemporaryDirectory() as root:
         data_dir = prepared_data_dir(Path(root))
         first_paint(data_dir, options.runs)
-        load_litellm()
+        load_openai()  # the test server's calls go through it
         with OpenAITestServer() as server:
             latencies = asyncio.run(keystrokes_while_streaming(data_dir, server))
             p95 = statistics.quantiles(latencies, n=20)[-1]

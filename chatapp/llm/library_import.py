@@ -1,0 +1,34 @@
+"""A client library imported once, on first need or ahead of it in a worker thread.
+
+litellm takes seconds to import and the openai package about one: a turn starts the import of the
+one its model needs while the question is preprocessed, and the model call then waits for that
+import to finish rather than starting a second one."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from types import ModuleType
+from typing import Callable
+
+
+class LibraryImport:
+    def __init__(self, name: str, configure: Callable[[ModuleType], None]):
+        self.name = name
+        self._configure = configure  # run once, right after the import (quiet its loggers, …)
+        self._module: ModuleType | None = None
+        self._lock = threading.Lock()
+
+    def load(self) -> ModuleType:
+        """The module, imported now if no one has yet (waiting for an import under way)."""
+        with self._lock:
+            if self._module is None:
+                module = importlib.import_module(self.name)
+                self._configure(module)
+                self._module = module
+        return self._module
+
+    def start(self) -> None:
+        """Import in a background thread, unless it is imported or being imported already."""
+        if self._module is None and not self._lock.locked():
+            threading.Thread(target=self.load, name=f"{self.name}-import", daemon=True).start()
