@@ -340,3 +340,16 @@ def test_a_resume_while_the_chat_is_still_starting_shows_that_session_once(tui_e
             assert len(questions) == 1 and "Atlas" in questions[0]
 
     asyncio.run(scenario())
+
+
+def test_a_model_name_no_provider_takes_is_refused_and_the_model_kept(tui_engine):
+    async def scenario():
+        app = ChatApp(tui_engine, model="offline")
+        async with app.run_test(size=SIZE) as pilot:
+            await send(pilot, "/model notaprovider/xyz")
+            assert app.model == "offline"
+            assert "'notaprovider/xyz' is not a model name litellm can route" in app.notices[-1]
+            assert app.notices[-1].endswith("still answering with offline.")
+            assert "model offline" in str(app.query_one(StatusBar).render())
+
+    asyncio.run(scenario())

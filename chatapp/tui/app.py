@@ -569,12 +569,38 @@ class ChatApp(App):
         self.push_screen(picker, lambda chosen: chosen and self.use_model(*chosen))
 
     def use_model(self, model: str, save: bool = False) -> None:
-        """Answer with `model` from the next message on; with `save`, also in later chats (config)."""
+        """Answer with `model` from the next message on; with `save`, also in later chats (config).
+        A name no provider can take is refused here, in one line, as `--model` is on the command line."""
         from chatapp.config import ConfigError, checked_value
-        from chatapp.config_file import save_settings
 
         try:
-            self.model = checked_value("model", model, "/model")
+            model = checked_value("model", model, "/model")
+        except ConfigError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self._check_and_use_model(model, save)
+
+    @work(thread=True, group="model")
+    def _check_and_use_model(self, model: str, save: bool) -> None:
+        # In a worker: telling whether litellm can route a name may import it (seconds).
+        from chatapp.llm.client import model_problem
+
+        problem = model_problem(model, self.api_base)
+        if problem:
+            self.call_from_thread(self.notify, f"{problem}; still answering with {self.model}.",
+                                  severity="error", timeout=10)
+            return
+        self.call_from_thread(self._switch_model, model, save)
+        from chatapp.llm.client import load_client_library
+
+        load_client_library(model, self.api_base)  # paid now, not on the next message
+
+    def _switch_model(self, model: str, save: bool) -> None:
+        from chatapp.config import ConfigError
+        from chatapp.config_file import save_settings
+
+        self.model = model
+        try:
             if save:
                 extra = {"api_base": self.api_base} if self.api_base and model != "offline" else {}
                 path = save_settings(self.settings, model=self.model, **extra)
