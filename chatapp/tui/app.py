@@ -178,8 +178,14 @@ class ChatApp(App):
         self.engine.live_correct("warm up")
         self.call_from_thread(self._live_diff_ready)
         status = self.query_one(KnowledgeStatus)
-        report = self.engine.ensure_sample_kb(on_event=lambda event, **data: self.call_from_thread(
-            status.ingest_event, event, data))
+
+        def show_progress(event, **data):
+            if not self._quitting.is_set():  # after a quit there is no screen to show it on
+                self.call_from_thread(status.ingest_event, event, data)
+
+        report = self.engine.ensure_sample_kb(on_event=show_progress)
+        if self._quitting.is_set():
+            return
         if report is not None:
             self.call_from_thread(self.notify, f"Loaded the sample knowledge base ({report.files_ingested} files, "
                                   f"{report.chunks_added} chunks). Turn this off with load_sample_kb = false.",
@@ -189,6 +195,8 @@ class ChatApp(App):
         if self.session_name and conversation == self._conversation_generation:
             self._show_history()
             self.call_from_thread(self._show_session, self.session_name)
+        if self._quitting.is_set():
+            return
         self.engine.turns.stages  # noqa: B018 - spaCy and the resolver, before the first message
         from chatapp.nlp import load_pipeline
 
