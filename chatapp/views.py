@@ -129,6 +129,10 @@ def best_evidence(claim: ClaimSupport, none: str = "—") -> Text:
     best = plain_text(claim.evidence or none)
     if claim.source:
         best.append(f" ({clean(claim.source)})", style="dim")
+    share = claim.features.get("best_share")
+    if claim.evidence and isinstance(share, (int, float)) and share < 1:
+        # The closest sentence can still be far: say how much of the claim it holds.
+        best.append(f" · holds {share:.0%} of the claim's words", style="dim")
     return best
 
 

@@ -44,6 +44,22 @@ def test_a_name_the_parser_misses_still_answers_who(post):
     assert not any("asks for a person" in issue for issue in result.coherence.issues)
 
 
+@pytest.mark.parametrize("answer", [
+    "Beatrix keeps the tool-shed key.",  # a first name in no name list, tagged a common noun
+    "The key is held by Okafor.",  # a surname the recogniser misses, as the doer of a passive
+    "Greenleaf Supplies keeps a spare key.",  # a firm answers "who" too
+])
+def test_whoever_does_it_answers_who_even_when_no_list_knows_the_name(post, answer):
+    result = post.process(answer, question="Who keeps the key?")
+    assert not any("asks for a person" in issue for issue in result.coherence.issues)
+
+
+@pytest.mark.parametrize("answer", ["The key is kept in the shed.", "Water keeps it safe."])
+def test_an_answer_naming_no_one_to_who_is_still_noted(post, answer):
+    result = post.process(answer, question="Who keeps the key?")
+    assert any("asks for a person" in issue for issue in result.coherence.issues)
+
+
 def test_real_misses_are_still_noted(post):
     no_address = post.process("John Smith runs Project Atlas from the San Francisco office.",
                               question="What is John Smith's email address?")

@@ -12,7 +12,7 @@ import functools
 import re
 
 from chatapp.intents import is_document_request, is_small_talk
-from chatapp.lexicon import AMBIGUOUS_NAMES, is_first_name
+from chatapp.lexicon import AMBIGUOUS_NAMES, is_common, is_first_name
 from chatapp.postprocess.claims import AnswerAnalysis
 from chatapp.postprocess.evidence import is_stop, stem, words
 from chatapp.postprocess.knowledge_view import KnowledgeView
@@ -74,6 +74,31 @@ def question_type(question: str) -> str:
     return "yes/no" if YES_NO.search(question) else "open"
 
 
+_PLACES = {"GPE", "LOC", "FAC"}
+_NOT_A_DOER = _PLACES | {"DATE", "TIME", "MONEY", "QUANTITY", "PERCENT", "CARDINAL", "ORDINAL"}
+
+
+def _names_a_doer(doc) -> bool:
+    """A proper noun that does or undergoes the action ("Beatrix keeps the key", "led by Okafor") answers
+    "who" even when it is in no name list and the recogniser missed it (short answers, rarer names)."""
+    if doc is None:
+        return False
+    for token in doc:
+        agent = token.dep_ == "pobj" and token.head.dep_ == "agent"
+        # By whom a thing is done is rarely a place: a rarer name there is often labelled one ("held by
+        # Tomasz" as GPE), so only times and amounts are set aside.
+        not_a_doer = _NOT_A_DOER - _PLACES if agent else _NOT_A_DOER
+        if not token.text.istitle() or token.ent_type_ in not_a_doer or any(c.dep_ == "det" for c in token.children):
+            continue
+        # The small model tags a rarer first name at the start of a sentence as a common noun; a word
+        # that common English uses ("Water leaks") is no name there.
+        if not (token.pos_ == "PROPN" or (token.pos_ == "NOUN" and not is_common(token.lower_))):
+            continue
+        if agent or token.dep_ in ("nsubj", "nsubjpass"):
+            return True
+    return False
+
+
 def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
     found: list[str] = []
     kinds = {v.value.vtype for v in analysis.values}
@@ -89,7 +114,7 @@ def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
     labels = {n.label for n in analysis.names}
     # spaCy misses some names in short answers ("The lead is Dana."): a capitalised census first name
     # that is no ordinary word ("May", "Will") counts.
-    if "PERSON" in labels or "person" in entity_types or any(
+    if "PERSON" in labels or "person" in entity_types or _names_a_doer(analysis.doc) or any(
             is_first_name(w) and w.lower() not in AMBIGUOUS_NAMES for w in re.findall(r"\b[A-Z][a-z]+\b", analysis.text)):
         found.append("person")
     if labels & {"GPE", "LOC", "FAC"} or analysis.profile_links or re.search(r"\b(?:room|office|building|floor)\b",
