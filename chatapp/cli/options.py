@@ -108,9 +108,9 @@ class ModelChoice(OptionGroup):
 
 
 def check_routable(model: str, api_base: str | None) -> None:
-    """A model name litellm cannot route is the user's mistake, found without calling anyone. For a
-    model that goes through litellm, litellm starts loading now, in the background, while the turn is
-    preprocessed (an OpenAI-compatible server needs no such import)."""
+    """A model name litellm cannot route is the user's mistake, found without calling anyone. The
+    library the model goes through (the openai package for an OpenAI-compatible server, litellm for
+    any other provider) starts loading now, in the background, while the turn is preprocessed."""
     from chatapp.llm.client import model_problem, start_loading_client
     from chatapp.llm.settings import LLMSettings
 
