@@ -27,7 +27,7 @@ from chatapp.config import url_problem
 from chatapp.llm.errors import RETRYABLE_KINDS, LLMError, classify_failure, failure_message
 from chatapp.llm.library_import import LibraryImport
 from chatapp.llm.openai_compatible import (OPENAI_PREFIX, PLACEHOLDER_KEY, OpenAICompatibleRoute, load_openai,
-                                           start_loading_openai, uses_openai_client)
+                                           quiet_http_loggers, start_loading_openai, uses_openai_client)
 from chatapp.llm.settings import OFFLINE_MODEL, LLMSettings
 from chatapp.redact import redact, remember_secret
 
@@ -61,8 +61,7 @@ def _quiet_litellm(litellm) -> None:
         litellm.telemetry = False
     for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
-    for name in ("httpx", "httpcore", "openai"):
-        logging.getLogger(name).setLevel(logging.WARNING)
+    quiet_http_loggers()
 
 
 _LITELLM = LibraryImport("litellm", _quiet_litellm)

@@ -49,12 +49,14 @@ def routed_name(model: str) -> str:
 
 # --- the openai package, loaded once and kept quiet ------------------------------------
 
-def _quiet_openai(openai) -> None:
+def quiet_http_loggers(_library=None) -> None:
+    """The openai package and the HTTP client under it log every request: warnings only. (litellm,
+    which calls through them, needs the same.)"""
     for name in ("httpx", "httpcore", "openai"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
 
-_OPENAI = LibraryImport("openai", _quiet_openai)
+_OPENAI = LibraryImport("openai", quiet_http_loggers)
 load_openai = _OPENAI.load  # about a second of CPU, once
 start_loading_openai = _OPENAI.start  # in a worker, while the turn is preprocessed
 

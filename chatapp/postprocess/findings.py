@@ -58,6 +58,12 @@ class Sources:
         """What the assistant said before, as text: a name it used stays a name it used."""
         return text_index([p.text for p in self.prior])
 
+    @functools.cached_property
+    def indexes(self) -> tuple[TextIndex, ...]:
+        """Every text a claim's word or value may be found in: evidence, records, what the user said,
+        what the assistant said before."""
+        return (self.supplied, self.records, self.given, self.earlier)
+
     @property
     def grounded(self) -> bool:
         return not self.supplied.empty

@@ -350,7 +350,7 @@ class SupportModel:
         it does state: their words count as found even when spelt a little differently) in this
         sentence. A value of a kind the evidence gives none of (a year beside evidence with no dates)
         is not held against it: the evidence cannot tell it wrong."""
-        indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+        indexes = sources.indexes
         unaligned = aligned = 0
         named = []
         for vc in analysis.values:
@@ -370,7 +370,7 @@ class SupportModel:
 
     def _vouched_cues(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources) -> set[str]:
         """Stems of the nouns that the sentence's values are said of, for values the sources state."""
-        indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+        indexes = sources.indexes
         return {stem(vc.cue) for vc in analysis.values
                 if vc.sentence == sentence.index and vc.cue and vc.value.vtype != "relative"
                 and any(index.supports_value(vc.value) for index in indexes)}
@@ -416,7 +416,7 @@ def _told_first_hand(support: ClaimSupport) -> bool:
 
 
 def _supported_word(word: str, sources: Sources) -> bool:
-    indexes = (sources.supplied, sources.records, sources.given, sources.earlier)
+    indexes = sources.indexes
     if any(index.has_word(word) for index in indexes):
         return True
     # A name's word one slip from the evidence's ("Snoop Dog", "Snoop Dogg") is the same word.

@@ -398,8 +398,7 @@ class SessionStore:
             "llm_calls": q("SELECT * FROM llm_calls WHERE turn_id = ?", (turn_id,)),
             "postprocessing": (q("SELECT * FROM postprocessing WHERE turn_id = ?", (turn_id,)) or [None])[0],
             "hallucination_flags": q("SELECT * FROM hallucination_flags WHERE turn_id = ?", (turn_id,)),
-            "claim_support": [_claim_row(row) for row in
-                              q("SELECT * FROM claim_support WHERE turn_id = ? ORDER BY position", (turn_id,))],
+            "claim_support": self._claim_rows(turn_id),
         }
         for key in ("corrections", "resolved_entities", "hallucination_flags"):
             for row in records[key]:
@@ -413,8 +412,11 @@ class SessionStore:
     def claim_support(self, turn_id: int) -> list[ClaimSupport]:
         """How well the evidence supported each sentence of the turn's answer, as stored (empty for
         a turn checked before this was kept, or never checked)."""
+        return [claim_support_record(row) for row in self._claim_rows(turn_id)]
+
+    def _claim_rows(self, turn_id: int) -> list[dict]:
         rows = self.database.query("SELECT * FROM claim_support WHERE turn_id = ? ORDER BY position", (turn_id,))
-        return [claim_support_record(_claim_row(row)) for row in rows]
+        return [_claim_row(row) for row in rows]
 
 
 def _claim_row(row: dict) -> dict:
