@@ -23,9 +23,16 @@ DELETE_SLICE = 500
 
 
 def _dir_size(path: Path) -> int:
-    if not path.exists():
-        return 0
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    """Bytes in the files under `path`. An index being rebuilt meanwhile (an ingest beside `kb stats` or
+    the chat's status) replaces its files: one gone between listing and measuring counts as nothing."""
+    total = 0
+    for file in path.rglob("*") if path.is_dir() else ():
+        try:
+            if file.is_file():
+                total += file.stat().st_size
+        except FileNotFoundError:
+            continue
+    return total
 
 
 class KnowledgeBase:
@@ -349,7 +356,7 @@ class KnowledgeBase:
             "chunks": count("chunks"),
             "entities": count("entities"),
             "facts": count("facts"),
-            "index_bytes": _dir_size(self.settings.chroma_dir) + self.keyword.size_bytes(),
+            "index_bytes": _dir_size(self.settings.chroma_dir) + _dir_size(self.keyword.directory),
             "database_bytes": sum(p.stat().st_size for p in db_files if p.exists()),
             "data_dir": str(self.settings.data_dir),
             "embedding_model": "all-MiniLM-L6-v2 (int8 ONNX)",

@@ -97,11 +97,6 @@ class KeywordIndex:
         self._version_seen = (stamp, version)
         return version
 
-    def size_bytes(self) -> int:
-        if not self.directory.is_dir():
-            return 0
-        return sum(p.stat().st_size for p in self.directory.rglob("*") if p.is_file())
-
     def rebuild(self, ids: list[str], texts: list[str], version: str) -> None:
         import bm25s
         import numpy as np  # here, not at the top: commands that never search do not load numpy
