@@ -12,7 +12,7 @@ from chatapp.engine import ChatEngine
 DIRECTORY = """# Larchmont Cycles — Team
 
 - **Imogen Vasquez** — Operations Director. Email: imogen@larchmont.example
-- **Tariq Oduya** — Workshop Manager. Email: tariq@larchmont.example
+- **Tariq Oduya** — Workshop Manager. Email: tariq@larchmont.example. Phone: +44 20 7946 0733
 - **Bronwen Achebe** — Sales Lead. Email: bronwen@larchmont.example
 """
 
@@ -62,7 +62,15 @@ Tariq
 """
 
 
-FILES = {"team.md": DIRECTORY, "project-kestrel.md": PROJECT, "2026-11-02-kestrel-moved.eml": MAIL_MOVED,
+# Meeting notes list who came: a name the census tables do not hold is a colleague all the same.
+STANDUP = """# Workshop standup — 30 November
+
+Present: Imogen Vasquez, Tariq Oduya, Saoirse Ngata-Whitlock
+
+- Saoirse will order the brake pads before Friday.
+"""
+
+FILES = {"team.md": DIRECTORY, "standup-2026-11-30.md": STANDUP, "project-kestrel.md": PROJECT, "2026-11-02-kestrel-moved.eml": MAIL_MOVED,
          "2026-10-15-wheelwright-quote.eml": MAIL_QUOTE}
 
 
@@ -135,6 +143,27 @@ def test_an_amount_with_its_digits_swapped_is_corrected_from_the_email_that_stat
                   "the total is €19,750.")
     assert "€19,750" in total.delivered
     assert all(f.hallucination_type != "ContradictsFact" for f in total.hallucination_flags)
+
+
+def test_people_listed_as_present_in_meeting_notes_are_known_and_a_stranger_is_not(learnt):
+    engine, _ = learnt
+    assert [e.type for e in engine.kb.registry.find_by_alias("Saoirse Ngata-Whitlock")] == ["person"]
+    known = check(engine, "Who was at the workshop standup?",
+                  "Imogen Vasquez, Tariq Oduya and Saoirse Ngata-Whitlock were at the standup.")
+    assert not any("Saoirse" in f.content for f in known.hallucination_flags)
+    stranger = check(engine, "Who was at the workshop standup?",
+                     "Imogen Vasquez, Tariq Oduya and Piotr Lindahl were at the standup.")
+    assert any("Piotr Lindahl" in f.content for f in stranger.hallucination_flags)
+
+
+def test_an_international_phone_number_is_checked_like_any_other(learnt):
+    engine, _ = learnt
+    wrong = check(engine, "What is Tariq's phone number?", "Tariq Oduya's phone number is +44 20 7946 0737.")
+    assert wrong.delivered == "Tariq Oduya's phone number is +44 20 7946 0733 [corrected]."
+    assert [f.hallucination_type for f in wrong.hallucination_flags] == ["WrongAttribute"]
+    # The same line written the national way, with its trunk 0, is the same number.
+    national = check(engine, "What is Tariq's phone number?", "Tariq Oduya's phone number is 020 7946 0733.")
+    assert national.hallucination_flags == [] and "[corrected]" not in national.delivered
 
 
 @pytest.mark.parametrize("question, answer, delivered, kind", [

@@ -451,6 +451,17 @@ def test_offline_answers_with_the_sentence_that_gives_the_value_asked_for(small_
     assert result.text.split("From your documents:", 1)[1].strip().startswith("- Wren will run the stall")
 
 
+def test_offline_finds_a_hyphenated_word_asked_for_as_two_words_or_one(small_kb):
+    notes = KnowledgeChunk(chunk_id="s", source="/kb/notes/standup.md", relevance=0.9, document_id="s",
+                           title="Standup", content=(
+                               "# Standup\n\n- Present: Ilse Varga, Tomas Orr\n"
+                               "- Ilse is leading the Quayside migration; cut-over moved to 14 December.\n"
+                               "- Tomas sent the export on Friday.\n"))
+    for question in ("when is the cut over?", "when is the cutover?"):
+        result, _ = ask(small_kb, question, context={"rag_chunks": [notes]})
+        assert "cut-over moved to 14 December" in result.text, question
+
+
 def test_offline_lists_documents_when_asked_to_find_one(small_kb):
     result, _ = ask(small_kb, "Can you help me find the email from John about the Q4 budget?")
     assert "The document that matches:" in result.text or "Documents that match:" in result.text

@@ -78,8 +78,11 @@ class IngestView:
             f"[bold]{report.files_ingested}[/] ingested, {report.files_unchanged} unchanged, "
             f"[{'red' if report.files_failed else 'green'}]{len(report.files_failed)} failed[/] "
             f"of {report.files_seen} files · {report.chunks_added} chunks added, "
-            f"{report.chunks_removed} removed · {report.entities} entities, {report.facts} facts · "
-            f"{report.seconds:.1f}s ({rate:.0f} chunks/s)"
+            f"{report.chunks_removed} removed · "
+            # Entities and facts read from registry files (entities.jsonl, facts.jsonl): most folders have none.
+            + (f"{report.entities} entities, {report.facts} facts from registry files · "
+               if report.entities or report.facts else "")
+            + f"{report.seconds:.1f}s ({rate:.1f} chunks/s)"
             + (f" · {report.documents_pruned} pruned" if report.documents_pruned else "")
             + (f" · {report.entities_learnt} people, projects and things known from your documents"
                if report.entities_learnt else "")

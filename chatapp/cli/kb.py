@@ -50,12 +50,12 @@ def kb_search(
     for n, chunk in enumerate(results, start=1):
         snippet = " ".join(chunk.content.split())
         snippet = snippet[:SNIPPET_CHARS] + ("…" if len(snippet) > SNIPPET_CHARS else "")
-        date = (chunk.date or "")[:10]
+        dated = f" · {chunk.date[:10]}" if chunk.date else ""  # an undated note has no empty field
         console.print(
             Panel(  # a document's text, title and path are its own words, not Rich markup
                 markup_safe(snippet),
                 title=f"{n}. {markup_safe(chunk.title or Path(chunk.source).name)}",
-                subtitle=f"{markup_safe(chunk.source)} · {date} · relevance {chunk.relevance:.2f}",
+                subtitle=f"{markup_safe(chunk.source)}{dated} · relevance {chunk.relevance:.2f}",
                 title_align="left",
                 subtitle_align="left",
             )

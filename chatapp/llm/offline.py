@@ -78,8 +78,16 @@ def split_into_pieces(text: str, words_per_piece: int = PIECE_WORDS) -> list[str
 
 
 def keywords(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9][a-z0-9@.\-]*[a-z0-9]|[a-z0-9]", text.lower())
-            if len(w) > 2 and w not in STOPWORDS}
+    """The words that say what a text is about. A hyphenated word is also its parts and their joined
+    form: "cut-over" answers "when is the cut over?" and "the cutover"."""
+    found = set()
+    for word in re.findall(r"[a-z0-9][a-z0-9@.\-]*[a-z0-9]|[a-z0-9]", text.lower()):
+        found.add(word)
+        if "-" in word and "@" not in word:
+            parts = [part for part in word.split("-") if part]
+            found.update(parts)
+            found.add("".join(parts))
+    return {w for w in found if len(w) > 2 and w not in STOPWORDS}
 
 
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from chatapp.knowledge.extraction.people import phone_matches
+
 MONTHS = {
     name: number
     for number, names in enumerate(
@@ -42,7 +44,6 @@ _SMALL = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 
 EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 URL_RE = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+")
-PHONE_RE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])?\d{3}[\s.-]\d{4}(?![\w-])")
 ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
@@ -224,8 +225,11 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
     for m in NUMERIC_DATE_RE.finditer(text):
         add(m.span(), "date", "date", _date(m.group(3), m.group(1), m.group(2)))
-    for m in PHONE_RE.finditer(text):
-        add(m.span(), "phone", "phone", digits(m.group(0)))
+    for m in phone_matches(text):
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" .-"))
+        # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
+        line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", m.group(0))[0]
+        add((start, m.end()), "phone", "phone", digits(line) or digits(m.group(0)))
     for m in TIME_RE.finditer(text):
         minutes = _time(m.group(1) or m.group(4), m.group(2) or m.group(5), m.group(3), m.group(6))
         if minutes is not None:
@@ -294,8 +298,7 @@ def same_value(vtype: str, claimed: Any, known: Any) -> bool:
     if vtype in ("email", "url"):
         return claimed == known
     if vtype == "phone":
-        a, b = _national(claimed), _national(known)
-        return a == b or (len(a) >= 7 and len(b) >= 7 and a[-7:] == b[-7:] and min(len(a), len(b)) == 7)
+        return _same_phone(claimed, known)
     if vtype in ("amount", "number"):
         return abs(claimed - known) <= max(0.005 * abs(known), 1e-9)
     if vtype == "time":
@@ -323,8 +326,19 @@ def dates_agree(a: DateValue, b: DateValue) -> bool:
     return True
 
 
-def _national(number: str) -> str:
-    return number[1:] if len(number) == 11 and number.startswith("1") else number
+def _same_phone(a: str, b: str) -> bool:
+    """Two numbers (digits only) the same line: equal; a seven-digit local number and one with its
+    area code; or one with a country code ("44 20 7946 0312", "1 555 555 0142") and the national
+    form, whose trunk 0 the international one drops ("020 7946 0312", "555 555 0142")."""
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    if len(short) < 7:
+        return False
+    if len(short) == 7:
+        return long.endswith(short)
+    national = short[1:] if short.startswith("0") else short
+    return 1 <= len(long) - len(national) <= 3 and long.endswith(national)
 
 
 def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:

@@ -235,7 +235,9 @@ class FieldReader:
                     if pattern is _REVISED:
                         label = match.group(1)
                     else:
-                        label = " ".join(_LABEL_NOISE.sub(" ", line[: match.start()]).split()[-4:])
+                        # The clause the change is in: "Ingrid leads the migration; cut-over moved to …"
+                        clause = re.split(r"[;:,—–]|\s-\s", line[: match.start()])[-1]
+                        label = " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:])
                     label = label.strip(" ,.-")
                     if label:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)

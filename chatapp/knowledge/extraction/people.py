@@ -13,6 +13,7 @@ from email.utils import getaddresses
 
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
+    MENTION,
     Observation,
     clean_name,
     key_for_label,
@@ -51,14 +52,21 @@ _DIRECTORY_LINE = re.compile(
     r"^\s*(?:[-*•+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)(?:\*\*|__)?"
     r"\s*(?:[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
 )
+# "Present: Dana Kim, Rob Ellison and Femi Adeyemi" — who was at a meeting, in its notes.
+_ATTENDEES = re.compile(
+    r"^\s*(?:[-*•+]\s+)?(?:\*\*|__)?(?:present|also present|attendees|attending|attended|in attendance|participants|"
+    r"invitees|invited|apologies|absent|guests)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<names>\S.*)$",
+    re.IGNORECASE,
+)
 _PAREN_LINE = re.compile(
     r"^\s*(?:[-*•+]\s+)?(?:\*\*)?(?P<name>[^*(<>\n]{3,60}?)(?:\*\*)?\s*\((?P<role>[^()]{2,80}(?:\([^()]*\)[^()]*)?)\)"
     r"\s*(?P<rest>.*)$"
 )
 
 
-def phones_in(text: str) -> list[str]:
-    """Phone numbers in `text`, with at least seven digits (or an extension), not dates or amounts."""
+def phone_matches(text: str) -> list[re.Match]:
+    """Where `text` gives a phone number: at least seven digits (or an extension), not a date or
+    an amount. The answer checks read phones with this too, so a number is one shape everywhere."""
     found = []
     for match in PHONE.finditer(text):
         value = match.group(0).strip(" .-")
@@ -66,8 +74,12 @@ def phones_in(text: str) -> list[str]:
         if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value):
             continue
         if digits >= 7 or value.lower().startswith("ext"):
-            found.append(value)
+            found.append(match)
     return found
+
+
+def phones_in(text: str) -> list[str]:
+    return [match.group(0).strip(" .-") for match in phone_matches(text)]
 
 
 def _is_role_text(text: str) -> bool:
@@ -161,12 +173,26 @@ class PeopleReader:
                 continue
             if line.lstrip().startswith("|"):
                 continue  # table rows are read as records
+            if self._attendees_line(line, position):
+                continue
             if self._signature_line(line, position):
                 continue
             if self._paren_line(line, position):
                 continue
             self._directory_line(line, position)
             self._inline_roles(line, position)
+
+    def _attendees_line(self, line: str, position: int) -> bool:
+        """ "Present: Ingrid Valtonen, Kofi Mensah-Barros (notes) and Yusra Qadir": each listed name
+        that reads as a person's is a person, whether or not the recogniser knows the name."""
+        match = _ATTENDEES.match(line)
+        if not match:
+            return False
+        for item in re.split(r"\s*(?:[,;/]|\band\b|&)\s*", match.group("names")):
+            name = clean_name(re.sub(r"\s*\([^)]*\)?", "", item).strip(" .*_"))
+            if looks_like_person(name):
+                self.add(name, MENTION, name, 0.85, "attendees", position)
+        return True
 
     def _signature_line(self, line: str, position: int) -> bool:
         """ "Declan Murphy | Practice Manager | 0113 496 0405" """
