@@ -40,13 +40,15 @@ PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's
 _MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 VALUE_ASKED = [
     (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
-                r"charge|invoice|quote)\b", re.I),
+                r"charge|invoice|quote|total|totals|sum)\b", re.I),
      re.compile(r"[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros)\b", re.I)),
     (re.compile(r"\bwhen\b|\b(?:what|which) (?:date|day|time)\b|\b(?:deadline|due)\b", re.I),
      re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_NAME}|\b{_MONTH_NAME}\s+\d{{1,2}}\b"
                 r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
     (re.compile(r"\be-?mail\b", re.I), re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")),
     (re.compile(r"\b(?:phone|mobile|number to call)\b", re.I), re.compile(r"\+?\d[\d ()-]{7,}\d")),
+    # "who …?": a sentence naming someone in full ("Present: Dana Kim, …") over one naming no one.
+    (re.compile(r"\bwho(?:m|se)?\b", re.I), re.compile(r"\b[A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+")),
 ]
 
 @dataclass
@@ -231,7 +233,9 @@ class OfflineResponder:
         return _KnownEntity(entity.id, entity.name, dict(entity.attributes), entity.description, entity.source)
 
     def _entities_for(self, question: str, messages: list[dict], context: dict) -> list[_KnownEntity]:
-        resolved = [r for r in context.get("resolved_entities") or [] if getattr(r, "entity_id", None)]
+        # A date the question names ("on 30 November") is a value, not a record to summarise.
+        resolved = [r for r in context.get("resolved_entities") or []
+                    if getattr(r, "entity_id", None) and not r.entity_id.startswith("date:")]
         if resolved:
             found = []
             for r in resolved:
@@ -441,12 +445,17 @@ class OfflineResponder:
         share (a word most candidate sentences share counts for less), and the kind of value asked for
         (an amount for "how much", a date for "when"). Headings only when no sentence matches."""
         chunks = self._chunks(question, context)[:4]
-        wanted = keywords(question) | {w for e in entities for w in keywords(e.name)}
+        # Words match by their stems: "the total" finds "Totals came to …", "who attended" "attending".
+        wanted = _stems(keywords(question) | {w for e in entities for w in keywords(e.name)})
         value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]
         for headings in (False, True):
-            candidates = [(rank, sentence, keywords(sentence) & wanted) for rank, chunk in enumerate(chunks)
+            candidates = [(rank, sentence, _stems(keywords(sentence)) & wanted) for rank, chunk in enumerate(chunks)
                           for sentence in dict.fromkeys(passage_sentences(chunk.content, headings=headings))]
-            candidates = [c for c in candidates if c[2]]
+            # A sentence giving the kind of value asked for counts even without the question's words,
+            # when its passage has them: "Present: Dana Kim, …" under "# Standup" answers "who attended?".
+            about = [bool(_stems(keywords(chunk.content)) & wanted) for chunk in chunks]
+            candidates = [c for c in candidates
+                          if c[2] or (about[c[0]] and any(shape.search(c[1]) for shape in value_shapes))]
             if candidates:
                 break
         spread = {w: sum(w in shared for _, _, shared in candidates) for w in wanted}
@@ -465,6 +474,12 @@ class OfflineResponder:
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
+
+
+def _stems(words: set[str]) -> set[str]:
+    from chatapp.postprocess.evidence import stem
+
+    return {stem(w) for w in words}
 
 
 PROFILE_KEYS = ("role", "title", "position", "duty", "responsibility")
