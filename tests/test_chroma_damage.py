@@ -24,7 +24,10 @@ def indexed(tmp_path_factory):
     docs.mkdir()
     (docs / "lighthouse.md").write_text("# Lighthouse\n\nThe Fennick lighthouse keeper rings the brass bell at noon.\n")
     (docs / "orchard.txt").write_text("The Quarrel orchard harvest starts in late September with the pear rows.\n")
-    assert run_cli("ingest", str(docs), data_dir=root / "data").returncode == 0
+    ingest = run_cli("ingest", str(docs), data_dir=root / "data")
+    assert ingest.returncode == 0
+    # A folder of ordinary documents has no registry files: the summary does not count their nothing.
+    assert "2 ingested" in ingest.stdout and "registry files" not in ingest.stdout and "0 entities" not in ingest.stdout
     return root / "data"
 
 
