@@ -16,8 +16,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from chatapp.input_limits import read_part, unread_note
-from chatapp.postprocess.layout import split_quoted
-from chatapp.postprocess.regeneration import retry_messages
+# chatapp.postprocess is imported where an answer is checked, not here: the chat's live diff builds
+# a TurnRunner right after the first paint and needs none of it.
 from chatapp.records import (
     PostprocessedResponse,
     PreprocessedPrompt,
@@ -231,6 +231,8 @@ class TurnRunner:
                 if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
                     on_event("regenerate", {"guidance": response.guidance})
                     self._finish(result, result.text, "complete", {"superseded": True})
+                    from chatapp.postprocess.regeneration import retry_messages
+
                     # The guidance quotes the model and the documents: never in a system message.
                     retry = retry_messages(messages, response, client.settings.model)
                     result = self._stream_answer(session, client, retry, on_event, cancel, pre)
@@ -368,6 +370,8 @@ class TurnRunner:
             for f in response.hallucination_flags
             if f.hallucination_type == "NonexistentEntity" and f.content.strip()
         }
+        from chatapp.postprocess.layout import split_quoted
+
         own, quoted = split_quoted(response.original)
         answer_ids = self._entities_in_answer(own)
         quoted_ids = self._entities_in_answer(quoted) if quoted else []

@@ -214,3 +214,19 @@ def test_importing_the_package_loads_no_pipeline_and_no_heavy_library():
                             check=True)
     assert result.stdout.strip() == ""
 
+
+def test_the_live_correction_loads_neither_spacy_nor_the_answer_checks(tmp_path):
+    # The chat's diff works after the first paint as soon as tiers 1–2 are loaded: spaCy (seconds) and
+    # the answer checks wait for a message. Run in a fresh process: the test run has loaded both.
+    probe = (
+        "import sys, chatapp\n"
+        "from chatapp.engine import ChatEngine\n"
+        f"engine = ChatEngine.open({str(tmp_path / 'data')!r}, load_sample_kb=False)\n"
+        "print(engine.live_correct('can u hlep me').corrected_input)\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] == 'spacy' or m == 'chatapp.postprocess')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], cwd=PACKAGE_DIR.parent, capture_output=True, text=True,
+                            check=True)
+    corrected, loaded = result.stdout.split("\n")[:2]
+    assert "help" in corrected
+    assert loaded == ""

@@ -12,6 +12,7 @@ from chatapp.engine import ChatEngine
 from chatapp.storage.problems import StorageError
 from chatapp.tui.app import ChatApp
 from chatapp.tui.prompt_input import PromptInput
+from chatapp.tui.widgets import CorrectionDiff
 from tests.test_tui import settle
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -46,6 +47,29 @@ def test_a_message_sent_as_the_chat_starts_waits_for_the_data_dir_and_is_answere
         turns = engine.sessions.turns(engine.sessions.find("later"))
         assert [row["role"] for row in turns] == ["user", "assistant"]
         assert turns[0]["content"] == "Who leads Project Atlas?"
+
+
+def test_a_draft_typed_as_the_chat_starts_gets_its_correction_diff_and_then_its_preview(tmp_path):
+    data_dir = tmp_path / "data"
+    ChatEngine.open(data_dir, load_sample_kb=False).close()
+
+    async def scenario():
+        app = ChatApp(settings=offline_settings(data_dir))
+        async with app.run_test(size=(120, 30)) as pilot:
+            typed_before_open = app.engine is None
+            app.query_one("#prompt", PromptInput).value = "can u hlep me"
+            for _ in range(600):
+                if app.draft_preview.showing_preview:
+                    break
+                await pilot.pause(0.05)
+            shown = typed_before_open, str(app.query_one(CorrectionDiff).render()), app.draft_preview.showing_preview
+        app.engine.close()
+        return shown
+
+    typed_before_open, diff, previewed = asyncio.run(scenario())
+    assert typed_before_open, "the engine was open before the first frame"
+    assert "help" in diff  # the correction offered
+    assert previewed  # and the draft's entities and budget, after it
 
 
 def test_a_data_dir_that_cannot_be_used_ends_the_chat_with_its_problem(tmp_path):

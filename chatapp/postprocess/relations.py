@@ -20,10 +20,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, ProfileLink
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.findings import Finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
-from chatapp.postprocess.statements import RELATION_CONCEPTS, RELATION_FAMILIES, relation_stem
-
-# The lexicon's words for leading ("heads", "runs", "chair", "led") all name a key's "lead".
-_LEADING = RELATION_FAMILIES[RELATION_CONCEPTS.index("lead")]
+from chatapp.postprocess.statements import RELATION_CONCEPTS, relation_families, relation_stem
 
 
 @dataclass
@@ -148,7 +145,8 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
 def _norm(word: str) -> str:
     """A word as relation keys are compared: its stem, any word for leading as "lead"."""
     word_stem = relation_stem(word)
-    return "lead" if word_stem in _LEADING else word_stem
+    # The lexicon's words for leading ("heads", "runs", "chair", "led") all name a key's "lead".
+    return "lead" if word_stem in relation_families()[RELATION_CONCEPTS.index("lead")] else word_stem
 
 
 def _key_in(key: str, stems: set[str]) -> bool:

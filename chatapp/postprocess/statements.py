@@ -28,15 +28,18 @@ def relation_stem(word: str) -> str:
     return stem(word)
 
 
-def _families() -> list[frozenset[str]]:
+@functools.lru_cache(maxsize=1)
+def relation_families() -> tuple[frozenset[str], ...]:
+    """The stems of each of RELATION_CONCEPTS' words, in its order. Built on first use, not on import:
+    stemming irregular forms reads spaCy's tables, and the chat's live diff imports this module long
+    before anything checks an answer."""
     out = []
     for concept in RELATION_CONCEPTS:
         cues, holders = ATTRIBUTE_CONCEPTS.get(concept, ((), ()))
         out.append(frozenset(relation_stem(w) for w in (*cues, *holders) if " " not in w))
-    return out
+    return tuple(out)
 
 
-RELATION_FAMILIES = _families()
 # Words that point back to something named before ("she leads it", "the project").
 REFERRING = frozenset({"it", "its", "he", "his", "him", "she", "her", "they", "their", "this", "that", "the"})
 _NAME_RUN_RE = re.compile(r"[A-Z0-9][\w'’.&:!-]*(?:\s+(?:(?:of|the|and|a|an|to|in|on|for|at|with|de|la|von|van)\s+)*"
@@ -152,9 +155,9 @@ def refers_back(text: str) -> bool:
 
 
 def families_of(stems: Iterable[str]) -> set[int]:
-    """The relation families (indexes into RELATION_FAMILIES) the relation stems belong to."""
+    """The relation families (indexes into relation_families()) the relation stems belong to."""
     stems = set(stems)
-    return {i for i, family in enumerate(RELATION_FAMILIES) if stems & family}
+    return {i for i, family in enumerate(relation_families()) if stems & family}
 
 
 def same_relation(said: Iterable[str], statement: Statement) -> bool:

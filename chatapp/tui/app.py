@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 import tomllib
 from collections import deque
 from pathlib import Path
@@ -37,6 +38,10 @@ from chatapp.tui.widgets import BudgetPanel, CorrectionDiff, EntityPanel, UserMe
 
 # How often a worker waiting for the engine looks whether opening it failed instead.
 _ENGINE_POLL_SECONDS = 0.1
+# How long the start-up waits for the diff of a draft typed while it opened, before loading what only a
+# sent message needs (spaCy, the resolver, the knowledge base's stats): loaded at once, they competed
+# with that diff for the CPU.
+_FIRST_DIFF_WAIT_SECONDS = 3.0
 
 LEVELS = CORRECTION_LEVEL_NAMES
 # Installed: chatapp/themes; in a source checkout: themes/ beside the package.
@@ -111,6 +116,7 @@ class ChatApp(App):
         self._engine_turn = threading.Lock()
         self._side_panel_choice: bool | None = None  # None: shown when the window is wide enough
         self.live_ready = False  # the correction tiers the diff uses are loaded
+        self._live_shown = threading.Event()  # a live diff has been shown
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
         self.draft_preview = DraftPreview(self)  # the side panel: the last turn's, or the draft's while typed
@@ -176,7 +182,10 @@ class ChatApp(App):
             return
         conversation = self._conversation_generation
         self.engine.live_correct("warm up")
-        self.call_from_thread(self._live_diff_ready)
+        if self.call_from_thread(self._live_diff_ready):
+            self._wait_for_first_diff()
+            # Its preview (a full preprocess) only now: started with the diff, it slowed the diff down.
+            self.call_from_thread(self._preview_draft)
         status = self.query_one(KnowledgeStatus)
 
         def show_progress(event, **data):
@@ -222,8 +231,8 @@ class ChatApp(App):
         return True
 
     def _engine_opened(self) -> None:
-        # A draft typed meanwhile is previewed once the live diff is ready (_live_diff_ready): a full
-        # preprocess started now would compete with the correction tiers' loading for the CPU.
+        # A draft typed meanwhile is previewed once its diff is shown (start_up): a full preprocess
+        # started now would compete with the correction tiers' loading for the CPU.
         self.refresh_status_bar()
 
     def wait_for_engine(self) -> bool:
@@ -245,11 +254,22 @@ class ChatApp(App):
         self.notify("Still opening the data dir — try again in a moment.", severity="warning")
         return True
 
-    def _live_diff_ready(self) -> None:
+    def _live_diff_ready(self) -> bool:
+        """The correction tiers are loaded: True when a draft typed meanwhile is being corrected now."""
         self.live_ready = True
-        prompt = self.query_one("#prompt", PromptInput)
-        if prompt.value:  # typed while the tiers loaded
-            self.live_preview(PromptInput.Changed(prompt))
+        text = self.query_one("#prompt", PromptInput).value
+        if not text.strip() or text.startswith("/"):
+            return False
+        self._live_generation += 1
+        self.live_correct(text, self._live_generation)
+        return True
+
+    def _wait_for_first_diff(self) -> None:
+        """In the start-up worker: until the draft's diff is shown (or the chat closes, or it takes too long)."""
+        deadline = time.monotonic() + _FIRST_DIFF_WAIT_SECONDS
+        while not self._live_shown.wait(_ENGINE_POLL_SECONDS):
+            if self._quitting.is_set() or time.monotonic() > deadline:
+                return
 
     def _refresh_status(self) -> None:
         stats = self.engine.kb.stats()
@@ -305,6 +325,7 @@ class ChatApp(App):
             return
         diff.show(text, result)
         prompt.offer(text, result and result.corrected_input)
+        self._live_shown.set()
 
     @on(PromptInput.CorrectionDismissed, "#prompt")
     def keep_as_typed(self) -> None:
@@ -412,7 +433,10 @@ class ChatApp(App):
             self._turn = None
             self.busy = False
             # Typed while the answer ran: the draft's preview waited for the engine until now.
-            self.draft_preview.draft_changed(self.query_one("#prompt", PromptInput).value)
+            self._preview_draft()
+
+    def _preview_draft(self) -> None:
+        self.draft_preview.draft_changed(self.query_one("#prompt", PromptInput).value)
 
     def _show_session(self, name: str) -> None:
         self.sub_title = f"session {clean(name)}"
