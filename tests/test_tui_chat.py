@@ -326,6 +326,36 @@ def test_a_model_error_ends_the_answer_marked_failed_and_says_why(data_dir, open
     assert any("[/oops]" in notice for notice in notices)
 
 
+def test_the_stream_reaches_the_screen_with_the_focus_away_from_the_prompt(data_dir, openai_server):
+    """Nothing but the stream changes: no cursor blinks (the prompt has lost the focus), and each draw
+    must still reach the screen, not wait for something else to repaint it."""
+    resume = threading.Event()
+    lines = [f"Line {n} of the answer." for n in range(12)]  # the twelfth piece ends in the last line
+    openai_server.script(Scripted.stalled("\n\n".join(lines) + "\n\nThe end.", pieces=13, stall_after=12,
+                                          resume=resume))
+    engine = model_engine(data_dir, openai_server)
+
+    async def scenario():
+        app = ChatApp(engine)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await send(pilot, "tell me a little")
+            app.set_focus(None)
+            await wait_until(pilot, lambda: app.query(AssistantMessage)
+                             and "Line 11" in app.query_one(AssistantMessage).text)
+            await asyncio.sleep(1.0)  # a person looking at the screen; no key, no blink
+            drawn = app.query_one(AssistantMessage).text.strip().splitlines()[-1]
+            shown = screen_text(app)
+            resume.set()
+            await settle(pilot)
+            return drawn, shown
+
+    try:
+        drawn, shown = asyncio.run(scenario())
+    finally:
+        engine.close()
+    assert drawn.startswith("Line 11") and drawn in shown
+
+
 def test_a_long_streamed_answer_keeps_finished_blocks_apart_and_esc_keeps_all_of_it(data_dir, openai_server):
     from chatapp.tui.answer_view import SETTLE_CHARS, AnswerMarkdown
 

@@ -138,6 +138,13 @@ class AssistantMessage(Vertical):
             del self._arrived[:count]  # what arrived meanwhile stays for the next draw
             with self.app.batch_update():  # one frame per draw, however many steps the Markdown takes
                 await self.append("".join(pieces))
+            self._show()
+
+    def _show(self) -> None:
+        """Have the screen draw what changed. The end of a batch wakes the app, not the screen, which
+        idled through the batch with its update pending: without this the text would wait for
+        something else to repaint — the prompt's cursor blink, or nothing when the prompt has no focus."""
+        self.screen.check_idle()
 
     async def append(self, piece: str) -> None:
         """Add a piece of the streamed answer (cleaned; a split escape sequence waits for its end)."""
@@ -183,6 +190,7 @@ class AssistantMessage(Vertical):
                     await settled.remove()
                 parts[-1].marked = review is not None
                 await parts[-1].update(delivered)
+            self._show()
         self.query_one(".status-note", Static).update(self._status_note())
         if review is not None:
             self.review = TurnReview(review)
