@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -306,6 +305,8 @@ def load_settings(
     if config_file and not path.is_file():
         raise ConfigError(f"config file not found: {path}")
     if path.is_file():
+        import tomllib  # only when there is a file to read: `chatapp --help` imports this module
+
         try:
             parsed = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

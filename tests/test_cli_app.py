@@ -75,9 +75,10 @@ loaded = sorted(m for m in sys.modules if m.split(".")[0] in {MODELS_AND_UI}
                                  "chatapp.knowledge.embeddings", "chatapp.knowledge.vector_index")))
 print("\\n" + json.dumps({"code": code, "loaded": loaded}))
 """
-# numpy too: reading records needs no arrays, and its import alone is a quarter of such a command.
+# numpy too: reading records needs no arrays, and its import alone is a quarter of such a command;
+# sqlite_utils (with click, pluggy, dateutil) serves writes only: records are read through sqlite3.
 MODELS_AND_UI = {"spacy", "chromadb", "litellm", "onnxruntime", "tokenizers", "wordfreq", "tiktoken", "textual",
-                 "bm25s", "rapidfuzz", "dateparser", "numpy"}
+                 "bm25s", "rapidfuzz", "dateparser", "numpy", "sqlite_utils"}
 
 
 @pytest.fixture(scope="module")

@@ -103,15 +103,26 @@ def test_the_embedder_opens_its_saved_optimised_graph_and_gives_the_same_vectors
     texts = ["who leads the project", "Imre Salo is the Engineering Lead of Larkspur Works"]
     table_cache.use_directory(None)
     reference = MiniLMEmbedder(remember=0).embed(texts)
-    table_cache.use_directory(tmp_path / "cache")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    earlier_layout = cache / "model-optimized-0123456789abcdef.onnx"  # one file, graph and weights
+    earlier_layout.write_bytes(b"a graph saved by an earlier version")
+    table_cache.use_directory(cache)
     try:
         assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # saves the graph
-        [saved] = list((tmp_path / "cache").glob("*-optimized-*.onnx"))
-        written = saved.stat().st_mtime_ns
+        [saved] = list(cache.glob("*-optimized-*"))
+        assert not earlier_layout.exists()
+        graph, weights = saved / "graph.onnx", saved / "weights.bin"
+        assert weights.stat().st_size > 80_000_000 > graph.stat().st_size  # the weights beside the graph
+        written = graph.stat().st_mtime_ns
         assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # opens it
-        assert saved.stat().st_mtime_ns == written
-        saved.write_bytes(b"not a model")
+        assert table_cache.outcome("model graph") == "from cache" and graph.stat().st_mtime_ns == written
+        graph.write_bytes(b"not a model")
         assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # replaces it
-        assert saved.stat().st_size > 1_000_000
+        assert graph.stat().st_size > 10_000
+        with weights.open("r+b") as cut:  # weights cut short (a full disk, a copy stopped halfway)
+            cut.truncate(weights.stat().st_size // 2)
+        assert np.array_equal(MiniLMEmbedder(remember=0).embed(texts), reference)  # replaces it too
+        assert weights.stat().st_size > 80_000_000
     finally:
         table_cache.use_directory(None)

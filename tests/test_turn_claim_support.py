@@ -117,10 +117,8 @@ def test_sessions_show_and_export_of_a_database_from_before_claim_support(tmp_pa
     path = tmp_path / "data" / "chatapp.db"
     path.parent.mkdir()
     connection = sqlite3.connect(path, isolation_level=None)
-    from sqlite_utils import Database as Utils
-
     for migration in MIGRATIONS[:4]:
-        migration(Utils(connection))
+        migration(connection)
     connection.execute("PRAGMA user_version = 4")
     connection.executescript("""
         INSERT INTO sessions VALUES ('abc123', 'old-talk', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00',

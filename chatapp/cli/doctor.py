@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import os
 import time
 from typing import Annotated
@@ -21,6 +20,8 @@ def _check(name: str, status: str, detail: str) -> dict:
 
 
 def _version(package: str) -> str | None:
+    import importlib.metadata  # not at the top: `chatapp --help` imports this module, and would pay for it
+
     try:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:

@@ -23,7 +23,6 @@ import chatapp  # noqa: F401 - sets the offline environment before anything heav
 from chatapp.config import ConfigError, default_data_dir
 from chatapp.storage.problems import StorageError
 from chatapp.storage.problems import describe as describe_storage_problem
-from chatapp.records import to_jsonable
 from chatapp.terminal_text import cleaned_argument, escape_json_controls, markup_safe
 
 console = Console()
@@ -58,6 +57,8 @@ def fail(*messages: str, code: int = 2) -> None:
 
 
 def print_json(data) -> None:
+    from chatapp.records import to_jsonable  # its dataclasses cost `--help`, which prints no JSON
+
     sys.stdout.write(escape_json_controls(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2)) + "\n")
 
 

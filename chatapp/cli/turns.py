@@ -22,7 +22,6 @@ from chatapp.cli.options import (
     print_json,
     print_note,
 )
-from chatapp.records import to_jsonable
 from chatapp.input_limits import unread_note
 from chatapp.termination_signals import on_termination
 from chatapp.terminal_text import StreamCleaner, markup_safe
@@ -44,16 +43,17 @@ def _engine_for(text: str, data: DataLocation):
 
 
 def preprocess_json(pre) -> dict:
+    """What `--json` prints of a preprocessed turn (its records made plain by print_json)."""
     return {
         "original_input": pre.original_input,
         "corrected_input": pre.corrected_input,
-        "corrections": to_jsonable(pre.corrections),
-        "suggestions": to_jsonable(pre.suggestions),
+        "corrections": pre.corrections,
+        "suggestions": pre.suggestions,
         "correction_confidence": pre.correction_confidence,
-        "resolved_entities": to_jsonable(pre.resolved_entities),
-        "rag_chunks": to_jsonable(pre.rag_chunks),
-        "prompt": to_jsonable(pre.prompt),
-        "context": to_jsonable(pre.context),
+        "resolved_entities": pre.resolved_entities,
+        "rag_chunks": pre.rag_chunks,
+        "prompt": pre.prompt,
+        "context": pre.context,
         "timings_ms": pre.timings_ms,
         "notes": pre.notes,
     }
@@ -137,8 +137,8 @@ def ask(
         payload = {
             "session": {"id": result.session_id, "name": result.session_name},
             **preprocess_json(result.preprocessed),
-            "response": to_jsonable(result.response),
-            "usage": to_jsonable(result.usage),
+            "response": result.response,
+            "usage": result.usage,
             "status": result.status,
             "error": result.error,
         }

@@ -15,10 +15,14 @@ from chatapp.storage.problems import StorageError, describe
 
 
 def _import_sqlite_utils():
-    """sqlite_utils imports numpy and pandas when it can, only to name the column types of tables it
-    creates from Python values; chatapp's tables come from SQL migrations. numpy costs a read-only
-    command (`sessions list`, `export`) a quarter of its time, so it is left out of this import
-    unless something loaded it already (it is then used as before)."""
+    """sqlite_utils, imported on the first write: commands that only read records (`sessions list`,
+    `export`, `kb stats`) read through sqlite3 alone, and its import (with click, pluggy and dateutil)
+    was most of what they cost above `--help`.
+
+    sqlite_utils imports numpy and pandas when it can, only to name the column types of tables it
+    creates from Python values; chatapp's tables come from SQL migrations. numpy costs a command a
+    quarter of its time, so it is left out of this import unless something loaded it already (it is
+    then used as before)."""
     import sys
 
     hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
@@ -33,19 +37,17 @@ def _import_sqlite_utils():
     return sqlite_utils
 
 
-sqlite_utils = _import_sqlite_utils()
-
 BUSY_TIMEOUT_SECONDS = 60
 
 
-def _run_statements(db: sqlite_utils.Database, script: str) -> None:
+def _run_statements(db: sqlite3.Connection, script: str) -> None:
     # Not executescript(): it commits first, which would end our migration transaction.
     for statement in script.split(";"):
         if statement.strip():
             db.execute(statement)
 
 
-def _m001_initial(db: sqlite_utils.Database) -> None:
+def _m001_initial(db: sqlite3.Connection) -> None:
     _run_statements(
         db,
         """
@@ -135,18 +137,18 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
-def _m002_fact_times(db: sqlite_utils.Database) -> None:
+def _m002_fact_times(db: sqlite3.Connection) -> None:
     # When a fact was last stored: a changed value with the same number of facts
     # must still invalidate what readers built from the registry.
     db.execute("ALTER TABLE facts ADD COLUMN updated_at TEXT")
 
 
-def _m003_flag_corrected(db: sqlite_utils.Database) -> None:
+def _m003_flag_corrected(db: sqlite3.Connection) -> None:
     # Whether delivery replaced the flagged text with the suggestion ([corrected]) or only marked it.
     db.execute("ALTER TABLE hallucination_flags ADD COLUMN corrected INTEGER NOT NULL DEFAULT 0")
 
 
-def _m004_learnt_knowledge(db: sqlite_utils.Database) -> None:
+def _m004_learnt_knowledge(db: sqlite3.Connection) -> None:
     # What ingest learns from the user's own documents. `observations` holds what each document
     # says (redone when the file changes, dropped with it); the registry's extracted entities are
     # merged from them. `origin` tells the user's own records from extracted ones and the sample's;
@@ -173,7 +175,7 @@ def _m004_learnt_knowledge(db: sqlite_utils.Database) -> None:
     )
 
 
-def _m005_claim_support(db: sqlite_utils.Database) -> None:
+def _m005_claim_support(db: sqlite3.Connection) -> None:
     # How well the evidence supported each sentence of a checked answer (postprocess/support.py),
     # kept with the turn so a resumed chat and an export can say how the answer was checked.
     # `is_claim` 0: a sentence that claims nothing (a question, a courtesy). Spans are in the
@@ -195,7 +197,7 @@ def _m005_claim_support(db: sqlite_utils.Database) -> None:
 
 
 # Append new migrations; never edit one that has shipped.
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial, _m002_fact_times, _m003_flag_corrected, _m004_learnt_knowledge, _m005_claim_support,
 ]
 
@@ -231,7 +233,7 @@ class Database:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             self.conn = conn
-            self.db = sqlite_utils.Database(conn)
+            self._db = None  # the sqlite_utils view of `conn`, made for the first write (see `db`)
             # One connection serves several threads (a stream's checkpoint thread, the TUI's
             # workers): their transactions and queries take turns instead of nesting.
             self._transaction_lock = threading.RLock()
@@ -244,6 +246,13 @@ class Database:
             raise StorageError(message) from exc
 
     @property
+    def db(self):
+        """`conn` as a sqlite_utils.Database, for inserts and upserts; imported on first use."""
+        if self._db is None:
+            self._db = _import_sqlite_utils().Database(self.conn)
+        return self._db
+
+    @property
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
@@ -254,7 +263,7 @@ class Database:
         # new data dir at once cannot both run migration 1.
         with self.transaction():
             for number in range(self.schema_version, len(MIGRATIONS)):
-                MIGRATIONS[number](self.db)
+                MIGRATIONS[number](self.conn)
                 self.conn.execute(f"PRAGMA user_version = {number + 1}")
 
     @contextmanager
@@ -269,8 +278,11 @@ class Database:
             self.conn.execute("COMMIT")
 
     def query(self, sql: str, params: tuple | dict = ()) -> list[dict]:
+        """The rows of a SELECT as dicts keyed by column name (as sqlite_utils' query gives them)."""
         with self._transaction_lock:
-            return list(self.db.query(sql, params))
+            cursor = self.conn.execute(sql, params)
+            names = [column[0] for column in cursor.description]
+            return [dict(zip(names, row)) for row in cursor]
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
