@@ -97,3 +97,51 @@ def test_an_answer_read_again_as_an_earlier_turn_is_read_as_if_parsed_without_na
             [(v.claim.text, v.claim.entity_id, v.cue) for v in plain.values]
         assert [(s.claim.text, s.entity_ids, s.mode) for s in reused.sentences] == \
             [(s.claim.text, s.entity_ids, s.mode) for s in plain.sentences]
+
+
+def test_names_recognised_only_where_a_sentence_can_hold_one_are_those_of_the_whole_answer(registry_engine):
+    # The recogniser skips sentences with no capitalised word, proper noun, digit or registry name; what
+    # it finds in the rest (read with context either side) is what it finds reading the whole answer.
+    post = Postprocessor(registry_engine.kb.registry)
+    extractor = ClaimExtractor(post.nlp, post.view())
+    answers = [
+        "Yes, I can help with that. Rihanna sang it in 2008. it was a big hit and everyone loved it.",
+        "Yes I can.  She wrote Sense and Sensibility, Pride and Prejudice and Zombies.",
+        "Billie Letts also wrote The Lion, the Witch, and the Wardrobe. Have you read it?",
+        "Sure, that sounds great and I would love to hear more about it. Paris is lovely in the spring.",
+        "yeah its a lovely fact , canada strikes are when all the pins are struck down . So exciting !",
+        "unlike most countries, the us has its own set of accounting principles for tax purposes.",
+        "I think so too, it was a great read and you should try it when you have the time.",
+        *(answer for _, answer in CONVERSATION),
+    ]
+    for answer in answers:
+        skipping = extractor.extract(answer)
+        whole = extractor.analyse(post.nlp(answer), answer)
+        assert [(n.claim.text, n.claim.span, n.label) for n in skipping.names] == \
+            [(n.claim.text, n.claim.span, n.label) for n in whole.names], answer
+        assert [(t.text, t.ent_type_) for t in skipping.doc if t.is_title] == \
+            [(t.text, t.ent_type_) for t in whole.doc if t.is_title], answer
+
+
+def test_earlier_turns_never_seen_are_held_to_the_answer_though_only_those_a_check_reads_are_parsed(
+        registry_engine):
+    # A fresh Postprocessor parses an earlier answer only when a check could read more of it than its
+    # words (a value beside the answer's values, or a sentence the answer's could reverse).
+    post = Postprocessor(registry_engine.kb.registry)
+    history = [
+        DialogueTurn("user", "What's new with the migration?", ""),
+        DialogueTurn("assistant", "The team had lunch together on Friday to celebrate the kickoff.", ""),
+        DialogueTurn("user", "And the old system?", ""),
+        DialogueTurn("assistant", "The old system will not be switched off before April.", ""),
+        DialogueTurn("user", "When is the cut-over?", ""),
+        DialogueTurn("assistant", "The cut-over of Project Atlas is planned for March 3, 2027.", ""),
+        DialogueTurn("user", "Say it again?", ""),
+    ]
+    reversal = post.process("The old system will be switched off before April.", question="Say it again?",
+                            history=history)
+    assert [f.hallucination_type for f in reversal.hallucination_flags] == ["ContradictsPrior"]
+    assert "will not be switched off" in reversal.hallucination_flags[0].evidence[0]
+    moved = Postprocessor(registry_engine.kb.registry).process(
+        "The cut-over of Project Atlas is planned for March 5, 2027.", question="Say it again?", history=history)
+    flag = next(f for f in moved.hallucination_flags if f.hallucination_type == "ContradictsPrior")
+    assert flag.content == "March 5, 2027" and flag.suggestion == "March 3, 2027"

@@ -20,6 +20,7 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
+from chatapp.postprocess.recogniser import recognise_names
 from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
@@ -100,6 +101,12 @@ class AnswerAnalysis:
         every = [s.claim for s in self.sentences] + [v.claim for v in self.values] + [n.claim for n in self.names]
         return sorted(every, key=lambda c: (c.span[0], c.kind != "sentence", -c.span[1]))
 
+    @classmethod
+    def words_only(cls, text: str) -> AnswerAnalysis:
+        """An earlier answer no check reads beyond its words (it is not parsed): see
+        hallucination.reads_earlier."""
+        return cls(text, [], [], [], [])
+
     def sentence_of(self, position: int) -> SentenceInfo | None:
         for sentence in self.sentences:
             if sentence.claim.span[0] <= position < sentence.claim.span[1]:
@@ -114,31 +121,41 @@ class ClaimExtractor:
 
     def extract(self, text: str, resolved: list[ResolvedEntity] = (), with_ner: bool = True) -> AnswerAnalysis:
         """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names)."""
-        doc = self.nlp(text) if with_ner or "ner" not in self.nlp.pipe_names else self.nlp(text, disable=["ner"])
-        return self.analyse(doc, text, resolved)
+        if "ner" not in self.nlp.pipe_names:
+            return self.analyse(self.nlp(text), text, resolved)
+        doc = self.nlp(text, disable=["ner"])
+        mentions = self.view.find_mentions(text)
+        if with_ner:
+            # The recogniser reads only the sentences that can hold a name (recogniser.py).
+            recognise_names(self.nlp, doc, [m.span for m in mentions])
+        return self.analyse(doc, text, resolved, mentions)
 
     def extract_many(self, texts: list[str], with_ner: bool = True) -> list[AnswerAnalysis]:
         """extract() for several texts, parsed by spaCy as one batch."""
         disable = [] if with_ner or "ner" not in self.nlp.pipe_names else ["ner"]
         return [self.analyse(doc, text) for text, doc in zip(texts, self.nlp.pipe(texts, disable=disable))]
 
-    def analyse(self, doc, text: str, resolved: list[ResolvedEntity] = ()) -> AnswerAnalysis:
-        """The claims of `text`, given its spaCy parse `doc`."""
+    def analyse(self, doc, text: str, resolved: list[ResolvedEntity] = (),
+                mentions: list[EntityMention] | None = None) -> AnswerAnalysis:
+        """The claims of `text`, given its spaCy parse `doc` (and the registry names in it, when found
+        already)."""
         resolved_ids = [r.entity_id for r in resolved if r.entity_id and r.entity_id in self.view.entities]
         # A number inside a title ("2 Fast 2 Furious") belongs to the name, not to a count.
         found_values = [v for v in V.find_values(text) if not (v.vtype == "number" and in_title(text, v.span))]
         value_spans = [v.span for v in found_values]
         sentences = self._sentences(doc, text)
-        names = self._name_claims(doc, text, sentences, value_spans, resolved_ids)
+        if mentions is None:
+            mentions = self.view.find_mentions(text)
+        names = self._name_claims(doc, text, sentences, mentions, value_spans, resolved_ids)
         pronoun_refs = self._attach_entities(doc, sentences, names, resolved_ids)
         value_claims = [self._value_claim(v, text, doc, sentences, names, pronoun_refs, resolved_ids)
                         for v in found_values]
         links = self._profile_links(text, sentences, names, value_spans)
         return AnswerAnalysis(text, sentences, value_claims, names, links, doc)
 
-    def _name_claims(self, doc, text, sentences, value_spans, resolved_ids) -> list[NameClaim]:
+    def _name_claims(self, doc, text, sentences, mentions, value_spans, resolved_ids) -> list[NameClaim]:
         """Known entities by alias, then the names spaCy finds that are not among them."""
-        mentions = [m for m in self.view.find_mentions(text) if not _overlaps(m.span, value_spans)]
+        mentions = [m for m in mentions if not _overlaps(m.span, value_spans)]
         for m in mentions:  # the user's own referent first when an alias is shared
             m.entity_ids.sort(key=lambda i: i not in resolved_ids)
         mentions = _drop_partial_names(mentions, doc, self.view)
@@ -214,8 +231,7 @@ class ClaimExtractor:
             if span is None or len(span) == 0:
                 continue
             raw = text[start:end]
-            content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in span
-                       if (t.is_alpha or t.like_num) and not is_stop(t.text)]
+            content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in span if is_content(t)]
             info = SentenceInfo(Claim(raw, (start, end), "sentence"), len(sentences), content)
             info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in span)
             info.future = any(t.lower_ in FUTURE_MARKERS for t in span) or "going to" in raw.lower()
@@ -302,6 +318,11 @@ class ClaimExtractor:
             if self.view.profile_value(entity_id, key) is not None:
                 return key
         return None
+
+
+def is_content(token) -> bool:
+    """A word of a sentence that says something: a word or a number, not a stop word."""
+    return (token.is_alpha or token.like_num) and not is_stop(token.text)
 
 
 def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView) -> list[EntityMention]:

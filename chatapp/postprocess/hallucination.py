@@ -10,8 +10,8 @@ import re
 from datetime import datetime, timedelta
 
 from chatapp.postprocess import values as V
-from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim
-from chatapp.postprocess.evidence import TextIndex
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim, is_content
+from chatapp.postprocess.evidence import TextIndex, stem, words
 from chatapp.postprocess.facts import as_known, same_slot, select_by_key, value_matches
 from chatapp.postprocess.findings import Finding, sentence_finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
@@ -26,6 +26,8 @@ CHANGE_WORDS = re.compile(r"\b(?:moved|changed|rescheduled|postponed|pushed|inst
 COMMUNICATION_WORDS = frozenset({"message", "email", "mail", "wrote", "write", "sent", "send", "said", "mention",
                                  "mentioned", "note", "notes", "post", "posted", "reply", "replied", "announce"})
 NEGATION_STEMS = frozenset({"not", "n't", "never", "no", "none", "nor", "neither", "cannot"})
+# How much two sentences' words must overlap (Jaccard) for one to be the other negated.
+REVERSAL_OVERLAP = 0.75
 
 
 def temporal_findings(analysis: AnswerAnalysis, view: KnowledgeView, given: TextIndex, question: str,
@@ -98,8 +100,6 @@ def _against_entity_date(vc: ValueClaim, sentence, view, start, end, now) -> Fin
 
 def _against_documents(vc: ValueClaim, sentence, rag_chunks, start, end, now) -> Finding | None:
     """'His message yesterday': the retrieved messages on the subject are dated otherwise."""
-    from chatapp.postprocess.evidence import stem, words
-
     if not sentence.stems & {stem(w) for w in COMMUNICATION_WORDS}:
         return None
 
@@ -200,7 +200,25 @@ def _negation_pair(a: SentenceInfo, b: SentenceInfo) -> bool:
     sa, sb = a.stems - NEGATION_STEMS, b.stems - NEGATION_STEMS
     if min(len(sa), len(sb)) < 2:
         return False
-    return len(sa & sb) / len(sa | sb) >= 0.75
+    return len(sa & sb) / len(sa | sb) >= REVERSAL_OVERLAP
+
+
+def reads_earlier(analysis: AnswerAnalysis, earlier_text: str, earlier_tokens) -> bool:
+    """Whether the checks of `analysis` could read more of an earlier answer than its words, so it
+    must be parsed: its values, when both state some (facts.py holds a value to an earlier one of the
+    same slot), or its sentences, when one of the answer's has enough words in common with the earlier
+    answer as a whole to be the reversal of one of its sentences (_negation_pair). `earlier_tokens`:
+    the earlier answer tokenised, as its parse would be."""
+    if analysis.values and V.find_values(earlier_text):
+        return True
+    earlier = {stem(t.text) for t in earlier_tokens if is_content(t)} - NEGATION_STEMS
+    for sentence in analysis.sentences:
+        own = sentence.stems - NEGATION_STEMS
+        # A sentence of the earlier answer shares at most these words with it, and has no fewer words
+        # than the two have in common: below this, no overlap reaches REVERSAL_OVERLAP.
+        if len(own) >= 2 and len(own & earlier) >= REVERSAL_OVERLAP * len(own):
+            return True
+    return False
 
 
 def to_flags(findings: list[Finding], corrected: set[int] = frozenset()) -> list[HallucinationFlag]:

@@ -25,7 +25,7 @@ from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, 
 from chatapp.postprocess.evidence import text_index
 from chatapp.postprocess.facts import ValidationSettings
 from chatapp.postprocess.findings import Sources
-from chatapp.postprocess.hallucination import to_flags
+from chatapp.postprocess.hallucination import reads_earlier, to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.precedence import settle
 from chatapp.postprocess.support import SupportModel, chunk_text, evidence_parts, settle_flags
@@ -138,7 +138,8 @@ class Postprocessor:
                          if embedder is not None and wants_topic_vectors(question, response) else None)
         analysis = extractor.extract(response, resolved)
         self._remember_parse(response, analysis.doc)
-        prior = self._priors(extractor, [t.content for t in history if t.role == "assistant" and t.content.strip()])
+        prior = self._priors(extractor, [t.content for t in history if t.role == "assistant" and t.content.strip()],
+                             analysis)
         sources = Sources(
             view=view,
             supplied=text_index([*evidence, *(chunk_text(c) for c in rag_chunks)]),
@@ -217,15 +218,18 @@ class Postprocessor:
                 self._embedding_thread = ThreadPoolExecutor(1, thread_name_prefix="postprocess-embed")
             return self._embedding_thread
 
-    def _priors(self, extractor: ClaimExtractor, texts: list[str]) -> list[AnswerAnalysis]:
+    def _priors(self, extractor: ClaimExtractor, texts: list[str], analysis: AnswerAnalysis) -> list[AnswerAnalysis]:
         """The earlier answers analysed, from the cache where they were seen before; those that were
-        not are parsed together (spaCy parses a batch for much less than its texts one by one)."""
+        not are parsed together (spaCy parses a batch for much less than its texts one by one), unless
+        no check of `analysis` reads more of them than their words."""
         with self._lock:
             known = {t: self._prior_cache[t] for t in texts if t in self._prior_cache}
             for text in known:
                 self._prior_cache.move_to_end(text)
             parsed = {t: self._recent_parses[t] for t in texts if t not in known and t in self._recent_parses}
         missing = [t for t in dict.fromkeys(texts) if t not in known and t not in parsed]
+        unread = {t for t in missing if not reads_earlier(analysis, t, self.nlp.make_doc(t[:CHECKED_ANSWER_CHARS]))}
+        missing = [t for t in missing if t not in unread]
         # An earlier turn is read without spaCy's names (NER), which nothing else in the parse depends
         # on: an answer parsed with them serves once they are set aside.
         analysed = [extractor.analyse(_without_names(doc), text) for text, doc in parsed.items()]
@@ -233,11 +237,11 @@ class Postprocessor:
             analysed += extractor.extract_many([t[:CHECKED_ANSWER_CHARS] for t in missing], with_ner=False)
         if analysed:
             with self._lock:
-                for text, analysis in zip([*parsed, *missing], analysed):
-                    known[text] = self._prior_cache[text] = analysis
+                for text, earlier in zip([*parsed, *missing], analysed):
+                    known[text] = self._prior_cache[text] = earlier
                 while len(self._prior_cache) > self.settings.prior_cache_size:
                     self._prior_cache.popitem(last=False)
-        return [known[t] for t in texts]
+        return [known[t] if t in known else AnswerAnalysis.words_only(t) for t in texts]
 
     def _remember_parse(self, text: str, doc) -> None:
         if doc is None:
