@@ -58,9 +58,10 @@ L2 = 0.01
 # sentence differently).
 MASS_GRID = (0.7, 1.0, 1.5)
 # Rare-word weight the weakest claim of a weak answer must lack (a name or value missing always
-# counts): never under 0.1, one content word, so that a sentence the evidence states in full is
-# never flagged for the answer around it.
-ANSWER_MASS_GRID = (0.1, 0.25, 0.5)
+# counts): never under 0.5, so that a sentence the evidence states in full, or all but one everyday
+# word ("came out", "started"), is never flagged for the answer around it (a floor of 0.1 gains
+# about a point of balanced accuracy on BEGIN's WoW dev file and flags "came out" for "wrote").
+ANSWER_MASS_GRID = (0.5, 0.7, 1.0)
 # Right answers a flag may fall on (HaluEval QA dev): the bound is 2% on test; fitted with room.
 RIGHT_FLAGGED_AT_MOST = 0.015
 
