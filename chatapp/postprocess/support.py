@@ -399,8 +399,8 @@ def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sourc
     sentences that claim nothing."""
     scores = [c.score for c in claim_support if c.claim] or [no_claim_support]
     return {
-        "weakest": _log_odds(min(scores)),
-        "mean_claim": sum(_log_odds(s) for s in scores) / len(scores),
+        "weakest": log_odds(min(scores)),
+        "mean_claim": sum(log_odds(s) for s in scores) / len(scores),
         **answer_wording(text, sources),
         "unclaimed": (sum(not c.claim for c in claim_support) / len(claim_support)) if claim_support else 0.0,
     }
@@ -444,7 +444,8 @@ def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(zip(tokens, tokens[1:]))
 
 
-def _log_odds(p: float) -> float:
+def log_odds(p: float) -> float:
+    """A support score as log-odds (clipped): how the answer model reads a claim's score."""
     return math.log(max(p, 1e-4) / max(1 - p, 1e-4))
 
 

@@ -24,10 +24,11 @@ too. Then the threshold under which a claim is flagged (best mean balanced
 accuracy over the datasets), and the band of lexical scores in which the
 embedding is worth computing (outside it, the lexical model's flag agrees with
 the full model's on at least 98% of dev claims). Last the answer model (the
-weakest claim beside the share of all the answer's words the evidence has) and
-the answer support under which an answer's weakest claim is flagged though no
-claim is alone (best mean balanced accuracy, right HaluEval answers flagged at
-most 1.5%).
+weakest and the mean claim beside how much of the answer's wording the evidence
+has: support.answer_wording, read again at fit time) and the answer support
+under which an answer's weakest claim is flagged though no claim is alone, with
+the rare-word weight that claim must lack (best mean balanced accuracy, right
+HaluEval answers flagged at most 1.5%).
 
     python tests/bench/fit_support.py [--features /tmp/support-features.jsonl] [--refresh] [--workers 2]
 """
@@ -307,7 +308,7 @@ def main() -> int:
     # The answer's wording against its evidence, read again here (quick): answer_wording may change
     # without recomputing every claim's features.
     from chatapp.postprocess.evidence import TextIndex
-    from chatapp.postprocess.support import answer_wording
+    from chatapp.postprocess.support import answer_wording, log_odds
 
     items = dev_answers()
     if len(items) != len(every):
@@ -316,9 +317,8 @@ def main() -> int:
         r.update(answer_wording(answer, Sources(None, TextIndex([evidence]), TextIndex([]), TextIndex([question]), [])))
 
     def answer_row(r):
-        logits = [float(np.log(max(p, 1e-4) / max(1 - p, 1e-4)))
-                  for p in ([logistic({k: c.get(k, 0.0) for k in FEATURES}, models["full"]) for c in r["claims"]]
-                            or [no_claim_support])]
+        logits = [log_odds(p) for p in ([logistic({k: c.get(k, 0.0) for k in FEATURES}, models["full"])
+                                         for c in r["claims"]] or [no_claim_support])]
         values = {"weakest": min(logits), "mean_claim": sum(logits) / len(logits), **r}
         return [values[k] for k in ANSWER_FEATURES]
 
