@@ -187,10 +187,14 @@ def test_led_in_the_answer_is_supported_by_leads_in_the_evidence(open_post):
 def test_an_answer_weak_as_a_whole_has_its_weakest_claim_flagged(open_post):
     weights = default_weights()
     assert 0 < weights.answer_flag_below < 1
-    # Alone the claim lacks one word too common to flag it ("released"); the answer as a whole is weak.
-    result = open_post.process("The Atlas migration was released in March 2027.", question="Who leads Atlas?",
-                               evidence=ATLAS)
-    assert result.support < weights.answer_flag_below
+    # Alone the claim lacks one word too common to flag it ("released"); the answer as a whole, an
+    # aside of its own around it, is weak.
+    alone = open_post.process("The Atlas migration was released in March 2027.", question="Who leads Atlas?",
+                              evidence=ATLAS)
+    assert not alone.hallucination_flags
+    result = open_post.process("Not sure who, sorry! The Atlas migration was released in March 2027.",
+                               question="Who leads Atlas?", evidence=ATLAS)
+    assert result.support < weights.answer_flag_below < alone.support
     (claim,) = claims(result)
     assert claim.flagged and "the answer's support" in claim.reason and claim.missing == ["released"]
     assert [f.content for f in result.hallucination_flags] == ["The Atlas migration was released in March 2027"]

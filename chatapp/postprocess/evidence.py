@@ -217,7 +217,9 @@ class TextIndex:
         "Elvis Presley" in "Elvis Aaron Presley (1935–1977) was …", "FDA" for "Food and Drug
         Administration", "US" for "united states". (supports_name wants the words side by side.)"""
         letters = re.sub(r"[.\s]", "", name)
-        if letters.isupper() and 2 <= len(letters) <= 5:
+        # In text written all in lower case an acronym is too ("the us", "the nfl"): short ones only.
+        if (letters.isupper() and 2 <= len(letters) <= 5) or (letters.isalpha() and letters.islower()
+                                                               and 2 <= len(letters) <= 3):
             return letters.lower() in self._initials
         stems = {stem(w) for w in words(name) if w.lower() not in NAME_FILLERS}
         return len(stems) > 1 and any(stems <= sentence_stems for _, sentence_stems, _ in self.sentences)

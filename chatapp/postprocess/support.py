@@ -55,7 +55,11 @@ WEIGHTS_PATH = Path(__file__).with_name("support_weights.json")
 LEXICAL_FEATURES = ("share", "weighted_share", "missing_mass", "phrase_share", "best_share", "unaligned",
                     "negation_conflict", "length", "evaluative")
 FEATURES = LEXICAL_FEATURES + ("similarity",)
-ANSWER_FEATURES = ("weakest", "answer_share", "unclaimed")
+ANSWER_FEATURES = ("weakest", "mean_claim", "answer_share", "answer_weighted_share", "answer_missing_mass",
+                   "answer_word_share", "answer_uncovered", "unclaimed")
+# Words of the answer in no word pair of the evidence count up to this many (a long answer is not
+# less supported for every word past it).
+ANSWER_UNCOVERED_CAP = 8
 # Questions, notices and opinions ("I'm not a fan", "you might enjoy it") state nothing the
 # evidence could settle: only statements are claims — and what the assistant tells of its own life
 # ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What
@@ -67,10 +71,6 @@ _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]
 # do: with no evidence supplied, the answer's weakest claim is flagged only under this share of the
 # answer threshold (fit_support.py scales the claim threshold alike).
 RETRIEVED_FACTOR = 0.5
-# The rare-word weight the weakest claim of a weak answer must lack to be flagged for it: one
-# everyday word said otherwise ("came out", "started", "is going well") is rewording, not invention —
-# a product decision, not a fitted one, like the per-claim floor in fit_support.py.
-ANSWER_MIN_MISSING_MASS = 0.5
 # Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
 OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
@@ -100,13 +100,17 @@ class SupportWeights:
     # Under this answer support, the answer's weakest claim is flagged even when no claim is alone
     # (0: never).
     answer_flag_below: float = 0.0
+    # … and only when that claim lacks this much rare-word weight (or a name or value): a claim the
+    # evidence states in full, or all but an everyday word ("came out", "started"), is never flagged
+    # for the answer around it (fit_support.py chooses it from a grid with that floor).
+    answer_min_missing_mass: float = 0.5
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> "SupportWeights":
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls(data["lexical"], data["full"], tuple(data["ambiguous"]), data["flag_below"],
                    data["flag_below_retrieved"], data.get("min_missing_mass", 0.0), data.get("no_claim_support", 1.0),
-                   data.get("answer"), data.get("answer_flag_below", 0.0))
+                   data.get("answer"), data.get("answer_flag_below", 0.0), data.get("answer_min_missing_mass", 0.5))
 
 
 @functools.lru_cache(maxsize=1)
@@ -258,7 +262,7 @@ class SupportModel:
             return
         score = self.answer_support(results, text, sources)
         weakest = min(claims, key=lambda c: c.score)
-        if score < below and (weakest.features.get("missing_mass", 0.0) >= ANSWER_MIN_MISSING_MASS
+        if score < below and (weakest.features.get("missing_mass", 0.0) >= self.weights.answer_min_missing_mass
                               or weakest.features.get("unaligned", 0.0) > 0):
             weakest.flagged = True
             lacking = ", ".join(weakest.missing[:6]) or "names or values"
@@ -390,19 +394,59 @@ class SupportModel:
 
 def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sources,
                     no_claim_support: float) -> dict[str, float]:
-    """What the answer as a whole is scored on: its weakest claim (as a log-odds), the share of all
-    its content words the evidence has (the question's excepted: saying them back is no evidence
-    of anything), and the share of its sentences that claim nothing."""
-    scores = [c.score for c in claim_support if c.claim]
-    weakest = min(scores) if scores else no_claim_support
-    content = [w for w in words(text) if w.isalpha() and not is_stop(w)]
-    found = sum(sources.supplied.has_word(w) or sources.records.has_word(w) or sources.earlier.has_word(w)
-                for w in content)
+    """What the answer as a whole is scored on: its weakest claim and the mean of its claims (as
+    log-odds), how much of its wording the evidence has (answer_wording), and the share of its
+    sentences that claim nothing."""
+    scores = [c.score for c in claim_support if c.claim] or [no_claim_support]
     return {
-        "weakest": math.log(max(weakest, 1e-4) / max(1 - weakest, 1e-4)),
-        "answer_share": found / len(content) if content else 1.0,
+        "weakest": log_odds(min(scores)),
+        "mean_claim": sum(log_odds(s) for s in scores) / len(scores),
+        **answer_wording(text, sources),
         "unclaimed": (sum(not c.claim for c in claim_support) / len(claim_support)) if claim_support else 0.0,
     }
+
+
+def answer_wording(text: str, sources: Sources) -> dict[str, float]:
+    """How much of the answer's wording the evidence has (the question's excepted: saying it back is
+    no evidence of anything). Its content words: their share, plainly and weighted by how rare each
+    is in English, and the rare-word weight missing altogether. All its words, function words
+    included: their share, and how many are in no word pair the evidence has too. The words of
+    remarks and questions count: an answer that wraps a sentence of the evidence in an aside of its
+    own ("I don't think I ever did", "yes, you are right") rests on the evidence less than one
+    that says only that sentence."""
+    held = (sources.supplied, sources.records, sources.earlier)
+    tokens = words(text)
+    content = [w for w in tokens if w.isalpha() and not is_stop(w)]
+    found = [any(index.has_word(w) for index in held) for w in content]
+    weights = [rarity(w) for w in content]
+    weighted_total = sum(weights)
+    weighted_missing = sum(weight for weight, ok in zip(weights, found) if not ok)
+    lowered = [t.lower() for t in tokens]
+    pair_sets = [_word_pairs(t) for index in held for t in index.texts]
+    covered = [False] * len(lowered)
+    for i, pair in enumerate(zip(lowered, lowered[1:])):
+        if any(pair in pairs for pairs in pair_sets):
+            covered[i] = covered[i + 1] = True
+    return {
+        "answer_share": sum(found) / len(content) if content else 1.0,
+        "answer_weighted_share": 1 - weighted_missing / weighted_total if weighted_total else 1.0,
+        "answer_missing_mass": min(4.0, weighted_missing) / 4,
+        "answer_word_share": (sum(any(index.has_word(t) for index in held) for t in tokens) / len(tokens)
+                              if tokens else 1.0),
+        "answer_uncovered": min(ANSWER_UNCOVERED_CAP, covered.count(False)) / ANSWER_UNCOVERED_CAP,
+    }
+
+
+@functools.lru_cache(maxsize=512)
+def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """Every two neighbouring words of a text, function words included, in lower case."""
+    tokens = [w.lower() for w in words(text)]
+    return frozenset(zip(tokens, tokens[1:]))
+
+
+def log_odds(p: float) -> float:
+    """A support score as log-odds (clipped): how the answer model reads a claim's score."""
+    return math.log(max(p, 1e-4) / max(1 - p, 1e-4))
 
 
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|i|[Ww]e|[Mm]y|[Oo]ur|[Mm]e|[Uu]s)\b")
