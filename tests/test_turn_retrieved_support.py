@@ -78,8 +78,9 @@ def test_a_made_up_claim_is_flagged_and_lowers_the_confidence_as_with_supplied_e
     supported = ask(studio, openai_server, question, SUPPORTED, "made-up-1")
     invented = ask(studio, openai_server, question, INVENTED, "made-up-2")
     assert invented.hallucination_flags and "[unverified]" in invented.delivered
-    made_up = next(c for c in invented.claim_support if "Corvina" in c.text)
-    assert made_up.flagged and made_up.source.endswith("(retrieved)")
+    stated, made_up = [c for c in invented.claim_support if c.claim]
+    assert not stated.flagged and stated.source == "document Project Marram — the new gas kiln (retrieved)"
+    assert made_up.flagged and "Corvina" in made_up.text
     assert invented.confidence < supported.confidence - 0.25
     # The same documents supplied as evidence flag it too, and weigh its weak support more: a retrieved
     # chunk is only a best guess at what the answer should rest on.
@@ -95,12 +96,13 @@ def test_a_corrected_wrong_value_is_delivered_corrected_not_regenerated(studio, 
     assert "ysolde.fairbairn@tidewellceramics.co.uk [corrected]" in response.delivered
     assert response.recommendation == "CorrectAndDeliver"
     # With a claim left unverified beside the correction, the answer is still delivered, flagged.
-    response = ask(studio, openai_server, "What is Cadoc Pellow's email address?",
-                   "Cadoc Pellow is the Head Potter. His email address is c.pellow@tidewellceramics.co.uk. He "
-                   "mentioned the kiln in his message yesterday about the glaze tests with Wren from accounts.",
+    response = ask(studio, openai_server, "What is Ysolde Fairbairn's email address?",
+                   "Ysolde Fairbairn is the Studio Manager. Her email address is y.fairbairn@tidewellceramics.co.uk. "
+                   "She mentioned the kiln in her message yesterday about the glaze tests with Wren from accounts.",
                    "corrected-2")
-    assert "cadoc.pellow@tidewellceramics.co.uk [corrected]" in response.delivered
-    assert response.recommendation in ("CorrectAndDeliver", "AcceptWithFlags")
+    assert "ysolde.fairbairn@tidewellceramics.co.uk [corrected]" in response.delivered
+    assert "[unverified]" in response.delivered
+    assert response.recommendation == "CorrectAndDeliver"
 
 
 @pytest.mark.parametrize("opening", ["I searched the documents.", "I looked through your notes.",

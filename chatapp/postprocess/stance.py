@@ -133,7 +133,7 @@ def _lived(verb, subject) -> bool:
         return False
     if verb.lower_ in ("gon", "going") and any(c.dep_ == "xcomp" for c in children):
         return False  # "I'm going to watch it": a plan
-    if any(works_on_users_material(c) for c in children if c.dep_ in ("dobj", "prep")):
+    if any(_on_users_material(c) for c in children if c.dep_ in ("dobj", "prep")):
         return False  # "I checked your notes", "I searched the documents": its work on the user's material
     if lemma == "have" and any(c.dep_ == "xcomp" for c in children):
         return False  # "I have to go": an obligation
@@ -156,7 +156,7 @@ MATERIAL_LEMMAS = frozenset({"document", "doc", "note", "file", "folder", "recor
                              "snippet", "chunk"})
 
 
-def works_on_users_material(phrase) -> bool:
+def _on_users_material(phrase) -> bool:
     """An object of the verb (or a preposition's) that is the user's material: "your …", what the user
     gave ("the contract you uploaded"), or the documents, notes, files or mails themselves — unless
     the speaker calls them theirs ("my notes")."""

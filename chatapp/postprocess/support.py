@@ -101,7 +101,7 @@ class SupportWeights:
     # (0: never).
     answer_flag_below: float = 0.0
     # How far the answer's support counts in its confidence when the evidence is retrieved chunks (1 is
-    # as much as against evidence supplied for it; fitted by fit_support.py --retrieved-trust).
+    # as much as against evidence supplied for it; fitted by fit_support.py --retrieved-trust: see delivery.py).
     retrieved_trust: float = 0.0
 
     @classmethod

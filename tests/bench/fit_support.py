@@ -66,6 +66,10 @@ L2 = 0.01
 MASS_GRID = (0.7, 1.0, 1.5)
 # Right answers a flag may fall on (HaluEval QA dev): the issue's bound is 2% on test; fitted with room.
 RIGHT_FLAGGED_AT_MOST = 0.015
+# Right answers (supported, or corrected back to what the document says) that a trust in retrieved
+# chunks may send to Regenerate beyond those no trust does: each is a right answer thrown away and
+# asked for again — a product decision, as RIGHT_FLAGGED_AT_MOST, stricter because it costs more.
+RIGHT_REGENERATED_AT_MOST = 0.005
 # The trusts tried for retrieved chunks (0: the support counts as without evidence; 1: as against
 # evidence supplied for the answer).
 TRUST_GRID = [round(t * 0.05, 2) for t in range(21)]
@@ -240,7 +244,7 @@ def _retrieved_outcome(item) -> dict:
     from chatapp.records import KnowledgeChunk
 
     dataset, answer, question, evidence, label = item
-    post = _retrieved_workers["registry" if dataset == "workdocs" else "empty"]
+    post = _retrieved_workers["registry" if dataset.startswith("workdocs") else "empty"]
     chunk = KnowledgeChunk("dev", "dev-evidence.txt", 1.0, evidence)
     fitted = post.support_model.weights
 
@@ -260,20 +264,37 @@ def _retrieved_outcome(item) -> dict:
         top = (high.confidence, high.recommendation)
     else:  # the same findings and scores, weighed by the other blend
         parts = (low.factual_validation.score, low.coherence.score, low.support)
-        ungrounded, grounded = (sum(w * p for w, p in zip(blend, parts)) for blend in (UNGROUNDED_BLEND, GROUNDED_BLEND))
+        ungrounded, grounded = (sum(w * p for w, p in zip(blend, parts))
+                                for blend in (UNGROUNDED_BLEND, GROUNDED_BLEND))
         top = (round(low.confidence * grounded / ungrounded, 3) if ungrounded else 0.0, None)
     return {"dataset": dataset, "label": label, "confidence": [low.confidence, top[0]],
             "recommendation": [low.recommendation, top[1]], "flagged": bool(low.hallucination_flags),
-            "corrected": corrected, "corrections_hold": corrected and _said_in(low.delivered, evidence)}
+            "corrected": corrected, "corrections_hold": corrected and _corrections_hold(low.delivered, evidence)}
 
 
-def _said_in(delivered: str, evidence: str) -> bool:
-    """The corrected answer, its marks taken out, is said word for word in the evidence: the
+def _corrections_hold(delivered: str, evidence: str) -> bool:
+    """Each corrected sentence, its marks taken out, is said word for word in the evidence: the
     corrections put back what the document says (a value taken from elsewhere would not)."""
+    from chatapp.postprocess.evidence import split_sentences
+
     def plain(text):
         return " ".join(re.sub(r"[*_`|]", " ", text.replace(CORRECTED, "")).lower().split()).strip(" .")
 
-    return plain(delivered) in plain(evidence)
+    return all(plain(s) in plain(evidence) for s in split_sentences(delivered) if CORRECTED in s)
+
+
+def with_asides(answers: list[tuple], per_answer: int = 3, seed: int = 13) -> list[tuple]:
+    """Each unsupported work-document answer again with a sentence of another document after it (a few
+    times, each with another) — a wrong value beside an aside the retrieved chunk does not hold ("… with
+    Sarah from marketing"): once its value is corrected, the answer should still be delivered, the
+    aside marked."""
+    rng = random.Random(seed)
+    cases = [a for a in answers if a[0] == "workdocs" and a[4] == 1]
+    out = []
+    for dataset, answer, question, evidence, label in cases:
+        for other in rng.sample([a for a in cases if a[3] != evidence], per_answer):
+            out.append(("workdocs+aside", f"{answer.rstrip()} {other[1].strip()}", question, evidence, label))
+    return out
 
 
 def collect_retrieved(path: Path, refresh: bool, workers: int, per_dataset: int) -> list[dict]:
@@ -283,6 +304,7 @@ def collect_retrieved(path: Path, refresh: bool, workers: int, per_dataset: int)
     from concurrent.futures import ProcessPoolExecutor
 
     every = dev_answers()
+    every += with_asides(every)
     items = []
     for dataset in sorted({a[0] for a in every}):
         of = [a for a in every if a[0] == dataset]
@@ -293,17 +315,21 @@ def collect_retrieved(path: Path, refresh: bool, workers: int, per_dataset: int)
     return records
 
 
+def confidence_at(record: dict, trust: float) -> float:
+    low, high = record["confidence"]
+    return low + trust * (high - low)
+
+
 def recommendation_at(record: dict, trust: float, regenerate_below: float) -> str:
     """What the answer is told to do at this trust (delivery.recommend): a flagged answer under the
     confidence bound is regenerated; what else decides — no flag at all, an open contradiction, an
     incoherent answer — does not move with the trust."""
-    low, high = record["confidence"]
     at_low, at_high = record["recommendation"]
     if not record["flagged"]:
         return at_low
-    if at_low == at_high == "Regenerate" and max(low, high) >= regenerate_below:
+    if at_low == at_high == "Regenerate" and max(record["confidence"]) >= regenerate_below:
         return "Regenerate"  # an open contradiction or an incoherent answer, whatever the confidence
-    if low + trust * (high - low) < regenerate_below:
+    if confidence_at(record, trust) < regenerate_below:
         return "Regenerate"
     return at_low if at_low != "Regenerate" else at_high
 
@@ -311,29 +337,33 @@ def recommendation_at(record: dict, trust: float, regenerate_below: float) -> st
 def fit_retrieved_trust(records: list[dict]) -> float:
     """The trust in retrieved chunks: the one under which the chat turn's confidence best tells
     supported answers from unsupported ones (mean AUROC over the dev datasets), among those that send
-    no more supported answers to Regenerate than no trust does (beyond RIGHT_FLAGGED_AT_MOST of them),
-    and not one more answer whose corrections hold: corrected, it is a right answer."""
+    at most RIGHT_REGENERATED_AT_MOST more right answers to Regenerate than no trust does — supported
+    answers, and answers whose wrong values were corrected back to what the document says (alone or
+    beside an aside the chunk does not hold): corrected, they are right. The support weighs more
+    the more it is trusted, and the AUROC rises with it; what stops it is a right answer whose weakest
+    claim the chunk words otherwise, or a corrected one with an unsupported aside, falling under the
+    Regenerate bound."""
     import numpy as np
 
     from chatapp.postprocess.delivery import DeliverySettings
 
     bound = DeliverySettings().regenerate_below
-    datasets = sorted({r["dataset"] for r in records})
+    # The answers with asides are all unsupported: they only say what happens to corrected answers.
+    datasets = sorted({r["dataset"] for r in records} - {"workdocs+aside"})
 
     def regenerated(trust, chosen):
         return sum(recommendation_at(r, trust, bound) == "Regenerate" for r in chosen) / max(1, len(chosen))
 
     supported = [r for r in records if r["label"] == 0]
     corrected = [r for r in records if r.get("corrections_hold")]
-    floor = (regenerated(0.0, supported), regenerated(0.0, corrected))
+    floor = regenerated(0.0, supported + corrected)
     best, rows = (0.0, -1.0), []
     for trust in TRUST_GRID:
         aurocs = []
         for d in datasets:
             chosen = [r for r in records if r["dataset"] == d]
-            aurocs.append(bench_begin.auroc([1 - (r["confidence"][0] + trust * (r["confidence"][1] - r["confidence"][0]))
-                                             for r in chosen], [r["label"] for r in chosen]))
-        held = regenerated(trust, supported) <= floor[0] + RIGHT_FLAGGED_AT_MOST and regenerated(trust, corrected) <= floor[1]
+            aurocs.append(bench_begin.auroc([1 - confidence_at(r, trust) for r in chosen], [r["label"] for r in chosen]))
+        held = regenerated(trust, supported + corrected) <= floor + RIGHT_REGENERATED_AT_MOST
         rows.append((trust, aurocs, regenerated(trust, supported), regenerated(trust, corrected), held))
         if held and float(np.mean(aurocs)) > best[1]:
             best = (trust, float(np.mean(aurocs)))
