@@ -399,7 +399,7 @@ def main() -> int:
     parser.add_argument("--dry-run", action="store_true", help="print, do not write the weights")
     parser.add_argument("--retrieved-trust", action="store_true", help="fit only the trust in retrieved chunks")
     parser.add_argument("--outcomes", type=Path, default=Path("/tmp/support-retrieved.jsonl"))
-    parser.add_argument("--per-dataset", type=int, default=300, help="dev answers sampled per dataset (trust)")
+    parser.add_argument("--per-dataset", type=int, default=320, help="dev answers sampled per dataset (trust)")
     args = parser.parse_args()
     if args.retrieved_trust:
         return main_retrieved_trust(args)
