@@ -21,7 +21,7 @@ from chatapp.surrogates import repair_surrogates
 from chatapp.postprocess.checks import GIVEN, CheckContext
 from chatapp.postprocess.claims import AnswerAnalysis, ClaimExtractor
 from chatapp.postprocess.coherence import assess_coherence, question_type, wants_topic_vectors
-from chatapp.postprocess.delivery import DeliverySettings, confidence, deliver, recommend
+from chatapp.postprocess.delivery import DeliverySettings, confidence, corrected_text, deliver, recommend
 from chatapp.postprocess.evidence import text_index
 from chatapp.postprocess.facts import ValidationSettings
 from chatapp.postprocess.findings import Sources
@@ -167,12 +167,21 @@ class Postprocessor:
         delivered, corrected = deliver(response, reported, delivery)
         settle_flags(claim_support, reported, sources.grounded)
         # The weakest claim, and how much of the whole answer the evidence has, bound how far it can be
-        # trusted; most of all against evidence supplied for it (retrieved chunks are only a best guess).
-        answer_support = self.support_model.answer_support(claim_support, response, sources) if sources.grounded \
-            else validation.score
+        # trusted: fully against evidence supplied for it, less against chunks retrieved as a best guess
+        # (the fitted trust in them), not at all with neither.
+        answer_support = validation.score
+        if sources.grounded:
+            # A corrected claim counts as right (as in the validation score): the support is that of the
+            # answer as corrected, not of the wrong value it no longer says.
+            fixed, fixed_support = response, claim_support
+            if corrected:
+                fixed = corrected_text(response, [reported[i] for i in corrected])
+                fixed_support = self.support_model.assess(extractor.extract(fixed, resolved), sources, question,
+                                                          parts, self.embedder)
+            answer_support = self.support_model.answer_support(fixed_support, fixed, sources)
+        trust = 1.0 if sources.explicit else self.support_model.weights.retrieved_trust if sources.grounded else 0.0
         faint = [f for f in findings if f.confidence < delivery.flag_at]
-        overall = confidence(reported + faint, corrected, coherence, validation, answer_support,
-                             sources.explicit and sources.grounded)
+        overall = confidence(reported + faint, corrected, coherence, validation, answer_support, trust)
         recommendation, guidance = recommend(response, reported, corrected, coherence, overall, delivery)
         return PostprocessedResponse(
             original=response,

@@ -133,8 +133,8 @@ def _lived(verb, subject) -> bool:
         return False
     if verb.lower_ in ("gon", "going") and any(c.dep_ == "xcomp" for c in children):
         return False  # "I'm going to watch it": a plan
-    if any(t.lower_ == "your" for c in children if c.dep_ in ("dobj", "prep") for t in c.subtree):
-        return False  # "I checked your notes", "I looked through your files": its work on the user's material
+    if any(_on_users_material(c) for c in children if c.dep_ in ("dobj", "prep")):
+        return False  # "I checked your notes", "I searched the documents": its work on the user's material
     if lemma == "have" and any(c.dep_ == "xcomp" for c in children):
         return False  # "I have to go": an obligation
     if lemma in TASTE_LEMMAS and not mine and verb.tag_ in PRESENT_TAGS:
@@ -147,6 +147,28 @@ def _lived(verb, subject) -> bool:
         return not any(c.dep_ in ("acomp", "attr", "oprd") for c in children) and any(
             c.dep_ in ("prep", "advmod") and c.lower_ not in ("too", "also", "so", "as", "just") for c in children)
     return verb.pos_ in ("VERB", "AUX")
+
+
+# What the user gives the assistant to work on, named without "your" ("I searched the documents",
+# "I went through the emails"): reading it is the assistant's work in this turn, not a life it tells of.
+MATERIAL_LEMMAS = frozenset({"document", "doc", "note", "file", "folder", "record", "email", "e-mail", "mail",
+                             "message", "inbox", "attachment", "spreadsheet", "transcript", "passage", "excerpt",
+                             "snippet", "chunk"})
+
+
+def _on_users_material(phrase) -> bool:
+    """An object of the verb (or a preposition's) that is the user's material: "your …", what the user
+    gave ("the contract you uploaded"), or the documents, notes, files or mails themselves — unless
+    the speaker calls them theirs ("my notes")."""
+    tokens = list(phrase.subtree)
+    if any(t.lower_ == "your" for t in tokens):
+        return True
+    if any(t.lower_ in ("my", "our") and t.dep_ == "poss" for t in tokens):
+        return False
+    return any(t.pos_ == "NOUN" and t.lemma_.lower() in MATERIAL_LEMMAS
+               or t.lower_ == "knowledge" and t.dep_ == "compound"  # "the knowledge base"
+               or t.dep_ == "relcl" and any(c.dep_ == "nsubj" and c.lower_ == "you" for c in t.children)
+               for t in tokens)
 
 
 def _to_listener(verb) -> bool:

@@ -104,13 +104,17 @@ class SupportWeights:
     # evidence states in full, or all but an everyday word ("came out", "started"), is never flagged
     # for the answer around it (fit_support.py chooses it from a grid with that floor).
     answer_min_missing_mass: float = 0.5
+    # How far the answer's support counts in its confidence when the evidence is retrieved chunks (1 is
+    # as much as against evidence supplied for it; fitted by fit_support.py --retrieved-trust: see delivery.py).
+    retrieved_trust: float = 0.0
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> "SupportWeights":
         data = json.loads(path.read_text(encoding="utf-8"))
         return cls(data["lexical"], data["full"], tuple(data["ambiguous"]), data["flag_below"],
                    data["flag_below_retrieved"], data.get("min_missing_mass", 0.0), data.get("no_claim_support", 1.0),
-                   data.get("answer"), data.get("answer_flag_below", 0.0), data.get("answer_min_missing_mass", 0.5))
+                   data.get("answer"), data.get("answer_flag_below", 0.0), data.get("answer_min_missing_mass", 0.5),
+                   data.get("retrieved_trust", 0.0))
 
 
 @functools.lru_cache(maxsize=1)

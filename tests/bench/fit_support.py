@@ -30,7 +30,12 @@ under which an answer's weakest claim is flagged though no claim is alone, with
 the rare-word weight that claim must lack (best mean balanced accuracy, right
 HaluEval answers flagged at most 1.5%).
 
+With --retrieved-trust, only the trust in retrieved chunks is fitted (the rest of the weights kept): how
+far the answer's support counts in its confidence when, as in a chat turn, the evidence is chunks
+retrieved as a best guess rather than evidence supplied for the answer (see fit_retrieved_trust).
+
     python tests/bench/fit_support.py [--features /tmp/support-features.jsonl] [--refresh] [--workers 2]
+    python tests/bench/fit_support.py --retrieved-trust [--outcomes /tmp/support-retrieved.jsonl] [--refresh]
 """
 
 from __future__ import annotations
@@ -40,9 +45,11 @@ import json
 import random
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import chatapp  # noqa: F401 - offline environment first
+from chatapp.postprocess.delivery import CORRECTED
 from chatapp.postprocess.findings import Sources
 from chatapp.postprocess.support import OWN_EXPERIENCE, RETRIEVED_FACTOR
 
@@ -65,6 +72,13 @@ MASS_GRID = (0.7, 1.0, 1.5)
 ANSWER_MASS_GRID = (0.5, 0.7, 1.0)
 # Right answers a flag may fall on (HaluEval QA dev): the issue's bound is 2% on test; fitted with room.
 RIGHT_FLAGGED_AT_MOST = 0.015
+# Right answers (supported, or corrected back to what the document says) that a trust in retrieved
+# chunks may send to Regenerate beyond those no trust does: each is a right answer thrown away and
+# asked for again — a product decision, as RIGHT_FLAGGED_AT_MOST, stricter because it costs more.
+RIGHT_REGENERATED_AT_MOST = 0.005
+# The trusts tried for retrieved chunks (0: the support counts as without evidence; 1: as against
+# evidence supplied for the answer).
+TRUST_GRID = [round(t * 0.05, 2) for t in range(21)]
 
 
 def workdoc_cases(seed: int = 11) -> list[tuple[str, str, str, int]]:
@@ -213,6 +227,178 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
     return best[0], best[1]
 
 
+_retrieved_workers = {}
+
+
+def _init_retrieved() -> None:
+    """A worker's two Postprocessors: over an empty knowledge base (BEGIN and HaluEval, whose knowledge
+    is in no registry) and over sample_kb's entities and facts (the work-document cases: a chat turn
+    has its registry, which corrects a wrong value it states)."""
+    from chatapp.engine import ChatEngine
+    from chatapp.postprocess import Postprocessor
+
+    bench_begin._init("auto")  # as a chat turn embeds: only claims the words leave in doubt
+    engine = ChatEngine.open(tempfile.mkdtemp(prefix="fit-registry-"), load_sample_kb=False)
+    engine.ingest(ROOT / "sample_kb" / "entities.jsonl", ROOT / "sample_kb" / "facts.jsonl")
+    empty = bench_begin._worker
+    _retrieved_workers["empty"] = empty
+    _retrieved_workers["registry"] = Postprocessor(engine.kb.registry, embedder=empty.embedder, nlp=empty.nlp,
+                                                   settings=empty.settings)
+
+
+def _retrieved_outcome(item) -> dict:
+    """The answer checked with its evidence as the one chunk a chat turn retrieved, its confidence at
+    no trust in that chunk and at full trust: between the two it is linear in the trust
+    (delivery.confidence), so these two say what any trust would give."""
+    from dataclasses import replace
+
+    from chatapp.postprocess.delivery import GROUNDED_BLEND, UNGROUNDED_BLEND
+    from chatapp.records import KnowledgeChunk
+
+    dataset, answer, question, evidence, label = item
+    post = _retrieved_workers["registry" if dataset.startswith("workdocs") else "empty"]
+    chunk = KnowledgeChunk("dev", "dev-evidence.txt", 1.0, evidence)
+    fitted = post.support_model.weights
+
+    def check(trust):
+        post.support_model.weights = replace(fitted, retrieved_trust=trust)
+        try:
+            return post.process(answer, question=question, rag_chunks=[chunk])
+        finally:
+            post.support_model.weights = fitted
+
+    low = check(0.0)
+    corrected = any(f.corrected for f in low.hallucination_flags)
+    if corrected or low.recommendation == "Regenerate":
+        # A corrected claim counts as right in the confidence, and what sent the answer to Regenerate
+        # may not be its confidence: checked again at full trust.
+        high = check(1.0)
+        top = (high.confidence, high.recommendation)
+    else:  # the same findings and scores, weighed by the other blend
+        parts = (low.factual_validation.score, low.coherence.score, low.support)
+        ungrounded, grounded = (sum(w * p for w, p in zip(blend, parts))
+                                for blend in (UNGROUNDED_BLEND, GROUNDED_BLEND))
+        top = (round(low.confidence * grounded / ungrounded, 3) if ungrounded else 0.0, None)
+    return {"dataset": dataset, "label": label, "confidence": [low.confidence, top[0]],
+            "recommendation": [low.recommendation, top[1]], "flagged": bool(low.hallucination_flags),
+            "corrected": corrected, "corrections_hold": corrected and _corrections_hold(low.delivered, evidence)}
+
+
+def _corrections_hold(delivered: str, evidence: str) -> bool:
+    """Each corrected sentence, its marks taken out, is said word for word in the evidence: the
+    corrections put back what the document says (a value taken from elsewhere would not)."""
+    from chatapp.postprocess.evidence import split_sentences
+
+    def plain(text):
+        return " ".join(re.sub(r"[*_`|]", " ", text.replace(CORRECTED, "")).lower().split()).strip(" .")
+
+    return all(plain(s) in plain(evidence) for s in split_sentences(delivered) if CORRECTED in s)
+
+
+def with_asides(answers: list[tuple], per_answer: int = 3, seed: int = 13) -> list[tuple]:
+    """Each unsupported work-document answer again with a sentence of another document after it (a few
+    times, each with another) — a wrong value beside an aside the retrieved chunk does not hold ("… with
+    Sarah from marketing"): once its value is corrected, the answer should still be delivered, the
+    aside marked."""
+    rng = random.Random(seed)
+    cases = [a for a in answers if a[0] == "workdocs" and a[4] == 1]
+    out = []
+    for dataset, answer, question, evidence, label in cases:
+        for other in rng.sample([a for a in cases if a[3] != evidence], per_answer):
+            out.append(("workdocs+aside", f"{answer.rstrip()} {other[1].strip()}", question, evidence, label))
+    return out
+
+
+def collect_retrieved(path: Path, refresh: bool, workers: int, per_dataset: int) -> list[dict]:
+    """Outcomes of a fixed sample of at most `per_dataset` dev answers of each dataset."""
+    if path.exists() and not refresh:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    from concurrent.futures import ProcessPoolExecutor
+
+    every = dev_answers()
+    every += with_asides(every)
+    items = []
+    for dataset in sorted({a[0] for a in every}):
+        of = [a for a in every if a[0] == dataset]
+        items += random.Random(7).sample(of, min(per_dataset, len(of)))
+    with ProcessPoolExecutor(workers, initializer=_init_retrieved) as pool:
+        records = list(pool.map(_retrieved_outcome, items, chunksize=10))
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return records
+
+
+def confidence_at(record: dict, trust: float) -> float:
+    low, high = record["confidence"]
+    return low + trust * (high - low)
+
+
+def recommendation_at(record: dict, trust: float, regenerate_below: float) -> str:
+    """What the answer is told to do at this trust (delivery.recommend): a flagged answer under the
+    confidence bound is regenerated; what else decides — no flag at all, an open contradiction, an
+    incoherent answer — does not move with the trust."""
+    at_low, at_high = record["recommendation"]
+    if not record["flagged"]:
+        return at_low
+    if at_low == at_high == "Regenerate" and max(record["confidence"]) >= regenerate_below:
+        return "Regenerate"  # an open contradiction or an incoherent answer, whatever the confidence
+    if confidence_at(record, trust) < regenerate_below:
+        return "Regenerate"
+    return at_low if at_low != "Regenerate" else at_high
+
+
+def fit_retrieved_trust(records: list[dict]) -> float:
+    """The trust in retrieved chunks: the one under which the chat turn's confidence best tells
+    supported answers from unsupported ones (mean AUROC over the dev datasets), among those that send
+    at most RIGHT_REGENERATED_AT_MOST more right answers to Regenerate than no trust does — supported
+    answers, and answers whose wrong values were corrected back to what the document says (alone or
+    beside an aside the chunk does not hold): corrected, they are right. The support weighs more
+    the more it is trusted, and the AUROC rises with it; what stops it is a right answer whose weakest
+    claim the chunk words otherwise, or a corrected one with an unsupported aside, falling under the
+    Regenerate bound."""
+    import numpy as np
+
+    from chatapp.postprocess.delivery import DeliverySettings
+
+    bound = DeliverySettings().regenerate_below
+    # The answers with asides are all unsupported: they only say what happens to corrected answers.
+    datasets = sorted({r["dataset"] for r in records} - {"workdocs+aside"})
+
+    def regenerated(trust, chosen):
+        return sum(recommendation_at(r, trust, bound) == "Regenerate" for r in chosen) / max(1, len(chosen))
+
+    supported = [r for r in records if r["label"] == 0]
+    corrected = [r for r in records if r.get("corrections_hold")]
+    floor = regenerated(0.0, supported + corrected)
+    best, rows = (0.0, -1.0), []
+    for trust in TRUST_GRID:
+        aurocs = []
+        for d in datasets:
+            chosen = [r for r in records if r["dataset"] == d]
+            aurocs.append(bench_begin.auroc([1 - confidence_at(r, trust) for r in chosen], [r["label"] for r in chosen]))
+        held = regenerated(trust, supported + corrected) <= floor + RIGHT_REGENERATED_AT_MOST
+        rows.append((trust, aurocs, regenerated(trust, supported), regenerated(trust, corrected), held))
+        if held and float(np.mean(aurocs)) > best[1]:
+            best = (trust, float(np.mean(aurocs)))
+    print(f"{len(records)} dev answers, the evidence as a retrieved chunk; {len(corrected)} with wrong values "
+          f"corrected back to what it says, of {sum(r['corrected'] for r in records)} corrected")
+    print(f"trust  {'  '.join(f'{d:>16}' for d in datasets)}  supported→Regenerate  corrected→Regenerate")
+    for trust, aurocs, right, fixed, held in rows:
+        print(f"{trust:5.2f}  {'  '.join(f'{a:16.3f}' for a in aurocs)}  {right:20.3f}  {fixed:20.3f}"
+              + ("" if held else "  (over the bound)"))
+    print(f"retrieved_trust {best[0]} (mean AUROC {best[1]:.3f})")
+    return best[0]
+
+
+def main_retrieved_trust(args) -> int:
+    trust = fit_retrieved_trust(collect_retrieved(args.outcomes, args.refresh, args.workers, args.per_dataset))
+    if not args.dry_run:
+        weights = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+        weights["retrieved_trust"] = trust
+        WEIGHTS.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
+        print(f"written to {WEIGHTS.relative_to(ROOT)}")
+    return 0
+
+
 def main() -> int:
     import numpy as np
 
@@ -223,7 +409,12 @@ def main() -> int:
     parser.add_argument("--refresh", action="store_true", help="recompute the features")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="print, do not write the weights")
+    parser.add_argument("--retrieved-trust", action="store_true", help="fit only the trust in retrieved chunks")
+    parser.add_argument("--outcomes", type=Path, default=Path("/tmp/support-retrieved.jsonl"))
+    parser.add_argument("--per-dataset", type=int, default=320, help="dev answers sampled per dataset (trust)")
     args = parser.parse_args()
+    if args.retrieved_trust:
+        return main_retrieved_trust(args)
 
     every = collect(args.features, args.refresh, args.workers)
     records = [r for r in every if r["claims"]]
@@ -344,6 +535,8 @@ def main() -> int:
                "min_missing_mass": mass, "no_claim_support": no_claim_support,
                "answer": answer_model, "answer_flag_below": answer_cut, "answer_min_missing_mass": answer_mass,
                "fitted_on": datasets, "script": "tests/bench/fit_support.py"}
+    # Fitted on its own (--retrieved-trust), after the claim model: kept as it was.
+    weights["retrieved_trust"] = json.loads(WEIGHTS.read_text(encoding="utf-8")).get("retrieved_trust", 0.0)
     print(json.dumps(weights, indent=1))
     if not args.dry_run:
         WEIGHTS.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
