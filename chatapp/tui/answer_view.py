@@ -31,9 +31,10 @@ _MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
 ANNOTATION_LINK = "#annotation-"
 # How often arrived text is drawn: the stream's pieces are gathered off the UI thread and shown in
 # batches, so a fast model costs a few redraws a second, not one per piece (and typing stays quick).
-# Each draw lays out the open tail (see SETTLE_CHARS) and repaints the view: every 0.2 s at first, a
-# little less often for each further 4,000 characters of a long answer, at least once a second.
-DRAW_FIRST_SECONDS = 0.2
+# Each draw lays out the open tail (see SETTLE_CHARS) and repaints the view: every 0.4 s at first, a
+# little less often for each further 4,000 characters of a long answer, at least once a second. (Each
+# draw is a frame of its own since draws wake the screen; at 0.2 s they cost typing its quick diff.)
+DRAW_FIRST_SECONDS = 0.4
 DRAW_SLOWER_PER_CHARS = (0.1, 4000)
 DRAW_LAST_SECONDS = 1.0
 # Once the growing Markdown holds this many characters of finished blocks, they move into a widget of
