@@ -448,12 +448,12 @@ class OfflineResponder:
         # Words match by their stems: "the total" finds "Totals came to …", "who attended" "attending".
         wanted = _stems(keywords(question) | {w for e in entities for w in keywords(e.name)})
         value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]
+        # A sentence giving the kind of value asked for counts even without the question's words, when
+        # its passage has them: "Present: Dana Kim, …" under "# Standup" answers "who attended?".
+        about = [bool(_stems(keywords(chunk.content)) & wanted) for chunk in chunks]
         for headings in (False, True):
             candidates = [(rank, sentence, _stems(keywords(sentence)) & wanted) for rank, chunk in enumerate(chunks)
                           for sentence in dict.fromkeys(passage_sentences(chunk.content, headings=headings))]
-            # A sentence giving the kind of value asked for counts even without the question's words,
-            # when its passage has them: "Present: Dana Kim, …" under "# Standup" answers "who attended?".
-            about = [bool(_stems(keywords(chunk.content)) & wanted) for chunk in chunks]
             candidates = [c for c in candidates
                           if c[2] or (about[c[0]] and any(shape.search(c[1]) for shape in value_shapes))]
             if candidates:

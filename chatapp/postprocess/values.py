@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from chatapp.knowledge.extraction.people import phone_matches
+from chatapp.knowledge.extraction.people import phone_spans
 
 MONTHS = {
     name: number
@@ -225,11 +225,10 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
     for m in NUMERIC_DATE_RE.finditer(text):
         add(m.span(), "date", "date", _date(m.group(3), m.group(1), m.group(2)))
-    for m in phone_matches(text):
-        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip(" .-"))
+    for span, number in phone_spans(text):
         # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
-        line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", m.group(0))[0]
-        add((start, m.end()), "phone", "phone", digits(line) or digits(m.group(0)))
+        line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", number)[0]
+        add(span, "phone", "phone", digits(line) or digits(number))
     for m in TIME_RE.finditer(text):
         minutes = _time(m.group(1) or m.group(4), m.group(2) or m.group(5), m.group(3), m.group(6))
         if minutes is not None:

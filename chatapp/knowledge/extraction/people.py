@@ -64,9 +64,10 @@ _PAREN_LINE = re.compile(
 )
 
 
-def phone_matches(text: str) -> list[re.Match]:
-    """Where `text` gives a phone number: at least seven digits (or an extension), not a date or
-    an amount. The answer checks read phones with this too, so a number is one shape everywhere."""
+def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
+    """Where `text` gives a phone number, and the number as written: at least seven digits (or an
+    extension), not a date or an amount. The answer checks read phones with this too, so a number is
+    one shape everywhere."""
     found = []
     for match in PHONE.finditer(text):
         value = match.group(0).strip(" .-")
@@ -74,12 +75,13 @@ def phone_matches(text: str) -> list[re.Match]:
         if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value):
             continue
         if digits >= 7 or value.lower().startswith("ext"):
-            found.append(match)
+            start = match.start() + match.group(0).index(value)
+            found.append(((start, start + len(value)), value))
     return found
 
 
 def phones_in(text: str) -> list[str]:
-    return [match.group(0).strip(" .-") for match in phone_matches(text)]
+    return [value for _, value in phone_spans(text)]
 
 
 def _is_role_text(text: str) -> bool:
