@@ -228,7 +228,11 @@ class TurnRunner:
             if result.status == "complete":
                 response = self.postprocess(result.text, question=pre.corrected_input, preprocessed=pre,
                                             state=state, now=now)
-                if response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
+                if response.recommendation == "Regenerate" and client.settings.is_offline:
+                    # The offline responder answers the question from the documents the same way
+                    # twice, whatever the review says: a retry would only repeat the answer.
+                    response.recommendation = "HumanReview"
+                elif response.recommendation == "Regenerate" and self.settings_auto_regenerations > 0:
                     on_event("regenerate", {"guidance": response.guidance})
                     self._finish(result, result.text, "complete", {"superseded": True})
                     from chatapp.postprocess.regeneration import retry_messages

@@ -562,3 +562,21 @@ def test_an_answer_over_a_million_characters_is_checked_in_its_opening_and_deliv
     result = open_post.process(answer, question="What happened to the report?")
     assert result.original == answer and result.delivered == answer
     assert any("only the first" in issue for issue in result.coherence.issues)
+
+
+def test_a_list_of_values_naming_no_one_is_not_a_self_contradiction(post):
+    # Two addresses, each labelled with its group, in an answer about a department with no address
+    # of its own: neither line says whose address it is, so they are a list, not two answers.
+    engineering = ResolvedEntity("engineering", (12, 23), "department:engineering", "Engineering", "department", 1.0)
+    listed = "Group lists:\n- all staff — staff@northwind.example\n- engineers — eng-team@northwind.example"
+    result = post.process(listed, question="What is the engineering mailing list?", resolved_entities=[engineering])
+    assert "LogicalInconsistency" not in flag_types(result)
+    assert result.recommendation != "Regenerate"
+    lines = ("Quarry Lane office · Main office: (503) 555-0170 · Attendance line: (503) 555-0175 · "
+             "Substitute line: (503) 555-0179")
+    result = post.process(lines, question="What are the engineering phone lines?", resolved_entities=[engineering])
+    assert "LogicalInconsistency" not in flag_types(result)
+
+    # Named in its own sentence, the second address does contradict the first.
+    named = "John Smith's email is j.smith@northwind.example. His email is jsmith@northwind.example."
+    assert flag_types(post.process(named, question="What is John's email?", resolved_entities=[JOHN]))

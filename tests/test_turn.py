@@ -96,6 +96,25 @@ def test_what_the_offline_responder_quotes_from_the_documents_is_not_flagged(sam
     assert "[unverified]" not in result.response.delivered
 
 
+def test_documents_that_disagree_go_to_a_person_offline_without_a_pointless_retry(tmp_path):
+    # Two notes say opposite things; the offline responder quotes both, as it would every time.
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "monday.md").write_text("Monday notes\n\nOrsolya Brandt will attend the safety audit.\n")
+    (folder / "tuesday.md").write_text("Tuesday notes\n\nOrsolya Brandt will not attend the safety audit.\n")
+    engine = ChatEngine.open(tmp_path / "data")
+    try:
+        engine.ingest(folder)
+        result = engine.ask("Will Orsolya Brandt attend the safety audit?", session="disagree", model="offline",
+                            now=NOW)
+        assert "LogicalInconsistency" in {f.hallucination_type for f in result.response.hallucination_flags}
+        assert not result.regenerated and result.response.recommendation == "HumanReview"
+        turns = engine.sessions.turn_records(result.turn_id)
+        assert len(turns["llm_calls"]) == 1  # one answer composed, none superseded
+    finally:
+        engine.close()
+
+
 def test_a_follow_up_question_is_completed_from_the_previous_turn(sample_engine):
     sample_engine.ask("What is John Smith's email address?", session="follow-up", model="offline", now=NOW)
     result = sample_engine.ask("and sarah?", session="follow-up", model="offline", now=NOW)

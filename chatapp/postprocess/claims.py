@@ -54,6 +54,8 @@ class ValueClaim:
     cue: str  # the noun the value is said of ("email", "budget", …), for matching slots
     sentence: int
     certain: bool  # the entity it is about is identified beyond doubt
+    # No name or pronoun in its own sentence: about what the sentence before named, or what was asked.
+    inherited: bool = False
 
 
 @dataclass
@@ -260,7 +262,8 @@ class ClaimExtractor:
                 possessive = text[span[0]:span[1]].lower() in ("his", "her", "its")
                 candidates.append((ref, span[0], certain, possessive))
         shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
-        if not candidates:
+        inherited = not candidates
+        if inherited:
             # "The contract is worth $120,000": about what the sentence before named, or what the user asked about.
             earlier = list(dict.fromkeys(sentences[index - 1].entity_ids)) if index > 0 else []
             fitting = [e for e in earlier if any(k.shape in shapes for k in self.view.values_of(e))]
@@ -280,7 +283,7 @@ class ClaimExtractor:
             if score > best_score:
                 best, best_score, certain = entity_id, score, is_certain
         cue = _cue(doc, value.span, sentence.claim.span, [n.claim.span for n in names if s_start <= n.claim.span[0] < s_end])
-        return ValueClaim(Claim(value.text, value.span, value.kind, best), value, cue, index, certain)
+        return ValueClaim(Claim(value.text, value.span, value.kind, best), value, cue, index, certain, inherited)
 
     def _profile_links(self, text, sentences, names, value_spans) -> list[ProfileLink]:
         links = []

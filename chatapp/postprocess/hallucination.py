@@ -169,6 +169,11 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
         for earlier in values[:i]:
             if earlier.sentence == later.sentence or not same_slot(later, earlier):
                 continue
+            if (earlier.inherited or later.inherited) and _label(analysis, earlier) != _label(analysis, later):
+                # A value whose sentence names no one is about what was asked only by default: under
+                # different labels ("Main office: …", "Attendance line: …") it is a list, not an answer
+                # given twice.
+                continue
             if value_matches(later.value, as_known(earlier)) or later.claim.span in flagged or earlier.claim.span in flagged:
                 continue
             texts = analysis.sentences[later.sentence].claim.text + " " + analysis.sentences[earlier.sentence].claim.text
@@ -192,6 +197,12 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
                                                  [f"earlier answer: {match.claim.text}"]))
                 break
     return findings
+
+
+def _label(analysis: AnswerAnalysis, value: ValueClaim) -> frozenset[str]:
+    """The stems of the content words its sentence puts before a value: what the value is given as."""
+    words = analysis.sentences[value.sentence].words
+    return frozenset(stem(w) for w, span, _ in words if span[1] <= value.value.span[0])
 
 
 def _negation_pair(a: SentenceInfo, b: SentenceInfo) -> bool:
