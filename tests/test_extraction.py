@@ -214,6 +214,9 @@ def test_learning_can_be_switched_off(tmp_path):
         ("Who leads Project Heron?", "Tobias Wren", "Priyanka Osei"),
         ("Who is the fire warden?", "Olu Bankole", "Dana Kim"),
         ("who is the head of delivery?", "Robert Achterberg", "Tobias Wren"),
+        # A role named as whose value is asked for: the person it describes, then the value.
+        ("What is the studio director's email?", "priyanka@fernhill.example", "dana.kim@fernhill.example"),
+        ("what's the office manager's phone number?", "020 7946 0312", "020 7946 0311"),
     ],
 )
 def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(learnt, question, expected, absent):
@@ -223,6 +226,21 @@ def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(lea
     assert expected in delivered and absent not in delivered
     assert "Sources:" in delivered
     assert not result.response.hallucination_flags
+
+
+def test_asked_who_someone_is_the_offline_answer_describes_them_not_what_lists_them(tmp_path):
+    rooms = "room,wing,assigned to\nR-12,North,Tobias Wren\nR-14,North,Tobias Wren\n"
+    desk = "| Name | Role | Email | Phone |\n|---|---|---|---|\n| Ilse Marten | Receptionist | ilse@fernhill.example | ext. 214 |\n"
+    folder = _folder(tmp_path, {"team.md": DIRECTORY, "rooms.csv": rooms, "desk.md": desk})
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        response = engine.ask("Who is Tobias Wren?", model="offline").response
+        assert "Senior Designer" in response.delivered and "tobias.wren@fernhill.example" in response.delivered
+        assert "R-12's" not in response.delivered
+        assert response.recommendation == "Accept", response.delivered
+        # "ext. 214" is one value, not a sentence ending at "ext.": stated by the directory, not flagged.
+        response = engine.ask("Who is Ilse Marten?", model="offline").response
+        assert "ext. 214" in response.delivered and not response.hallucination_flags, response.delivered
 
 
 def test_the_offline_answer_says_a_value_changed_and_where_it_was_before(learnt):

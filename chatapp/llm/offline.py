@@ -67,6 +67,10 @@ DESCRIPTION_ASKED = re.compile(
     r"(?=\s+(?:at|in|of the|for|on)\s|\s*[?.!]|$)",
     re.IGNORECASE,
 )
+# "the athletics director's email", "our office manager": up to five words after the article, to the
+# possessive or the end of the phrase.
+DESCRIBED = re.compile(r"\b(?:the|our|their|your)\s+((?:[A-Za-z][\w&-]*\s+){0,4}?[A-Za-z][\w&-]*)"
+                       r"(?=['’]s\b|\s+(?:is|was|are|at|in|of|for|on|and|to|who|'s)\b|\s*[?.!,]|$)", re.I)
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
 
 
@@ -173,11 +177,22 @@ class OfflineResponder:
         if reply:
             return f"{OFFLINE_NOTICE}\n\n{reply}"
         entities = self._entities_for(question, messages, context)
+        described = self._described_person(question, entities)
+        if described is not None:
+            entity, key, phrase = described
+            entities = [entity, *(e for e in entities if e.name.casefold() not in phrase.casefold())]
         lines, sources = self._documents(question, entities, context) if is_document_request(question) else ([], [])
         if not lines:
-            lines, sources = self._attribute_answers(question, entities)
+            # The words of the description are not keys asked for: "the science department chair's
+            # phone" asks for the phone, not the department.
+            asked = question if described is None else re.sub(re.escape(phrase), " ", question, flags=re.I)
+            lines, sources = self._attribute_answers(asked, entities)
+            if lines and described is not None and key not in self._asked_keys(asked, described[0]):
+                # "the athletics director's email": say who that is before giving it.
+                lines.insert(0, self._sentence(described[0], key))
+                sources.insert(0, self._source_of(described[0], key))
         if not lines:
-            lines, sources = self._reverse_lookup(question)
+            lines, sources = self._reverse_lookup(question, entities)
         if not lines:
             for entity in entities[:2]:
                 summary = self._summary(entity)
@@ -344,14 +359,18 @@ class OfflineResponder:
             sources.insert(at, source)
         return lines, sources
 
-    def _reverse_lookup(self, question: str) -> tuple[list[str], list[str]]:
+    def _reverse_lookup(self, question: str, asked_about: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         """"Whose email is x@y.com?", "who is the Finance Manager?": an attribute
         value quoted in the question names the entity. Only the longest values
-        count, so "Engineering Manager" is not drowned by "Engineering"."""
+        count, so "Engineering Manager" is not drowned by "Engineering". A value that
+        is the name of someone the question is about ("who is Jennifer Tran?", while
+        rooms list her as assigned) is that person, not a value to look up."""
         if not re.search(r"\b(who|whose|which)\b", question, re.I):
             return [], []
+        names = {alias.casefold() for e in asked_about for alias in self._names_of(e)}
         matches = [(len(value), entity, key) for pattern, value, entity, key
-                   in self._registry_index().values_in(question) if pattern.search(question)]
+                   in self._registry_index().values_in(question)
+                   if value.casefold() not in names and pattern.search(question)]
         if not matches:
             matches = self._described(question)
         if not matches:
@@ -360,6 +379,10 @@ class OfflineResponder:
         chosen = [(e, k) for n, e, k in matches if n == longest][:3]
         known = [(_KnownEntity(e.id, e.name, dict(e.attributes), e.description, e.source), k) for e, k in chosen]
         return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
+
+    def _names_of(self, entity: _KnownEntity) -> list[str]:
+        known = self.kb.registry.get(entity.entity_id) if entity.entity_id else None
+        return [entity.name, *(known.aliases if known is not None else ())]
 
     def _described(self, question: str) -> list[tuple[int, Any, str]]:
         """"Who is the head of hardware?": the description asked about is part of someone's role
@@ -378,6 +401,34 @@ class OfflineResponder:
             if wanted.search(value):
                 found.append((len(phrase), entity, key))
         return found if len({e.id for _, e, _ in found}) == 1 else []
+
+    def _described_person(self, question: str,
+                          named: list[_KnownEntity]) -> tuple[_KnownEntity, str, str] | None:
+        """(entity, profile key, phrase) when "the …" in the question describes one entity by its
+        role: "what is the athletics director's email?" Several words may be part of a role
+        ("Athletics Director, Athletics"); one word must be the whole of it ("the principal"). The
+        longest description that fits exactly one entity wins; a name the question gives outright
+        wins over a description."""
+        for match in DESCRIBED.finditer(question):
+            if any(e.entity_id and e.name.casefold() in question.casefold()
+                   and e.name.casefold() not in match.group(1).casefold() for e in named):
+                return None
+            words = match.group(1).split()
+            for size in range(len(words), 0, -1):
+                phrase = " ".join(words[:size])
+                wanted = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.I)
+                fits = {}
+                for entity, key, value in self._registry_index().profile_values:
+                    if (wanted.fullmatch(value.strip()) if size == 1 else wanted.search(value)):
+                        fits.setdefault(entity.id, (entity, key))
+                if len(fits) == 1:
+                    entity, key = next(iter(fits.values()))
+                    known = _KnownEntity(entity.id, entity.name, dict(entity.attributes), entity.description,
+                                         entity.source)
+                    return known, key, phrase
+                if fits:
+                    break  # a description several people fit names none of them
+        return None
 
     def _summary(self, entity: _KnownEntity) -> str:
         """"Name: description. Role: …. Email: …." from the registry, or "" if it knows nothing more."""

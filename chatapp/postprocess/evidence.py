@@ -14,11 +14,14 @@ import re
 from dataclasses import dataclass, field
 
 from chatapp import lexicon
+from chatapp.nlp import ABBREVIATIONS
 from chatapp.postprocess import values as V
 from chatapp.postprocess.inflections import base_form
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+# No sentence ends at an abbreviation written before a number ("Phone: ext. 214").
+_SENTENCE_SPLIT_RE = re.compile(
+    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 _LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})
 
