@@ -70,3 +70,12 @@ def test_real_misses_are_still_noted(post):
         "Cats are small domesticated carnivorous mammals that many people keep as pets around the world.",
         question="What is the budget for the Atlas migration this quarter?")
     assert "the answer drifts from the question's topic" in off_topic.coherence.issues
+
+
+def test_a_long_answer_saying_the_questions_words_has_not_drifted(post):
+    # The line holds the office's other numbers and its address; the switchboard is still what was asked.
+    answer = ("(offline — answering from your knowledge base)\n\nFrom your documents:\n"
+              "- Office: 9 Bramble Yard, Leeds LS2 7QT · Switchboard: 0113 496 0711 · Out-of-hours duty phone: "
+              "07700 900 512 (staff-list.md)\n\nSources: staff-list.md")
+    result = post.process(answer, question="What is the switchboard number?")
+    assert "the answer drifts from the question's topic" not in result.coherence.issues

@@ -217,6 +217,7 @@ def test_learning_can_be_switched_off(tmp_path):
         # A role named as whose value is asked for: the person it describes, then the value.
         ("What is the studio director's email?", "priyanka@fernhill.example", "dana.kim@fernhill.example"),
         ("what's the office manager's phone number?", "020 7946 0312", "020 7946 0311"),
+        ("email of the bookkeeper?", "mireille@fernhill.example", "dana.kim@fernhill.example"),
     ],
 )
 def test_the_offline_answer_comes_from_what_documents_taught_with_its_source(learnt, question, expected, absent):

@@ -71,6 +71,8 @@ DESCRIPTION_ASKED = re.compile(
 # possessive or the end of the phrase.
 DESCRIBED = re.compile(r"\b(?:the|our|their|your)\s+((?:[A-Za-z][\w&-]*\s+){0,4}?[A-Za-z][\w&-]*)"
                        r"(?=['’]s\b|\s+(?:is|was|are|at|in|of|for|on|and|to|who|'s)\b|\s*[?.!,]|$)", re.I)
+# The parts of a role held together: "CEO & Co-founder", "Partner, Commercial Property".
+ROLE_PARTS = re.compile(r"\s*(?:[&,/;()]|\band\b)\s*")
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
 
 
@@ -406,7 +408,8 @@ class OfflineResponder:
                           named: list[_KnownEntity]) -> tuple[_KnownEntity, str, str] | None:
         """(entity, profile key, phrase) when "the …" in the question describes one entity by its
         role: "what is the athletics director's email?" Several words may be part of a role
-        ("Athletics Director, Athletics"); one word must be the whole of it ("the principal"). The
+        ("Athletics Director, Athletics"); one word must be a whole part of it ("the principal", "the
+        CEO" of "CEO & Co-founder"). The
         longest description that fits exactly one entity wins; a name the question gives outright
         wins over a description."""
         for match in DESCRIBED.finditer(question):
@@ -419,7 +422,8 @@ class OfflineResponder:
                 wanted = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.I)
                 fits = {}
                 for entity, key, value in self._registry_index().profile_values:
-                    if (wanted.fullmatch(value.strip()) if size == 1 else wanted.search(value)):
+                    if (any(wanted.fullmatch(part) for part in ROLE_PARTS.split(value.strip()))
+                            if size == 1 else wanted.search(value)):
                         fits.setdefault(entity.id, (entity, key))
                 if len(fits) == 1:
                     entity, key = next(iter(fits.values()))

@@ -185,17 +185,19 @@ def _terse(text: str) -> bool:
 def _topic(question: str, analysis: AnswerAnalysis, embedder, vectors=None) -> float:
     if _terse(analysis.text):
         return 1.0  # a terse answer is judged by its kind, not by repeating the question
+    asked = {stem(w) for w in words(question) if not is_stop(w)}
+    said = {stem(w) for w in words(analysis.text) if not is_stop(w)}
+    shared = len(asked & said) / len(asked) if asked else 1.0
     if vectors is not None or embedder is not None:
         if vectors is None:
             vectors = embedder.embed([question, analysis.text])
         similarity = float(vectors[0] @ vectors[1])
-        return max(0.0, min(1.0, (similarity - 0.1) / 0.35))
-    asked = {stem(w) for w in words(question) if not is_stop(w)}
-    if not asked:
-        return 1.0
-    said = {stem(w) for w in words(analysis.text) if not is_stop(w)}
+        score = max(0.0, min(1.0, (similarity - 0.1) / 0.35))
+        # A long answer whose other lines pull its vector away ("Office: … · Switchboard: 0113 …" for
+        # "what is the switchboard number?") still has not drifted when it says half the question's words.
+        return max(score, 0.5) if shared >= 0.5 else score
     # An answer on the topic seldom repeats every word of the question: a third of them is plenty.
-    return max(0.0, min(1.0, 0.5 + 1.5 * len(asked & said) / len(asked)))
+    return max(0.0, min(1.0, 0.5 + 1.5 * shared))
 
 
 def _article(q_type: str) -> str:
