@@ -390,6 +390,20 @@ def test_json_list_of_objects(tmp_path):
     assert doc.metadata["records"] == "2"
 
 
+def test_a_list_of_records_inside_an_object_is_a_row_per_record_under_its_name(tmp_path):
+    data = {"register": "Tool store", "tools": [
+        {"tag": "T-04", "item": "Pillar drill", "location": "Bay 3"},
+        {"tag": "T-09", "item": "Band saw", "location": "Bay 1", "owner": "Kasia Wrobel"},
+    ]}
+    doc = parse_file(write(tmp_path, "tools.json", json.dumps(data, indent=2)))
+    assert block_texts(doc, "heading") == ["tools"]
+    assert block_texts(doc, "row") == [
+        "register: Tool store",
+        "tag: T-04; item: Pillar drill; location: Bay 3",
+        "tag: T-09; item: Band saw; location: Bay 1; owner: Kasia Wrobel",
+    ]
+
+
 def test_json_object_and_other_values(tmp_path):
     doc = parse_file(write(tmp_path, "settings.json", '{"name": "Atlas", "budget": 350000, "live": true}'))
     assert block_texts(doc) == ["name: Atlas", "budget: 350000", "live: true"]
