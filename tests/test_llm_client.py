@@ -474,6 +474,14 @@ def test_offline_quotes_the_sentence_that_answers_first(small_kb, question, firs
     assert first in quoted_lines(small_kb, question)[0]
 
 
+def test_offline_who_reads_a_surname_with_a_particle_as_a_name(small_kb):
+    register = KnowledgeChunk(chunk_id="r", source="/kb/tools.json", relevance=0.9, document_id="r", title="tools",
+                              content=("tag: T-09; item: Band saw; location: Bay 1; owner: Maarten van Dijk\n\n"
+                                       "Blade orders are owned by Greta Holm in purchasing."))
+    lines = quoted_lines(small_kb, "who owns the band saw?", rag_chunks=[register])
+    assert "owner: Maarten van Dijk" in lines[0]
+
+
 def test_offline_does_not_summarise_a_date_the_question_names(small_kb):
     day = ResolvedEntity(surface="on 30 November", span=(24, 38), entity_id="date:2026-11-30",
                          canonical_name="2026-11-30", entity_type="DATE", confidence=0.9,

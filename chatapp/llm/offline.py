@@ -48,7 +48,10 @@ VALUE_ASKED = [
     (re.compile(r"\be-?mail\b", re.I), re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")),
     (re.compile(r"\b(?:phone|mobile|number to call)\b", re.I), re.compile(r"\+?\d[\d ()-]{7,}\d")),
     # "who …?": a sentence naming someone in full ("Present: Dana Kim, …") over one naming no one.
-    (re.compile(r"\bwho(?:m|se)?\b", re.I), re.compile(r"\b[A-Z][a-z'’-]+\s+[A-Z][a-z'’-]+")),
+    # Particles of a surname count as part of it: "Joost van Leeuwen", "Sanne de Vries".
+    (re.compile(r"\bwho(?:m|se)?\b", re.I),
+     re.compile(r"\b[A-Z][a-z'’-]+\s+(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|al|bin|ter|ten)\s+)*"
+                r"[A-Z][a-z'’-]+")),
 ]
 
 @dataclass
