@@ -111,6 +111,21 @@ def test_edited_file_replaces_its_chunks(small_kb):
     assert hits and hits[0].source.endswith("2026-10-20-atlas-kickoff.md") and "zebra" in hits[0].content
 
 
+def test_documents_an_older_chatapp_read_are_read_again_by_the_next_ingest(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "tools.json").write_text(json.dumps({"tools": [{"item": "Pillar drill", "location": "Bay 3"}]}))
+    (folder / "note.md").write_text("# Note\n\nThe pillar drill needs a new chuck key.\n")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        # As an earlier version left it: no reader version on the JSON file's record.
+        with engine.database.transaction() as db:
+            db.execute("UPDATE documents SET metadata = '{}' WHERE path LIKE '%tools.json'")
+        report = engine.ingest(folder)
+        assert report.files_ingested == 1 and report.files_unchanged == 1
+        assert engine.ingest(folder).files_unchanged == 2  # and once read again, it is current
+
+
 def test_prune_removes_documents_whose_files_are_gone(small_kb):
     engine, docs = small_kb
     (docs / "notes" / "2026-10-20-atlas-kickoff.md").unlink()

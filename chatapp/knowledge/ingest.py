@@ -62,6 +62,12 @@ class PendingDocument:
     observations: list | None
 
 
+# Raised when the parsers or chunking read a file differently (a JSON list of records became a line per
+# record in version 2): documents read by an earlier version are read again by the next ingest, though
+# their files have not changed.
+READER_VERSION = 2
+
+
 def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -342,7 +348,7 @@ class Ingester:
                     "doc_date": item.doc_date.isoformat() if item.doc_date else None,
                     "indexed_at": datetime.now(timezone.utc).isoformat(),
                     "size": item.size,
-                    "metadata": json.dumps(item.parsed.metadata, ensure_ascii=False),
+                    "metadata": json.dumps({**item.parsed.metadata, "reader": READER_VERSION}, ensure_ascii=False),
                     "origin": self.kb.origin_of(item.path),
                 },
                 pk="id",
@@ -386,7 +392,10 @@ class Ingester:
         """Whether a document was read before with this content and as many rows as the limit now allows."""
         if stored is None or stored["content_hash"] != digest:
             return False
-        kept = json.loads(stored["metadata"] or "{}").get("rows_indexed")
+        metadata = json.loads(stored["metadata"] or "{}")
+        if metadata.get("reader") != READER_VERSION:
+            return False  # read by an older chatapp: read again with what the readers know now
+        kept = metadata.get("rows_indexed")
         if kept is not None and self.max_rows > int(kept):
             return False  # cut at a lower max_table_rows: read it again for the rows now allowed
         report.files_unchanged += 1
