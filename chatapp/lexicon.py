@@ -254,6 +254,8 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "organizer": (("organizer", "organiser", "organized", "organised", "organizes", "organises", "host"),
                   ("organizer", "organiser", "host")),
     "source": (("source", "which file", "which document"), ("source", "file", "path")),
+    # "who is on call this weekend": a duty, not a phone call (the longer cue wins over "call").
+    "duty": (("on call", "on-call", "on duty", "duty", "rota"), ("duty", "on call", "rota", "shift")),
 }
 
 # Concepts that tell who or what an entity is, per entity type, most telling first.

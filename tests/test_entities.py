@@ -106,6 +106,16 @@ def test_pronoun_goes_to_the_person_just_discussed(resolver):
     assert his.attributes["phone"] == "+1 555 0142"
 
 
+def test_she_after_an_answer_is_the_woman_it_is_about_not_the_last_it_lists(resolver):
+    state = state_after(("who runs the Q4 budget review?", []))
+    # Quoted from the documents (as an offline answer's lines are): each named as present as the others.
+    state.add_assistant_turn("- Priya Patel runs the Q4 budget review. (notes.md)\n"
+                             "- Present: John Smith, Emma Johansson (notes.md)", STAMP,
+                             quoted_entity_ids=["person:priya-patel", "person:john-smith", "person:emma-johansson"])
+    her = by_surface(resolver.resolve("what is her email?", state, NOW), "her")
+    assert her.entity_id == "person:priya-patel"
+
+
 def test_pronoun_prefers_an_antecedent_in_the_same_sentence(resolver):
     state = state_after(("who is Sarah Chen?", ["person:sarah-chen"]))
     results = resolver.resolve("Did Emma say when she will finish?", state, NOW)

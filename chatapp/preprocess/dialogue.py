@@ -48,6 +48,8 @@ STOPWORDS = frozenset(
 REMEMBERED_TURNS = 120
 # Folding runs once this many turns past the bound, not every turn: summarising is the costly part.
 FOLD_EVERY = 30
+# How much less present each entity an answer names after its first is (down to four steps).
+ORDER_FADE = 0.03
 # Each fold keeps this many tokens of its turns' most distinctive sentences, chosen on their own so
 # a stretch of the chat about one thing is not outvoted by a longer stretch about another.
 FOLD_SUMMARY_TOKENS = 60
@@ -156,12 +158,13 @@ class DialogueState:
             if value * self.decay >= self.min_salience
         }
 
-    def _boost(self, entity_ids, value: float) -> None:
+    def _boost(self, entity_ids, value: float, fading: bool = False) -> None:
         index = self.turn_count
-        for entity in entity_ids:
+        for rank, entity in enumerate(entity_ids):
             if not _is_referent(entity):
                 continue
-            self.salience[entity] = max(self.salience.get(entity, 0.0), value)
+            boost = value * max(1.0 - ORDER_FADE * rank, 1.0 - 4 * ORDER_FADE) if fading else value
+            self.salience[entity] = max(self.salience.get(entity, 0.0), boost)
             self.last_mentioned[entity] = index
 
     def _remember_info(self, entity_info: dict | None) -> None:
@@ -207,9 +210,12 @@ class DialogueState:
         self._decay()
         # The user's own words set the focus; the answer's entities follow it, and unconfirmed ones
         # (perhaps invented) and those only in quoted passages weakly.
-        self._boost([e for e in entity_ids if e not in unverified and e not in quoted], self.assistant_boost)
-        self._boost([e for e in entity_ids if e in unverified], self.unverified_boost)
-        self._boost(quoted, self.quoted_boost)
+        # Within an answer, the first named is what it is about ("Priya will run the training …", then a
+        # list of who was present): each later one a little less present, so "her" next turn is Priya.
+        self._boost([e for e in entity_ids if e not in unverified and e not in quoted], self.assistant_boost,
+                    fading=True)
+        self._boost([e for e in entity_ids if e in unverified], self.unverified_boost, fading=True)
+        self._boost(quoted, self.quoted_boost, fading=True)
         self.unverified.update(unverified)
         self.unverified.difference_update(e for e in entity_ids if e not in unverified)
         self._remember_info(entity_info)
