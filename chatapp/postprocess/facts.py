@@ -22,7 +22,7 @@ from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, 
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.stance import attributed
-from chatapp.postprocess.superseded import superseded_finding
+from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
 
@@ -125,7 +125,7 @@ class FactValidator:
         outdated = superseded_finding(vc, analysis, sources.view)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
-        registry = self._against_registry(vc, sentence, sources.view)
+        registry = self._against_registry(vc, sentence, analysis, sources.view)
         stated = sources.supplied.supports_value(value) or sources.records.supports_value(value)
         if registry is not None:
             status, known = registry
@@ -157,9 +157,12 @@ class FactValidator:
                           None, [f"{claim.text!r} appears nowhere in {where}"], vc.sentence)
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
 
-    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo,
+    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis,
                           view: KnowledgeView) -> tuple[CheckStatus, KnownValue] | None:
-        """('verified'|'contradicted', known value) when the registry can judge, else None."""
+        """('verified'|'contradicted', known value) when the registry can judge, else None. A value
+        the registry does not hold is only contradicted by one it aligns with (aligned_known): the
+        same kind of value of the same attribute of the same subject; else the registry cannot
+        tell it wrong, and the claim is checked as if it knew nothing of it."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
         money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
         # An amount in another currency is another amount, never a wrong one.
@@ -170,13 +173,8 @@ class FactValidator:
         for k in known:
             if value_matches(vc.value, k):
                 return "verified", k
-        targets = select_by_key(known, sentence.stems, vc.value.vtype)
-        if vc.value.vtype == "amount" and not any({stem(w) for w in k.key_words} & sentence.stems for k in targets):
-            return None  # a quote, a price, an invoice: a thing has many amounts besides the one on record
-        distinct = {(k.shape, repr(k.parsed)) for k in targets}
-        if len(distinct) != 1:
-            return None
-        return "contradicted", targets[0]
+        target = aligned_known(known, vc, sentence, analysis)
+        return ("contradicted", target) if target is not None else None
 
     def _registry_contradiction(self, vc: ValueClaim, known: KnownValue, label: str, sources: Sources):
         view, claim = sources.view, vc.claim
@@ -371,6 +369,103 @@ def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str)
     if generic:
         return generic
     return known if len({repr(k.parsed) for k in known}) == 1 else []
+
+
+# Stored values whose key says nothing of what they are about ("date" of a meeting): a sentence
+# naming the thing gives its date without saying the word.
+GENERIC_KEYS = frozenset({"date", "time", "start_date", "start"})
+
+
+def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInfo,
+                  analysis: AnswerAnalysis) -> KnownValue | None:
+    """The stored value the claimed one stands for, when the sentence ties them together: of the
+    same kind (a duration for a duration, a date for a date), and either said with a word of its
+    attribute's key nearer to it than to any other value of its kind in the sentence ("the budget
+    is $40K"), or — for an address or phone number, or an event's date — said of the subject
+    named (or referred to) before it in the sentence. None when no single stored value is so tied:
+    a value of some other attribute ("210: capacity = 28" for "Rooms 210 and 218") is no
+    correction of it."""
+    same_kind = [k for k in known if _same_kind(vc.value, k)]
+    if not same_kind:
+        return None
+    forms_at = _form_positions(analysis, sentence)
+    rivals = [o.value.span for o in analysis.values
+              if o.sentence == vc.sentence and o is not vc and _group(o.value.vtype) == _group(vc.value.vtype)]
+    by_key: list[tuple[int, KnownValue]] = []
+    for k in same_kind:
+        parts = key_parts(k.key)
+        found = [p for p in parts if p in forms_at or stem(p) in forms_at]
+        places = [at for p in found for at in forms_at.get(p, forms_at.get(stem(p), ()))]
+        if key_said(len(found), len(parts)) and _nearest(vc.value.span, places, rivals):
+            by_key.append((len(found), k))
+    if by_key:
+        top = max(n for n, _ in by_key)
+        targets = [k for n, k in by_key if n == top]
+    else:
+        mentions = _mentions_before(vc, sentence, analysis)
+        if mentions and not _nearest(vc.value.span, mentions, rivals):
+            return None  # another value of its kind is the one said of the subject
+        if vc.value.vtype in IDENTIFYING_SHAPES:
+            if not mentions and vc.claim.entity_id in sentence.entity_ids:
+                return None  # the subject is named only after it
+            targets = same_kind  # of someone the answer has been about: "Email: sarah.c@…"
+        elif mentions:
+            targets = [k for k in same_kind if k.key in GENERIC_KEYS]
+        else:
+            return None
+    distinct = {(k.shape, repr(k.parsed)) for k in targets}
+    return targets[0] if len(distinct) == 1 else None
+
+
+def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
+    """Could the stored value replace the claimed one: a count is not a duration ("two paging tools"
+    is no "60 minutes"), a number of hours not a number of percent."""
+    if value.vtype == "number":
+        return known.shape in ("number", "amount")
+    if value.vtype == "quantity" and known.shape == "quantity":
+        durations = ("minute", "hour", "day", "week", "month", "year")
+        return (value.parsed[1] in durations) == (known.parsed[1] in durations)
+    return True
+
+
+def _form_positions(analysis: AnswerAnalysis, sentence: SentenceInfo) -> dict[str, list[int]]:
+    """Where each word of the sentence is, by every form it may be matched in: as written, its stem
+    and (from the parse) its lemma."""
+    at: dict[str, list[int]] = {}
+    start, end = sentence.claim.span
+    tokens = analysis.doc.char_span(start, end, alignment_mode="expand") if analysis.doc is not None else None
+    if tokens is not None:
+        pieces = [(t.text, t.idx, t.lemma_.lower()) for t in tokens]
+    else:
+        pieces = [(w, span[0], w.lower()) for w, span, _ in sentence.words]
+    for word, position, lemma in pieces:
+        for form in {word.lower(), stem(word), lemma}:
+            at.setdefault(form, []).append(position)
+    return at
+
+
+def _nearest(span: tuple[int, int], places: list[int], rivals: list[tuple[int, int]]) -> bool:
+    """Is the value at `span` at least as near one of `places` as every other value of its kind?"""
+    def distance(s):
+        return min(0 if s[0] <= p < s[1] else min(abs(p - s[0]), abs(p - s[1])) for p in places)
+
+    mine = distance(span)
+    return all(mine <= distance(r) for r in rivals)
+
+
+def _mentions_before(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis) -> list[int]:
+    """Where the sentence names (or refers to) the claim's subject before the value: a value is said
+    of what came before it ("Sarah's email is …", "Her email is …"), not of a name after it ("…
+    accounts@ (monitored by Harriet Lowe)")."""
+    entity = vc.claim.entity_id
+    if not entity or entity not in sentence.entity_ids:
+        return []
+    start, end = sentence.claim.span
+    named = [n.claim.span[0] for n in analysis.names
+             if n.entity_ids and n.entity_ids[0] == entity and start <= n.claim.span[0] < vc.value.span[0]]
+    referred = [span[0] for span, ref, _ in analysis.pronoun_refs
+                if ref == entity and start <= span[0] < vc.value.span[0]]
+    return named + referred
 
 
 _DATE_LIKE = frozenset({"date", "year", "decade", "weekday", "time", "relative"})

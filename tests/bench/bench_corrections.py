@@ -189,12 +189,22 @@ def cases_of(folder_name: str, folder: Path, people: list[str], per_folder: int,
 
 
 def _restored(expected: str, corrected: str, region: tuple[int, int]) -> bool:
-    """Does the corrected answer read as the document in `region` (of `expected`)?"""
+    """Does the corrected answer read as the document in `region` (of `expected`), word for word or
+    as the same value written otherwise ("$40,000" for "$40K")?"""
+    from chatapp.postprocess import values as V
+
     matcher = difflib.SequenceMatcher(None, expected, corrected, autojunk=False)
-    for op, i1, i2, _, _ in matcher.get_opcodes():
+    where = None
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op != "equal" and (i1 < region[1] and region[0] < max(i2, i1 + 1)):
-            return False
-    return True
+            where = j1
+            break
+    if where is None:
+        return True
+    wanted = [v for v in V.find_values(expected) if v.span[0] < region[1] and region[0] < v.span[1]]
+    got = [v for v in V.find_values(corrected) if v.span[0] <= where < v.span[1] + 1]
+    return bool(wanted and got) and any(a.vtype == b.vtype and V.same_value(a.vtype, b.parsed, a.parsed)
+                                        for a in wanted for b in got)
 
 
 def judge(post, case: Case) -> dict:
