@@ -21,6 +21,7 @@ from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
+from chatapp.postprocess.slots import same_kind, slot_value
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
@@ -43,6 +44,8 @@ class ValidationSettings:
     # An amount one slip away from one the sources give is that amount mistyped when the passage
     # it is in shares this much of the sentence's words.
     near_miss_overlap: float = 0.5
+    # A value another the sources give in the same slot (slots.py) contradicts: sure enough to correct.
+    slot_confidence: float = 0.9
 
 
 class FactValidator:
@@ -144,7 +147,9 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5, ["stated by the user"]), None
         if not self._in_scope(sentence, sources):
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        contradiction = self._against_source_sentence(vc, sentence, sources) or self._near_miss(vc, sentence, sources)
+        contradiction = (self._against_slot(vc, sentence, sources)
+                         or self._against_source_sentence(vc, sentence, analysis, sources)
+                         or self._near_miss(vc, sentence, sources))
         if contradiction is not None:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
@@ -202,7 +207,23 @@ class FactValidator:
                 return ClaimCheck(vc.claim, "contradicted", 0.8, finding.evidence, old.claim.text), finding
         return None
 
-    def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+    def _against_slot(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+        """A source sentence gives another value of the same kind in the same slot, the same words
+        either side ("claiming £212,000." for "claiming £242,000."): the value the answer should
+        have said (slots.py)."""
+        start = sentence.claim.span[0]
+        span = (vc.claim.span[0] - start, vc.claim.span[1] - start)
+        slot = slot_value(sentence.claim.text, span, vc.value, sources.supplied)
+        if slot is None:
+            return None
+        confidence = self.settings.slot_confidence
+        replacement = V.render_like(vc.claim.text, vc.value.vtype, slot.value.text, slot.value.parsed)
+        finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, slot.value.text,
+                          [slot.sentence], vc.sentence, vc.claim.span, replacement, major=True)
+        return ClaimCheck(vc.claim, "contradicted", confidence, [slot.sentence], slot.value.text), finding
+
+    def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis,
+                                 sources: Sources):
         """The source sentence most like the claim states a different value of the same kind."""
         value_stems = {stem(w) for w in words(vc.claim.text)}
         stems = sentence.stems - value_stems
@@ -213,9 +234,12 @@ class FactValidator:
             return None
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
-        group = _group(vc.value.vtype)
-        rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()
-                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))]
+        # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
+        # against "from January 4 to January 15" leaves one rival for "January 19".
+        others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
+        rivals = [f for f in V.find_values(best) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
+                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
+                  and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
         if len(rivals) != 1:
             return None
         # Tied by one word only, it is flagged but never rewritten.
