@@ -234,6 +234,8 @@ class FactValidator:
             return None
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
+        if len({t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}) > 1:
+            return None  # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which
         # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
         # against "from January 4 to January 15" leaves one rival for "January 19".
         others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
