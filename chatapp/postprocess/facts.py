@@ -21,7 +21,7 @@ from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
-from chatapp.postprocess.slots import same_kind, slot_value
+from chatapp.postprocess.slots import DURATIONS, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
@@ -415,8 +415,9 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
     if not same_kind:
         return None
     forms_at = _form_positions(analysis, sentence)
+    group = value_group(vc.value.vtype)
     rivals = [o.value.span for o in analysis.values
-              if o.sentence == vc.sentence and o is not vc and _group(o.value.vtype) == _group(vc.value.vtype)]
+              if o.sentence == vc.sentence and o is not vc and value_group(o.value.vtype) == group]
     by_key: list[tuple[int, KnownValue]] = []
     for k in same_kind:
         parts = key_parts(k.key)
@@ -449,8 +450,7 @@ def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
     if value.vtype == "number":
         return known.shape in ("number", "amount")
     if value.vtype == "quantity" and known.shape == "quantity":
-        durations = ("minute", "hour", "day", "week", "month", "year")
-        return (value.parsed[1] in durations) == (known.parsed[1] in durations)
+        return (value.parsed[1] in DURATIONS) == (known.parsed[1] in DURATIONS)
     return True
 
 
@@ -486,7 +486,7 @@ def _mentions_before(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAna
     entity = vc.claim.entity_id
     if not entity or entity not in sentence.entity_ids:
         return []
-    start, end = sentence.claim.span
+    start = sentence.claim.span[0]
     named = [n.claim.span[0] for n in analysis.names
              if n.entity_ids and n.entity_ids[0] == entity and start <= n.claim.span[0] < vc.value.span[0]]
     referred = [span[0] for span, ref, _ in analysis.pronoun_refs
@@ -515,14 +515,11 @@ def _agrees(claimed: V.FoundValue, found: V.FoundValue) -> bool:
     return False
 
 
-def _group(vtype: str) -> str:
-    return {"weekday": "date", "year": "date", "relative": "date"}.get(vtype, vtype)
-
-
 def same_slot(current: ValueClaim, old: ValueClaim) -> bool:
     if not current.claim.entity_id or current.claim.entity_id != old.claim.entity_id:
         return False
-    if _group(current.value.vtype) != _group(old.value.vtype) or "relative" in (current.value.vtype, old.value.vtype):
+    if (value_group(current.value.vtype) != value_group(old.value.vtype)
+            or "relative" in (current.value.vtype, old.value.vtype)):
         return False
     return current.value.vtype in IDENTIFYING_SHAPES or current.cue == old.cue
 

@@ -11,6 +11,7 @@ for a flag, never a correction.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -21,8 +22,7 @@ from chatapp.postprocess.evidence import TextIndex
 # sentence has fewer there: a value at the end of a sentence agrees on the right by ending it too).
 CONTEXT = 4
 SIDE_AGREES = 2
-_DURATIONS = frozenset({"minute", "hour", "day", "week", "month", "year"})
-_GROUP = {"weekday": "date", "year": "date", "relative": "date"}
+DURATIONS = frozenset({"minute", "hour", "day", "week", "month", "year"})
 
 
 @dataclass
@@ -32,12 +32,17 @@ class Slot:
     agreeing: int  # words either side that agree
 
 
+def value_group(vtype: str) -> str:
+    """Value types that say the same kind of thing: a weekday, a year and a date are all dates."""
+    return {"weekday": "date", "year": "date", "relative": "date"}.get(vtype, vtype)
+
+
 def same_kind(claimed: V.FoundValue, found: V.FoundValue) -> bool:
     """Could `found` replace `claimed`: a date a date, a count a count, a duration a duration."""
-    if _GROUP.get(claimed.vtype, claimed.vtype) != _GROUP.get(found.vtype, found.vtype):
+    if value_group(claimed.vtype) != value_group(found.vtype):
         return False
     if claimed.vtype == "quantity":
-        return (claimed.parsed[1] in _DURATIONS) == (found.parsed[1] in _DURATIONS)
+        return (claimed.parsed[1] in DURATIONS) == (found.parsed[1] in DURATIONS)
     return True
 
 
@@ -51,7 +56,7 @@ def slot_value(claim_sentence: str, value_span: tuple[int, int], claimed: V.Foun
     right = _words(claim_sentence[value_span[1]:])[:CONTEXT]
     best: list[Slot] = []
     for sentence, _, _ in evidence.sentences:
-        for found in V.find_values(sentence):
+        for found in _values_in(sentence):
             if not same_kind(claimed, found) or _says(claimed, found):
                 continue
             agree_left = _agreeing(left, _words(sentence[:found.span[0]])[::-1])
@@ -68,6 +73,12 @@ def slot_value(claim_sentence: str, value_span: tuple[int, int], claimed: V.Foun
     if not best or len({(s.value.vtype, repr(s.value.parsed)) for s in best}) != 1:
         return None
     return best[0]
+
+
+@functools.lru_cache(maxsize=20_000)
+def _values_in(sentence: str) -> tuple[V.FoundValue, ...]:
+    # The same evidence sentences are read for every value of an answer, and again each turn.
+    return tuple(V.find_values(sentence))
 
 
 def _words(text: str) -> list[str]:
