@@ -8,7 +8,8 @@ turn retrieved), and every correction in the delivered text is judged against th
 - was right: it rewrote something the answer had right (a value or name left as the document says);
 
 and for each changed value not corrected: flagged (a flag covers it) or missed. Answers left as the
-document says them are checked too: any correction in them is of something right.
+document says them are checked too: any correction in them is of something right, and any flag that
+calls a value in them wrong is counted ("unchanged, contradicted").
 
 Cases: sentences of the folder's prose documents (6–40 words) that hold a checkable value or a person
 the registry knows; the answer is the sentence with one value changed (a number moved, a date shifted,
@@ -43,6 +44,8 @@ DEV_FOLDERS = ("ashgrove-legal", "pine-street-school", "sample_kb")
 TEST_FOLDERS = ("voltaic-labs", "generated")
 PROSE = (".md", ".txt", ".eml", ".html")
 CORRECTED, UNVERIFIED = " [corrected]", " [unverified]"
+# Flags that say a value is wrong (not merely unsupported).
+CONTRADICTIONS = frozenset({"ContradictsFact", "WrongAttribute", "TemporalError"})
 
 
 @dataclass
@@ -231,6 +234,8 @@ def judge(post, case: Case) -> dict:
             verdict = "was right"
         outcome[verdict] += 1
         shown.append(f"    {verdict}: {flag.content!r} -> {flag.suggestion!r} ({flag.hallucination_type})")
+    if not case.changed and any(f.hallucination_type in CONTRADICTIONS for f in result.hallucination_flags):
+        outcome["unchanged, contradicted"] += 1
     if case.changed and not changed_fixed:
         covered = any(f.span[0] < case.changed[1] and case.changed[0] < f.span[1] for f in result.hallucination_flags)
         outcome["flagged, not corrected" if covered else "missed"] += 1
@@ -283,7 +288,7 @@ def main() -> int:
         engine.close()
         totals[name] = counts
     keys = ("answers changed", "answers unchanged", "restored", "other wrong value", "was right",
-            "flagged, not corrected", "missed")
+            "flagged, not corrected", "missed", "unchanged, contradicted")
     print(f"{'folder':20}" + "".join(f"{k:>24}" for k in keys))
     for name, counts in totals.items():
         print(f"{name:20}" + "".join(f"{counts[k]:>24}" for k in keys))
