@@ -97,6 +97,8 @@ class AnswerAnalysis:
     names: list[NameClaim]
     profile_links: list[ProfileLink]
     doc: object = None  # the spaCy parse, for checks that need the syntax (relations.py)
+    # Each he/she/it/his/her/its as (span, entity referred to, identified beyond doubt).
+    pronoun_refs: list[tuple[tuple[int, int], str, bool]] = field(default_factory=list)
 
     @functools.cached_property
     def claims(self) -> list[Claim]:
@@ -153,7 +155,7 @@ class ClaimExtractor:
         value_claims = [self._value_claim(v, text, doc, sentences, names, pronoun_refs, resolved_ids)
                         for v in found_values]
         links = self._profile_links(text, sentences, names, value_spans)
-        return AnswerAnalysis(text, sentences, value_claims, names, links, doc)
+        return AnswerAnalysis(text, sentences, value_claims, names, links, doc, pronoun_refs)
 
     def _name_claims(self, doc, text, sentences, mentions, value_spans, resolved_ids) -> list[NameClaim]:
         """Known entities by alias, then the names spaCy finds that are not among them."""

@@ -165,7 +165,12 @@ class TextIndex:
     def supports_value(self, value: V.FoundValue) -> str | None:
         """The source sentence that states this value, if any."""
         if value.vtype in ("email", "url"):
-            return self._sentence_with(value.parsed) if value.parsed in self.lower else None
+            # A whole address, not one inside another: "c.pellow@…" is not "cadoc.pellow@…".
+            for found in self.found_values:
+                if found.vtype == value.vtype and (found.parsed == value.parsed or (
+                        value.vtype == "url" and found.parsed.startswith(value.parsed + "/"))):
+                    return self._sentence_with(found.text.lower())
+            return None
         if value.vtype == "phone":
             for found in self.found_values:
                 if found.vtype == "phone" and V.same_value("phone", value.parsed, found.parsed):

@@ -21,8 +21,9 @@ from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
+from chatapp.postprocess.slots import DURATIONS, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
-from chatapp.postprocess.superseded import superseded_finding
+from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
 
@@ -43,6 +44,8 @@ class ValidationSettings:
     # An amount one slip away from one the sources give is that amount mistyped when the passage
     # it is in shares this much of the sentence's words.
     near_miss_overlap: float = 0.5
+    # A value another the sources give in the same slot (slots.py) contradicts: sure enough to correct.
+    slot_confidence: float = 0.9
 
 
 class FactValidator:
@@ -125,7 +128,7 @@ class FactValidator:
         outdated = superseded_finding(vc, analysis, sources.view)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
-        registry = self._against_registry(vc, sentence, sources.view)
+        registry = self._against_registry(vc, sentence, analysis, sources.view)
         stated = sources.supplied.supports_value(value) or sources.records.supports_value(value)
         if registry is not None:
             status, known = registry
@@ -144,7 +147,9 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5, ["stated by the user"]), None
         if not self._in_scope(sentence, sources):
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        contradiction = self._against_source_sentence(vc, sentence, sources) or self._near_miss(vc, sentence, sources)
+        contradiction = (self._against_slot(vc, sentence, sources)
+                         or self._against_source_sentence(vc, sentence, analysis, sources)
+                         or self._near_miss(vc, sentence, sources))
         if contradiction is not None:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
@@ -157,9 +162,12 @@ class FactValidator:
                           None, [f"{claim.text!r} appears nowhere in {where}"], vc.sentence)
         return ClaimCheck(claim, "unverifiable", 0.4, finding.evidence), finding
 
-    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo,
+    def _against_registry(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis,
                           view: KnowledgeView) -> tuple[CheckStatus, KnownValue] | None:
-        """('verified'|'contradicted', known value) when the registry can judge, else None."""
+        """('verified'|'contradicted', known value) when the registry can judge, else None. A value
+        the registry does not hold is only contradicted by one it aligns with (aligned_known): the
+        same kind of value of the same attribute of the same subject; else the registry cannot
+        tell it wrong, and the claim is checked as if it knew nothing of it."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
         money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
         # An amount in another currency is another amount, never a wrong one.
@@ -170,13 +178,8 @@ class FactValidator:
         for k in known:
             if value_matches(vc.value, k):
                 return "verified", k
-        targets = select_by_key(known, sentence.stems, vc.value.vtype)
-        if vc.value.vtype == "amount" and not any({stem(w) for w in k.key_words} & sentence.stems for k in targets):
-            return None  # a quote, a price, an invoice: a thing has many amounts besides the one on record
-        distinct = {(k.shape, repr(k.parsed)) for k in targets}
-        if len(distinct) != 1:
-            return None
-        return "contradicted", targets[0]
+        target = aligned_known(known, vc, sentence, analysis)
+        return ("contradicted", target) if target is not None else None
 
     def _registry_contradiction(self, vc: ValueClaim, known: KnownValue, label: str, sources: Sources):
         view, claim = sources.view, vc.claim
@@ -204,7 +207,23 @@ class FactValidator:
                 return ClaimCheck(vc.claim, "contradicted", 0.8, finding.evidence, old.claim.text), finding
         return None
 
-    def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+    def _against_slot(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+        """A source sentence gives another value of the same kind in the same slot, the same words
+        either side ("claiming £212,000." for "claiming £242,000."): the value the answer should
+        have said (slots.py)."""
+        start = sentence.claim.span[0]
+        span = (vc.claim.span[0] - start, vc.claim.span[1] - start)
+        slot = slot_value(sentence.claim.text, span, vc.value, sources.supplied)
+        if slot is None:
+            return None
+        confidence = self.settings.slot_confidence
+        replacement = V.render_like(vc.claim.text, vc.value.vtype, slot.value.text, slot.value.parsed)
+        finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, slot.value.text,
+                          [slot.sentence], vc.sentence, vc.claim.span, replacement, major=True)
+        return ClaimCheck(vc.claim, "contradicted", confidence, [slot.sentence], slot.value.text), finding
+
+    def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis,
+                                 sources: Sources):
         """The source sentence most like the claim states a different value of the same kind."""
         value_stems = {stem(w) for w in words(vc.claim.text)}
         stems = sentence.stems - value_stems
@@ -215,9 +234,14 @@ class FactValidator:
             return None
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
-        group = _group(vc.value.vtype)
-        rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()
-                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))]
+        if len({t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}) > 1:
+            return None  # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which
+        # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
+        # against "from January 4 to January 15" leaves one rival for "January 19".
+        others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
+        rivals = [f for f in V.find_values(best) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
+                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
+                  and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
         if len(rivals) != 1:
             return None
         # Tied by one word only, it is flagged but never rewritten.
@@ -373,6 +397,103 @@ def select_by_key(known: list[KnownValue], sentence_stems: set[str], vtype: str)
     return known if len({repr(k.parsed) for k in known}) == 1 else []
 
 
+# Stored values whose key says nothing of what they are about ("date" of a meeting): a sentence
+# naming the thing gives its date without saying the word.
+GENERIC_KEYS = frozenset({"date", "time", "start_date", "start"})
+
+
+def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInfo,
+                  analysis: AnswerAnalysis) -> KnownValue | None:
+    """The stored value the claimed one stands for, when the sentence ties them together: of the
+    same kind (a duration for a duration, a date for a date), and either said with a word of its
+    attribute's key nearer to it than to any other value of its kind in the sentence ("the budget
+    is $40K"), or — for an address or phone number, or an event's date — said of the subject
+    named (or referred to) before it in the sentence. None when no single stored value is so tied:
+    a value of some other attribute ("210: capacity = 28" for "Rooms 210 and 218") is no
+    correction of it."""
+    same_kind = [k for k in known if _same_kind(vc.value, k)]
+    if not same_kind:
+        return None
+    forms_at = _form_positions(analysis, sentence)
+    group = value_group(vc.value.vtype)
+    rivals = [o.value.span for o in analysis.values
+              if o.sentence == vc.sentence and o is not vc and value_group(o.value.vtype) == group]
+    by_key: list[tuple[int, KnownValue]] = []
+    for k in same_kind:
+        parts = key_parts(k.key)
+        found = [p for p in parts if p in forms_at or stem(p) in forms_at]
+        places = [at for p in found for at in forms_at.get(p, forms_at.get(stem(p), ()))]
+        if key_said(len(found), len(parts)) and _nearest(vc.value.span, places, rivals):
+            by_key.append((len(found), k))
+    if by_key:
+        top = max(n for n, _ in by_key)
+        targets = [k for n, k in by_key if n == top]
+    else:
+        mentions = _mentions_before(vc, sentence, analysis)
+        if mentions and not _nearest(vc.value.span, mentions, rivals):
+            return None  # another value of its kind is the one said of the subject
+        if vc.value.vtype in IDENTIFYING_SHAPES:
+            if not mentions and vc.claim.entity_id in sentence.entity_ids:
+                return None  # the subject is named only after it
+            targets = same_kind  # of someone the answer has been about: "Email: sarah.c@…"
+        elif mentions:
+            targets = [k for k in same_kind if k.key in GENERIC_KEYS]
+        else:
+            return None
+    distinct = {(k.shape, repr(k.parsed)) for k in targets}
+    return targets[0] if len(distinct) == 1 else None
+
+
+def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
+    """Could the stored value replace the claimed one: a count is not a duration ("two paging tools"
+    is no "60 minutes"), a number of hours not a number of percent."""
+    if value.vtype == "number":
+        return known.shape in ("number", "amount")
+    if value.vtype == "quantity" and known.shape == "quantity":
+        return (value.parsed[1] in DURATIONS) == (known.parsed[1] in DURATIONS)
+    return True
+
+
+def _form_positions(analysis: AnswerAnalysis, sentence: SentenceInfo) -> dict[str, list[int]]:
+    """Where each word of the sentence is, by every form it may be matched in: as written, its stem
+    and (from the parse) its lemma."""
+    at: dict[str, list[int]] = {}
+    start, end = sentence.claim.span
+    tokens = analysis.doc.char_span(start, end, alignment_mode="expand") if analysis.doc is not None else None
+    if tokens is not None:
+        pieces = [(t.text, t.idx, t.lemma_.lower()) for t in tokens]
+    else:
+        pieces = [(w, span[0], w.lower()) for w, span, _ in sentence.words]
+    for word, position, lemma in pieces:
+        for form in {word.lower(), stem(word), lemma}:
+            at.setdefault(form, []).append(position)
+    return at
+
+
+def _nearest(span: tuple[int, int], places: list[int], rivals: list[tuple[int, int]]) -> bool:
+    """Is the value at `span` at least as near one of `places` as every other value of its kind?"""
+    def distance(s):
+        return min(0 if s[0] <= p < s[1] else min(abs(p - s[0]), abs(p - s[1])) for p in places)
+
+    mine = distance(span)
+    return all(mine <= distance(r) for r in rivals)
+
+
+def _mentions_before(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis) -> list[int]:
+    """Where the sentence names (or refers to) the claim's subject before the value: a value is said
+    of what came before it ("Sarah's email is …", "Her email is …"), not of a name after it ("…
+    accounts@ (monitored by Harriet Lowe)")."""
+    entity = vc.claim.entity_id
+    if not entity or entity not in sentence.entity_ids:
+        return []
+    start = sentence.claim.span[0]
+    named = [n.claim.span[0] for n in analysis.names
+             if n.entity_ids and n.entity_ids[0] == entity and start <= n.claim.span[0] < vc.value.span[0]]
+    referred = [span[0] for span, ref, _ in analysis.pronoun_refs
+                if ref == entity and start <= span[0] < vc.value.span[0]]
+    return named + referred
+
+
 _DATE_LIKE = frozenset({"date", "year", "decade", "weekday", "time", "relative"})
 
 
@@ -394,14 +515,11 @@ def _agrees(claimed: V.FoundValue, found: V.FoundValue) -> bool:
     return False
 
 
-def _group(vtype: str) -> str:
-    return {"weekday": "date", "year": "date", "relative": "date"}.get(vtype, vtype)
-
-
 def same_slot(current: ValueClaim, old: ValueClaim) -> bool:
     if not current.claim.entity_id or current.claim.entity_id != old.claim.entity_id:
         return False
-    if _group(current.value.vtype) != _group(old.value.vtype) or "relative" in (current.value.vtype, old.value.vtype):
+    if (value_group(current.value.vtype) != value_group(old.value.vtype)
+            or "relative" in (current.value.vtype, old.value.vtype)):
         return False
     return current.value.vtype in IDENTIFYING_SHAPES or current.cue == old.cue
 

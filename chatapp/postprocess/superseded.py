@@ -121,11 +121,19 @@ def _sentence_forms(analysis: AnswerAnalysis, span: tuple[int, int]) -> set[str]
 def _says_key(old: KnownValue, forms: set[str]) -> bool:
     """The sentence says what the value is: the words of its key ("go live", "DVT build"), all of
     them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
-    parts = [w for w in re.split(r"[_\W]+", old.key.lower()) if w and w not in _CONNECTIVES]
-    if not parts:
-        return False
-    found = sum(1 for w in parts if w in forms or stem(w) in forms)
-    return found == len(parts) or (len(parts) >= 3 and found >= len(parts) - 1)
+    parts = key_parts(old.key)
+    return key_said(sum(1 for w in parts if w in forms or stem(w) in forms), len(parts))
+
+
+def key_parts(key: str) -> list[str]:
+    """The words of a stored value's key that say what it is ("dvt_build_date": dvt, build, date)."""
+    return [w for w in re.split(r"[_\W]+", key.lower()) if w and w not in _CONNECTIVES]
+
+
+def key_said(found: int, parts: int) -> bool:
+    """A sentence with `found` of a key's `parts` words says the key: all of them, or all but one of
+    a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
+    return parts > 0 and (found == parts or (parts >= 3 and found >= parts - 1))
 
 
 def _names_partly(view: KnowledgeView, entity_id: str, text: str) -> bool:
