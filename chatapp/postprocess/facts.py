@@ -435,6 +435,8 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
         if vc.value.vtype in IDENTIFYING_SHAPES:
             if not mentions and vc.claim.entity_id in sentence.entity_ids:
                 return None  # the subject is named only after it
+            if not mentions and any(span[1] <= vc.value.span[0] for _, span, _ in sentence.words):
+                return None  # "all staff — staff@…": its line says whose it is, and not the subject's
             targets = same_kind  # of someone the answer has been about: "Email: sarah.c@…"
         elif mentions:
             targets = [k for k in same_kind if k.key in GENERIC_KEYS]
