@@ -40,6 +40,7 @@ def _bm25s():
     a cold `ask`."""
     if "bm25s" not in sys.modules and "scipy.sparse" not in sys.modules:
         # None in sys.modules is the import system's "not installed": bm25s's guarded import fails.
+        # Only for this import's moment (nothing chatapp loads beside it imports scipy).
         sys.modules["scipy.sparse"] = None
         try:
             import bm25s  # noqa: F401
