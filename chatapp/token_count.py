@@ -24,10 +24,20 @@ def encoding_for(model: str | None):
         # litellm names carry a provider prefix: "openai/gpt-4o-mini".
         for candidate in (model, model.rsplit("/", 1)[-1]):
             try:
-                return tiktoken.encoding_for_model(candidate)
+                return _without_python_ranks(tiktoken.encoding_for_model(candidate))
             except (KeyError, ValueError):
                 continue
-    return tiktoken.get_encoding(FALLBACK_ENCODING)
+    return _without_python_ranks(tiktoken.get_encoding(FALLBACK_ENCODING))
+
+
+def _without_python_ranks(encoding):
+    """`encoding` without the Python dict of its 100,000 ranks (14 MiB of a cold `ask`'s peak).
+    tiktoken keeps that dict beside its Rust encoder's own copy, which does all the encoding and
+    decoding, only to pickle the Encoding; chatapp never pickles one. (The object is tiktoken's
+    shared one: another user in the process encodes as before.)"""
+    if isinstance(getattr(encoding, "_mergeable_ranks", None), dict):
+        encoding._mergeable_ranks = {}
+    return encoding
 
 
 def _encode(encoding, text: str) -> list[int]:

@@ -69,6 +69,28 @@ def test_unknown_models_are_counted_with_cl100k():
     assert encoding_for("openai/gpt-4o-mini").name == "o200k_base"
 
 
+@pytest.mark.parametrize("model", ["offline", "openai/gpt-4o-mini"])
+def test_counts_and_cuts_are_tiktokens_own_without_its_python_table(model):
+    # chatapp lets go of the Python copy of an encoding's ranks (its Rust encoder keeps its own):
+    # every count and cut is still the one a complete encoding, built afresh, gives.
+    import tiktoken
+    import tiktoken_ext.openai_public as public
+
+    from chatapp.token_count import truncate_tokens
+
+    ours = encoding_for(model)
+    complete = tiktoken.Encoding(**getattr(public, ours.name)())
+    assert len(complete._mergeable_ranks) > 100_000 > len(ours._mergeable_ranks)
+    texts = [QUESTION, JOHN_LINE, "naïve café — Zürich 東京 🙂 <|endoftext|>", "x" * 5000, " \n\t ", ""]
+    for text in texts:
+        tokens = complete.encode(text, disallowed_special=())
+        assert count_tokens(text, model) == len(tokens)
+        assert ours.decode_bytes(tokens) == complete.decode_bytes(tokens)
+        for limit in (1, 3, 10):
+            cut = truncate_tokens(text, limit, model)
+            assert text.startswith(cut) and len(complete.encode(cut, disallowed_special=())) <= limit
+
+
 # --- the budget --------------------------------------------------------------------
 
 

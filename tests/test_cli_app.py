@@ -115,3 +115,35 @@ def test_commands_that_only_read_records_load_no_model_no_index_and_no_pipeline(
     if command[0] in ("sessions", "export"):  # the command did its work: the session is there
         assert "harbour-notes" in output
     assert report["loaded"] == []
+
+
+# What a cold offline answer does without: no provider library (it calls no model), no scipy
+# (bm25s scores with numpy), no dateparser (an answer's "1 September 2026" is read by the patterns).
+NOT_FOR_AN_OFFLINE_ANSWER = {"litellm", "openai", "scipy", "dateparser"}
+PROJECT_PAGE = """# Project Kestrel
+
+Lead: Imre Salo
+Budget: £48,000
+Launch: 1 September 2026
+
+The rewrite replaces the nightly invoice batch with a queue.
+"""
+
+
+def test_a_cold_offline_answer_loads_no_provider_library_no_scipy_and_no_dateparser(tmp_path):
+    from chatapp.engine import ChatEngine
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "project-kestrel.md").write_text(PROJECT_PAGE, encoding="utf-8")
+    data_dir = tmp_path / "data"
+    with ChatEngine.open(data_dir, load_sample_kb=False) as engine:
+        assert not engine.ingest(tmp_path / "docs").files_failed
+    probe = RUN_AND_LIST_MODULES.replace("{MODELS_AND_UI}", repr(NOT_FOR_AN_OFFLINE_ANSWER))
+    result = subprocess.run([sys.executable, "-c", probe, "ask", "who leads the project and when is the launch",
+                             "--model", "offline", "--data-dir", str(data_dir)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    output, last_line = result.stdout.rstrip().rsplit("\n", 1)
+    report = json.loads(last_line)
+    assert report["code"] == 0, result.stderr
+    assert "Imre Salo" in output and "1 September 2026" in output and "project-kestrel.md" in output
+    assert [m for m in report["loaded"] if m.split(".")[0] in NOT_FOR_AN_OFFLINE_ANSWER] == []

@@ -8,8 +8,9 @@ Named relative expressions are computed here directly: they are the common
 case, must be instant, and need choices dateparser does not make ("next week"
 is a range, a bare weekday is the nearer one unless the tense says otherwise).
 A date without a year takes its year from the anchor, its sentence's tense
-and the years the text or the conversation named (anchoring.py). Explicit
-dates go to dateparser with RELATIVE_BASE set to the anchor.
+and the years the text or the conversation named (anchoring.py). An explicit
+date whose year, month and day the patterns read is that day; what else is
+explicit goes to dateparser with RELATIVE_BASE set to the anchor.
 """
 
 from __future__ import annotations
@@ -292,6 +293,18 @@ def _fixed(kind: str, g: dict, surface: str, today: date) -> tuple[date, date, s
         except ValueError:
             return None
         return found, found, "day", 0.85
+    if kind in ("iso", "month_day", "day_month"):
+        # The pattern has read year, month and day: a real calendar day needs no parser (dateparser
+        # gives the same day, but its first call costs a cold `ask` 0.6 s of locale and time-zone
+        # patterns). What is no calendar day ("2026-13-05") goes to dateparser, which may still
+        # read it (as 13 May).
+        month = int(g["m"]) if kind == "iso" else _month_number(g["mon"])
+        try:
+            found = date(int(g["y"]), month, int(g["d"]))
+        except ValueError:
+            pass
+        else:
+            return found, found, "day", 0.95
     # Other explicit dates: dateparser does the parsing (locales, odd spellings).
     parsed = parse_date(surface, datetime.combine(today, time()))
     return (parsed, parsed, "day", 0.95) if parsed else None

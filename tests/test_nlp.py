@@ -1,0 +1,31 @@
+"""The spaCy pipeline chatapp loads is the installed package's, whatever it does to load faster."""
+
+from __future__ import annotations
+
+import pytest
+
+import chatapp  # noqa: F401  (offline environment first)
+from chatapp.nlp import PIPELINE_PACKAGES, load_pipeline
+
+TEXT = ("can u hlep me w/ the Q4 budget?? it's due 3/4/26 — John's e-mail: john.smith@company.com, "
+        "see http://intranet.example/q4?id=7 :) Mr. O'Neil's 5km run cost $3.50/km at 10:30am in the U.S. "
+        "Sarah Chen leads Project Helios; the review moved to 14 September 2026.")
+
+
+def _annotations(nlp, text: str) -> list[tuple]:
+    return [(t.text, t.whitespace_, t.tag_, t.pos_, t.dep_, t.head.i, t.lemma_, t.ent_iob_, t.ent_type_,
+             t.is_sent_start) for t in nlp(text)]
+
+
+def test_the_pipeline_tokenizes_and_annotates_as_spacys_own_load_of_the_package():
+    import spacy
+
+    nlp, description = load_pipeline()
+    package = description.split()[0]
+    if package not in PIPELINE_PACKAGES:
+        pytest.skip("no packaged pipeline installed: the blank fallback has nothing to compare")
+    plain = spacy.load(package)
+    assert nlp.tokenizer.to_bytes(exclude=["vocab"]) == plain.tokenizer.to_bytes(exclude=["vocab"])
+    assert nlp.pipe_names == plain.pipe_names
+    assert _annotations(nlp, TEXT) == _annotations(plain, TEXT)
+    assert [t.text for t in nlp("don't")] == ["do", "n't"]  # a special case from the package's files
