@@ -50,17 +50,17 @@ def load_pipeline():
                 nlp = spacy.blank("en")
                 nlp.add_pipe("sentencizer")
                 _loaded = (nlp, "blank English pipeline (no tagger/NER installed): rules only")
-            _keep_abbreviations(_loaded[0])
+            keep_abbreviations(_loaded[0])
         return _loaded
 
 
 # Abbreviations written before a number that spaCy's English tokenizer splits from their full stop,
 # so "Phone: ext. 214." was read as the sentences "Phone: ext." and "214.".
-ABBREVIATIONS = ("ext.", "Ext.", "approx.", "Approx.", "tel.", "Tel.", "incl.", "vs.", "fig.", "Fig.", "vol.",
-                 "Vol.", "pp.", "nos.", "Nos.")
+ABBREVIATIONS = ("ext.", "Ext.", "approx.", "Approx.", "tel.", "Tel.", "incl.", "excl.", "vs.", "fig.", "Fig.",
+                 "vol.", "Vol.", "pp.", "nos.", "Nos.", "ref.", "Ref.")
 
 
-def _keep_abbreviations(nlp) -> None:
+def keep_abbreviations(nlp) -> None:
     from spacy.symbols import ORTH
 
     for abbreviation in ABBREVIATIONS:

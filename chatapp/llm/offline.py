@@ -125,12 +125,14 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             else:
                 lines[-1] += " " + line
         lines.append("")  # a paragraph break ends the last line
+    from chatapp.postprocess.evidence import split_sentences  # the checks' own split: "ext. 214" is one
+
     sentences = []
     for line in lines:
         if not headings and line.startswith("#"):
             continue
         line = BULLET.sub("", line.lstrip("# ")).replace("**", "").replace("__", "")
-        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])", line):
+        for sentence in split_sentences(line):
             sentence = " ".join(sentence.split())
             # Scraps are dropped, but a short whole sentence ("Stall fee is £85.") may be the answer.
             whole = len(sentence.split()) >= 3 and sentence.endswith((".", "!", "?"))
