@@ -19,6 +19,8 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
+    person_row_keys,
+    table_subject_type,
 )
 from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
 from chatapp.lexicon import is_common
@@ -197,17 +199,17 @@ class FieldReader:
         column = subject_column(keys, [cells for cells, _ in rows], named_only=True)
         if column is None:
             return
-        people = sum(looks_like_person(clean_name(cells[column])) for cells, _ in rows if column < len(cells))
-        subject_type = "person" if people * 2 > len(rows) else "thing"
-        for cells, position in rows:
-            if column >= len(cells) or not clean_name(cells[column]):
+        subjects = [clean_name(cells[column]) if column < len(cells) else "" for cells, _ in rows]
+        subject_type = table_subject_type(keys[column], subjects)
+        for (cells, position), subject in zip(rows, subjects):
+            if not subject or _TOTAL.fullmatch(subject):
                 continue
-            subject = clean_name(cells[column])
-            if (subject_type == "person" and not looks_like_person(subject)) or _TOTAL.fullmatch(subject):
+            wanted = keys if subject_type == "thing" else person_row_keys(keys[column], subject, keys)
+            if wanted is None:
                 continue
             self.add(subject, MENTION, subject, 0.9, "table", position, subject_type)
             for key, cell in zip(keys, cells):
-                if cell and key != keys[column]:
+                if cell and key != keys[column] and key in wanted:
                     self.add(subject, key, cell.strip("* "), 0.9, "table", position, subject_type)
 
     # --- stated changes ---------------------------------------------------------
