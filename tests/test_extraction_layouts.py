@@ -96,3 +96,40 @@ def test_a_nickname_with_the_surname_is_the_same_person(engine):
 def test_offline_answers_come_from_the_heading_directory(engine, question, expected):
     result = engine.ask(question, session="layouts", model="offline", now=NOW)
     assert expected in result.response.delivered
+
+
+PROJECT = """# Project Wren
+
+Lead: Oksana Trevithick
+Go-live: 7 December 2026
+Budget: £12,400
+"""
+
+MAIL = """From: Oksana Trevithick <oksana@copperbeckvets.example>
+To: Theodora Penhallow <teddy@copperbeckvets.example>
+Date: Mon, 23 Nov 2026 09:00:00 +0000
+Subject: Wren slipping
+
+Teddy, the supplier is late, so the go-live moves from 7 December to 11 January.
+
+Oksana
+"""
+
+
+def test_a_change_from_one_value_to_another_supersedes_the_old_value(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "project-wren.md").write_text(PROJECT)
+    (folder / "2026-11-23-wren.eml").write_text(MAIL)
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        wren = _one(engine, "Project Wren")
+        assert wren.attributes["go_live"] == "11 January 2027"
+        history = {h["value"]: h["status"] for h in engine.kb.registry.attribute_history(wren.id)
+                   if h["key"] == "go_live"}
+        assert history["7 December 2026"] == "superseded"
+        # A check of an answer repeating the old date now has the newer one to point to.
+        pre = engine.turns.preprocess("When does Project Wren go live?")
+        checked = engine.turns.postprocess("Project Wren goes live on 7 December 2026.",
+                                           question=pre.corrected_input, preprocessed=pre)
+        assert "11 January 2027" in checked.delivered

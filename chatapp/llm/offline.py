@@ -95,6 +95,9 @@ def keywords(text: str) -> set[str]:
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 # "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
 REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
+# Words that make a day relative to when it was written: "next Tuesday", "tomorrow".
+RELATIVE_DAY = re.compile(r"\b(?:next|last|this|coming|tomorrow|yesterday|today|tonight)\b", re.I)
+TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
@@ -117,7 +120,17 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
                 lines[-1] += " " + line
         lines.append("")  # a paragraph break ends the last line
     sentences = []
-    for line in lines:
+    header: list[str] = []  # the header of the table being read, once its separator row is seen
+    for n, line in enumerate(lines):
+        if line.startswith("|"):
+            cells = [" ".join(c.replace("**", "").split()) for c in line.strip("|").split("|")]
+            if TABLE_SEPARATOR.fullmatch(line):
+                header = [" ".join(c.replace("**", "").split()) for c in lines[n - 1].strip("|").split("|")] if n else []
+            elif header and len(cells) == len(header):
+                # A row read with its header: "Service: Hedge trimming; Unit: per hour; Price: $78.00."
+                sentences.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells) if c) + ".")
+            continue
+        header = []
         if not headings and line.startswith("#"):
             continue
         line = BULLET.sub("", line.lstrip("# ")).replace("**", "").replace("__", "")
@@ -464,7 +477,7 @@ class OfflineResponder:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
-            scored.append((score, -rank, sentence[:300], file_name(chunks[rank].source)))
+            scored.append((score, -rank, anchored(sentence, chunks[rank].date)[:300], file_name(chunks[rank].source)))
         scored.sort(key=lambda s: (-s[0], -s[1]))
         chosen, seen = [], set()
         for _, _, sentence, source in scored:
@@ -474,6 +487,26 @@ class OfflineResponder:
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
+
+
+def anchored(sentence: str, written: str | None) -> str:
+    """A quoted sentence with each relative day it names followed by the date it meant when it
+    was written: "next Tuesday" in a mail of Thursday 26 November 2026 reads "next Tuesday
+    (1 December 2026)", so the reader need not count from the mail's date."""
+    if not written or not RELATIVE_DAY.search(sentence):
+        return sentence
+    from chatapp.dates.expressions import resolve_in_document
+
+    try:
+        found = resolve_in_document(sentence, written)
+    except ValueError:
+        return sentence
+    for expression in sorted(found, key=lambda e: e.span[0], reverse=True):
+        if (expression.granularity == "day" and RELATIVE_DAY.search(expression.text)
+                and not re.search(r"\d", expression.text)):
+            day, end = expression.start, expression.span[1]
+            sentence = f"{sentence[:end]} ({day.day} {day:%B %Y}){sentence[end:]}"
+    return sentence
 
 
 def _stems(words: set[str]) -> set[str]:

@@ -43,6 +43,13 @@ _CHANGE_VERB = re.compile(
     r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
     re.IGNORECASE,
 )
+# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870".
+_FROM_TO = re.compile(
+    r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
+    r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
+    r"\s+from\s+",
+    re.IGNORECASE,
+)
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
@@ -214,6 +221,21 @@ class FieldReader:
 
     # --- stated changes ---------------------------------------------------------
 
+    def _from_to(self, line: str, position: int) -> bool:
+        """ "the start moves from Monday 7 December to Wednesday 9 December": a change that names
+        the value it replaces, so the merge finds the attribute holding that value."""
+        found = False
+        for match in _FROM_TO.finditer(line):
+            after = line[match.end():]
+            old = _value_at_start(after)
+            to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
+            new = _value_at_start(after[len(old) + to.end():]) if to else ""
+            label = _clause_label(line, match.start())
+            if new and label:
+                self.add("", key_for_label(label), new, 0.8, "change", position, CHANGE, old)
+                found = True
+        return found
+
     def _changes(self) -> None:
         offset = 0
         for line in self.text.split("\n"):
@@ -228,6 +250,8 @@ class FieldReader:
                     label = re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
                     self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
                 continue
+            if self._from_to(line, position):
+                continue
             for pattern in (_CHANGE_VERB, _REVISED):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
@@ -237,12 +261,17 @@ class FieldReader:
                     if pattern is _REVISED:
                         label = match.group(1)
                     else:
-                        # The clause the change is in: "Ingrid leads the migration; cut-over moved to …"
-                        clause = re.split(r"[;:,—–]|\s-\s", line[: match.start()])[-1]
-                        label = " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:])
+                        label = _clause_label(line, match.start())
                     label = label.strip(" ,.-")
                     if label:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+def _clause_label(line: str, end: int) -> str:
+    """What a change is of: the last words of the clause before its verb ("Ingrid leads the
+    migration; cut-over moved to …" -> "cut-over")."""
+    clause = re.split(r"[;:,—–]|\s-\s", line[:end])[-1]
+    return " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:]).strip(" ,.-")
 
 
 def _value_at_start(text: str) -> str:
