@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
@@ -95,8 +96,6 @@ def keywords(text: str) -> set[str]:
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 # "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
 REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
-# Words that make a day relative to when it was written: "next Tuesday", "tomorrow".
-RELATIVE_DAY = re.compile(r"\b(?:next|last|this|coming|tomorrow|yesterday|today|tonight)\b", re.I)
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
@@ -477,7 +476,9 @@ class OfflineResponder:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
-            scored.append((score, -rank, anchored(sentence, chunks[rank].date)[:300], file_name(chunks[rank].source)))
+            # "next Tuesday" quoted a week later is the wrong day: the quote gives the day it meant.
+            quoted = with_days_meant(sentence, chunks[rank].date, keep_words=False)
+            scored.append((score, -rank, quoted[:300], file_name(chunks[rank].source)))
         scored.sort(key=lambda s: (-s[0], -s[1]))
         chosen, seen = [], set()
         for _, _, sentence, source in scored:
@@ -487,26 +488,6 @@ class OfflineResponder:
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
-
-
-def anchored(sentence: str, written: str | None) -> str:
-    """A quoted sentence with each relative day it names followed by the date it meant when it
-    was written: "next Tuesday" in a mail of Thursday 26 November 2026 reads "next Tuesday
-    (1 December 2026)", so the reader need not count from the mail's date."""
-    if not written or not RELATIVE_DAY.search(sentence):
-        return sentence
-    from chatapp.dates.expressions import resolve_in_document
-
-    try:
-        found = resolve_in_document(sentence, written)
-    except ValueError:
-        return sentence
-    for expression in sorted(found, key=lambda e: e.span[0], reverse=True):
-        if (expression.granularity == "day" and RELATIVE_DAY.search(expression.text)
-                and not re.search(r"\d", expression.text)):
-            day, end = expression.start, expression.span[1]
-            sentence = f"{sentence[:end]} ({day.day} {day:%B %Y}){sentence[end:]}"
-    return sentence
 
 
 def _stems(words: set[str]) -> set[str]:

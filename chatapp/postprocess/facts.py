@@ -216,8 +216,11 @@ class FactValidator:
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
         group = _group(vc.value.vtype)
+        # A source's "next Tuesday" is counted from the day it was written, which this sentence does
+        # not carry: the answer's "1 December" may be that very day, so it is no rival.
         rivals = [f for f in V.find_values(best) if _group(f.vtype) == group and f.text.lower() != vc.claim.text.lower()
-                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))]
+                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
+                  and f.vtype != "relative"]
         if len(rivals) != 1:
             return None
         # Tied by one word only, it is flagged but never rewritten.
