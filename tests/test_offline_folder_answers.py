@@ -43,12 +43,30 @@ VANS = {"vans": [
 ]}
 
 
+REFIT_MAIL = """From: Mirela Constantinescu <mirela@harrowgatewindows.example>
+To: Crew <crew@harrowgatewindows.example>
+Date: Mon, 2 Nov 2026 08:00:00 +0000
+Subject: Oakmere House
+
+The conservatory at Oakmere House was measured on 30 October. The Oakmere House
+conservatory job starts on Monday 7 December. Oakmere House conservatory glass
+arrives on 4 December.
+"""
+
+REFIT_NOTES = """# Crew meeting — 1 December 2026
+
+- Start moved to Wednesday 9 December; the frames are late.
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     folder = tmp_path_factory.mktemp("harrowgate")
     (folder / "prices-2026.md").write_text(PRICES)
     (folder / "2026-11-26-cherry-picker.eml").write_text(MAIL)
     (folder / "vans.json").write_text(json.dumps(VANS))
+    (folder / "2026-11-02-oakmere.eml").write_text(REFIT_MAIL)
+    (folder / "crew-meeting-2026-12-01.md").write_text(REFIT_NOTES)
     engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
     assert not engine.ingest(folder).files_failed
     yield engine
@@ -82,4 +100,11 @@ def test_an_answer_giving_the_day_a_mail_called_next_tuesday_is_held_to_that_day
 def test_a_label_of_the_users_records_is_not_corrected(engine):
     result = engine.ask("What is the rego of the Vauxhall Vivaro?", session="vans", model="offline", now=NOW)
     assert result.preprocessed.corrected_input == "What is the rego of the Vauxhall Vivaro?"
-    assert "YD19 LMX" in result.response.delivered
+    # Each van of the file's list is a record of its own, quoted as one.
+    assert "type: Vauxhall Vivaro; rego: YD19 LMX" in result.response.delivered
+
+
+def test_a_sentence_saying_a_date_moved_is_quoted_beside_the_old_date(engine):
+    result = engine.ask("When does the Oakmere House conservatory job start?", session="oakmere", model="offline",
+                        now=NOW)
+    assert "Start moved to Wednesday 9 December" in result.response.delivered

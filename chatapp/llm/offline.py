@@ -96,6 +96,12 @@ def keywords(text: str) -> set[str]:
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 # "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
 REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
+# A sentence that says a value changed: "moved to", "goes from … to …", "is now", "instead of".
+CHANGE_STATED = re.compile(
+    r"\b(?:moved?|moves|moving|changed?|changes|postponed|rescheduled|pushed back|brought forward|delayed|"
+    r"revised|goes from|went from|instead of|no longer|now)\b",
+    re.I,
+)
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
@@ -476,6 +482,8 @@ class OfflineResponder:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
+                if CHANGE_STATED.search(sentence):
+                    score += 1.0  # "the start moves from 7 to 9 December" is the latest word on that value
             # "next Tuesday" quoted a week later is the wrong day: the quote gives the day it meant.
             quoted = with_days_meant(sentence, chunks[rank].date, keep_words=False)
             scored.append((score, -rank, quoted[:300], file_name(chunks[rank].source)))

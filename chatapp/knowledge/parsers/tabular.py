@@ -123,7 +123,11 @@ def _parse_json(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pars
     elif isinstance(data, dict):
         items = list(data.items())
         for key, value in items[:max_rows]:
-            if rendered := _json_value(value):
+            if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+                # {"vehicles": [{…}, {…}]}: each vehicle a line of its own, as a top-level list's records are.
+                for item in value[:max_rows]:
+                    builder.add("row", f"{key}: " + _record_line((k, _json_value(v)) for k, v in item.items()))
+            elif rendered := _json_value(value):
                 builder.add("row", f"{key}: {rendered}")
         if len(items) > max_rows:
             _rows_note(metadata, max_rows, len(items))
