@@ -31,6 +31,12 @@ Veterinary Nurse (RVN), night cover — works with Theodora on Tuesdays. (Ask he
 Mobile: 07700 918 551
 Email: thandeka@copperbeckvets.example
 
+## Suppliers we call
+
+| Name | Organisation | Role | Phone |
+|---|---|---|---|
+| Garrick Oyelaran | Fenwold Medical Supplies | Account Manager | 01632 960 771 |
+
 ## Opening hours
 Monday to Friday 8:00 to 19:00.
 """
@@ -74,6 +80,10 @@ def test_a_heading_per_person_gives_their_role_phone_and_email(engine):
     assert _one(engine, "Thandeka Ellery-Moss").attributes["role"] == "Veterinary Nurse (RVN)"
     # A heading that is not a person's name is not a person.
     assert not engine.kb.registry.find_by_alias("Opening hours")
+
+
+def test_a_contact_at_another_firm_is_described_with_their_firm(engine):
+    assert _one(engine, "Garrick Oyelaran").description == "Account Manager, Fenwold Medical Supplies"
 
 
 def test_first_names_in_an_actions_table_are_the_people_not_things(engine):

@@ -321,7 +321,10 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
                 })
     description = ""
     if group.type == "person" and attributes.get("role"):
-        description = attributes["role"] + (f", {attributes['department']}" if attributes.get("department") else "")
+        # "Account Manager, Brindle Quarry Supplies": a contact at another firm is known by both.
+        where = next((attributes[k] for k in ("department", "organisation", "organization", "company")
+                      if attributes.get(k)), "")
+        description = attributes["role"] + (f", {where}" if where else "")
     entity = Entity(
         id=entity_id,
         type=group.type,
