@@ -388,7 +388,10 @@ def resolve_in_document(text: str, document_date: date | datetime | str,
 
 
 # Words that make a day relative to when it was written: "next Tuesday", "tomorrow".
-_RELATIVE_DAY = re.compile(r"\b(?:next|last|this|coming|tomorrow|yesterday|today|tonight)\b", re.IGNORECASE)
+_RELATIVE_DAY = re.compile(
+    r"\b(?:(?:next|last|this|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|yesterday|today|tonight)\b",
+    re.IGNORECASE,
+)
 
 
 def with_days_meant(text: str, written: date | datetime | str | None, keep_words: bool = True) -> str:

@@ -128,9 +128,9 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
     header: list[str] = []  # the header of the table being read, once its separator row is seen
     for n, line in enumerate(lines):
         if line.startswith("|"):
-            cells = [" ".join(c.replace("**", "").split()) for c in line.strip("|").split("|")]
+            cells = _table_cells(line)
             if TABLE_SEPARATOR.fullmatch(line):
-                header = [" ".join(c.replace("**", "").split()) for c in lines[n - 1].strip("|").split("|")] if n else []
+                header = _table_cells(lines[n - 1]) if n else []
             elif header and len(cells) == len(header):
                 # A row read with its header: "Service: Hedge trimming; Unit: per hour; Price: $78.00."
                 sentences.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells) if c) + ".")
@@ -146,6 +146,10 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             if (len(sentence) >= 20 or whole) and not sentence.startswith("|"):
                 sentences.append(sentence)
     return sentences
+
+
+def _table_cells(line: str) -> list[str]:
+    return [" ".join(cell.replace("**", "").split()) for cell in line.strip("|").split("|")]
 
 
 def question_from(messages: list[dict], context: dict) -> str:

@@ -178,6 +178,7 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
     for group in full:
         for word in {_norm(n.split()[0]) for n in group.names} | {_norm(a) for a in group.aliases}:
             called[word].append(group)
+    full_ids = {id(g) for g in full}
     kept = []
     for group in groups:
         owners = _short_name_owners(group, called) if group.type == "person" else []
@@ -186,7 +187,7 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
             owner.rows += group.rows
             owner.documents |= group.documents
             owner.aliases |= set(group.names) | group.aliases
-        elif group in full or any(r.key != MENTION or r.method not in ("table", "record") for r in group.rows):
+        elif id(group) in full_ids or any(r.key != MENTION or r.method not in ("table", "record") for r in group.rows):
             kept.append(group)
     return kept
 
