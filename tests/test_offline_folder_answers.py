@@ -59,6 +59,16 @@ REFIT_NOTES = """# Crew meeting — 1 December 2026
 """
 
 
+# A mail saved as a .txt file, headers and all.
+SAVED_MAIL = """From: Idris Pennock <idris@harrowgatewindows.example>
+To: Mirela Constantinescu <mirela@harrowgatewindows.example>
+Date: Wed, 2 Dec 2026 11:30:00 +0000
+Subject: Ladder certificate renewal
+
+Mirela, the ladder certificates expire on 18 December; I have booked the renewal.
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     folder = tmp_path_factory.mktemp("harrowgate")
@@ -67,6 +77,7 @@ def engine(tmp_path_factory):
     (folder / "vans.json").write_text(json.dumps(VANS))
     (folder / "2026-11-02-oakmere.eml").write_text(REFIT_MAIL)
     (folder / "crew-meeting-2026-12-01.md").write_text(REFIT_NOTES)
+    (folder / "ladder-certificates.txt").write_text(SAVED_MAIL)
     engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
     assert not engine.ingest(folder).files_failed
     yield engine
@@ -108,3 +119,11 @@ def test_a_sentence_saying_a_date_moved_is_quoted_beside_the_old_date(engine):
     result = engine.ask("When does the Oakmere House conservatory job start?", session="oakmere", model="offline",
                         now=NOW)
     assert "Start moved to Wednesday 9 December" in result.response.delivered
+
+
+def test_a_mail_saved_as_text_is_read_as_a_mail(engine):
+    # Its subject is its title and its sender a person with an address, as for a .eml file.
+    titles = {c.title for c in engine.kb.search("ladder certificates expire", k=3)}
+    assert "Ladder certificate renewal" in titles
+    idris = engine.kb.registry.find_by_alias("Idris Pennock")
+    assert [e.attributes.get("email") for e in idris] == ["idris@harrowgatewindows.example"]
