@@ -390,6 +390,21 @@ def test_json_list_of_objects(tmp_path):
     assert doc.metadata["records"] == "2"
 
 
+def test_json_object_holding_lists_of_records_gives_a_line_per_record(tmp_path):
+    data = {"updated": "2026-11-24", "vans": [{"fleet_no": "HW-1", "rego": "YK71 QZP"}, {"fleet_no": "HW-2"}]}
+    doc = parse_file(write(tmp_path, "fleet.json", json.dumps(data)))
+    assert block_texts(doc, "row") == ["updated: 2026-11-24", "vans: fleet_no: HW-1; rego: YK71 QZP",
+                                       "vans: fleet_no: HW-2"]
+
+
+def test_a_text_file_starting_with_mail_headers_is_a_mail(tmp_path):
+    text = "From: Idris Pennock <idris@example.com>\nSubject: Ladders\nDate: Wed, 2 Dec 2026 11:30:00 +0000\n\nBooked.\n"
+    doc = parse_file(write(tmp_path, "ladders.txt", text))
+    assert (doc.format, doc.title, doc.date.day) == ("email", "Ladders", 2)
+    # A note that only mentions a sender is still a note.
+    assert parse_file(write(tmp_path, "note.txt", "From: the office\nPlease lock up.\n")).format == "text"
+
+
 def test_json_object_and_other_values(tmp_path):
     doc = parse_file(write(tmp_path, "settings.json", '{"name": "Atlas", "budget": 350000, "live": true}'))
     assert block_texts(doc) == ["name: Atlas", "budget: 350000", "live: true"]
