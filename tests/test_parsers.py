@@ -390,18 +390,19 @@ def test_json_list_of_objects(tmp_path):
     assert doc.metadata["records"] == "2"
 
 
-def test_a_list_of_records_inside_an_object_is_a_row_per_record_under_its_name(tmp_path):
-    data = {"register": "Tool store", "tools": [
-        {"tag": "T-04", "item": "Pillar drill", "location": "Bay 3"},
-        {"tag": "T-09", "item": "Band saw", "location": "Bay 1", "owner": "Kasia Wrobel"},
-    ]}
-    doc = parse_file(write(tmp_path, "tools.json", json.dumps(data, indent=2)))
-    assert block_texts(doc, "heading") == ["tools"]
-    assert block_texts(doc, "row") == [
-        "register: Tool store",
-        "tag: T-04; item: Pillar drill; location: Bay 3",
-        "tag: T-09; item: Band saw; location: Bay 1; owner: Kasia Wrobel",
-    ]
+def test_json_object_holding_lists_of_records_gives_a_line_per_record(tmp_path):
+    data = {"updated": "2026-11-24", "vans": [{"fleet_no": "HW-1", "rego": "YK71 QZP"}, {"fleet_no": "HW-2"}]}
+    doc = parse_file(write(tmp_path, "fleet.json", json.dumps(data)))
+    assert block_texts(doc, "row") == ["updated: 2026-11-24", "vans: fleet_no: HW-1; rego: YK71 QZP",
+                                       "vans: fleet_no: HW-2"]
+
+
+def test_a_text_file_starting_with_mail_headers_is_a_mail(tmp_path):
+    text = "From: Idris Pennock <idris@example.com>\nSubject: Ladders\nDate: Wed, 2 Dec 2026 11:30:00 +0000\n\nBooked.\n"
+    doc = parse_file(write(tmp_path, "ladders.txt", text))
+    assert (doc.format, doc.title, doc.date.day) == ("email", "Ladders", 2)
+    # A note that only mentions a sender is still a note.
+    assert parse_file(write(tmp_path, "note.txt", "From: the office\nPlease lock up.\n")).format == "text"
 
 
 def test_json_object_and_other_values(tmp_path):

@@ -400,6 +400,35 @@ def resolve_in_document(text: str, document_date: date | datetime | str,
     return find_temporal_expressions(text, document_date, context_years=context_years)
 
 
+# Words that make a day relative to when it was written: "next Tuesday", "tomorrow".
+_RELATIVE_DAY = re.compile(
+    r"\b(?:(?:next|last|this|coming)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|yesterday|today|tonight)\b",
+    re.IGNORECASE,
+)
+
+
+def with_days_meant(text: str, written: date | datetime | str | None, keep_words: bool = True) -> str:
+    """`text` with each relative day it names given as the date it meant when it was written: in
+    a mail of Thursday 26 November 2026, "next Tuesday" becomes "next Tuesday (1 December 2026)",
+    or with `keep_words` False "Tuesday 1 December 2026". Dated days ("Friday 4 December") and
+    text with no date of writing are left as they are."""
+    if not written or not _RELATIVE_DAY.search(text):
+        return text
+    try:
+        found = resolve_in_document(text, written)
+    except ValueError:
+        return text
+    for expression in sorted(found, key=lambda e: e.span[0], reverse=True):
+        if (expression.granularity != "day" or not _RELATIVE_DAY.search(expression.text)
+                or re.search(r"\d", expression.text)):
+            continue
+        day, (start, end) = expression.start, expression.span
+        meant = f"{day.day} {day:%B %Y}"
+        text = (f"{text[:end]} ({meant}){text[end:]}" if keep_words
+                else f"{text[:start]}{day:%A} {meant}{text[end:]}")
+    return text
+
+
 def _years_in(text: str, today: date) -> list[tuple[int, int]]:
     """(position, year) of the years `text` names: written out ("the 2027
     budget") or as "this year", "next year", "last year"."""

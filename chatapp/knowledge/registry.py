@@ -270,7 +270,7 @@ class Registry:
         return [Fact(**r) for r in self.database.query(f"SELECT {_FACT_COLUMNS} FROM facts ORDER BY id")]
 
     def vocabulary(self) -> set[str]:
-        """Words the knowledge base knows: names, aliases and attribute values.
+        """Words the knowledge base knows: names, aliases, attribute values and the labels of those values.
 
         The correction tiers never "fix" these, and use them to repair
         misspelled names.
@@ -278,6 +278,8 @@ class Registry:
         words: set[str] = set()
         texts = [r["alias"] for r in self.database.query("SELECT alias FROM entity_aliases")]
         texts += [r["value"] for r in self.database.query("SELECT value FROM entity_attributes")]
+        # A key is a label as the documents write it ("rego", "fleet_no"): the user asks with it.
+        texts += [r["key"].replace("_", " ") for r in self.database.query("SELECT DISTINCT key FROM entity_attributes")]
         for text in texts:
             words.update(w for w in re.findall(r"[\w'@.\-]+", text or "") if any(c.isalpha() for c in w))
         return words

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
@@ -104,6 +105,13 @@ def keywords(text: str) -> set[str]:
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 # "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
 REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
+# A sentence that says a value changed: "moved to", "goes from … to …", "is now", "instead of".
+CHANGE_STATED = re.compile(
+    r"\b(?:moved?|moves|moving|changed?|changes|postponed|rescheduled|pushed back|brought forward|delayed|"
+    r"revised|goes from|went from|instead of|no longer|now)\b",
+    re.I,
+)
+TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
@@ -128,7 +136,17 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
     from chatapp.postprocess.evidence import split_sentences  # the checks' own split: "ext. 214" is one
 
     sentences = []
-    for line in lines:
+    header: list[str] = []  # the header of the table being read, once its separator row is seen
+    for n, line in enumerate(lines):
+        if line.startswith("|"):
+            cells = _table_cells(line)
+            if TABLE_SEPARATOR.fullmatch(line):
+                header = _table_cells(lines[n - 1]) if n else []
+            elif header and len(cells) == len(header):
+                # A row read with its header: "Service: Hedge trimming; Unit: per hour; Price: $78.00."
+                sentences.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells) if c) + ".")
+            continue
+        header = []
         if not headings and line.startswith("#"):
             continue
         line = BULLET.sub("", line.lstrip("# ")).replace("**", "").replace("__", "")
@@ -139,6 +157,10 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             if (len(sentence) >= 20 or whole) and not sentence.startswith("|"):
                 sentences.append(sentence)
     return sentences
+
+
+def _table_cells(line: str) -> list[str]:
+    return [" ".join(cell.replace("**", "").split()) for cell in line.strip("|").split("|")]
 
 
 def question_from(messages: list[dict], context: dict) -> str:
@@ -524,7 +546,11 @@ class OfflineResponder:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
-            scored.append((score, -rank, sentence[:300], file_name(chunks[rank].source)))
+                if CHANGE_STATED.search(sentence):
+                    score += 1.0  # "the start moves from 7 to 9 December" is the latest word on that value
+            # "next Tuesday" quoted a week later is the wrong day: the quote gives the day it meant.
+            quoted = with_days_meant(sentence, chunks[rank].date, keep_words=False)
+            scored.append((score, -rank, quoted[:300], file_name(chunks[rank].source)))
         scored.sort(key=lambda s: (-s[0], -s[1]))
         chosen, seen = [], set()
         for _, _, sentence, source in scored:

@@ -239,8 +239,11 @@ class FactValidator:
         # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
         # against "from January 4 to January 15" leaves one rival for "January 19".
         others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
+        # A source's "next Tuesday" is counted from the day it was written, which this sentence does
+        # not carry: the answer's "1 December" may be that very day, so it is no rival.
         rivals = [f for f in V.find_values(best) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
                   and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
+                  and f.vtype != "relative"
                   and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
         if len(rivals) != 1:
             return None

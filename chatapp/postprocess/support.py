@@ -44,6 +44,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
+from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import is_small_talk
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
@@ -505,7 +506,9 @@ def evidence_parts(evidence: list[str], evidence_labels: list[str] | None, chunk
 
 
 def chunk_text(chunk) -> str:
-    return f"{chunk.title}\n{chunk.content}" if chunk.title else chunk.content
+    # "next Tuesday" in a retrieved mail states the day it meant then, so an answer giving that day holds.
+    content = with_days_meant(chunk.content, getattr(chunk, "date", None))
+    return f"{chunk.title}\n{content}" if chunk.title else content
 
 
 def settle_flags(claim_support: list[ClaimSupport], reported, grounded: bool) -> None:

@@ -19,6 +19,8 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
+    person_row_keys,
+    table_subject_type,
 )
 from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
 from chatapp.lexicon import is_common
@@ -39,6 +41,13 @@ _CHANGE_VERB = re.compile(
     r"\b(?:has|have|had|was|were|is|are|has been|have been|got|now)?\s*"
     r"(?:moved|changed|pushed(?: back)?|brought forward|postponed|rescheduled|delayed|slipped|shifted|"
     r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
+    re.IGNORECASE,
+)
+# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870".
+_FROM_TO = re.compile(
+    r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
+    r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
+    r"\s+from\s+",
     re.IGNORECASE,
 )
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
@@ -197,20 +206,35 @@ class FieldReader:
         column = subject_column(keys, [cells for cells, _ in rows], named_only=True)
         if column is None:
             return
-        people = sum(looks_like_person(clean_name(cells[column])) for cells, _ in rows if column < len(cells))
-        subject_type = "person" if people * 2 > len(rows) else "thing"
-        for cells, position in rows:
-            if column >= len(cells) or not clean_name(cells[column]):
+        subjects = [clean_name(cells[column]) if column < len(cells) else "" for cells, _ in rows]
+        subject_type = table_subject_type(keys[column], subjects)
+        for (cells, position), subject in zip(rows, subjects):
+            if not subject or _TOTAL.fullmatch(subject):
                 continue
-            subject = clean_name(cells[column])
-            if (subject_type == "person" and not looks_like_person(subject)) or _TOTAL.fullmatch(subject):
+            wanted = keys if subject_type == "thing" else person_row_keys(keys[column], subject, keys)
+            if wanted is None:
                 continue
             self.add(subject, MENTION, subject, 0.9, "table", position, subject_type)
             for key, cell in zip(keys, cells):
-                if cell and key != keys[column]:
+                if cell and key != keys[column] and key in wanted:
                     self.add(subject, key, cell.strip("* "), 0.9, "table", position, subject_type)
 
     # --- stated changes ---------------------------------------------------------
+
+    def _from_to(self, line: str, position: int) -> bool:
+        """ "the start moves from Monday 7 December to Wednesday 9 December": a change that names
+        the value it replaces, so the merge finds the attribute holding that value."""
+        found = False
+        for match in _FROM_TO.finditer(line):
+            after = line[match.end():]
+            old = _value_at_start(after)
+            to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
+            new = _value_at_start(after[len(old) + to.end():]) if to else ""
+            label = _clause_label(line, match.start())
+            if new and label:
+                self.add("", key_for_label(label), new, 0.8, "change", position, CHANGE, old)
+                found = True
+        return found
 
     def _changes(self) -> None:
         offset = 0
@@ -226,6 +250,8 @@ class FieldReader:
                     label = re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
                     self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
                 continue
+            if self._from_to(line, position):
+                continue
             for pattern in (_CHANGE_VERB, _REVISED):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
@@ -235,12 +261,17 @@ class FieldReader:
                     if pattern is _REVISED:
                         label = match.group(1)
                     else:
-                        # The clause the change is in: "Ingrid leads the migration; cut-over moved to …"
-                        clause = re.split(r"[;:,—–]|\s-\s", line[: match.start()])[-1]
-                        label = " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:])
+                        label = _clause_label(line, match.start())
                     label = label.strip(" ,.-")
                     if label:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+def _clause_label(line: str, end: int) -> str:
+    """What a change is of: the last words of the clause before its verb ("Ingrid leads the
+    migration; cut-over moved to …" -> "cut-over")."""
+    clause = re.split(r"[;:,—–]|\s-\s", line[:end])[-1]
+    return " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:]).strip(" ,.-")
 
 
 def _value_at_start(text: str) -> str:

@@ -82,7 +82,7 @@ class _UnionFind:
 
 def merge(rows: list[Row]) -> Learnt:
     changes = [r for r in rows if r.subject_type == CHANGE]
-    groups = _group(r for r in rows if r.subject_type != CHANGE)
+    groups = _fold_short_names(_group(r for r in rows if r.subject_type != CHANGE))
     ids = _assign_ids(groups)
     name_to_id = {}
     for group_id, group in zip(ids, groups):
@@ -165,6 +165,46 @@ def _group(rows) -> list[_Group]:
         read = [r.subject_type for r in group.rows if r.method != "ner"] or [r.subject_type for r in group.rows]
         group.type = max(set(read), key=lambda t: (t == "person", t == "project", t != "thing", read.count(t)))
     return list(groups.values())
+
+
+def _fold_short_names(groups: list[_Group]) -> list[_Group]:
+    """A person named more shortly than their full name joins the one person that name can be:
+    "Priya" in an actions table is Priya Raghunathan when she is the only Priya, and "Pip
+    Corrigan" in meeting notes is Philippa Corrigan when "pip" is her alias. A first name
+    that fits nobody or several people stays apart; one only a table names, with nothing known
+    about it, is no entity."""
+    full = [g for g in groups if g.type == "person" and any(len(n.split()) > 1 for n in g.names)]
+    called: dict[str, list[_Group]] = defaultdict(list)  # a first name or alias -> the people it may be
+    for group in full:
+        for word in {_norm(n.split()[0]) for n in group.names} | {_norm(a) for a in group.aliases}:
+            called[word].append(group)
+    full_ids = {id(g) for g in full}
+    kept = []
+    for group in groups:
+        owners = _short_name_owners(group, called) if group.type == "person" else []
+        if len(owners) == 1:
+            owner = owners[0]
+            owner.rows += group.rows
+            owner.documents |= group.documents
+            owner.aliases |= set(group.names) | group.aliases
+        elif id(group) in full_ids or any(r.key != MENTION or r.method not in ("table", "record") for r in group.rows):
+            kept.append(group)
+    return kept
+
+
+def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_Group]:
+    """The people a group's name may be short for: a lone first name, or a first name or alias
+    with the same surname."""
+    owners: dict[int, _Group] = {}
+    for name in group.names:
+        words = _norm(name).split()
+        if not 1 <= len(words) <= 2:
+            continue
+        for other in called.get(words[0], []):
+            surnames = {_norm(n).split()[-1] for n in other.names if len(n.split()) > 1}
+            if other is not group and (len(words) == 1 or words[1] in surnames):
+                owners[id(other)] = other
+    return list(owners.values())
 
 
 def _canonical(group: _Group) -> str:
@@ -282,7 +322,10 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
                 })
     description = ""
     if group.type == "person" and attributes.get("role"):
-        description = attributes["role"] + (f", {attributes['department']}" if attributes.get("department") else "")
+        # "Account Manager, Brindle Quarry Supplies": a contact at another firm is known by both.
+        where = next((attributes[k] for k in ("department", "organisation", "organization", "company")
+                      if attributes.get(k)), "")
+        description = attributes["role"] + (f", {where}" if where else "")
     entity = Entity(
         id=entity_id,
         type=group.type,

@@ -84,6 +84,37 @@ def looks_like_person(name: str) -> bool:
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)
 
 
+# Columns whose cells are people however they are written, first names too: "| Who | What | By when |".
+PEOPLE_COLUMNS = frozenset("who person employee staff staff_member member full_name contact_name".split())
+# What a row of a table tells about the person it names when it names them by first name only:
+# how to reach them and what they do. The rest of the row (an action, a deadline) is the row's.
+PERSON_KEYS_FROM_A_ROW = frozenset({"email", "phone", "role", "department"})
+
+
+def looks_like_given_name(name: str) -> bool:
+    """A person written by first name only: one capitalised name word ("Priya", "Tavita")."""
+    return len(name.split()) == 1 and bool(_NAME_TOKEN.match(name)) and not name.isupper()
+
+
+def table_subject_type(column_key: str, subjects: list[str]) -> str:
+    """ "person" when most of a table's named subjects are people: full names, or first names
+    alone in a column of people; else "thing"."""
+    named = [s for s in subjects if s]
+    people = sum(looks_like_person(s) or (column_key in PEOPLE_COLUMNS and looks_like_given_name(s)) for s in named)
+    return "person" if people * 2 > len(named) else "thing"
+
+
+def person_row_keys(column_key: str, subject: str, keys: list[str]) -> list[str] | None:
+    """Which of a row's columns are about the person its subject cell names: all of them for a
+    full name, only contact and role for a first name in a column of people, None when the cell
+    names nobody."""
+    if looks_like_person(subject):
+        return keys
+    if column_key in PEOPLE_COLUMNS and looks_like_given_name(subject):
+        return [key for key in keys if key in PERSON_KEYS_FROM_A_ROW]
+    return None
+
+
 def key_for_label(label: str) -> str:
     """An attribute key from a label as written: "Project lead" -> "project_lead", "Go-live" -> "go_live",
     "E-mail" -> "email", "DDI" -> "phone"."""

@@ -58,6 +58,15 @@ _ATTENDEES = re.compile(
     r"invitees|invited|apologies|absent|guests)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*(?P<names>\S.*)$",
     re.IGNORECASE,
 )
+# A name alone on a line as a heading or in bold ("## Dana Kim", "**Dana Kim**"): a directory
+# entry whose details are the lines under it.
+_ENTRY_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?:\*\*|__)?|\*\*|__)(?P<name>[^*_#|\n]{3,60}?)(?:\*\*|__)?\s*#*\s*$")
+# Where a directory entry's details stop: the next heading, a table, a rule.
+_ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
+_ENTRY_LINES = 8
+# Fields end at a full stop, a semicolon, a middle dot or bar, or a spaced dash
+# ("Glaze Technician — wren@…").
+_FIELD_END = re.compile(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•—–-]\s+")
 _PAREN_LINE = re.compile(
     r"^\s*(?:[-*•+]\s+)?(?:\*\*)?(?P<name>[^*(<>\n]{3,60}?)(?:\*\*)?\s*\((?P<role>[^()]{2,80}(?:\([^()]*\)[^()]*)?)\)"
     r"\s*(?P<rest>.*)$"
@@ -166,6 +175,7 @@ class PeopleReader:
         lines = self.text.split("\n")
         if self.is_email:
             self._stacked_signatures(lines)
+        self._heading_entries(lines)
         offset = 0
         for line in lines:
             position = offset
@@ -269,6 +279,31 @@ class PeopleReader:
                 for address in EMAIL.findall(follow):
                     self._person_with_address(name, address.lower(), sure, "signature", offsets[n])
 
+    def _heading_entries(self, lines: list[str]) -> None:
+        """A directory written down the page, one person per heading:
+
+            ## Dana Kim
+            Finance Lead, Operations — budgets and payroll.
+            Mobile: 0412 555 010
+            Email: dana@example.com
+
+        The lines under the name, up to the next heading, are read as one directory line's fields."""
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        for n, line in enumerate(lines):
+            match = _ENTRY_HEADING.match(line)
+            if not match or not looks_like_person(name := clean_name(match.group("name"))):
+                continue
+            details = []
+            for follow in lines[n + 1:]:
+                if _ENTRY_END.match(follow) or _ENTRY_HEADING.match(follow) or len(details) == _ENTRY_LINES:
+                    break
+                if follow.strip():
+                    details.append(follow.strip())
+            fields = [f.strip() for detail in details for f in _FIELD_END.split(detail) if f.strip()]
+            self._directory_fields(name, fields, offsets[n])
+
     def _directory_line(self, line: str, position: int) -> None:
         """ "- **Dana Kim** — Finance Lead, Operations. Email: dana@example.com. Phone: 555 0101" """
         match = _DIRECTORY_LINE.match(line)
@@ -277,10 +312,12 @@ class PeopleReader:
         name = clean_name(match.group("name"))
         if not looks_like_person(name):
             return
-        # Fields end at a full stop, a semicolon, a middle dot or bar, or a spaced dash
-        # ("Glaze Technician — wren@…").
-        fields = [f.strip() for f in re.split(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•—–-]\s+", match.group("rest"))
-                  if f.strip()]
+        fields = [f.strip() for f in _FIELD_END.split(match.group("rest")) if f.strip()]
+        self._directory_fields(name, fields, position)
+
+    def _directory_fields(self, name: str, fields: list[str], position: int) -> None:
+        """A directory entry's fields: labelled ones ("Email: …"), bare addresses and numbers, and
+        the first field as the role when it reads as a job title."""
         found_contact = False
         role = None
         for n, field in enumerate(fields):
@@ -305,8 +342,10 @@ class PeopleReader:
                     self._person_with_address(name, address.lower(), 0.93, "directory", position)
                 for phone in phones:
                     self.add(name, "phone", phone, 0.9, "directory", position)
-            elif n == 0 and _is_role_text(field):
-                role = field
+            elif n == 0:
+                # "Apprentice landscaper (2nd year), works with Crew A. (Lachlan's sister…)": a
+                # title with a note after it is the title before the note.
+                role = next((text for text in (field, field.split(", ")[0]) if _is_role_text(text)), None)
         # A role is only taken from a line that also gives a way to reach the person: that is what
         # tells a directory entry from "Dana Kim: thanks, see you Monday" in meeting notes.
         if role and found_contact:

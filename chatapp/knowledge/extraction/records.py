@@ -13,7 +13,15 @@ import io
 import json
 
 from chatapp.knowledge.extraction.fields import subject_column
-from chatapp.knowledge.extraction.observations import MENTION, Observation, clean_name, key_for_label, looks_like_person
+from chatapp.knowledge.extraction.observations import (
+    MENTION,
+    Observation,
+    clean_name,
+    key_for_label,
+    looks_like_person,
+    person_row_keys,
+    table_subject_type,
+)
 
 MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
 _JSON_DEPTH = 6
@@ -29,15 +37,17 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     if column is None:
         column = 0
     subjects = [clean_name(row[column]) if column < len(row) else "" for row in rows]
-    people = sum(looks_like_person(s) for s in subjects)
-    subject_type = "person" if people * 2 > len([s for s in subjects if s]) else "thing"
+    subject_type = table_subject_type(keys[column], subjects)
     for number, (row, subject) in enumerate(zip(rows, subjects)):
-        if not subject or len(subject) > 120 or (subject_type == "person" and not looks_like_person(subject)):
+        if not subject or len(subject) > 120:
+            continue
+        wanted = keys if subject_type == "thing" else person_row_keys(keys[column], subject, keys)
+        if wanted is None:
             continue
         found.append(Observation(subject, subject_type, MENTION, subject, 0.85, method, number))
         for key, cell in zip(keys, row):
             cell = " ".join(str(cell).split())
-            if cell and key != keys[column]:
+            if cell and key != keys[column] and key in wanted:
                 found.append(Observation(subject, subject_type, key, cell, 0.88, method, number))
         found += _paired_people(keys, row, number, method)
     return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .base import SUPPORTED_SUFFIXES, FileRejected, ParsedDocument, _decode_text, _human_size, _reject_binary
@@ -10,6 +11,13 @@ from .markup import _parse_html
 from .pdf import _parse_pdf
 from .tabular import DEFAULT_MAX_ROWS, _parse_csv, _parse_json
 from .text import _parse_markdown, _parse_rst, _parse_text
+
+
+# Mail headers from the first line on: From and at least one more, each "Name: value" on its line.
+_MAIL_HEADERS = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?(?=(?:[A-Za-z-]+:[^\n]*\n)*From:)(?:(?:From|To|Cc|Bcc|Date|Sent|Subject|Reply-To)[ \t]*:[^\n]*\r?\n){2,}",
+    re.IGNORECASE,
+)
 
 
 def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None = None,
@@ -38,6 +46,11 @@ def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None
     elif suffix == ".eml":
         _reject_binary(data)
         doc = _parse_email(data, path)
+    elif suffix == ".txt" and _MAIL_HEADERS.match(data):
+        # A mail saved as text ("From: …", "Subject: …", a blank line, the body) is the mail it is:
+        # its subject is its title, its Date its date, its From and To its people.
+        _reject_binary(data)
+        doc = _parse_email(_decode_text(data).encode("utf-8"), path)  # a text file's own encoding, as for any .txt
     elif suffix in (".csv", ".json"):
         doc = _TEXT_PARSERS[suffix](_decode_text(data), path, max_rows=max_rows)
     else:

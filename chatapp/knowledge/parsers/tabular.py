@@ -124,11 +124,9 @@ def _parse_json(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pars
         items = list(data.items())
         for key, value in items[:max_rows]:
             if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
-                # {"register": …, "equipment": [{…}, {…}]}: each record a line of its own under its
-                # list's name, as a table's rows are, not one line of raw JSON.
-                builder.add("heading", str(key), level=2)
+                # {"vehicles": [{…}, {…}]}: each vehicle a line of its own, as a top-level list's records are.
                 for item in value[:max_rows]:
-                    builder.add("row", _record_line((k, _json_value(v)) for k, v in item.items()))
+                    builder.add("row", f"{key}: " + _record_line((k, _json_value(v)) for k, v in item.items()))
             elif rendered := _json_value(value):
                 builder.add("row", f"{key}: {rendered}")
         if len(items) > max_rows:

@@ -1,0 +1,129 @@
+"""The offline responder on a small firm's folder: a price in a Markdown table, a day a mail
+gives as "next Tuesday", and a label of the user's records ("rego") that is not a typo."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from chatapp.engine import ChatEngine
+
+# A week after the mail below: "next Tuesday" counted from today would be the wrong day.
+NOW = datetime(2026, 12, 4, 9, 0, tzinfo=timezone.utc)
+
+PRICES = """# Harrowgate Window Cleaning — prices 2026
+
+Prices include VAT. Call-out within the ring road is free.
+
+| Code | Service | Unit | Price |
+|---|---|---|---|
+| WC-01 | Terraced house, outside only | per visit | £18.00 |
+| WC-04 | Conservatory roof clean | each | £65.00 |
+| GT-02 | Gutter vacuum clearing | per metre | £4.50 |
+"""
+
+MAIL = """From: Mirela Constantinescu <mirela@harrowgatewindows.example>
+To: Crew <crew@harrowgatewindows.example>
+Date: Thu, 26 Nov 2026 16:42:10 +0000
+Subject: Cherry picker inspection
+
+Hi all,
+
+The hire firm is sending their engineer to inspect the cherry picker next Tuesday at
+8:30 am, at the yard. Nobody takes it out before he has signed it off.
+
+Mirela
+"""
+
+VANS = {"vans": [
+    {"fleet_no": "HW-1", "type": "Ford Transit Custom", "rego": "YK71 QZP", "driver": "Mirela Constantinescu"},
+    {"fleet_no": "HW-2", "type": "Vauxhall Vivaro", "rego": "YD19 LMX", "driver": "Idris Pennock"},
+]}
+
+
+REFIT_MAIL = """From: Mirela Constantinescu <mirela@harrowgatewindows.example>
+To: Crew <crew@harrowgatewindows.example>
+Date: Mon, 2 Nov 2026 08:00:00 +0000
+Subject: Oakmere House
+
+The conservatory at Oakmere House was measured on 30 October. The Oakmere House
+conservatory job starts on Monday 7 December. Oakmere House conservatory glass
+arrives on 4 December.
+"""
+
+REFIT_NOTES = """# Crew meeting — 1 December 2026
+
+- Start moved to Wednesday 9 December; the frames are late.
+"""
+
+
+# A mail saved as a .txt file, headers and all.
+SAVED_MAIL = """From: Idris Pennock <idris@harrowgatewindows.example>
+To: Mirela Constantinescu <mirela@harrowgatewindows.example>
+Date: Wed, 2 Dec 2026 11:30:00 +0000
+Subject: Ladder certificate renewal
+
+Mirela, the ladder certificates expire on 18 December; I have booked the renewal.
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("harrowgate")
+    (folder / "prices-2026.md").write_text(PRICES)
+    (folder / "2026-11-26-cherry-picker.eml").write_text(MAIL)
+    (folder / "vans.json").write_text(json.dumps(VANS))
+    (folder / "2026-11-02-oakmere.eml").write_text(REFIT_MAIL)
+    (folder / "crew-meeting-2026-12-01.md").write_text(REFIT_NOTES)
+    (folder / "ladder-certificates.txt").write_text(SAVED_MAIL)
+    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
+    assert not engine.ingest(folder).files_failed
+    yield engine
+    engine.close()
+
+
+def test_a_price_in_a_table_row_is_quoted_with_its_header(engine):
+    result = engine.ask("How much is a conservatory roof clean?", session="prices", model="offline", now=NOW)
+    assert "Service: Conservatory roof clean; Unit: each; Price: £65.00" in result.response.delivered
+
+
+def test_next_tuesday_in_a_mail_is_given_as_the_day_it_meant(engine):
+    result = engine.ask("When is the cherry picker inspection?", session="picker", model="offline", now=NOW)
+    # The mail is of Thursday 26 November: its "next Tuesday" is 1 December, not the 8th.
+    assert "cherry picker Tuesday 1 December 2026 at 8:30 am" in result.response.delivered
+    assert result.response.hallucination_flags == [], result.response.delivered
+
+
+def test_an_answer_giving_the_day_a_mail_called_next_tuesday_is_held_to_that_day(engine):
+    question = "When is the cherry picker inspection?"
+    pre = engine.turns.preprocess(question)
+    right = engine.turns.postprocess("The engineer inspects the cherry picker on 1 December 2026.",
+                                     question=pre.corrected_input, preprocessed=pre)
+    assert right.delivered == "The engineer inspects the cherry picker on 1 December 2026."
+    wrong = engine.turns.postprocess("The engineer inspects the cherry picker on 3 December 2026.",
+                                     question=pre.corrected_input, preprocessed=pre)
+    # Corrected to the day the mail meant, never to the words "next Tuesday".
+    assert wrong.delivered == "The engineer inspects the cherry picker on 1 December 2026 [corrected]."
+
+
+def test_a_label_of_the_users_records_is_not_corrected(engine):
+    result = engine.ask("What is the rego of the Vauxhall Vivaro?", session="vans", model="offline", now=NOW)
+    assert result.preprocessed.corrected_input == "What is the rego of the Vauxhall Vivaro?"
+    # Each van of the file's list is a record of its own, quoted as one.
+    assert "type: Vauxhall Vivaro; rego: YD19 LMX" in result.response.delivered
+
+
+def test_a_sentence_saying_a_date_moved_is_quoted_beside_the_old_date(engine):
+    result = engine.ask("When does the Oakmere House conservatory job start?", session="oakmere", model="offline",
+                        now=NOW)
+    assert "Start moved to Wednesday 9 December" in result.response.delivered
+
+
+def test_a_mail_saved_as_text_is_read_as_a_mail(engine):
+    # Its subject is its title and its sender a person with an address, as for a .eml file.
+    titles = {c.title for c in engine.kb.search("ladder certificates expire", k=3)}
+    assert "Ladder certificate renewal" in titles
+    idris = engine.kb.registry.find_by_alias("Idris Pennock")
+    assert [e.attributes.get("email") for e in idris] == ["idris@harrowgatewindows.example"]
