@@ -267,3 +267,16 @@ def test_a_change_in_dated_notes_beats_an_undated_page_and_names_with_apostrophe
         response = engine.ask("when is the falcon release?", model="offline").response
         assert "14 January 2027" in response.delivered and "before (falcon.md)" in response.delivered
         assert not response.hallucination_flags  # the file named after "before" is a citation
+
+
+def test_a_column_of_suppliers_gives_firms_not_people_however_their_names_read(tmp_path):
+    suppliers = ("supplier,category,account_manager\nHarrow Vet Supplies,Drugs,Dominik Sauer\n"
+                 "Pelham Imaging,Scanners,Fenella Roarke\n")
+    folder = _folder(tmp_path, {"suppliers.csv": suppliers})
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        assert {_one(engine, name).type for name in ("Harrow Vet Supplies", "Pelham Imaging")} == {"organization"}
+        assert _one(engine, "Harrow Vet Supplies").attributes["account_manager"] == "Dominik Sauer"
+        # A firm has no first name: "which vet" is no mention of it.
+        resolved = engine.preprocess("which vet is on call this weekend?").resolved_entities
+        assert not any(r.entity_id and "harrow" in r.entity_id for r in resolved)

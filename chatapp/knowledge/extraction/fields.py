@@ -211,7 +211,7 @@ class FieldReader:
         for (cells, position), subject in zip(rows, subjects):
             if not subject or _TOTAL.fullmatch(subject):
                 continue
-            wanted = keys if subject_type == "thing" else person_row_keys(keys[column], subject, keys)
+            wanted = keys if subject_type != "person" else person_row_keys(keys[column], subject, keys)
             if wanted is None:
                 continue
             self.add(subject, MENTION, subject, 0.9, "table", position, subject_type)

@@ -96,9 +96,16 @@ def looks_like_given_name(name: str) -> bool:
     return len(name.split()) == 1 and bool(_NAME_TOKEN.match(name)) and not name.isupper()
 
 
+# Columns whose cells are firms however personal their names read: "Marlow Vet Supplies", "Harrier Imaging".
+ORGANISATION_COLUMNS = frozenset("supplier vendor company client customer organisation organization firm business "
+                                 "contractor subcontractor manufacturer agency provider".split())
+
+
 def table_subject_type(column_key: str, subjects: list[str]) -> str:
-    """ "person" when most of a table's named subjects are people: full names, or first names
-    alone in a column of people; else "thing"."""
+    """ "organization" for a column of firms ("Supplier"); "person" when most of a table's named
+    subjects are people: full names, or first names alone in a column of people; else "thing"."""
+    if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS:
+        return "organization"
     named = [s for s in subjects if s]
     people = sum(looks_like_person(s) or (column_key in PEOPLE_COLUMNS and looks_like_given_name(s)) for s in named)
     return "person" if people * 2 > len(named) else "thing"

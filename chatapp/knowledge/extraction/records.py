@@ -41,7 +41,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     for number, (row, subject) in enumerate(zip(rows, subjects)):
         if not subject or len(subject) > 120:
             continue
-        wanted = keys if subject_type == "thing" else person_row_keys(keys[column], subject, keys)
+        wanted = keys if subject_type != "person" else person_row_keys(keys[column], subject, keys)
         if wanted is None:
             continue
         found.append(Observation(subject, subject_type, MENTION, subject, 0.85, method, number))
