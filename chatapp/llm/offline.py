@@ -63,6 +63,11 @@ class _KnownEntity:
     description: str = ""
     source: str = ""
 
+    @classmethod
+    def of(cls, entity) -> "_KnownEntity":
+        """A registry entity as the responder reads it (its attributes a copy of their own)."""
+        return cls(entity.id, entity.name, dict(entity.attributes), entity.description, entity.source)
+
 
 # "who is X", "what's X", "tell me about X": a question about the thing itself, not one attribute.
 # "who is the head of hardware at Voltaic?" -> "head of hardware"
@@ -216,10 +221,10 @@ class OfflineResponder:
             # phone" asks for the phone, not the department.
             asked = question if described is None else re.sub(re.escape(phrase), " ", question, flags=re.I)
             lines, sources = self._attribute_answers(asked, entities)
-            if lines and described is not None and key not in self._asked_keys(asked, described[0]):
+            if lines and described is not None and key not in self._asked_keys(asked, entity):
                 # "the athletics director's email": say who that is before giving it.
-                lines.insert(0, self._sentence(described[0], key))
-                sources.insert(0, self._source_of(described[0], key))
+                lines.insert(0, self._sentence(entity, key))
+                sources.insert(0, self._source_of(entity, key))
         if not lines:
             lines, sources = self._reverse_lookup(question, entities)
         if not lines:
@@ -274,7 +279,7 @@ class OfflineResponder:
         entity = self.kb.registry.get(entity_id)
         if entity is None:
             return None
-        return _KnownEntity(entity.id, entity.name, dict(entity.attributes), entity.description, entity.source)
+        return _KnownEntity.of(entity)
 
     def _entities_for(self, question: str, messages: list[dict], context: dict) -> list[_KnownEntity]:
         # A date the question names ("on 30 November") is a value, not a record to summarise.
@@ -406,7 +411,7 @@ class OfflineResponder:
             return [], []
         longest = max(m[0] for m in matches)
         chosen = [(e, k) for n, e, k in matches if n == longest][:3]
-        known = [(_KnownEntity(e.id, e.name, dict(e.attributes), e.description, e.source), k) for e, k in chosen]
+        known = [(_KnownEntity.of(e), k) for e, k in chosen]
         return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
 
     def _names_of(self, entity: _KnownEntity) -> list[str]:
@@ -436,9 +441,8 @@ class OfflineResponder:
         """(entity, profile key, phrase) when "the …" in the question describes one entity by its
         role: "what is the athletics director's email?" Several words may be part of a role
         ("Athletics Director, Athletics"); one word must be a whole part of it ("the principal", "the
-        CEO" of "CEO & Co-founder"). The
-        longest description that fits exactly one entity wins; a name the question gives outright
-        wins over a description."""
+        CEO" of "CEO & Co-founder"). The longest description that fits exactly one entity wins; a name
+        the question gives outright wins over a description."""
         for match in DESCRIBED.finditer(question):
             if any(e.entity_id and e.name.casefold() in question.casefold()
                    and e.name.casefold() not in match.group(1).casefold() for e in named):
@@ -454,9 +458,7 @@ class OfflineResponder:
                         fits.setdefault(entity.id, (entity, key))
                 if len(fits) == 1:
                     entity, key = next(iter(fits.values()))
-                    known = _KnownEntity(entity.id, entity.name, dict(entity.attributes), entity.description,
-                                         entity.source)
-                    return known, key, phrase
+                    return _KnownEntity.of(entity), key, phrase
                 if fits:
                     break  # a description several people fit names none of them
         return None

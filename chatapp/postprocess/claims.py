@@ -58,6 +58,12 @@ class ValueClaim:
     inherited: bool = False
 
 
+def label_words(sentence: "SentenceInfo", value: ValueClaim) -> list[str]:
+    """The content words its sentence puts before a value: what the value is given as ("Attendance
+    line: …", "all staff — staff@…"); none for a value that opens its line."""
+    return [w for w, span, _ in sentence.words if span[1] <= value.value.span[0]]
+
+
 @dataclass
 class ProfileLink:
     """A known entity written next to a profile value: "Sarah from marketing"."""

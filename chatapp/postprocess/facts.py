@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from chatapp.postprocess import values as V
-from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim
+from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
 from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
@@ -438,7 +438,7 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
         if vc.value.vtype in IDENTIFYING_SHAPES:
             if not mentions and vc.claim.entity_id in sentence.entity_ids:
                 return None  # the subject is named only after it
-            if not mentions and any(span[1] <= vc.value.span[0] for _, span, _ in sentence.words):
+            if not mentions and label_words(sentence, vc):
                 return None  # "all staff — staff@…": its line says whose it is, and not the subject's
             targets = same_kind  # of someone the answer has been about: "Email: sarah.c@…"
         elif mentions:

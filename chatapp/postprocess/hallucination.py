@@ -10,7 +10,7 @@ import re
 from datetime import datetime, timedelta
 
 from chatapp.postprocess import values as V
-from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim, is_content
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim, is_content, label_words
 from chatapp.postprocess.evidence import TextIndex, stem, words
 from chatapp.postprocess.facts import as_known, same_slot, select_by_key, value_matches
 from chatapp.postprocess.findings import Finding, sentence_finding
@@ -200,9 +200,8 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
 
 
 def _label(analysis: AnswerAnalysis, value: ValueClaim) -> frozenset[str]:
-    """The stems of the content words its sentence puts before a value: what the value is given as."""
-    words = analysis.sentences[value.sentence].words
-    return frozenset(stem(w) for w, span, _ in words if span[1] <= value.value.span[0])
+    """The stems of what its sentence gives a value as (claims.label_words)."""
+    return frozenset(stem(w) for w in label_words(analysis.sentences[value.sentence], value))
 
 
 def _negation_pair(a: SentenceInfo, b: SentenceInfo) -> bool:

@@ -19,7 +19,7 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
-    person_row_keys,
+    row_keys,
     table_subject_type,
 )
 from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
@@ -211,7 +211,7 @@ class FieldReader:
         for (cells, position), subject in zip(rows, subjects):
             if not subject or _TOTAL.fullmatch(subject):
                 continue
-            wanted = keys if subject_type != "person" else person_row_keys(keys[column], subject, keys)
+            wanted = row_keys(subject_type, keys[column], subject, keys)
             if wanted is None:
                 continue
             self.add(subject, MENTION, subject, 0.9, "table", position, subject_type)

@@ -111,11 +111,11 @@ def table_subject_type(column_key: str, subjects: list[str]) -> str:
     return "person" if people * 2 > len(named) else "thing"
 
 
-def person_row_keys(column_key: str, subject: str, keys: list[str]) -> list[str] | None:
-    """Which of a row's columns are about the person its subject cell names: all of them for a
-    full name, only contact and role for a first name in a column of people, None when the cell
-    names nobody."""
-    if looks_like_person(subject):
+def row_keys(subject_type: str, column_key: str, subject: str, keys: list[str]) -> list[str] | None:
+    """Which of a row's columns are about what its subject cell names: all of them for a thing, a
+    firm or a person's full name, only contact and role for a first name in a column of people,
+    None when a table of people's row names nobody."""
+    if subject_type != "person" or looks_like_person(subject):
         return keys
     if column_key in PEOPLE_COLUMNS and looks_like_given_name(subject):
         return [key for key in keys if key in PERSON_KEYS_FROM_A_ROW]

@@ -1,7 +1,8 @@
 """CSV rows and JSON objects as records: a row is a record, its name-like column the subject.
 
-A people list ("name, role, email") gives person entities; a list of things (suppliers,
-rooms, equipment) gives entities of type "thing" whose other columns are attributes. Columns
+A people list ("name, role, email") gives person entities; a column of firms (supplier,
+client…) organisations; a list of other things (rooms, equipment) entities of type "thing".
+Their other columns are attributes. Columns
 that pair a person's name with their address ("contact_name", "contact_email") also give
 that person.
 """
@@ -19,7 +20,7 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
-    person_row_keys,
+    row_keys,
     table_subject_type,
 )
 
@@ -41,7 +42,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     for number, (row, subject) in enumerate(zip(rows, subjects)):
         if not subject or len(subject) > 120:
             continue
-        wanted = keys if subject_type != "person" else person_row_keys(keys[column], subject, keys)
+        wanted = row_keys(subject_type, keys[column], subject, keys)
         if wanted is None:
             continue
         found.append(Observation(subject, subject_type, MENTION, subject, 0.85, method, number))
