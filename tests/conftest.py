@@ -59,6 +59,13 @@ def registry_engine(tmp_path_factory) -> ChatEngine:
     engine.close()
 
 
+def only_entity(engine: ChatEngine, name: str):
+    """The one registry entity `name` is an alias of (the test fails when there are none or several)."""
+    found = engine.kb.registry.find_by_alias(name)
+    assert len(found) == 1, [e.name for e in found]
+    return found[0]
+
+
 def run_cli(*args: str, data_dir: Path | None = None, env: dict | None = None, timeout: float = 300,
             input_text: str | None = None) -> subprocess.CompletedProcess:
     """Run `python -m chatapp ARGS` as a user would, in a separate process."""

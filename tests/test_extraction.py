@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from chatapp.engine import ChatEngine
+from tests.conftest import only_entity
 
 DIRECTORY = """# Fernhill Studio — Team
 
@@ -89,35 +90,29 @@ def learnt(tmp_path_factory):
     engine.close()
 
 
-def _one(engine, name):
-    found = engine.kb.registry.find_by_alias(name)
-    assert len(found) == 1, [e.name for e in found]
-    return found[0]
-
-
 def test_directory_lines_and_tables_give_people_with_role_email_and_phone(learnt):
     engine, _, report = learnt
     assert report.entities_learnt >= 6
-    dana = _one(engine, "Dana Kim")
+    dana = only_entity(engine, "Dana Kim")
     assert dana.origin == "extracted"
     assert dana.attributes["email"] == "dana.kim@fernhill.example"
     assert dana.attributes["role"] == "Finance Lead"
     assert dana.attributes["department"] == "Operations"
     assert dana.attributes["phone"] == "020 7946 0311"
-    assert _one(engine, "Priyanka Osei").attributes["role"] == "Studio Director"
+    assert only_entity(engine, "Priyanka Osei").attributes["role"] == "Studio Director"
     # Fields set apart by spaced dashes, no labels.
-    mireille = _one(engine, "Mireille Anand").attributes
+    mireille = only_entity(engine, "Mireille Anand").attributes
     assert (mireille["role"], mireille["email"]) == ("Bookkeeper", "mireille@fernhill.example")
 
 
 def test_mail_headers_and_signatures_give_addresses_roles_and_the_name_signed(learnt):
     engine, _, _ = learnt
-    robert = _one(engine, "Robert Achterberg")
+    robert = only_entity(engine, "Robert Achterberg")
     assert robert.attributes["email"] == "robert.achterberg@fernhill.example"
     assert robert.attributes["role"] == "Head of Delivery"
     assert robert.attributes["phone"] == "020 7946 0320"
     # He signs "Bob": the sign-off under his own mail is a name he goes by.
-    assert _one(engine, "Bob").id == robert.id
+    assert only_entity(engine, "Bob").id == robert.id
     # "All Staff" is a list, not a person.
     assert not engine.kb.registry.find_by_alias("All Staff")
 
@@ -129,19 +124,19 @@ def test_a_shared_first_name_stays_ambiguous(learnt):
 
 def test_a_project_page_gives_its_lead_budget_and_milestones(learnt):
     engine, _, _ = learnt
-    heron = _one(engine, "Project Heron")
+    heron = only_entity(engine, "Project Heron")
     assert heron.type == "project"
-    tobias = _one(engine, "Tobias Wren")
+    tobias = only_entity(engine, "Tobias Wren")
     assert heron.attributes["lead"] == tobias.id
     assert heron.attributes["budget"] == "£95,000"
     assert heron.attributes["design_sign_off"] == "2 October 2026"
-    assert _one(engine, "Heron").id == heron.id
+    assert only_entity(engine, "Heron").id == heron.id
 
 
 def test_a_newer_document_supersedes_an_older_value_and_both_are_kept(learnt):
     # The mail of November 2026 says only "moved to 11 May": its year is the next May, 2027.
     engine, folder, _ = learnt
-    heron = _one(engine, "Project Heron")
+    heron = only_entity(engine, "Project Heron")
     assert heron.attributes["launch"] == "11 May 2027"
     history = [h for h in engine.kb.registry.attribute_history(heron.id) if h["key"] == "launch"]
     current = [h for h in history if h["status"] == "current"]
@@ -153,10 +148,10 @@ def test_a_newer_document_supersedes_an_older_value_and_both_are_kept(learnt):
 
 def test_csv_and_json_rows_are_records(learnt):
     engine, _, _ = learnt
-    marta = _one(engine, "Marta Lindgren")
+    marta = only_entity(engine, "Marta Lindgren")
     assert marta.attributes["role"] == "Account Manager"
     assert marta.attributes["email"] == "marta@fernhill.example"
-    assert _one(engine, "Olu Bankole").attributes["duty"] == "Fire warden"
+    assert only_entity(engine, "Olu Bankole").attributes["duty"] == "Fire warden"
 
 
 def test_the_learnt_names_become_correction_vocabulary(learnt):
@@ -178,10 +173,10 @@ def test_an_edited_file_is_read_again_and_a_deleted_one_takes_its_knowledge_with
     folder = _folder(tmp_path, {"team.md": DIRECTORY})
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
-        assert _one(engine, "Tobias Wren").attributes["role"] == "Senior Designer"
+        assert only_entity(engine, "Tobias Wren").attributes["role"] == "Senior Designer"
         (folder / "team.md").write_text(DIRECTORY.replace("Senior Designer", "Design Director"))
         engine.ingest(folder)
-        assert _one(engine, "Tobias Wren").attributes["role"] == "Design Director"
+        assert only_entity(engine, "Tobias Wren").attributes["role"] == "Design Director"
         (folder / "team.md").unlink()
         engine.ingest(folder, prune=True)
         assert not engine.kb.registry.find_by_alias("Tobias Wren")
@@ -194,10 +189,10 @@ def test_the_users_own_registry_wins_over_what_documents_say(tmp_path):
     folder = _folder(tmp_path, {"team.md": DIRECTORY, "entities.jsonl": json.dumps(own) + "\n"})
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
-        dana = _one(engine, "Dana Kim")
+        dana = only_entity(engine, "Dana Kim")
         assert dana.origin == "user"
         assert dana.attributes == {"email": "dana@home.example", "role": "CFO"}
-        assert _one(engine, "Tobias Wren").origin == "extracted"
+        assert only_entity(engine, "Tobias Wren").origin == "extracted"
 
 
 def test_learning_can_be_switched_off(tmp_path):
@@ -261,9 +256,9 @@ def test_a_change_in_dated_notes_beats_an_undated_page_and_names_with_apostrophe
     })
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
-        falcon = _one(engine, "Falcon")
+        falcon = only_entity(engine, "Falcon")
         assert falcon.attributes["release"] == "14 January 2027"
-        assert _one(engine, "Siobhan O'Neill").attributes["role"] == "Head of Support"
+        assert only_entity(engine, "Siobhan O'Neill").attributes["role"] == "Head of Support"
         response = engine.ask("when is the falcon release?", model="offline").response
         assert "14 January 2027" in response.delivered and "before (falcon.md)" in response.delivered
         assert not response.hallucination_flags  # the file named after "before" is a citation
@@ -275,8 +270,8 @@ def test_a_column_of_suppliers_gives_firms_not_people_however_their_names_read(t
     folder = _folder(tmp_path, {"suppliers.csv": suppliers})
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
-        assert {_one(engine, name).type for name in ("Harrow Vet Supplies", "Pelham Imaging")} == {"organization"}
-        assert _one(engine, "Harrow Vet Supplies").attributes["account_manager"] == "Dominik Sauer"
+        assert {only_entity(engine, name).type for name in ("Harrow Vet Supplies", "Pelham Imaging")} == {"organization"}
+        assert only_entity(engine, "Harrow Vet Supplies").attributes["account_manager"] == "Dominik Sauer"
         # A firm has no first name: "which vet" is no mention of it.
         resolved = engine.preprocess("which vet is on call this weekend?").resolved_entities
         assert not any(r.entity_id and "harrow" in r.entity_id for r in resolved)

@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from chatapp.engine import ChatEngine
+from tests.conftest import only_entity
 
 NOW = datetime(2026, 12, 3, 9, 0, tzinfo=timezone.utc)
 
@@ -64,39 +65,33 @@ def engine(tmp_path_factory):
     engine.close()
 
 
-def _one(engine, name):
-    found = engine.kb.registry.find_by_alias(name)
-    assert len(found) == 1, [e.name for e in found]
-    return found[0]
-
-
 def test_a_heading_per_person_gives_their_role_phone_and_email(engine):
-    oksana = _one(engine, "Oksana Trevithick").attributes
+    oksana = only_entity(engine, "Oksana Trevithick").attributes
     assert (oksana["role"], oksana["phone"], oksana["email"]) == (
         "Practice Manager", "07700 918 442", "oksana@copperbeckvets.example")
-    assert _one(engine, "Theodora Penhallow").attributes["phone"] == "01632 960 118"
-    assert _one(engine, "Theodora Penhallow").attributes["role"] == "Director"
+    assert only_entity(engine, "Theodora Penhallow").attributes["phone"] == "01632 960 118"
+    assert only_entity(engine, "Theodora Penhallow").attributes["role"] == "Director"
     # A title followed by a note after a comma is the title.
-    assert _one(engine, "Thandeka Ellery-Moss").attributes["role"] == "Veterinary Nurse (RVN)"
+    assert only_entity(engine, "Thandeka Ellery-Moss").attributes["role"] == "Veterinary Nurse (RVN)"
     # A heading that is not a person's name is not a person.
     assert not engine.kb.registry.find_by_alias("Opening hours")
 
 
 def test_a_contact_at_another_firm_is_described_with_their_firm(engine):
-    assert _one(engine, "Garrick Oyelaran").description == "Account Manager, Fenwold Medical Supplies"
+    assert only_entity(engine, "Garrick Oyelaran").description == "Account Manager, Fenwold Medical Supplies"
 
 
 def test_first_names_in_an_actions_table_are_the_people_not_things(engine):
     # "Oksana" is the Oksana of the directory: no entity of its own, no "by when" on her record.
-    assert _one(engine, "Oksana").name == "Oksana Trevithick"
-    assert _one(engine, "Thandeka").name == "Thandeka Ellery-Moss"
+    assert only_entity(engine, "Oksana").name == "Oksana Trevithick"
+    assert only_entity(engine, "Thandeka").name == "Thandeka Ellery-Moss"
     assert all(e.type == "person" for e in engine.kb.registry.find_by_alias("Oksana"))
-    assert "by_when" not in _one(engine, "Oksana Trevithick").attributes
+    assert "by_when" not in only_entity(engine, "Oksana Trevithick").attributes
 
 
 def test_a_nickname_with_the_surname_is_the_same_person(engine):
     # "teddy@" makes Teddy a name Theodora goes by, so the notes' "Teddy Penhallow" is her.
-    assert _one(engine, "Teddy Penhallow").name == "Theodora Penhallow"
+    assert only_entity(engine, "Teddy Penhallow").name == "Theodora Penhallow"
 
 
 @pytest.mark.parametrize("question, expected", [
@@ -133,7 +128,7 @@ def test_a_change_from_one_value_to_another_supersedes_the_old_value(tmp_path):
     (folder / "2026-11-23-wren.eml").write_text(MAIL)
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
-        wren = _one(engine, "Project Wren")
+        wren = only_entity(engine, "Project Wren")
         assert wren.attributes["go_live"] == "11 January 2027"
         history = {h["value"]: h["status"] for h in engine.kb.registry.attribute_history(wren.id)
                    if h["key"] == "go_live"}
