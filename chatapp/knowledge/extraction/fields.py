@@ -43,8 +43,10 @@ _CHANGE_VERB = re.compile(
     r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
     re.IGNORECASE,
 )
-# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870".
-_FROM_TO = re.compile(
+# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870": a verb
+# of change before "from", so "open from 9 to 5" is a range, not a change (postprocess/stated_changes.py
+# reads the same changes in the sources an answer is checked against).
+CHANGED_FROM = re.compile(
     r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
     r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
     r"\s+from\s+",
@@ -225,7 +227,7 @@ class FieldReader:
         """ "the start moves from Monday 7 December to Wednesday 9 December": a change that names
         the value it replaces, so the merge finds the attribute holding that value."""
         found = False
-        for match in _FROM_TO.finditer(line):
+        for match in CHANGED_FROM.finditer(line):
             after = line[match.end():]
             old = _value_at_start(after)
             to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
