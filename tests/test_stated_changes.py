@@ -70,3 +70,11 @@ def test_a_chat_turn_over_an_ingested_note_corrects_the_stale_date(tmp_path):
     assert [(f["hallucination_type"], f["suggestion"]) for f in response["hallucination_flags"]] == [
         ("TemporalError", "10 December")]
     assert "10 December" in response["delivered"]
+
+
+def test_a_change_wrapped_across_lines_of_a_mail_is_read_whole(open_post):
+    mail = ("Hi all,\n\nThe inspector is away that week, so the walk-through with the building inspector has\n"
+            "moved from 3 December to 10 December.\n\nThanks,\nEsme")
+    result = open_post.process("The walk-through with the building inspector is on 3 December.",
+                               question=QUESTION, evidence=[mail])
+    assert flags(result) == [("TemporalError", "3 December", "10 December")]
