@@ -78,3 +78,21 @@ def test_a_change_wrapped_across_lines_of_a_mail_is_read_whole(open_post):
     result = open_post.process("The walk-through with the building inspector is on 3 December.",
                                question=QUESTION, evidence=[mail])
     assert flags(result) == [("TemporalError", "3 December", "10 December")]
+
+
+def test_ingest_reads_a_change_wrapped_across_lines_of_a_mail(tmp_path):
+    from chatapp.engine import ChatEngine
+    from tests.conftest import only_entity
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "wren.md").write_text("---\ndate: 2026-09-01\n---\n\n# Project Wren\n\nLead: Esme Faraday-Quist\n"
+                                    "Launch: 4 May 2027\n", encoding="utf-8")
+    (folder / "wren-moved.eml").write_text(
+        "From: Esme Faraday-Quist <esme@quist.example>\nTo: Team <team@quist.example>\n"
+        "Subject: Wren launch\nDate: Tue, 10 Nov 2026 09:00:00 +0000\n\n"
+        "Hi all,\n\nThe printer cannot deliver in time, so the Wren launch has\nmoved to 11 May 2027.\n\nEsme\n",
+        encoding="utf-8")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        assert only_entity(engine, "Project Wren").attributes["launch"] == "11 May 2027"

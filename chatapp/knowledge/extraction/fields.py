@@ -239,11 +239,7 @@ class FieldReader:
         return found
 
     def _changes(self) -> None:
-        offset = 0
-        for line in self.text.split("\n"):
-            position = offset
-            offset += len(line) + 1
-            line = line.strip()
+        for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
             if (was := _WAS.search(line)) and (field := _FIELD_LINE.match(line)):
@@ -267,6 +263,24 @@ class FieldReader:
                     label = label.strip(" ,.-")
                     if label:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
+    """(line, offset) of each line, stripped, with a wrapped mail's continuation lines (going on in
+    lower case, not a "label: value" field) joined to the line they continue: "…the launch has\nmoved
+    to 11 May" states its change on one line."""
+    lines: list[tuple[str, int]] = []
+    offset = 0
+    for raw in text.split("\n"):
+        line = raw.strip()
+        previous = lines[-1][0] if lines else ""
+        if (line[:1].islower() and previous and not previous.startswith((">", "#", "|"))
+                and not previous.endswith((".", "!", "?", ":")) and not _FIELD_LINE.match(line)):
+            lines[-1] = (f"{previous} {line}", lines[-1][1])
+        else:
+            lines.append((line, offset))
+        offset += len(raw) + 1
+    return lines
 
 
 def _clause_label(line: str, end: int) -> str:
