@@ -94,3 +94,20 @@ def test_a_pronoun_after_an_answer_goes_to_the_person_named_in_full_not_a_shared
     follow = engine.preprocess("what is his email?", session=session)
     assert [e.canonical_name for e in follow.resolved_entities] == ["Ruairi Vandermolen"]
 
+
+
+def test_a_thing_named_by_one_distinctive_word_is_held_to_its_page(engine):
+    # "the soldering stations" names Soldering station upgrade without its whole name; "installed"
+    # says which of its values the date is.
+    result = engine.postprocess("The new soldering stations will be installed on 19 December 2026.",
+                                question="When are the soldering stations being installed?")
+    assert [(f.hallucination_type, f.suggestion) for f in result.hallucination_flags] == [
+        ("ContradictsFact", "9 December 2026")]
+    assert "9 December 2026 [corrected]" in result.delivered
+
+
+def test_a_common_word_of_a_name_ties_nothing(engine):
+    # "upgrade" is an everyday word: the sentence is about some other upgrade.
+    result = engine.postprocess("The laptop upgrade will be installed on 19 December 2026.",
+                                question="When is the laptop upgrade?")
+    assert all(f.suggestion != "9 December 2026" for f in result.hallucination_flags)

@@ -175,6 +175,11 @@ class FactValidator:
         # An amount in another currency is another amount, never a wrong one.
         known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
                  and not (money and k.shape == "amount" and V.currency(k.raw) not in (None, money))]
+        if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
+            # The thing is named by its one distinctive word and the value by its key: the claim is
+            # about it as surely as if it were named in full.
+            vc.claim.entity_id, known = named
+            vc.certain = True
         if not known:
             return None
         for k in known:
@@ -384,6 +389,34 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
     return overlap >= 0.7 and said.lower() in best.lower()
 
 
+def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView,
+                   shapes: set[str]) -> tuple[str, list[KnownValue]] | None:
+    """A sentence that names no entity but a distinctive word of one's name ("the new chiller" for
+    Chiller replacement) speaks of it where it also says which of its values it gives ("installed"
+    for `install_date`): (that entity, those values), else None."""
+    named = view.named_by_word(sentence.stems)
+    if len(named) != 1:
+        return None
+    forms_at = _form_positions(analysis, sentence)
+    known = [k for k in view.values_of(named[0]) if k.shape in shapes
+             and key_said(*map(len, _key_words_said(k, vc.value, forms_at)))]
+    return (named[0], known) if known else None
+
+
+def _key_words_said(known: KnownValue, value: V.FoundValue, forms_at: dict[str, list[int]]) -> tuple[list[str], list[str]]:
+    """(words of the key said, words of the key), where a word naming the value's own kind ("date"
+    of `install_date` beside a date) goes without saying."""
+    parts = key_parts(known.key)
+    implied = VALUE_KIND_WORDS.get(value_group(value.vtype), frozenset())
+    parts = [p for p in parts if p not in implied] or parts
+    return [p for p in parts if p in forms_at or stem(p) in forms_at], parts
+
+
+# Words of a key that a value of this kind says by itself: "installed on 9 December" gives the
+# install date.
+VALUE_KIND_WORDS = {"date": frozenset({"date", "day"}), "time": frozenset({"time"})}
+
+
 def value_matches(value: V.FoundValue, known: KnownValue) -> bool:
     return known.matches(value)
 
@@ -425,8 +458,7 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
               if o.sentence == vc.sentence and o is not vc and value_group(o.value.vtype) == group]
     by_key: list[tuple[int, KnownValue]] = []
     for k in same_kind:
-        parts = key_parts(k.key)
-        found = [p for p in parts if p in forms_at or stem(p) in forms_at]
+        found, parts = _key_words_said(k, vc.value, forms_at)
         places = [at for p in found for at in forms_at.get(p, forms_at.get(stem(p), ()))]
         if key_said(len(found), len(parts)) and _nearest(vc.value.span, places, rivals):
             by_key.append((len(found), k))
