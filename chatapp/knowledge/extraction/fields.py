@@ -27,6 +27,8 @@ from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
 _FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*|__)?([A-Za-z][\w /&'’().-]{0,40}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$")
+# A line at least this long that stops mid-sentence was wrapped at a margin (mail wraps at ~72).
+WRAPPED_LINE = 40
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$", re.MULTILINE)
 # Keys whose presence says the page is about a piece of work with an owner.
 _PROJECT_KEYS = frozenset("lead owner sponsor status budget milestones deadline go_live launch due kickoff".split())
@@ -52,6 +54,14 @@ _FROM_TO = re.compile(
 )
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
+# "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
+_TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
+_TITLE_FROM_TO = re.compile(
+    rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
+    rf"(?P<new>{_TITLE_WORDS})"
+)
+# A line that starts a block of its own, never the rest of a wrapped sentence.
+_BLOCK_START = re.compile(r"^\s*(?:[-*•+>|#]|\d+[.)]\s)")
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
 
 
@@ -231,16 +241,16 @@ class FieldReader:
             to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
             new = _value_at_start(after[len(old) + to.end():]) if to else ""
             label = _clause_label(line, match.start())
+            if not new and (titles := _TITLE_FROM_TO.match(after)):
+                # A title moved for another: the merge only takes it where the old title is held.
+                old, new = titles.group("old"), titles.group("new")
             if new and label:
                 self.add("", key_for_label(label), new, 0.8, "change", position, CHANGE, old)
                 found = True
         return found
 
     def _changes(self) -> None:
-        offset = 0
-        for line in self.text.split("\n"):
-            position = offset
-            offset += len(line) + 1
+        for position, line in _unwrapped_lines(self.text):
             line = line.strip()
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
@@ -267,10 +277,31 @@ class FieldReader:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
 
 
+def _unwrapped_lines(text: str):
+    """(offset, line) of each line, with a sentence a mail wrapped at its margin joined again: a long
+    line that stops mid-sentence goes on in the next one, unless that starts a block of its own (a
+    list item, a heading, a table row, a quote) or is a "Key: value" field."""
+    lines = text.split("\n")
+    offset, n = 0, 0
+    while n < len(lines):
+        start, joined = offset, lines[n]
+        offset += len(lines[n]) + 1
+        n += 1
+        while (n < len(lines) and len(lines[n - 1].strip()) >= WRAPPED_LINE and not re.search(r"[.!?:;]\s*$", lines[n - 1])
+               and lines[n].strip() and not _BLOCK_START.match(lines[n]) and not _FIELD_LINE.match(lines[n])):
+            joined += " " + lines[n].strip()
+            offset += len(lines[n]) + 1
+            n += 1
+        yield start, joined
+
+
 def _clause_label(line: str, end: int) -> str:
     """What a change is of: the last words of the clause before its verb ("Ingrid leads the
-    migration; cut-over moved to …" -> "cut-over")."""
-    clause = re.split(r"[;:,—–]|\s-\s", line[:end])[-1]
+    migration; cut-over moved to …" -> "cut-over"; "Build: moved from …" -> "Build")."""
+    clauses = re.split(r"[;:,—–]|\s-\s", line[:end])
+    clause = clauses[-1]
+    if not _LABEL_NOISE.sub(" ", clause).strip(" ,.-*") and len(clauses) > 1:
+        clause = clauses[-2]  # "- Pump commissioning: moved from …": the label before the colon
     return " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:]).strip(" ,.-")
 
 
