@@ -398,7 +398,7 @@ def same_currency(one: str | None, other: str | None) -> bool:
     and a bare "$" any dollar."""
     if one is None or other is None or one == other:
         return True
-    return {one, other} - _DOLLARS == {"$"} or {one, other} <= {"$", "USD"}
+    return {one, other} - _DOLLARS == {"$"}
 
 
 def near_miss(claimed: float, stated: float) -> bool:
