@@ -1,7 +1,7 @@
 """A water trust's folder of plant documents, learnt and checked: a budget in Australian dollars, a
 pump's power in a table column, a commissioning date a later mail moved, a colleague's new title
 announced in a mail wrapped at its margin, and a project whose short form in brackets is no
-person's role. Real ChatEngine, real SQLite, Chroma and spaCy."""
+person's role; a staff list's "known_as" column gives the names people go by. Real ChatEngine, real SQLite, Chroma and spaCy."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from tests.conftest import checked, engine_learnt_from
 
 NOW = datetime(2026, 12, 4, 9, 0, tzinfo=timezone.utc)
 
-STAFF = """staff_no,name,role,email,mobile
-201,Ottilie Brancaster,Operations Manager,ottilie@corrievale.example,0412 555 201
-207,Ruairi Halloran,Network Engineer,ruairi@corrievale.example,0412 555 207
-214,Dimitra Vasilakis,Finance Officer,dimitra@corrievale.example,0412 555 214
+STAFF = """staff_no,name,known_as,role,email,mobile
+201,Ottilie Brancaster,Tilly,Operations Manager,ottilie@corrievale.example,0412 555 201
+207,Ruairi Halloran,Ruairi,Network Engineer,ruairi@corrievale.example,0412 555 207
+214,Dimitra Vasilakis,Dimi,Finance Officer,dimitra@corrievale.example,0412 555 214
 """
 
 PROJECT = """---
@@ -128,3 +128,9 @@ def test_a_new_title_announced_in_a_wrapped_mail_replaces_the_staff_list_one(eng
 def test_how_powerful_is_answered_with_a_power_rating(engine):
     answer = engine.ask("How powerful are the booster pumps?", session="pumps", model="offline", now=NOW)
     assert "45 kW" in answer.response.delivered
+
+
+def test_the_name_a_staff_list_says_someone_goes_by_finds_them(engine):
+    answer = engine.ask("What is Tilly's email address?", session="tilly", model="offline", now=NOW)
+    assert "ottilie@corrievale.example" in answer.response.delivered
+    assert "dimitra@" not in answer.response.delivered and "ruairi@" not in answer.response.delivered
