@@ -125,6 +125,8 @@ CHANGE_STATED = re.compile(
     re.I,
 )
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
+# "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
+FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
@@ -140,7 +142,8 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             line = raw.strip().lstrip(">").strip()  # a quoted line of an earlier message is still its text
             if not line or HEADER_LINE.match(line) or REPLY_ATTRIBUTION.match(line):
                 continue
-            starts_new = bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
+            starts_new = (bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
+                          or bool(FIELD_LINE.match(line)))
             if starts_new or lines[-1].startswith(("#", "|")) or lines[-1].endswith(":"):
                 lines.append(line)
             else:

@@ -23,6 +23,7 @@ from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
+from chatapp.postprocess.stated_changes import replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
@@ -125,7 +126,8 @@ class FactValidator:
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
         # A value a newer document replaced: the sources may still state it, but it is out of date.
-        outdated = superseded_finding(vc, analysis, sources.view)
+        outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(vc, analysis,
+                                                                                          sources.supplied)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
         registry = self._against_registry(vc, sentence, analysis, sources.view)

@@ -57,7 +57,7 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
                        levels: Confidence = Confidence()) -> Finding | None:
     """A finding when the claim repeats a value a newer document replaced, else None."""
     value = vc.value
-    if not _precise(value) or not view.superseded:
+    if not precise(value) or not view.superseded:
         return None
     sentence = analysis.sentences[vc.sentence]
     if sentence.mode in ("meta", "question") or PAST_MARKERS.search(sentence.claim.text):
@@ -73,7 +73,7 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
             current = old.superseded_by
             if old.shape not in shapes or current is None or not old.matches(value) or current.matches(value):
                 continue
-            if any(current.matches(other.value) for other in analysis.values if other is not vc and _precise(other.value)):
+            if any(current.matches(other.value) for other in analysis.values if other is not vc and precise(other.value)):
                 continue  # the answer gives the new value too: it tells the change
             named = entity_id == vc.claim.entity_id or entity_id in sentence.entity_ids
             partly = not named and _names_partly(view, entity_id, sentence.claim.text)
@@ -108,7 +108,7 @@ def _current_values(value: V.FoundValue, view: KnowledgeView, entity_ids: list[s
     return [known for e in dict.fromkeys(entity_ids) if e for known in view.values_of(e) if known.matches(value)]
 
 
-def _precise(value: V.FoundValue) -> bool:
+def precise(value: V.FoundValue) -> bool:
     if value.vtype == "date":
         return value.parsed.month is not None and value.parsed.day is not None
     return value.vtype in PRECISE_TYPES

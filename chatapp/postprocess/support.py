@@ -66,6 +66,10 @@ ANSWER_UNCOVERED_CAP = 8
 # ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What
 # the others say still counts in how much of the whole answer the evidence has: see answer_features.)
 NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
+# Words that say when a value held, not what it is ("originally on 3 December but now on 10"): the
+# values they frame are checked as values (stated_changes.py reads a change's old side), and no
+# source needs the word itself. spaCy's stop words already hold "formerly", "now", "still".
+WHEN_WORDS = frozenset({"originally", "previously", "initially", "currently", "presently"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
 # Retrieved chunks are a best guess at what is relevant and a model may rightly say more than they
@@ -311,7 +315,7 @@ class SupportModel:
             if is_soft(word) and not _supported_word(word, sources):
                 evaluative += 1  # "amazing", "famous": a judgement the evidence does not make
             if (inside_value or is_soft(word) or len(word) <= 2 or any(ch.isdigit() for ch in word)
-                    or (word.islower() and is_typo(word))):
+                    or word.lower() in WHEN_WORDS or (word.islower() and is_typo(word))):
                 continue  # values and numbers are aligned below; courtesy and typos claim nothing
             if stem(word) in asked:
                 echoed += 1

@@ -27,8 +27,6 @@ from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
 _FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*|__)?([A-Za-z][\w /&'’().-]{0,40}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$")
-# A line at least this long that stops mid-sentence was wrapped at a margin (mail wraps at ~72).
-WRAPPED_LINE = 40
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$", re.MULTILINE)
 # Keys whose presence says the page is about a piece of work with an owner.
 _PROJECT_KEYS = frozenset("lead owner sponsor status budget milestones deadline go_live launch due kickoff".split())
@@ -45,8 +43,10 @@ _CHANGE_VERB = re.compile(
     r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
     re.IGNORECASE,
 )
-# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870".
-_FROM_TO = re.compile(
+# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870": a verb
+# of change before "from", so "open from 9 to 5" is a range, not a change (postprocess/stated_changes.py
+# reads the same changes in the sources an answer is checked against).
+CHANGED_FROM = re.compile(
     r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
     r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
     r"\s+from\s+",
@@ -60,8 +60,6 @@ _TITLE_FROM_TO = re.compile(
     rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
     rf"(?P<new>{_TITLE_WORDS})"
 )
-# A line that starts a block of its own, never the rest of a wrapped sentence.
-_BLOCK_START = re.compile(r"^\s*(?:[-*•+>|#]|\d+[.)]\s)")
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
 
 
@@ -235,7 +233,7 @@ class FieldReader:
         """ "the start moves from Monday 7 December to Wednesday 9 December": a change that names
         the value it replaces, so the merge finds the attribute holding that value."""
         found = False
-        for match in _FROM_TO.finditer(line):
+        for match in CHANGED_FROM.finditer(line):
             after = line[match.end():]
             old = _value_at_start(after)
             to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
@@ -250,8 +248,7 @@ class FieldReader:
         return found
 
     def _changes(self) -> None:
-        for position, line in _unwrapped_lines(self.text):
-            line = line.strip()
+        for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
             if (was := _WAS.search(line)) and (field := _FIELD_LINE.match(line)):
@@ -277,22 +274,22 @@ class FieldReader:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
 
 
-def _unwrapped_lines(text: str):
-    """(offset, line) of each line, with a sentence a mail wrapped at its margin joined again: a long
-    line that stops mid-sentence goes on in the next one, unless that starts a block of its own (a
-    list item, a heading, a table row, a quote) or is a "Key: value" field."""
-    lines = text.split("\n")
-    offset, n = 0, 0
-    while n < len(lines):
-        start, joined = offset, lines[n]
-        offset += len(lines[n]) + 1
-        n += 1
-        while (n < len(lines) and len(lines[n - 1].strip()) >= WRAPPED_LINE and not re.search(r"[.!?:;]\s*$", lines[n - 1])
-               and lines[n].strip() and not _BLOCK_START.match(lines[n]) and not _FIELD_LINE.match(lines[n])):
-            joined += " " + lines[n].strip()
-            offset += len(lines[n]) + 1
-            n += 1
-        yield start, joined
+def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
+    """(line, offset) of each line, stripped, with a wrapped mail's continuation lines (going on in
+    lower case, not a "label: value" field) joined to the line they continue: "…the launch has\nmoved
+    to 11 May" states its change on one line."""
+    lines: list[tuple[str, int]] = []
+    offset = 0
+    for raw in text.split("\n"):
+        line = raw.strip()
+        previous = lines[-1][0] if lines else ""
+        if (line[:1].islower() and previous and not previous.startswith((">", "#", "|"))
+                and not previous.endswith((".", "!", "?", ":")) and not _FIELD_LINE.match(line)):
+            lines[-1] = (f"{previous} {line}", lines[-1][1])
+        else:
+            lines.append((line, offset))
+        offset += len(raw) + 1
+    return lines
 
 
 def _clause_label(line: str, end: int) -> str:

@@ -261,6 +261,18 @@ def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
                                   "change", change.position, change.doc_date, change.source))
 
 
+def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
+    """Aliases once each, whatever their case, spelt as a name is where any source capitalises it:
+    the address "priyanka@…" gives "priyanka", the table "Priyanka Rao"; typed in lower case, the
+    name is then corrected to "Priyanka", not left as the address wrote it."""
+    spelt: dict[str, str] = {}
+    for alias in aliases:
+        key = alias.casefold()
+        if alias and key != name.casefold() and (key not in spelt or spelt[key].islower()):
+            spelt[key] = alias
+    return list(spelt.values())
+
+
 def _authority(row: Row) -> float:
     return row.confidence + (0.2 if row.method == "change" else 0.0)
 
@@ -334,7 +346,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         id=entity_id,
         type=group.type,
         name=name,
-        aliases=list(dict.fromkeys(a for a in aliases if a and a != name)),
+        aliases=_distinct_spellings(name, aliases),
         description=description,
         attributes=attributes,
         prior=min(0.3 + 0.05 * len(group.documents), 0.7),

@@ -50,9 +50,19 @@ _GROUP_WORDS = frozenset(
 )
 
 
+# A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
+INNER_NICKNAME = re.compile(
+    r"\b([A-Z][\w'’-]+)\s+(?:\"([A-Z][\w'’-]{1,20})\"|“([A-Z][\w'’-]{1,20})”|'([A-Z][\w-]{1,20})'"
+    r"|‘([A-Z][\w-]{1,20})’|\(([A-Z][\w'’-]{1,20})\))\s+(?=[A-Z])"
+)
+
+
 def clean_name(text: str) -> str:
-    """A name without honorifics, markup or stray punctuation: "**Dr. Lorraine Ashworth**" -> "Lorraine Ashworth"."""
-    text = re.sub(r"[*_`\"“”]+", "", text or "")
+    """A name without honorifics, markup, a nickname inside it or stray punctuation: "**Dr. Lorraine
+    Ashworth**" -> "Lorraine Ashworth", 'Oluwaseun "Seun" Adebayo' -> "Oluwaseun Adebayo" (the
+    people reader keeps "Seun" as an alias)."""
+    text = INNER_NICKNAME.sub(r"\1 ", text or "")
+    text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
     while True:
         stripped = _HONORIFICS.sub("", text)

@@ -13,6 +13,7 @@ from email.utils import getaddresses
 
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
+    INNER_NICKNAME,
     MENTION,
     Observation,
     clean_name,
@@ -24,7 +25,7 @@ EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
 # "(541) 555-0100 ext. 214", or a bare "ext. 101".
 PHONE = re.compile(
-    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,5}){1,4}"
+    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}"
     r"(?:\s*(?:ext\.?|x)\s*\d{1,5})?|ext\.?\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
@@ -160,10 +161,22 @@ class PeopleReader:
         if self.is_email:
             self._mail_headers()
         self._quoted_headers()
+        self._nicknames()
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
         return self.observations
+
+    def _nicknames(self) -> None:
+        """ 'Oluwaseun "Seun" Adebayo': the name the rest of the folder may use ("Seun Adebayo",
+        "Seun") is an alias of the full one, wherever the name is written (a table, a directory)."""
+        for match in INNER_NICKNAME.finditer(self.text):
+            nickname = next(g for g in match.groups()[1:] if g)
+            surname = re.match(r"[A-Z][\w'’-]+", self.text[match.end():])
+            name = clean_name(f"{match.group(1)} {surname.group(0)}") if surname else ""
+            if looks_like_person(name):
+                self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
+                self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
 
     # --- mail headers -------------------------------------------------------
 
