@@ -20,6 +20,7 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
+from chatapp.postprocess.values import measure_pattern
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
@@ -48,6 +49,13 @@ VALUE_ASKED = [
                 r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
     (re.compile(r"\be-?mail\b", re.I), re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")),
     (re.compile(r"\b(?:phone|mobile|number to call)\b", re.I), re.compile(r"\+?\d[\d ()-]{7,}\d")),
+    # A measure asked for by what it measures: "how powerful?" is answered by "150 kW", "how far?" by "280 km".
+    (re.compile(r"\bhow powerful\b|\b(?:power|powered|rated|rating|output)\b", re.I),
+     measure_pattern("power", "apparent power")),
+    (re.compile(r"\b(?:energy|battery|batteries)\b", re.I), measure_pattern("energy", "charge")),
+    (re.compile(r"\bhow far\b|\b(?:range|distance)\b", re.I), measure_pattern("length")),
+    (re.compile(r"\bhow fast\b|\b(?:speed|speeds)\b", re.I), measure_pattern("speed")),
+    (re.compile(r"\bhow heavy\b|\b(?:weight|weighs?)\b", re.I), measure_pattern("mass")),
     # "who …?": a sentence naming someone in full ("Present: Dana Kim, …") over one naming no one.
     # Particles of a surname count as part of it: "Joost van Leeuwen", "Sanne de Vries".
     (re.compile(r"\bwho(?:m|se)?\b", re.I),
@@ -531,10 +539,13 @@ class OfflineResponder:
         """The sentences of the top passages that best answer the question: the question's words they
         share (a word most candidate sentences share counts for less), and the kind of value asked for
         (an amount for "how much", a date for "when"). Headings only when no sentence matches."""
-        chunks = self._chunks(question, context)[:4]
+        retrieved = self._chunks(question, context)
+        chunks = retrieved[:4]
         # Words match by their stems: "the total" finds "Totals came to …", "who attended" "attending".
         wanted = _stems(keywords(question) | {w for e in entities for w in keywords(e.name)})
         value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]
+        if value_shapes and not any(shape.search(c.content) for c in chunks for shape in value_shapes):
+            chunks = retrieved  # the top passages give no value of the kind asked for: read the rest too
         # A sentence giving the kind of value asked for counts even without the question's words, when
         # its passage has them: "Present: Dana Kim, …" under "# Standup" answers "who attended?".
         about = [bool(_stems(keywords(chunk.content)) & wanted) for chunk in chunks]

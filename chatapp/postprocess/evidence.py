@@ -17,6 +17,7 @@ from chatapp import lexicon
 from chatapp.nlp import ABBREVIATIONS
 from chatapp.postprocess import values as V
 from chatapp.postprocess.inflections import base_form
+from chatapp.postprocess.layout import row_headers
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # No sentence ends at an abbreviation written before a number ("Phone: ext. 214"). A line break ends
@@ -130,8 +131,13 @@ class TextIndex:
         self.common_stems = {stem(w) for w in words(joined) if w.islower()}
         self.sentences: list[tuple[str, set[str], int]] = []
         for index, text in enumerate(self.texts):
+            headers = row_headers(text) if "|" in text else {}
             for sentence in split_sentences(text):
-                self.sentences.append((sentence, {stem(w) for w in words(sentence) if not is_stop(w)}, index))
+                stems = {stem(w) for w in words(sentence) if not is_stop(w)}
+                header = headers.get(sentence.strip("| \t"))
+                if header:  # a table row says what its columns are called: "| 4 | 150 kW each |" is a rating
+                    stems |= {stem(w) for w in words(header) if not is_stop(w)}
+                self.sentences.append((sentence, stems, index))
         self._values: list[V.FoundValue] | None = None
         self.acronyms = {
             "".join(w[0] for w in run.split()).lower()

@@ -21,7 +21,7 @@ from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
-from chatapp.postprocess.slots import DURATIONS, same_kind, slot_value, value_group
+from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.stated_changes import replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
@@ -174,7 +174,7 @@ class FactValidator:
         money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
         # An amount in another currency is another amount, never a wrong one.
         known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
-                 and not (money and k.shape == "amount" and V.currency(k.raw) not in (None, money))]
+                 and not (k.shape == "amount" and not V.same_currency(money, V.currency(k.raw)))]
         if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
             # The thing is named by its one distinctive word and the value by its key: the claim is
             # about it as surely as if it were named in full.
@@ -278,7 +278,7 @@ class FactValidator:
             if overlap < self.settings.near_miss_overlap:
                 continue
             for found in V.find_values(source_sentence):
-                if (found.vtype == "amount" and V.currency(found.text) == money
+                if (found.vtype == "amount" and V.same_currency(V.currency(found.text), money)
                         and V.near_miss(vc.value.parsed, found.parsed)
                         and overlap > rivals.get(found.parsed, (0.0, "", ""))[0]):
                     rivals[found.parsed] = (overlap, found.text, source_sentence)
@@ -489,7 +489,7 @@ def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
     if value.vtype == "number":
         return known.shape in ("number", "amount")
     if value.vtype == "quantity" and known.shape == "quantity":
-        return (value.parsed[1] in DURATIONS) == (known.parsed[1] in DURATIONS)
+        return dimension(value.parsed[1]) == dimension(known.parsed[1])
     return True
 
 

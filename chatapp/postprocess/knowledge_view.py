@@ -166,7 +166,10 @@ class KnowledgeView:
             self.superseded.setdefault(entity_id, []).append(old)
 
     def _index_profiles(self) -> None:
-        for entity_id, known in self.values.items():
+        # A title someone held before a newer document gave them another is still looked for: "Dana is
+        # the Finance Lead" after Dana became Head of Finance is said of her profile, and out of date.
+        olds = {entity_id: [v for v in values if v.key in PROFILE_KEYS] for entity_id, values in self.superseded.items()}
+        for entity_id, known in [*self.values.items(), *olds.items()]:
             for value in known:
                 if value.key not in PROFILE_KEYS or value.shape != "text":
                     continue

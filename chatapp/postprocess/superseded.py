@@ -11,7 +11,8 @@ belonged to: it names the entity (or one of its distinctive words, "Heron" for
 "Project Heron rebuild"), or says what the value is ("launch" for `launch`),
 best both. A sentence that marks the value as the old one ("originally", "moved
 from"), or an answer that also gives the new value, is telling the history,
-not repeating it.
+not repeating it. A key of several words said whole ("the chargers will be commissioned on …"
+for `charger_commissioning`) ties the value to its slot well enough on its own.
 """
 
 from __future__ import annotations
@@ -46,7 +47,10 @@ RARE_ZIPF = 3.5
 class Confidence:
     named_and_key: float = 0.92  # the sentence names the entity and says what the value is
     partial_name_and_key: float = 0.88  # … names it by one of its distinctive words
-    one_tie: float = 0.7  # only the name, or only what the value is: flagged, not rewritten
+    # No name, but every word of a key of two or more ("charger commissioning" for
+    # `charger_commissioning`): the slot is plain enough to rewrite.
+    whole_compound_key: float = 0.84
+    one_tie: float = 0.7  # only the name, or only a short or partly said key: flagged, not rewritten
 
 
 def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: KnowledgeView,
@@ -78,6 +82,8 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
                 continue  # without the key said, the value may be one of the thing's current ones
             if (named or partly) and key:
                 level = levels.named_and_key if named else levels.partial_name_and_key
+            elif key and _says_whole_compound_key(old, said):
+                level = levels.whole_compound_key
             elif named or key:
                 level = levels.one_tie
             else:
@@ -123,6 +129,11 @@ def _says_key(old: KnownValue, forms: set[str]) -> bool:
     them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
     parts = key_parts(old.key)
     return key_said(sum(1 for w in parts if w in forms or stem(w) in forms), len(parts))
+
+
+def _says_whole_compound_key(old: KnownValue, forms: set[str]) -> bool:
+    parts = key_parts(old.key)
+    return len(parts) >= 2 and all(w in forms or stem(w) in forms for w in parts)
 
 
 def key_parts(key: str) -> list[str]:

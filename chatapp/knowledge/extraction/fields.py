@@ -54,6 +54,12 @@ CHANGED_FROM = re.compile(
 )
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
+# "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
+_TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
+_TITLE_FROM_TO = re.compile(
+    rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
+    rf"(?P<new>{_TITLE_WORDS})"
+)
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
 
 
@@ -233,6 +239,9 @@ class FieldReader:
             to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
             new = _value_at_start(after[len(old) + to.end():]) if to else ""
             label = _clause_label(line, match.start())
+            if not new and (titles := _TITLE_FROM_TO.match(after)):
+                # A title moved for another: the merge only takes it where the old title is held.
+                old, new = titles.group("old"), titles.group("new")
             if new and label:
                 self.add("", key_for_label(label), new, 0.8, "change", position, CHANGE, old)
                 found = True
@@ -285,8 +294,11 @@ def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
 
 def _clause_label(line: str, end: int) -> str:
     """What a change is of: the last words of the clause before its verb ("Ingrid leads the
-    migration; cut-over moved to …" -> "cut-over")."""
-    clause = re.split(r"[;:,—–]|\s-\s", line[:end])[-1]
+    migration; cut-over moved to …" -> "cut-over"; "Build: moved from …" -> "Build")."""
+    clauses = re.split(r"[;:,—–]|\s-\s", line[:end])
+    clause = clauses[-1]
+    if not _LABEL_NOISE.sub(" ", clause).strip(" ,.-*") and len(clauses) > 1:
+        clause = clauses[-2]  # "- Pump commissioning: moved from …": the label before the colon
     return " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:]).strip(" ,.-")
 
 

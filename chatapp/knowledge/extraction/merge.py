@@ -243,6 +243,10 @@ def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
                     continue
                 if previous:
                     score = 10.0 if any(normal_value(r.value) == previous for r in olds) else 0.0
+                    if score and shape == "text":  # a title many hold: whose changed, by the name said
+                        score += len(label & subject_words)
+                elif shape == "text":
+                    continue  # a text value said without the one it replaces could be anyone's anything
                 else:
                     key_overlap = len(label & _words(key))
                     score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0

@@ -104,6 +104,37 @@ def _is_role_text(text: str) -> bool:
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
 
 
+def abbreviates(short: str, name: str) -> bool:
+    """Whether `short` is written as the initials of `name`: "Harbourline Electrification (HLE)",
+    "Quality Assurance Board (QAB)" give a thing its short form, not a person a role. Each word of
+    the name gives its first letter and perhaps more of its letters, in order ("HarbourLine"); small
+    words ("of", "and") may give none."""
+    if not re.fullmatch(r"[A-Z]{3,6}", short):  # two capitals ("HR", "QA") are too often a role
+        return False
+    words = [w.upper() for w in re.findall(r"[^\W\d_]+", name)]
+
+    def fits(letters: str, rest: list[str]) -> bool:
+        if not rest:
+            return not letters
+        word, others = rest[0], rest[1:]
+        if word.lower() in _TITLE_SMALL_WORDS and fits(letters, others):
+            return True
+        if not letters or letters[0] != word[0]:
+            return False
+        # The word's initial, then any of its later letters, then the next words.
+        for taken in range(1, len(letters) + 1):
+            if _in_order(letters[1:taken], word[1:]) and fits(letters[taken:], others):
+                return True
+        return False
+
+    return bool(words) and fits(short, words)
+
+
+def _in_order(letters: str, word: str) -> bool:
+    remaining = iter(word)
+    return all(c in remaining for c in letters)
+
+
 def _split_role(text: str) -> tuple[str, str]:
     """("Partner", "Commercial Property") from "Partner, Commercial Property"; the part after
     the first comma names the team the role is in."""
@@ -267,7 +298,7 @@ class PeopleReader:
             name, role = clean_name(match.group(1)), match.group(2).strip()
             words = re.findall(r"[^\W\d_]+", role)
             titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
-            if titled and looks_like_person(name) and _is_role_text(role):
+            if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
 
     def _stacked_signatures(self, lines: list[str]) -> None:
