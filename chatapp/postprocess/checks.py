@@ -121,7 +121,7 @@ class Consistency(_Check):
 class AnswerSupportCheck(_Check):
     """Last, as it speaks only when nothing else does: an answer whose support as a whole is under
     the fitted threshold with no claim of it flagged is reported once, for the whole answer, and marked
-    nowhere in it (delivery.ANSWER_LEVEL)."""
+    nowhere in it (records.ANSWER_LEVEL)."""
 
     reads = ("analysis", "answer_support", "findings")
 

@@ -71,8 +71,8 @@ NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
 # Retrieved chunks are a best guess at what is relevant and a model may rightly say more than they
-# do: with no evidence supplied, the answer's weakest claim is flagged only under this share of the
-# answer threshold (fit_support.py scales the claim threshold alike).
+# do: with no evidence supplied, a weak answer (its weakest claim, or the answer as a whole) is flagged
+# only under this share of the answer threshold (fit_support.py scales the claim threshold alike).
 RETRIEVED_FACTOR = 0.5
 # The answer threshold never goes above this, whatever the fit says: a right answer in the model's own
 # words scores lower than one that quotes its sources, and over one half the answer model finds an

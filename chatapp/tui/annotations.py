@@ -154,6 +154,8 @@ def marker_targets(delivered: str, annotations: list[Annotation]) -> list[int | 
 def verdict_text(recommendation: str, confidence: float, kinds: list[str]) -> Text:
     """"HumanReview · confidence 0.42 · UnsupportedClaim — needs your review: …"."""
     meaning = VERDICTS.get(recommendation, ("", ""))[1]
+    if kinds and set(kinds) <= ANSWER_LEVEL:
+        meaning = "checked: the sources bear out little of the answer as a whole"
     line = Text(clean(recommendation), style="bold")
     line.append(f" · confidence {confidence:.2f}")
     if kinds:
