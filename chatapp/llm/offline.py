@@ -40,6 +40,8 @@ PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's
 # A question that asks for a kind of value, and how a sentence giving one looks: "what's the stall fee?"
 # is answered by "Stall fee is £85.", not by the sentence that repeats most of its other words.
 _MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+# Words that name the kind of value a question asks for, not what it is about.
+VALUE_KIND_STEMS = frozenset({"date", "day", "time"})
 VALUE_ASKED = [
     (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
                 r"charge|invoice|quote|total|totals|sum)\b", re.I),
@@ -170,7 +172,8 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             sentence = " ".join(sentence.split())
             # Scraps are dropped, but a short whole sentence ("Stall fee is £85.") may be the answer.
             whole = len(sentence.split()) >= 3 and sentence.endswith((".", "!", "?"))
-            if (len(sentence) >= 20 or whole) and not sentence.startswith("|"):
+            # A page's field ("Lead: Imre Salo") is short but whole.
+            if (len(sentence) >= 20 or whole or FIELD_LINE.match(sentence)) and not sentence.startswith("|"):
                 sentences.append(sentence)
     return sentences
 
@@ -544,6 +547,10 @@ class OfflineResponder:
         # Words match by their stems: "the total" finds "Totals came to …", "who attended" "attending".
         wanted = _stems(keywords(question) | {w for e in entities for w in keywords(e.name)})
         value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]
+        if value_shapes:
+            # "when is the break date?": a date is what is asked, "break" what it is about; a sentence
+            # with "date" in it is no nearer the answer than one with the date.
+            wanted -= VALUE_KIND_STEMS
         if value_shapes and not any(shape.search(c.content) for c in chunks for shape in value_shapes):
             chunks = retrieved  # the top passages give no value of the kind asked for: read the rest too
         # A sentence giving the kind of value asked for counts even without the question's words, when
@@ -562,8 +569,10 @@ class OfflineResponder:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
-                if CHANGE_STATED.search(sentence):
-                    score += 1.0  # "the start moves from 7 to 9 December" is the latest word on that value
+                # "the start moves from 7 to 9 December" is the latest word on that value, if it says a
+                # word of what was asked: "the rent review moves to 1 July" does not answer "the break date".
+                if CHANGE_STATED.search(sentence) and shared:
+                    score += 1.0
             # "next Tuesday" quoted a week later is the wrong day: the quote gives the day it meant.
             quoted = with_days_meant(sentence, chunks[rank].date, keep_words=False)
             scored.append((score, -rank, quoted[:300], file_name(chunks[rank].source)))

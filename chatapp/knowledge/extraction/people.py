@@ -44,6 +44,8 @@ _CLOSING = re.compile(
     re.IGNORECASE,
 )
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
+# A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
+_BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
 _INLINE_ROLE = re.compile(r"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3})\s+\(([A-Z][^()]{2,60})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
@@ -136,9 +138,9 @@ def _in_order(letters: str, word: str) -> bool:
 
 
 def _split_role(text: str) -> tuple[str, str]:
-    """("Partner", "Commercial Property") from "Partner, Commercial Property"; the part after
-    the first comma names the team the role is in."""
-    role, _, department = text.partition(", ")
+    """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
+    Commercial Property"; the part after the first comma or bar names the team the role is in."""
+    role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
     return role.strip(" ."), department.strip(" .")
 
 
@@ -203,6 +205,11 @@ class PeopleReader:
             self.add(name, ALIAS, local, confidence * 0.8, method, position)
 
     def _quoted_headers(self) -> None:
+        for match in _BODY_HEADER.finditer(self.text):
+            for display, address in getaddresses([match.group(1)]):
+                name = clean_name(display)
+                if "@" in address and looks_like_person(name) and address.split("@")[0].lower() not in ROLE_MAILBOXES:
+                    self._person_with_address(name, address.lower(), 0.9, "mail_header", match.start())
         for match in _QUOTE_HEADER.finditer(self.text):
             # The writer's name ends the words before the address: "On Tue, Nov 17, 2026 at 3:47 PM Dana Kim".
             words = match.group(1).replace(",", " ").split()
