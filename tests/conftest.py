@@ -64,7 +64,7 @@ def engine_learnt_from(tmp_path_factory, folder_name: str, files: dict[str, str]
     The caller closes the engine."""
     folder = tmp_path_factory.mktemp(folder_name)
     for name, text in files.items():
-        (folder / name).write_text(text)
+        (folder / name).write_text(text, encoding="utf-8")
     engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
     assert not engine.ingest(folder).files_failed
     return engine, folder

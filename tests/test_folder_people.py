@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatapp.engine import ChatEngine
-from tests.conftest import only_entity
+from tests.conftest import engine_learnt_from, only_entity
 
 TEAM = """# Millbeck Repair Café — who's who
 
@@ -48,12 +47,8 @@ The old stations overheat. Perpetua says fitting takes a morning.
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("millbeck")
-    for name, text in [("team.md", TEAM), ("van-service.eml", VAN_MAIL), ("2026-11-20-committee.md", MINUTES),
-                       ("soldering.md", SOLDER)]:
-        (folder / name).write_text(text, encoding="utf-8")
-    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
-    engine.ingest(folder)
+    engine, _ = engine_learnt_from(tmp_path_factory, "millbeck", {
+        "team.md": TEAM, "van-service.eml": VAN_MAIL, "2026-11-20-committee.md": MINUTES, "soldering.md": SOLDER})
     yield engine
     engine.close()
 

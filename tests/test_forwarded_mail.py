@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatapp.engine import ChatEngine
-from tests.conftest import only_entity
+from tests.conftest import engine_learnt_from, only_entity
 
 FORWARDED = """From: Casimir Oduya <casimir@kilnworth.example>
 To: Bronagh Fensome <bronagh@kilnworth.example>
@@ -46,11 +45,8 @@ Go-live: 14 January 2027
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("kilnworth")
-    (folder / "fwd-lease.eml").write_text(FORWARDED, encoding="utf-8")
-    (folder / "kiln-upgrade.md").write_text(PROJECT, encoding="utf-8")
-    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
-    engine.ingest(folder)
+    engine, _ = engine_learnt_from(tmp_path_factory, "kilnworth",
+                                   {"fwd-lease.eml": FORWARDED, "kiln-upgrade.md": PROJECT})
     yield engine
     engine.close()
 
