@@ -295,8 +295,9 @@ def test_a_whole_ask_against_an_openai_compatible_server_never_imports_litellm(o
     assert not package_imported("litellm") and package_imported("openai")  # the openai package alone carries the call
 
 
-def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp(openai_server, tmp_path):
-    """aiohttp backs only the openai package's async client (0.1 s of CPU and 10 MiB to import)."""
+def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_and_no_trio(openai_server, tmp_path):
+    """aiohttp backs only the openai package's async client, trio only async code run under trio
+    (0.1 s and 0.06 s of CPU, 10 MiB each, to import)."""
     openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
     probe = (
         "import runpy, sys\n"
@@ -305,7 +306,8 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp(openai
         "    runpy.run_module('chatapp', run_name='__main__')\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print('aiohttp loaded:', 'aiohttp' in sys.modules, 'openai loaded:', 'openai' in sys.modules)\n"
+        "print('aiohttp loaded:', 'aiohttp' in sys.modules, 'trio loaded:', 'trio' in sys.modules,\n"
+        "      'openai loaded:', 'openai' in sys.modules)\n"
     )
     env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
     done = subprocess.run(
@@ -314,23 +316,25 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp(openai
         capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Nobody leads it yet." in done.stdout
-    assert done.stdout.rstrip().endswith("aiohttp loaded: False openai loaded: True")
+    assert done.stdout.rstrip().endswith("aiohttp loaded: False trio loaded: False openai loaded: True")
 
 
-def test_aiohttp_left_out_of_the_openai_import_still_loads_for_whatever_needs_it_later():
+def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them_later(openai_server):
     """litellm (every other provider) imports aiohttp, maybe later in the same chat."""
+    openai_server.script(Scripted.reply("Hello there.", pieces=1))
     script = (
         "import sys, chatapp\n"
-        "from chatapp.llm.openai_compatible import load_openai\n"
-        "load_openai()\n"
-        "before = 'aiohttp' in sys.modules\n"
-        "import aiohttp\n"
-        "print(before, aiohttp.ClientSession.__name__)\n"
+        "from chatapp.llm import LLMClient, LLMSettings\n"
+        f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
+        "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n"
+        "before = [name in sys.modules for name in ('aiohttp', 'trio')]\n"
+        "import aiohttp, trio\n"
+        "print(answer, before, aiohttp.ClientSession.__name__, trio.Lock.__name__)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["False", "ClientSession"]
+    assert done.stdout.strip() == "Hello there. [False, False] ClientSession Lock"
 
 
 def test_an_openai_name_without_api_base_follows_the_openai_environment(openai_server, monkeypatch):
