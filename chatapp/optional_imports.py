@@ -2,7 +2,7 @@
 
 Some libraries import an optional dependency whenever it is installed, guarded by `except ImportError`,
 even when the caller never uses what it brings: bm25s imports scipy.sparse, sqlite_utils numpy and
-pandas, the openai package aiohttp and the HTTP library under it trio. The import system reads None in sys.modules as "not installed", so
+pandas, the openai package aiohttp and the HTTP library under it trio and h2. The import system reads None in sys.modules as "not installed", so
 while `left_out` holds such a name its import raises ImportError and the library carries on without it.
 """
 

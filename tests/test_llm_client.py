@@ -295,9 +295,9 @@ def test_a_whole_ask_against_an_openai_compatible_server_never_imports_litellm(o
     assert not package_imported("litellm") and package_imported("openai")  # the openai package alone carries the call
 
 
-def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_and_no_trio(openai_server, tmp_path):
-    """aiohttp backs only the openai package's async client, trio only async code run under trio
-    (0.1 s and 0.06 s of CPU, 10 MiB each, to import)."""
+def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_trio_or_h2(openai_server, tmp_path):
+    """aiohttp backs only the openai package's async client, trio only async code run under trio, h2
+    only HTTP/2 (together 0.15 s of CPU and 15 MiB to import)."""
     openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
     probe = (
         "import runpy, sys\n"
@@ -306,7 +306,7 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_and_no
         "    runpy.run_module('chatapp', run_name='__main__')\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print('aiohttp loaded:', 'aiohttp' in sys.modules, 'trio loaded:', 'trio' in sys.modules,\n"
+        "print('aiohttp, trio, h2 loaded:', [name in sys.modules for name in ('aiohttp', 'trio', 'h2')],\n"
         "      'openai loaded:', 'openai' in sys.modules)\n"
     )
     env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
@@ -316,7 +316,7 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_and_no
         capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Nobody leads it yet." in done.stdout
-    assert done.stdout.rstrip().endswith("aiohttp loaded: False trio loaded: False openai loaded: True")
+    assert done.stdout.rstrip().endswith("aiohttp, trio, h2 loaded: [False, False, False] openai loaded: True")
 
 
 def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them_later(openai_server):
@@ -327,14 +327,14 @@ def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them
         "from chatapp.llm import LLMClient, LLMSettings\n"
         f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
         "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n"
-        "before = [name in sys.modules for name in ('aiohttp', 'trio')]\n"
-        "import aiohttp, trio\n"
-        "print(answer, before, aiohttp.ClientSession.__name__, trio.Lock.__name__)\n"
+        "before = [name in sys.modules for name in ('aiohttp', 'trio', 'h2')]\n"
+        "import aiohttp, h2.connection, trio\n"
+        "print(answer, before, aiohttp.ClientSession.__name__, trio.Lock.__name__, h2.connection.H2Connection.__name__)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "Hello there. [False, False] ClientSession Lock"
+    assert done.stdout.strip() == "Hello there. [False, False, False] ClientSession Lock H2Connection"
 
 
 def test_an_openai_name_without_api_base_follows_the_openai_environment(openai_server, monkeypatch):
