@@ -295,6 +295,48 @@ def test_a_whole_ask_against_an_openai_compatible_server_never_imports_litellm(o
     assert not package_imported("litellm") and package_imported("openai")  # the openai package alone carries the call
 
 
+def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_trio_or_h2(openai_server, tmp_path):
+    """aiohttp backs only the openai package's async client, trio only async code run under trio, h2
+    only HTTP/2 (together 0.15 s of CPU and 15 MiB to import)."""
+    openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['chatapp', *sys.argv[1:]]\n"
+        "try:\n"
+        "    runpy.run_module('chatapp', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print('aiohttp, trio, h2 loaded:', [name in sys.modules for name in ('aiohttp', 'trio', 'h2')],\n"
+        "      'openai loaded:', 'openai' in sys.modules)\n"
+    )
+    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "ask", "who leads the project", "--model", "test-model",
+         "--api-base", openai_server.url, "--data-dir", str(tmp_path / "data")],
+        capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Nobody leads it yet." in done.stdout
+    assert done.stdout.rstrip().endswith("aiohttp, trio, h2 loaded: [False, False, False] openai loaded: True")
+
+
+def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them_later(openai_server):
+    """litellm (every other provider) imports aiohttp, maybe later in the same chat."""
+    openai_server.script(Scripted.reply("Hello there.", pieces=1))
+    script = (
+        "import sys, chatapp\n"
+        "from chatapp.llm import LLMClient, LLMSettings\n"
+        f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
+        "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n"
+        "before = [name in sys.modules for name in ('aiohttp', 'trio', 'h2')]\n"
+        "import aiohttp, h2.connection, trio\n"
+        "print(answer, before, aiohttp.ClientSession.__name__, trio.Lock.__name__, h2.connection.H2Connection.__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "Hello there. [False, False, False] ClientSession Lock H2Connection"
+
+
 def test_an_openai_name_without_api_base_follows_the_openai_environment(openai_server, monkeypatch):
     monkeypatch.setenv("OPENAI_BASE_URL", openai_server.url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env-456")

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chatapp.optional_imports import left_out
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -38,15 +40,10 @@ def _bm25s():
     imports it whenever it can, but uses it only to build an index with csc_backend="scipy" (its
     default, and ours, is numpy), and scores with numpy alone. scipy.sparse was 0.2 s and 8 MiB of
     a cold `ask`."""
-    if "bm25s" not in sys.modules and "scipy.sparse" not in sys.modules:
-        # None in sys.modules is the import system's "not installed": bm25s's guarded import fails.
-        # Only for this import's moment (nothing chatapp loads beside it imports scipy).
-        sys.modules["scipy.sparse"] = None
-        try:
+    if "bm25s" not in sys.modules:
+        # Nothing chatapp loads beside this import uses scipy.
+        with left_out("scipy.sparse"):
             import bm25s  # noqa: F401
-        finally:
-            if sys.modules.get("scipy.sparse", False) is None:
-                del sys.modules["scipy.sparse"]
     import bm25s
 
     return bm25s

@@ -11,11 +11,18 @@ import threading
 from types import ModuleType
 from typing import Callable
 
+from chatapp.optional_imports import left_out
+
+# One library import at a time: a module one of them leaves out (see `without`) may be one that
+# another imports (litellm imports aiohttp, which the openai package is imported without).
+_ONE_AT_A_TIME = threading.Lock()
+
 
 class LibraryImport:
-    def __init__(self, name: str, configure: Callable[[ModuleType], None]):
+    def __init__(self, name: str, configure: Callable[[ModuleType], None], without: tuple[str, ...] = ()):
         self.name = name
         self._configure = configure  # run once, right after the import (quiet its loggers, …)
+        self.without = without  # optional modules the library would import for nothing chatapp uses
         self._module: ModuleType | None = None
         self._lock = threading.Lock()
 
@@ -23,7 +30,8 @@ class LibraryImport:
         """The module, imported now if no one has yet (waiting for an import under way)."""
         with self._lock:
             if self._module is None:
-                module = importlib.import_module(self.name)
+                with _ONE_AT_A_TIME, left_out(*self.without):
+                    module = importlib.import_module(self.name)
                 self._configure(module)
                 self._module = module
         return self._module

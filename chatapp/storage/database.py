@@ -23,17 +23,10 @@ def _import_sqlite_utils():
     creates from Python values; chatapp's tables come from SQL migrations. numpy costs a command a
     quarter of its time, so it is left out of this import unless something loaded it already (it is
     then used as before)."""
-    import sys
+    from chatapp.optional_imports import left_out
 
-    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
-    for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment] - makes `import name` raise ImportError
-    try:
+    with left_out("numpy", "pandas"):
         import sqlite_utils
-    finally:
-        for name in hidden:
-            if sys.modules.get(name, 0) is None:
-                del sys.modules[name]
     return sqlite_utils
 
 
