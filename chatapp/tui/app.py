@@ -10,6 +10,7 @@ answer view, the palette's commands and the rest load on first use, not before t
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import time
@@ -29,6 +30,7 @@ from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
 from chatapp.tui.draft_preview import DraftPreview
 from chatapp.tui.input_history import InputHistory
+from chatapp.tui.laid_out_once import Conversation
 from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.startup import KnowledgeStatus
 from chatapp.tui.status_bar import StatusBar
@@ -130,7 +132,7 @@ class ChatApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="body"):
-            yield VerticalScroll(id="conversation")
+            yield Conversation(id="conversation")
             with VerticalScroll(id="sidebar"):
                 yield Static("Correction level", classes="sidebar-title")
                 yield Static(self.level, id="level")
@@ -214,6 +216,11 @@ class ChatApp(App):
             from chatapp.llm.client import load_client_library
 
             load_client_library(self.model, self.api_base)  # seconds: paid now, not on the first message
+        # What was just loaded (the correction tables, spaCy, the resolver, the model's client) lives as
+        # long as the chat: frozen, the collector's full passes no longer walk it. The screen's frames
+        # allocate enough to start such a pass every few seconds while an answer streams, a fifth of a
+        # second each when it did walk everything.
+        gc.freeze()
 
     def _open_engine(self) -> bool:
         """Open the engine from the settings, and find the session asked for; on failure the chat
