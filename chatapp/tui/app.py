@@ -188,6 +188,8 @@ class ChatApp(App):
             self._wait_for_first_diff()
             # Its preview (a full preprocess) only now: started with the diff, it slowed the diff down.
             self.call_from_thread(self._preview_draft)
+        # The known names are rated as the diff meets them (rating them all first delayed it): the rest now.
+        self.engine.turns.correction.names.rate_all()
         status = self.query_one(KnowledgeStatus)
 
         def show_progress(event, **data):
