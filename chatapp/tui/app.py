@@ -10,7 +10,6 @@ answer view, the palette's commands and the rest load on first use, not before t
 
 from __future__ import annotations
 
-import gc
 import sys
 import threading
 import time
@@ -29,6 +28,7 @@ from textual.widgets import Footer, Header, Static
 from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
 from chatapp.tui.draft_preview import DraftPreview
+from chatapp.tui.frozen_heap import FrozenWhileOpen
 from chatapp.tui.input_history import InputHistory
 from chatapp.tui.laid_out_once import Conversation
 from chatapp.tui.prompt_input import PromptInput
@@ -122,6 +122,7 @@ class ChatApp(App):
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
         self.draft_preview = DraftPreview(self)  # the side panel: the last turn's, or the draft's while typed
+        self._loaded_heap = FrozenWhileOpen()  # what start_up loads: no full collection walks it
         # The themes and the saved choice before the first frame: set after it, the theme would style
         # every widget a second time (a missing theme is said in on_mount).
         for theme in load_themes():
@@ -163,6 +164,9 @@ class ChatApp(App):
 
     def on_resize(self) -> None:
         self._apply_side_panel()
+
+    def on_unmount(self) -> None:
+        self._loaded_heap.release()
 
     def notify(self, message: str, **options) -> None:
         """Show a notification, and keep its text in `notices`. Notifications quote paths, session
@@ -218,11 +222,7 @@ class ChatApp(App):
             from chatapp.llm.client import load_client_library
 
             load_client_library(self.model, self.api_base)  # seconds: paid now, not on the first message
-        # What was just loaded (the correction tables, spaCy, the resolver, the model's client) lives as
-        # long as the chat: frozen, the collector's full passes no longer walk it. The screen's frames
-        # allocate enough to start such a pass every few seconds while an answer streams, a fifth of a
-        # second each when it did walk everything.
-        gc.freeze()
+        self._loaded_heap.freeze()  # out of the collector's full passes while the chat is open
 
     def _open_engine(self) -> bool:
         """Open the engine from the settings, and find the session asked for; on failure the chat
