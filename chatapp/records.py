@@ -38,11 +38,14 @@ ClaimKind = Literal["sentence", "email", "phone", "url", "date", "amount", "numb
 CheckStatus = Literal["verified", "contradicted", "unverifiable"]
 HallucinationType = Literal[
     "FabricatedFact", "NonexistentEntity", "WrongAttribute", "ContradictsFact", "ContradictsPrior",
-    "UnsupportedClaim", "TemporalError", "LogicalInconsistency",
+    "UnsupportedClaim", "TemporalError", "LogicalInconsistency", "UnsupportedAnswer",
 ]
 Recommendation = Literal["Accept", "AcceptWithFlags", "CorrectAndDeliver", "Regenerate", "HumanReview"]
 
 HALLUCINATION_TYPES: tuple[str, ...] = get_args(HallucinationType)
+# Flags about the answer as a whole (its support is weak, no one claim the trouble): shown in the
+# verdict, never marked inside the text.
+ANSWER_LEVEL: frozenset[str] = frozenset({"UnsupportedAnswer"})
 RECOMMENDATIONS: tuple[str, ...] = get_args(Recommendation)
 
 
@@ -328,3 +331,7 @@ class PostprocessedResponse:
     guidance: str = ""  # for Regenerate: what the next attempt must fix
     claim_support: list[ClaimSupport] = field(default_factory=list)  # one per sentence, in order
     support: float = 1.0  # how far the evidence at hand supports the answer as a whole (0-1)
+    # The support under which the answer is weak (0: no evidence or retrieved chunks to hold it to), and
+    # why it was reported as a whole (UnsupportedAnswer), when it was.
+    support_threshold: float = 0.0
+    support_reason: str = ""

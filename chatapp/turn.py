@@ -337,12 +337,17 @@ class TurnRunner:
             raise
         return streamed
 
-    def _entities_in_answer(self, answer: str) -> list[str]:
+    def _entities_in_answer(self, answer: str) -> dict[str, float]:
+        """The entities an answer names, in order, each with how surely its words name it (a bare
+        "Declan" when two Declans are known: about half)."""
+        found: dict[str, float] = {}
         try:
-            return [e.entity_id for e in self.resolver.resolve(read_part(answer)) if e.entity_id and not
-                    e.entity_id.startswith(("date:", "doc:"))]
+            for e in self.resolver.resolve(read_part(answer)):
+                if e.entity_id and not e.entity_id.startswith(("date:", "doc:")):
+                    found[e.entity_id] = max(found.get(e.entity_id, 0.0), e.confidence)
         except Exception:  # noqa: BLE001 - the dialogue update must not lose a finished turn
-            return []
+            return {}
+        return found
 
     def _change_state(self, session, change: Callable) -> None:
         """Apply `change` to the session's DialogueState as stored now (not as this turn first read
@@ -378,12 +383,13 @@ class TurnRunner:
 
         own, quoted = split_quoted(response.original)
         answer_ids = self._entities_in_answer(own)
-        quoted_ids = self._entities_in_answer(quoted) if quoted else []
+        quoted_ids = self._entities_in_answer(quoted) if quoted else {}
 
         def add(state) -> None:
-            state.add_assistant_turn(response.delivered, now.isoformat(), answer_ids,
+            state.add_assistant_turn(response.delivered, now.isoformat(), list(answer_ids),
                                      unverified_entity_ids=list(unverified), entity_info=unverified,
-                                     quoted_entity_ids=quoted_ids)
+                                     quoted_entity_ids=list(quoted_ids),
+                                     link_confidence={**quoted_ids, **answer_ids})
             state.note_documents(pre.rag_chunks)
 
         self._change_state(session, add)

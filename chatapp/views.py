@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from chatapp.input_limits import read_part
-from chatapp.records import AssembledPrompt, ClaimSupport, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
+from chatapp.records import ANSWER_LEVEL, AssembledPrompt, ClaimSupport, CorrectionResult, PostprocessedResponse, PreprocessedPrompt, ResolvedEntity
 from chatapp.terminal_text import clean, plain_text
 
 
@@ -111,7 +111,9 @@ def response_view(response: PostprocessedResponse, include_answer: bool = True) 
         for column in ("flag", "content", "conf", "suggestion"):
             table.add_column(column)
         for flag in response.hallucination_flags:
-            table.add_row(plain_text(flag.hallucination_type), plain_text(flag.content), f"{flag.confidence:.2f}",
+            # A flag about the whole answer would repeat it: its table row says so instead.
+            content = "(the answer as a whole)" if flag.hallucination_type in ANSWER_LEVEL else flag.content
+            table.add_row(plain_text(flag.hallucination_type), plain_text(content), f"{flag.confidence:.2f}",
                           plain_text(flag.suggestion or ""))
         parts.append(table)
     colour = colours.get(response.recommendation, "white")
@@ -134,6 +136,20 @@ def best_evidence(claim: ClaimSupport, none: str = "—") -> Text:
         # The closest sentence can still be far: say how much of the claim it holds.
         best.append(f" · holds {share:.0%} of the claim's words", style="dim")
     return best
+
+
+def explain_view(response: PostprocessedResponse) -> Group:
+    """`check --explain` and `ask --explain`: how each sentence was held to the evidence, then the
+    answer as a whole — its support, the line under which it is weak, and why it was flagged as a
+    whole (UnsupportedAnswer) when it was."""
+    if response.support_reason:
+        whole = plain_text(f"the answer as a whole: UnsupportedAnswer — {response.support_reason}", style="yellow")
+    elif response.support_threshold:
+        whole = plain_text(f"the answer as a whole: support {response.support:.2f} (weak under "
+                           f"{response.support_threshold:.2f})", style="dim")
+    else:
+        whole = plain_text("the answer as a whole: no evidence or retrieved document to hold it to", style="dim")
+    return Group(claim_support_view(response.claim_support), whole)
 
 
 def claim_support_view(claims: list[ClaimSupport]) -> Table:

@@ -59,6 +59,23 @@ def registry_engine(tmp_path_factory) -> ChatEngine:
     engine.close()
 
 
+def engine_learnt_from(tmp_path_factory, folder_name: str, files: dict[str, str]) -> tuple[ChatEngine, Path]:
+    """A fresh engine (no sample) that ingested a folder of `files` (file name -> text), and the folder.
+    The caller closes the engine."""
+    folder = tmp_path_factory.mktemp(folder_name)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
+    assert not engine.ingest(folder).files_failed
+    return engine, folder
+
+
+def checked(engine: ChatEngine, question: str, answer: str):
+    """`answer` to `question` as `chatapp ask` would deliver it: retrieval for the question, then the checks."""
+    pre = engine.turns.preprocess(question)
+    return engine.turns.postprocess(answer, question=pre.corrected_input, preprocessed=pre)
+
+
 def only_entity(engine: ChatEngine, name: str):
     """The one registry entity `name` is an alias of (the test fails when there are none or several)."""
     found = engine.kb.registry.find_by_alias(name)

@@ -268,12 +268,15 @@ def test_sound_alikes_in_clean_prose_stay_even_when_aggressive(pipeline, text):
 @pytest.mark.parametrize(("typed", "meant"), [
     ("wen is the review", "When is the review?"),
     ("wat is her phone number", "What is her phone number?"),
+    # "which", "what" and "whose" take their noun before the auxiliary.
+    ("wich ferry is she crewing", "Which ferry is she crewing?"),
+    ("wat time does the office open", "What time does the office open?"),
 ])
 def test_a_question_word_typed_as_another_word_is_fixed_where_an_auxiliary_follows(pipeline, typed, meant):
     correct_to(pipeline, typed, meant)
 
 
-@pytest.mark.parametrize("typed", ["Wen is coming on Monday", "wat a day it was"])
+@pytest.mark.parametrize("typed", ["Wen is coming on Monday", "wat a day it was", "wen ferry is it"])
 def test_a_capitalised_name_or_a_word_with_no_auxiliary_after_it_stays(pipeline, typed):
     first = pipeline.correct(typed, "standard")[0].corrected_input.split()[0]
     assert first.lower() == typed.split()[0].lower()

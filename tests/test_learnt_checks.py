@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from chatapp.engine import ChatEngine
+from tests.conftest import checked, engine_learnt_from
 
 DIRECTORY = """# Larchmont Cycles — Team
 
@@ -76,24 +77,14 @@ FILES = {"team.md": DIRECTORY, "standup-2026-11-30.md": STANDUP, "project-kestre
 
 @pytest.fixture(scope="module")
 def learnt(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("larchmont")
-    for name, text in FILES.items():
-        (folder / name).write_text(text)
-    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
-    assert not engine.ingest(folder).files_failed
+    engine, folder = engine_learnt_from(tmp_path_factory, "larchmont", FILES)
     yield engine, folder
     engine.close()
 
 
-def check(engine, question: str, answer: str):
-    """The answer as `chatapp ask` would deliver it: retrieval for the question, then the checks."""
-    pre = engine.turns.preprocess(question)
-    return engine.turns.postprocess(answer, question=pre.corrected_input, preprocessed=pre)
-
-
 def test_a_superseded_date_is_corrected_to_the_new_one_and_the_flag_says_what_changed(learnt):
     engine, _ = learnt
-    result = check(engine, "When does Project Kestrel launch?", "Project Kestrel launches on 9 March 2027.")
+    result = checked(engine, "When does Project Kestrel launch?", "Project Kestrel launches on 9 March 2027.")
     assert result.delivered == "Project Kestrel launches on 19 April 2027 [corrected]."
     flag, = result.hallucination_flags
     assert flag.hallucination_type == "TemporalError"
@@ -105,20 +96,20 @@ def test_a_superseded_date_is_corrected_to_the_new_one_and_the_flag_says_what_ch
 
 def test_current_values_and_an_answer_telling_the_change_get_no_flags(learnt):
     engine, _ = learnt
-    right = check(engine, "Who leads Project Kestrel and when does it launch?",
+    right = checked(engine, "Who leads Project Kestrel and when does it launch?",
                   "Project Kestrel is led by Tariq Oduya. It launches on 19 April 2027, and the budget is £62,300.")
     assert right.hallucination_flags == [] and right.recommendation == "Accept"
-    history = check(engine, "Did the Kestrel launch move?",
+    history = checked(engine, "Did the Kestrel launch move?",
                     "Yes: the Kestrel launch moved from 9 March 2027 to 19 April 2027.")
     assert history.hallucination_flags == []
     # The old launch date is still the date of something else that did not move.
-    review = check(engine, "When is the Kestrel safety review?", "The Kestrel safety review is on 9 March 2027.")
+    review = checked(engine, "When is the Kestrel safety review?", "The Kestrel safety review is on 9 March 2027.")
     assert review.hallucination_flags == []
 
 
 def test_a_wrong_amount_said_after_a_sentence_naming_the_project_is_corrected(learnt):
     engine, _ = learnt
-    result = check(engine, "What is the budget for Project Kestrel?",
+    result = checked(engine, "What is the budget for Project Kestrel?",
                    "Imogen Vasquez sponsors Project Kestrel. The approved budget is £58,000.")
     assert result.delivered.endswith("The approved budget is £62,300 [corrected].")
     flag, = result.hallucination_flags
@@ -127,18 +118,18 @@ def test_a_wrong_amount_said_after_a_sentence_naming_the_project_is_corrected(le
 
 def test_an_amount_with_its_digits_swapped_is_corrected_from_the_email_that_states_it(learnt):
     engine, _ = learnt
-    result = check(engine, "How much did Wheelwright quote for the Kestrel frames?",
+    result = checked(engine, "How much did Wheelwright quote for the Kestrel frames?",
                    "Wheelwright quoted €17,850 excl. VAT for the 40 Kestrel frames.")
     assert result.delivered == "Wheelwright quoted €18,750 [corrected] excl. VAT for the 40 Kestrel frames."
     flag = next(f for f in result.hallucination_flags if f.content == "€17,850")
     assert flag.hallucination_type == "ContradictsFact"
     # An amount nothing like the quote is not "corrected" to it: it is only doubted.
-    other = check(engine, "How much did Wheelwright quote for the Kestrel frames?",
+    other = checked(engine, "How much did Wheelwright quote for the Kestrel frames?",
                   "Wheelwright quoted €42,000 excl. VAT for the 40 Kestrel frames.")
     assert "€18,750" not in other.delivered
     assert all(f.hallucination_type != "ContradictsFact" for f in other.hallucination_flags)
     # Nor is a total the answer worked out, a digit away from the quote it adds to.
-    total = check(engine, "What will the Kestrel frames cost with delivery?",
+    total = checked(engine, "What will the Kestrel frames cost with delivery?",
                   "Wheelwright quoted €18,750 excl. VAT for the 40 Kestrel frames, so with €1,000 delivery "
                   "the total is €19,750.")
     assert "€19,750" in total.delivered
@@ -148,21 +139,21 @@ def test_an_amount_with_its_digits_swapped_is_corrected_from_the_email_that_stat
 def test_people_listed_as_present_in_meeting_notes_are_known_and_a_stranger_is_not(learnt):
     engine, _ = learnt
     assert [e.type for e in engine.kb.registry.find_by_alias("Saoirse Ngata-Whitlock")] == ["person"]
-    known = check(engine, "Who was at the workshop standup?",
+    known = checked(engine, "Who was at the workshop standup?",
                   "Imogen Vasquez, Tariq Oduya and Saoirse Ngata-Whitlock were at the standup.")
     assert not any("Saoirse" in f.content for f in known.hallucination_flags)
-    stranger = check(engine, "Who was at the workshop standup?",
+    stranger = checked(engine, "Who was at the workshop standup?",
                      "Imogen Vasquez, Tariq Oduya and Piotr Lindahl were at the standup.")
     assert any("Piotr Lindahl" in f.content for f in stranger.hallucination_flags)
 
 
 def test_an_international_phone_number_is_checked_like_any_other(learnt):
     engine, _ = learnt
-    wrong = check(engine, "What is Tariq's phone number?", "Tariq Oduya's phone number is +44 20 7946 0737.")
+    wrong = checked(engine, "What is Tariq's phone number?", "Tariq Oduya's phone number is +44 20 7946 0737.")
     assert wrong.delivered == "Tariq Oduya's phone number is +44 20 7946 0733 [corrected]."
     assert [f.hallucination_type for f in wrong.hallucination_flags] == ["WrongAttribute"]
     # The same line written the national way, with its trunk 0, is the same number.
-    national = check(engine, "What is Tariq's phone number?", "Tariq Oduya's phone number is 020 7946 0733.")
+    national = checked(engine, "What is Tariq's phone number?", "Tariq Oduya's phone number is 020 7946 0733.")
     assert national.hallucination_flags == [] and "[corrected]" not in national.delivered
 
 
@@ -176,7 +167,7 @@ def test_an_international_phone_number_is_checked_like_any_other(learnt):
 ], ids=["old-date-by-a-word-of-the-name", "role-said-as-the-companys"])
 def test_corrected_in_place(learnt, question, answer, delivered, kind):
     engine, _ = learnt
-    result = check(engine, question, answer)
+    result = checked(engine, question, answer)
     assert result.delivered == delivered
     assert [f.hallucination_type for f in result.hallucination_flags] == [kind]
 
@@ -188,9 +179,9 @@ def test_a_later_change_is_picked_up_without_restarting(tmp_path):
     answer = "Project Kestrel launches on 9 March 2027."
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
-        assert check(engine, "When does Project Kestrel launch?", answer).hallucination_flags == []
+        assert checked(engine, "When does Project Kestrel launch?", answer).hallucination_flags == []
         # The same engine, no restart: the checks see what the new email changed.
         (folder / "2026-11-02-kestrel-moved.eml").write_text(MAIL_MOVED)
         engine.ingest(folder)
-        after = check(engine, "When does Project Kestrel launch?", answer)
+        after = checked(engine, "When does Project Kestrel launch?", answer)
         assert after.delivered == "Project Kestrel launches on 19 April 2027 [corrected]."

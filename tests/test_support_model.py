@@ -213,3 +213,69 @@ def test_the_noun_a_stated_value_is_said_of_is_not_missing_content(open_post):
     # Of a value the evidence does not state, the noun is content like any other.
     unstated = open_post.process("Her pager extension is 9921.", question="Who is Jennifer Tran?", evidence=evidence)
     assert any("extension" in c.missing for c in unstated.claim_support)
+
+
+# --- the answer as a whole (UnsupportedAnswer) ------------------------------------------------------
+
+ALLOTMENT = ("# Brackenfold allotment society\n\nThe society meets on the first Saturday of each month in the church "
+             "hall. Its treasurer, Odile Marchetti, collects the yearly plot fee of £35 in April.\n")
+# Each claim lacks too little to flag alone ("remember"); the answer as a whole rests little on the notes.
+WEAK_AS_A_WHOLE = "Oh yes, I remember that, it was so much fun back then. They meet every month in the hall."
+
+
+def test_check_flags_an_answer_weak_as_a_whole_and_says_why_without_marking_a_claim(tmp_path):
+    notes = tmp_path / "allotment-notes.md"
+    notes.write_text(ALLOTMENT, encoding="utf-8")
+    data_dir = tmp_path / "data"
+    question = "When does the allotment society meet?"
+    as_json = run_cli("check", "--response", WEAK_AS_A_WHOLE, "--question", question, "--evidence", str(notes),
+                      "--json", data_dir=data_dir)
+    assert as_json.returncode == 0, as_json.stderr
+    response = json.loads(as_json.stdout)["response"]
+    (flag,) = response["hallucination_flags"]
+    assert flag["hallucination_type"] == "UnsupportedAnswer"
+    assert flag["content"] == WEAK_AS_A_WHOLE and "the answer's support" in flag["evidence"][0]
+    # Delivered as written, no claim marked or flagged: it is the whole answer that is weak, and the
+    # mildest flagged verdict, not a second attempt, though its confidence is low.
+    assert response["delivered"] == WEAK_AS_A_WHOLE and "[unverified]" not in response["delivered"]
+    assert not any(c["flagged"] for c in response["claim_support"])
+    assert response["recommendation"] == "AcceptWithFlags"
+    assert response["support"] < response["support_threshold"] and "the answer's support" in response["support_reason"]
+    explained = run_cli("check", "--response", WEAK_AS_A_WHOLE, "--question", question, "--evidence", str(notes),
+                        "--explain", data_dir=data_dir, env={"COLUMNS": "300"})
+    shown = " ".join(explained.stdout.split())
+    assert "(the answer as a whole)" in shown and "the answer as a whole: UnsupportedAnswer" in shown
+    assert "bears out too little of it as a whole" in shown
+
+
+def test_check_leaves_a_faithful_paraphrase_unflagged(tmp_path):
+    notes = tmp_path / "allotment-notes.md"
+    notes.write_text(ALLOTMENT, encoding="utf-8")
+    paraphrase = "Odile Marchetti, the treasurer, collects the £35 yearly fee for each plot in April."
+    explained = run_cli("check", "--response", paraphrase, "--question", "Who collects the plot fee?", "--evidence",
+                        str(notes), "--explain", data_dir=tmp_path / "data", env={"COLUMNS": "300"})
+    assert explained.returncode == 0, explained.stderr
+    shown = " ".join(explained.stdout.split())
+    assert "Accept ·" in shown and "UnsupportedAnswer" not in shown and "[unverified]" not in shown
+    assert "the answer as a whole: support" in shown and "(weak under" in shown
+
+
+def test_an_answer_whose_every_claim_the_evidence_states_is_not_flagged_for_a_question_back(open_post):
+    result = open_post.process("Odile Marchetti does. Anything else you would like to know about the society?",
+                               question="Who collects the plot fee?", evidence=[ALLOTMENT])
+    # Weak as a whole (the offer is in no source), but nothing it claims is missing from the notes.
+    assert result.support < result.support_threshold
+    assert not result.hallucination_flags and result.recommendation == "Accept"
+
+
+def test_an_answer_to_small_talk_is_never_flagged_as_a_whole(open_post):
+    asked = open_post.process(WEAK_AS_A_WHOLE, question="When does the allotment society meet?", evidence=[ALLOTMENT])
+    assert [f.hallucination_type for f in asked.hallucination_flags] == ["UnsupportedAnswer"]
+    for greeting in ("Thanks so much!", "Hi there!", "Good morning"):
+        result = open_post.process(WEAK_AS_A_WHOLE, question=greeting, evidence=[ALLOTMENT])
+        assert not result.hallucination_flags, greeting
+
+
+def test_without_evidence_an_answer_is_never_flagged_as_a_whole(open_post):
+    result = open_post.process(WEAK_AS_A_WHOLE, question="When does the allotment society meet?")
+    assert not result.hallucination_flags and result.support_threshold == 0.0

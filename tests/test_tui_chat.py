@@ -296,6 +296,33 @@ def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, ope
         engine.close()
 
 
+ALLOTMENT_NOTES = ("# Brackenfold allotment society\n\nThe society meets on the first Saturday of each month in the "
+                   "church hall. Its treasurer, Odile Marchetti, collects the yearly plot fee of £35 in April.\n")
+
+
+def test_an_answer_weak_as_a_whole_is_flagged_in_its_verdict_not_in_its_text(data_dir, tmp_path, openai_server):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "allotment.md").write_text(ALLOTMENT_NOTES, encoding="utf-8")
+    # Its one claim lacks only an everyday word ("remember"); the answer as a whole rests little on the notes.
+    reply = "Oh yes, I remember that, it was so much fun back then. The society meets in the church hall."
+    openai_server.script(Scripted.reply(reply, pieces=3))
+    engine = ChatEngine.open(data_dir, load_sample_kb=False, model="test-model", api_base=openai_server.url)
+    engine.ingest(folder)
+
+    def inspect(app):
+        answer = app.query_one(AssistantMessage)
+        review = answer.review
+        labels = [str(option.prompt) for option in review.query_one(OptionList).options]
+        return answer.text, str(review.query_one(".verdict").render()), labels
+
+    text, verdict, labels = answer_in_chat(engine, "When does the allotment society meet?", inspect)
+    assert "[unverified]" not in text and "church hall" in text
+    assert "AcceptWithFlags" in verdict and "UnsupportedAnswer" in verdict
+    assert "the sources bear out little of the answer as a whole" in verdict
+    assert len(labels) == 1 and "UnsupportedAnswer" in labels[0]
+
+
 def test_accept_and_human_review_verdicts_look_different(data_dir):
     engine = ChatEngine.open(data_dir, load_sample_kb=False)
 

@@ -191,7 +191,13 @@ def test_the_chat_lists_flagged_claims_with_their_evidence_live_and_after_a_rest
 
 async def read_review(app, pilot) -> tuple[str, str, str]:
     """(the flagged-claims list, the detail of the [unverified] span once selected, the screen)."""
-    answer = app.query(AssistantMessage).last()
+    # The review is mounted by a message the finished turn posts: on a loaded machine it may come a
+    # few frames after the workers are done.
+    for _ in range(200):
+        answer = app.query(AssistantMessage).last()
+        if answer.review is not None:
+            break
+        await pilot.pause(0.05)
     review = answer.review
     flagged = str(review.query_one(".flagged-claims").render())
     options = review.query_one(OptionList)

@@ -121,3 +121,17 @@ def test_a_story_of_the_assistants_own_life_is_still_flagged_beside_the_document
     story = next(c for c in response.claim_support if "visited" in c.text)
     assert story.flagged and OWN_EXPERIENCE in story.reason
     assert response.recommendation != "Accept"
+
+
+@pytest.mark.parametrize("answer", [
+    # The documents' facts in the model's own words, with an offer or a question back around them.
+    "Cadoc Pellow is in charge of Project Marram. The first firing is planned for 25 January 2027. "
+    "Would you like the budget as well?",
+    "Sure! Cadoc Pellow leads it, and the gas kiln goes into the back workshop in the week of 11 January 2027.",
+    "That would be Cadoc Pellow. Anything else you need about the kiln?",
+])
+def test_a_right_answer_in_the_models_own_words_gets_no_flag_for_the_answer_as_a_whole(studio, openai_server,
+                                                                                       answer):
+    response = ask(studio, openai_server, "Who leads Project Marram?", answer, f"own-words-{len(answer)}")
+    assert not any(f.hallucination_type == "UnsupportedAnswer" for f in response.hallucination_flags)
+    assert response.recommendation == "Accept", response.hallucination_flags

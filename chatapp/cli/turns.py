@@ -154,9 +154,9 @@ def ask(
                 console.rule(style="dim")
             console.print(response_view(result.response, include_answer=changed))
             if explain:
-                from chatapp.views import claim_support_view
+                from chatapp.views import explain_view
 
-                console.print(claim_support_view(result.response.claim_support))
+                console.print(explain_view(result.response))
         console.print(f"[dim]session {markup_safe(result.session_name)} · {markup_safe(result.usage.model)} · "
                       f"{result.usage.prompt_tokens}+{result.usage.completion_tokens} tokens · "
                       f"{result.usage.latency_ms:.0f} ms[/]")
@@ -185,11 +185,11 @@ def check(
     if as_json:
         print_json({"response": result})
         return
-    from chatapp.views import claim_support_view, response_view
+    from chatapp.views import explain_view, response_view
 
     console.print(response_view(result))
     if explain:
-        console.print(claim_support_view(result.claim_support))
+        console.print(explain_view(result))
 
 
 def _evidence_text(path: Path) -> str:

@@ -20,6 +20,7 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
+from chatapp.postprocess.values import measure_pattern
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
@@ -39,6 +40,8 @@ PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's
 # A question that asks for a kind of value, and how a sentence giving one looks: "what's the stall fee?"
 # is answered by "Stall fee is £85.", not by the sentence that repeats most of its other words.
 _MONTH_NAME = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+# Words that name the kind of value a question asks for, not what it is about.
+VALUE_KIND_STEMS = frozenset({"date", "day", "time"})
 VALUE_ASKED = [
     (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
                 r"charge|invoice|quote|total|totals|sum)\b", re.I),
@@ -48,6 +51,13 @@ VALUE_ASKED = [
                 r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
     (re.compile(r"\be-?mail\b", re.I), re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")),
     (re.compile(r"\b(?:phone|mobile|number to call)\b", re.I), re.compile(r"\+?\d[\d ()-]{7,}\d")),
+    # A measure asked for by what it measures: "how powerful?" is answered by "150 kW", "how far?" by "280 km".
+    (re.compile(r"\bhow powerful\b|\b(?:power|powered|rated|rating|output)\b", re.I),
+     measure_pattern("power", "apparent power")),
+    (re.compile(r"\b(?:energy|battery|batteries)\b", re.I), measure_pattern("energy", "charge")),
+    (re.compile(r"\bhow far\b|\b(?:range|distance)\b", re.I), measure_pattern("length")),
+    (re.compile(r"\bhow fast\b|\b(?:speed|speeds)\b", re.I), measure_pattern("speed")),
+    (re.compile(r"\bhow heavy\b|\b(?:weight|weighs?)\b", re.I), measure_pattern("mass")),
     # "who …?": a sentence naming someone in full ("Present: Dana Kim, …") over one naming no one.
     # Particles of a surname count as part of it: "Joost van Leeuwen", "Sanne de Vries".
     (re.compile(r"\bwho(?:m|se)?\b", re.I),
@@ -117,6 +127,8 @@ CHANGE_STATED = re.compile(
     re.I,
 )
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
+# "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
+FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
@@ -132,7 +144,8 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             line = raw.strip().lstrip(">").strip()  # a quoted line of an earlier message is still its text
             if not line or HEADER_LINE.match(line) or REPLY_ATTRIBUTION.match(line):
                 continue
-            starts_new = bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
+            starts_new = (bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
+                          or bool(FIELD_LINE.match(line)))
             if starts_new or lines[-1].startswith(("#", "|")) or lines[-1].endswith(":"):
                 lines.append(line)
             else:
@@ -159,7 +172,8 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             sentence = " ".join(sentence.split())
             # Scraps are dropped, but a short whole sentence ("Stall fee is £85.") may be the answer.
             whole = len(sentence.split()) >= 3 and sentence.endswith((".", "!", "?"))
-            if (len(sentence) >= 20 or whole) and not sentence.startswith("|"):
+            # A page's field ("Lead: Imre Salo") is short but whole.
+            if (len(sentence) >= 20 or whole or FIELD_LINE.match(sentence)) and not sentence.startswith("|"):
                 sentences.append(sentence)
     return sentences
 
@@ -528,10 +542,17 @@ class OfflineResponder:
         """The sentences of the top passages that best answer the question: the question's words they
         share (a word most candidate sentences share counts for less), and the kind of value asked for
         (an amount for "how much", a date for "when"). Headings only when no sentence matches."""
-        chunks = self._chunks(question, context)[:4]
+        retrieved = self._chunks(question, context)
+        chunks = retrieved[:4]
         # Words match by their stems: "the total" finds "Totals came to …", "who attended" "attending".
         wanted = _stems(keywords(question) | {w for e in entities for w in keywords(e.name)})
         value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]
+        if value_shapes:
+            # "when is the break date?": a date is what is asked, "break" what it is about; a sentence
+            # with "date" in it is no nearer the answer than one with the date.
+            wanted -= VALUE_KIND_STEMS
+        if value_shapes and not any(shape.search(c.content) for c in chunks for shape in value_shapes):
+            chunks = retrieved  # the top passages give no value of the kind asked for: read the rest too
         # A sentence giving the kind of value asked for counts even without the question's words, when
         # its passage has them: "Present: Dana Kim, …" under "# Standup" answers "who attended?".
         about = [bool(_stems(keywords(chunk.content)) & wanted) for chunk in chunks]
@@ -548,8 +569,10 @@ class OfflineResponder:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
-                if CHANGE_STATED.search(sentence):
-                    score += 1.0  # "the start moves from 7 to 9 December" is the latest word on that value
+                # "the start moves from 7 to 9 December" is the latest word on that value, if it says a
+                # word of what was asked: "the rent review moves to 1 July" does not answer "the break date".
+                if CHANGE_STATED.search(sentence) and shared:
+                    score += 1.0
             # "next Tuesday" quoted a week later is the wrong day: the quote gives the day it meant.
             quoted = with_days_meant(sentence, chunks[rank].date, keep_words=False)
             scored.append((score, -rank, quoted[:300], file_name(chunks[rank].source)))

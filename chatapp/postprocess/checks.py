@@ -9,6 +9,7 @@ a named one off, and precedence.py settles what they find between them.
     comparisons         the wrong pick in "which came first, A or B?" where the sources date both
     temporal            impossible dates, relative dates and tenses the clock or the records rule out
     consistency         contradictions inside the answer and with earlier answers
+    answer_support      an answer the evidence bears out too little as a whole, no claim of it flagged
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from chatapp.postprocess.facts import FactValidator
 from chatapp.postprocess.findings import Finding, Sources
 from chatapp.postprocess.grounding import evidence_findings
 from chatapp.postprocess.hallucination import consistency_findings, temporal_findings
+from chatapp.postprocess.support import AnswerSupport
 from chatapp.records import ClaimSupport, DialogueTurn, FactualValidationResult, KnowledgeChunk
 
 
@@ -42,10 +44,13 @@ class CheckContext:
     support: dict[int, float] = field(default_factory=dict)  # each claim's support score, 0-1, by sentence
     # Each sentence's support by the evidence (support.py), computed before the checks run.
     claim_support: list[ClaimSupport] = field(default_factory=list)
+    # The answer's support as a whole (None: no evidence or retrieved chunks to hold it to).
+    answer_support: AnswerSupport | None = None
 
 
 # The fields every check may read before the first one runs.
-GIVEN = ("analysis", "sources", "question", "history", "chunks", "now", "findings", "claim_support")
+GIVEN = ("analysis", "sources", "question", "history", "chunks", "now", "findings", "claim_support",
+         "answer_support")
 
 
 class _Check:
@@ -110,3 +115,24 @@ class Consistency(_Check):
 
     def run(self, context: CheckContext) -> list[Finding]:
         return consistency_findings(context.analysis, context.sources.prior, context.findings)
+
+
+@CHECKS.register("answer_support")
+class AnswerSupportCheck(_Check):
+    """Last, as it speaks only when nothing else does: an answer whose support as a whole is under
+    the fitted threshold with no claim of it flagged is reported once, for the whole answer, and marked
+    nowhere in it (records.ANSWER_LEVEL)."""
+
+    reads = ("analysis", "answer_support", "findings")
+
+    def run(self, context: CheckContext) -> list[Finding]:
+        judged = context.answer_support
+        flag_at = self.settings.delivery.flag_at
+        if judged is None or not judged.unsupported or any(f.confidence >= flag_at for f in context.findings):
+            return []
+        text = context.analysis.text
+        start, end = len(text) - len(text.lstrip()), len(text.rstrip())
+        # Surer the further under the threshold it is.
+        depth = min(1.0, max(0.0, (judged.threshold - judged.score) / max(judged.threshold, 1e-6)))
+        evidence = [judged.reason] + ([f"not in the evidence: {', '.join(judged.missing)}"] if judged.missing else [])
+        return [Finding("UnsupportedAnswer", (start, end), text[start:end], round(0.5 + 0.4 * depth, 3), None, evidence)]

@@ -201,6 +201,7 @@ class ClaimExtractor:
             s_start, s_end = info.claim.span
             inside = [n for n in names if s_start <= n.claim.span[0] < s_end and n.entity_ids]
             cursor = 0
+            subject = None
             for token in doc.char_span(s_start, s_end, alignment_mode="expand") or []:
                 while cursor < len(inside) and inside[cursor].claim.span[0] <= token.idx:
                     named = inside[cursor]
@@ -218,7 +219,15 @@ class ClaimExtractor:
                     pronoun_refs.append(((token.idx, token.idx + len(token)), referent[0], referent[1]))
                 if token.dep_ in ("nsubj", "nsubjpass") and info.subject_id is None:
                     info.subject_id = referent[0] if referent else _mention_id(inside, token.idx)
+                    subject = referent or _mention_ref(inside, token.idx)
             info.entity_ids.extend(n.entity_ids[0] for n in inside[cursor:])
+            if subject is not None:
+                # What a sentence is about is what the next one's "it" or "she" most likely means:
+                # "Heron is co-funded by the Council. Its budget is …" is Heron's budget.
+                if self.view.entities[subject[0]].type == "person":
+                    last_person = subject
+                else:
+                    last_thing = subject
             info.stems = {stem(w) for w, _, _ in info.words}
             info.claim.entity_id = info.subject_id or (info.entity_ids[0] if info.entity_ids else None)
         return pronoun_refs
@@ -374,9 +383,15 @@ def _overlaps(span, spans) -> bool:
 
 
 def _mention_id(inside: list[NameClaim], position: int) -> str | None:
+    ref = _mention_ref(inside, position)
+    return ref[0] if ref else None
+
+
+def _mention_ref(inside: list[NameClaim], position: int) -> tuple[str, bool] | None:
+    """The entity named at `position`, and whether it is identified beyond doubt."""
     for n in inside:
         if n.claim.span[0] <= position < n.claim.span[1]:
-            return n.entity_ids[0]
+            return n.entity_ids[0], n.certain or len(n.entity_ids) == 1
     return None
 
 

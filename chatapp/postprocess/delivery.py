@@ -1,7 +1,8 @@
 """What the user sees: the answer with wrong values replaced and marked
 " [corrected]", doubtful claims marked " [unverified]" — and what to do with
 it (Accept, AcceptWithFlags, CorrectAndDeliver, Regenerate, HumanReview),
-with an overall confidence.
+with an overall confidence. An answer weak as a whole (UnsupportedAnswer) is flagged in the
+verdict, not in the text.
 
 Only a value the knowledge base states, for an entity identified beyond
 doubt, is ever replaced; everything else keeps the model's words and gets a
@@ -14,14 +15,18 @@ import re
 from dataclasses import dataclass
 
 from chatapp.postprocess.findings import STATUS_SCORE, Finding
-from chatapp.records import CoherenceResult, FactualValidationResult, HallucinationType, Recommendation
+from chatapp.records import ANSWER_LEVEL, CoherenceResult, FactualValidationResult, HallucinationType, Recommendation
 
 CORRECTED, UNVERIFIED = " [corrected]", " [unverified]"
 CORRECTABLE: frozenset[HallucinationType] = frozenset({"WrongAttribute", "ContradictsFact", "TemporalError"})
 # How much a flag of each type costs the answer's confidence (times the flag's own confidence).
 SEVERITY: dict[HallucinationType, float] = {
     "ContradictsFact": 0.5, "WrongAttribute": 0.5, "ContradictsPrior": 0.45, "LogicalInconsistency": 0.45,
-    "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25}
+    "TemporalError": 0.4, "NonexistentEntity": 0.35, "FabricatedFact": 0.35, "UnsupportedClaim": 0.25,
+    "UnsupportedAnswer": 0.2}
+# Findings about the answer as a whole (records.ANSWER_LEVEL) are never marked inside the text, and
+# never alone a reason to send the answer back: the support of a right answer in the model's own words
+# is lower than that of one quoting its sources.
 # A contradiction of an earlier answer the sources cannot settle (which of the two is right?):
 # regenerating could repeat the earlier mistake, so a person decides.
 UNDECIDABLE: frozenset[HallucinationType] = frozenset({"ContradictsPrior"})
@@ -48,7 +53,7 @@ def deliver(text: str, findings: list[Finding], settings: DeliverySettings) -> t
             corrected.add(i)
     marked_at: set[int] = set()
     for i, f in sorted(enumerate(findings), key=lambda p: p[1].span):
-        if i in corrected or f.confidence < settings.annotate_at:
+        if i in corrected or f.confidence < settings.annotate_at or f.flag_type in ANSWER_LEVEL:
             continue
         if any(f.sentence == findings[j].sentence and _contains(f.span, findings[j].span) and f.span != findings[j].span
                for j in range(len(findings)) if j != i and findings[j].confidence >= settings.annotate_at):
@@ -145,6 +150,10 @@ def recommend(text: str, findings: list[Finding], corrected: set[int], coherence
         return "Accept", ""
     if open_major and all(f.flag_type in UNDECIDABLE for f in open_major):
         return "HumanReview", guidance
+    if all(f.flag_type in ANSWER_LEVEL for f in findings):
+        # The mildest flagged verdict: delivered, the doubt shown (the confidence already counts the
+        # low support that raised it), unless the answer misses the question as one unflagged would.
+        return (_regenerate(settings), guidance) if coherence.score < 0.3 else ("AcceptWithFlags", "")
     if open_major or overall < settings.regenerate_below or coherence.score < 0.3:
         return _regenerate(settings), guidance
     if corrected:
@@ -169,6 +178,8 @@ def _guidance(findings: list[Finding], corrected: set[int], coherence: Coherence
             lines.append(f"{f.content!r} is not a possible or consistent date ({'; '.join(f.evidence[:1])}).")
         elif f.flag_type == "LogicalInconsistency":
             lines.append(f"{f.content!r} contradicts another statement in the same answer.")
+        elif f.flag_type == "UnsupportedAnswer":
+            lines.append("The sources bear out little of the answer as a whole; keep to what they say.")
         elif f.flag_type == "NonexistentEntity":
             hint = f" (did you mean {f.suggestion}?)" if f.suggestion else ""
             lines.append(f"{f.content!r} is not in the knowledge base{hint}; do not name people or teams that are not.")

@@ -17,11 +17,17 @@ from chatapp import lexicon
 from chatapp.nlp import ABBREVIATIONS
 from chatapp.postprocess import values as V
 from chatapp.postprocess.inflections import base_form
+from chatapp.postprocess.layout import row_headers
 
 WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-# No sentence ends at an abbreviation written before a number ("Phone: ext. 214").
+# No sentence ends at an abbreviation written before a number ("Phone: ext. 214"). A line break ends
+# one, except inside a paragraph before a line that goes on in lower case: a mail wrapped at 72
+# characters ("…takes about four hours and the\nwarehouse must be empty…") is one sentence, while
+# fields a line each ("Owner: …\nInstall date: …", front matter's "lead: …") stay apart.
 _SENTENCE_SPLIT_RE = re.compile(
-    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+    r"|\n\s*\n\s*|\n+(?=[^a-z]|[a-z][\w /-]{0,40}:(?:\s|$))")
+_WRAPPED = re.compile(r"[ \t]*\n[ \t]*")
 _LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})
 
@@ -86,7 +92,7 @@ def words(text: str) -> list[str]:
 
 
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
+    return [_WRAPPED.sub(" ", s.strip()) for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
 
 
 def text_index(texts) -> TextIndex:
@@ -125,8 +131,13 @@ class TextIndex:
         self.common_stems = {stem(w) for w in words(joined) if w.islower()}
         self.sentences: list[tuple[str, set[str], int]] = []
         for index, text in enumerate(self.texts):
+            headers = row_headers(text) if "|" in text else {}
             for sentence in split_sentences(text):
-                self.sentences.append((sentence, {stem(w) for w in words(sentence) if not is_stop(w)}, index))
+                stems = {stem(w) for w in words(sentence) if not is_stop(w)}
+                header = headers.get(sentence.strip("| \t"))
+                if header:  # a table row says what its columns are called: "| 4 | 150 kW each |" is a rating
+                    stems |= {stem(w) for w in words(header) if not is_stop(w)}
+                self.sentences.append((sentence, stems, index))
         self._values: list[V.FoundValue] | None = None
         self.acronyms = {
             "".join(w[0] for w in run.split()).lower()

@@ -21,8 +21,9 @@ from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
-from chatapp.postprocess.slots import DURATIONS, same_kind, slot_value, value_group
+from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
+from chatapp.postprocess.stated_changes import replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
@@ -125,7 +126,8 @@ class FactValidator:
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
         # A value a newer document replaced: the sources may still state it, but it is out of date.
-        outdated = superseded_finding(vc, analysis, sources.view)
+        outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(vc, analysis,
+                                                                                          sources.supplied)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
         registry = self._against_registry(vc, sentence, analysis, sources.view)
@@ -172,7 +174,12 @@ class FactValidator:
         money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
         # An amount in another currency is another amount, never a wrong one.
         known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
-                 and not (money and k.shape == "amount" and V.currency(k.raw) not in (None, money))]
+                 and not (k.shape == "amount" and not V.same_currency(money, V.currency(k.raw)))]
+        if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
+            # The thing is named by its one distinctive word and the value by its key: the claim is
+            # about it as surely as if it were named in full.
+            vc.claim.entity_id, known = named
+            vc.certain = True
         if not known:
             return None
         for k in known:
@@ -271,7 +278,7 @@ class FactValidator:
             if overlap < self.settings.near_miss_overlap:
                 continue
             for found in V.find_values(source_sentence):
-                if (found.vtype == "amount" and V.currency(found.text) == money
+                if (found.vtype == "amount" and V.same_currency(V.currency(found.text), money)
                         and V.near_miss(vc.value.parsed, found.parsed)
                         and overlap > rivals.get(found.parsed, (0.0, "", ""))[0]):
                     rivals[found.parsed] = (overlap, found.text, source_sentence)
@@ -382,6 +389,34 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
     return overlap >= 0.7 and said.lower() in best.lower()
 
 
+def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView,
+                   shapes: set[str]) -> tuple[str, list[KnownValue]] | None:
+    """A sentence that names no entity but a distinctive word of one's name ("the new chiller" for
+    Chiller replacement) speaks of it where it also says which of its values it gives ("installed"
+    for `install_date`): (that entity, those values), else None."""
+    named = view.named_by_word(sentence.stems)
+    if len(named) != 1:
+        return None
+    forms_at = _form_positions(analysis, sentence)
+    known = [k for k in view.values_of(named[0]) if k.shape in shapes
+             and key_said(*map(len, _key_words_said(k, vc.value, forms_at)))]
+    return (named[0], known) if known else None
+
+
+def _key_words_said(known: KnownValue, value: V.FoundValue, forms_at: dict[str, list[int]]) -> tuple[list[str], list[str]]:
+    """(words of the key said, words of the key), where a word naming the value's own kind ("date"
+    of `install_date` beside a date) goes without saying."""
+    parts = key_parts(known.key)
+    implied = VALUE_KIND_WORDS.get(value_group(value.vtype), frozenset())
+    parts = [p for p in parts if p not in implied] or parts
+    return [p for p in parts if p in forms_at or stem(p) in forms_at], parts
+
+
+# Words of a key that a value of this kind says by itself: "installed on 9 December" gives the
+# install date.
+VALUE_KIND_WORDS = {"date": frozenset({"date", "day"}), "time": frozenset({"time"})}
+
+
 def value_matches(value: V.FoundValue, known: KnownValue) -> bool:
     return known.matches(value)
 
@@ -423,8 +458,7 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
               if o.sentence == vc.sentence and o is not vc and value_group(o.value.vtype) == group]
     by_key: list[tuple[int, KnownValue]] = []
     for k in same_kind:
-        parts = key_parts(k.key)
-        found = [p for p in parts if p in forms_at or stem(p) in forms_at]
+        found, parts = _key_words_said(k, vc.value, forms_at)
         places = [at for p in found for at in forms_at.get(p, forms_at.get(stem(p), ()))]
         if key_said(len(found), len(parts)) and _nearest(vc.value.span, places, rivals):
             by_key.append((len(found), k))
@@ -455,7 +489,7 @@ def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
     if value.vtype == "number":
         return known.shape in ("number", "amount")
     if value.vtype == "quantity" and known.shape == "quantity":
-        return (value.parsed[1] in DURATIONS) == (known.parsed[1] in DURATIONS)
+        return dimension(value.parsed[1]) == dimension(known.parsed[1])
     return True
 
 

@@ -19,13 +19,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from chatapp import lexicon
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
 from chatapp.postprocess import values as V
-from chatapp.postprocess.evidence import date_covers
+from chatapp.postprocess.evidence import date_covers, is_stop, stem, words
 from chatapp.records import Entity
 
 # Attribute keys whose values describe who someone is; a different value of the
 # same key next to the entity's name is a wrong attribute, not a new fact.
+# A word of a thing's name at most this common in English tells it apart ("chiller", "Osprey",
+# "renovation"); "project", "website", "launch" do not.
+DISTINCTIVE_ZIPF = 4.0
 PROFILE_KEYS = frozenset({"department", "role", "location", "organization", "headquarters", "relationship"})
 
 # What kind of stored value could a value found in text be compared with?
@@ -86,6 +90,9 @@ class KnowledgeView:
     profile_index: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # entity_id -> the values documents gave its attributes before newer ones replaced them
     superseded: dict[str, list[KnownValue]] = field(default_factory=dict)
+    # stem of a distinctive word of a non-person's name -> the entities named with it ("chiller" ->
+    # Chiller replacement), for a sentence that speaks of the thing without its whole name
+    name_words: dict[str, list[str]] = field(default_factory=dict)
     alias_pattern: re.Pattern | None = None
     profile_pattern: re.Pattern | None = None
     stamp: tuple = ()
@@ -117,6 +124,7 @@ class KnowledgeView:
             ids.sort(key=lambda i: -view.entities[i].prior)
         view._load_history(registry)
         view._index_profiles()
+        view._index_name_words()
         view._compile()
         return view
 
@@ -158,7 +166,10 @@ class KnowledgeView:
             self.superseded.setdefault(entity_id, []).append(old)
 
     def _index_profiles(self) -> None:
-        for entity_id, known in self.values.items():
+        # A title someone held before a newer document gave them another is still looked for: "Dana is
+        # the Finance Lead" after Dana became Head of Finance is said of her profile, and out of date.
+        olds = {entity_id: [v for v in values if v.key in PROFILE_KEYS] for entity_id, values in self.superseded.items()}
+        for entity_id, known in [*self.values.items(), *olds.items()]:
             for value in known:
                 if value.key not in PROFILE_KEYS or value.shape != "text":
                     continue
@@ -175,6 +186,18 @@ class KnowledgeView:
                 norm = normalize_alias(alias)
                 if len(norm) >= 2 and norm not in self.profile_index:
                     self.profile_index[norm] = [(entity.id, "department")]
+
+    def _index_name_words(self) -> None:
+        for entity in self.entities.values():
+            if entity.type == "person":
+                continue  # a person is named by a name, not by one of its words
+            for word in {w.lower() for w in words(entity.name) if len(w) > 3 and not is_stop(w)}:
+                if lexicon.zipf(word) < DISTINCTIVE_ZIPF:
+                    self.name_words.setdefault(stem(word), []).append(entity.id)
+
+    def named_by_word(self, stems: set[str]) -> list[str]:
+        """The entities a distinctive word of whose name is among `stems`, each word naming only one."""
+        return list(dict.fromkeys(ids[0] for s in stems if len(ids := self.name_words.get(s, ())) == 1))
 
     def _compile(self) -> None:
         aliases = sorted({a for e in self.entities.values() for a in [e.name, *e.aliases]}, key=len, reverse=True)

@@ -58,6 +58,22 @@ def table_rows(text: str) -> list[tuple[int, int, bool]]:
     return rows
 
 
+def row_headers(text: str) -> dict[str, str]:
+    """Each body row of a pipe table in `text` (its text as `table_rows` spans it) and the header
+    row of its table: a cell means what its column is called ("150 kW each" is a "Rating")."""
+    headers: dict[str, str] = {}
+    header, last_end = None, -1
+    for start, end, is_header in table_rows(text):
+        if last_end < 0 or re.search(r"[^\s|:-]", text[last_end:start]) or text[last_end:start].count("\n") > 2:
+            header = None  # another table, or one without a header
+        if is_header:
+            header = text[start:end]
+        elif header is not None:
+            headers.setdefault(text[start:end], header)
+        last_end = end
+    return headers
+
+
 def cells(text: str) -> list[tuple[int, str]]:
     """(offset, text) of each pipe-separated part of a span (one part when there is no pipe)."""
     parts, offset = [], 0

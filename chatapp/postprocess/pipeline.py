@@ -30,6 +30,7 @@ from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.precedence import settle
 from chatapp.postprocess.support import SupportModel, chunk_text, evidence_parts, settle_flags
 from chatapp.records import (
+    ANSWER_LEVEL,
     CoherenceResult,
     DialogueTurn,
     FactualValidationResult,
@@ -154,8 +155,9 @@ class Postprocessor:
         parts = evidence_parts(list(evidence), evidence_labels, rag_chunks, sources.records,
                                [t.content for t in history])
         claim_support = self.support_model.assess(analysis, sources, question, parts, self.embedder)
+        judged = self.support_model.judge_answer(claim_support, analysis.text, sources, question)
         context = CheckContext(analysis, sources, question, list(history), list(rag_chunks), now,
-                               claim_support=claim_support)
+                               claim_support=claim_support, answer_support=judged)
         for check in self.checks:
             context.findings = settle(context.findings, check.run(context), context.validation)
         findings = sorted(context.findings, key=lambda f: f.span)
@@ -170,15 +172,15 @@ class Postprocessor:
         # trusted: fully against evidence supplied for it, less against chunks retrieved as a best guess
         # (the fitted trust in them), not at all with neither.
         answer_support = validation.score
-        if sources.grounded:
-            # A corrected claim counts as right (as in the validation score): the support is that of the
-            # answer as corrected, not of the wrong value it no longer says.
-            fixed, fixed_support = response, claim_support
+        if judged is not None:
+            answer_support = judged.score
             if corrected:
+                # A corrected claim counts as right (as in the validation score): the support is that of
+                # the answer as corrected, not of the wrong value it no longer says.
                 fixed = corrected_text(response, [reported[i] for i in corrected])
                 fixed_support = self.support_model.assess(extractor.extract(fixed, resolved), sources, question,
                                                           parts, self.embedder)
-            answer_support = self.support_model.answer_support(fixed_support, fixed, sources)
+                answer_support = self.support_model.answer_support(fixed_support, fixed, sources)
         trust = 1.0 if sources.explicit else self.support_model.weights.retrieved_trust if sources.grounded else 0.0
         faint = [f for f in findings if f.confidence < delivery.flag_at]
         overall = confidence(reported + faint, corrected, coherence, validation, answer_support, trust)
@@ -194,6 +196,8 @@ class Postprocessor:
             guidance=guidance,
             claim_support=claim_support,
             support=round(answer_support, 4),
+            support_threshold=judged.threshold if judged is not None else 0.0,
+            support_reason=next((f.evidence[0] for f in reported if f.flag_type in ANSWER_LEVEL), ""),
         )
 
     # --- pieces ----------------------------------------------------------------------

@@ -31,6 +31,8 @@ _PROBLEMS = {
     "NonexistentEntity": ("name the knowledge base does not know", "names the knowledge base does not know", ""),
     "FabricatedFact": ("claim the sources do not support", "claims the sources do not support", ""),
     "UnsupportedClaim": ("claim the sources do not support", "claims the sources do not support", ""),
+    "UnsupportedAnswer": ("answer the sources bear out too little as a whole",
+                          "answers the sources bear out too little as a whole", ""),
 }
 
 

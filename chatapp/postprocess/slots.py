@@ -42,8 +42,14 @@ def same_kind(claimed: V.FoundValue, found: V.FoundValue) -> bool:
     if value_group(claimed.vtype) != value_group(found.vtype):
         return False
     if claimed.vtype == "quantity":
-        return (claimed.parsed[1] in DURATIONS) == (found.parsed[1] in DURATIONS)
+        return dimension(claimed.parsed[1]) == dimension(found.parsed[1])
     return True
+
+
+def dimension(unit: str) -> str:
+    """What a quantity's unit measures: every duration is a time ("2 days" may be said for "48
+    hours"); a measure's unit is already its dimension (power, length, …); a percentage is its own."""
+    return "time" if unit in DURATIONS else unit
 
 
 def slot_value(claim_sentence: str, value_span: tuple[int, int], claimed: V.FoundValue,

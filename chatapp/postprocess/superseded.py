@@ -11,7 +11,8 @@ belonged to: it names the entity (or one of its distinctive words, "Heron" for
 "Project Heron rebuild"), or says what the value is ("launch" for `launch`),
 best both. A sentence that marks the value as the old one ("originally", "moved
 from"), or an answer that also gives the new value, is telling the history,
-not repeating it.
+not repeating it. A key of several words said whole ("the chargers will be commissioned on …"
+for `charger_commissioning`) ties the value to its slot well enough on its own.
 """
 
 from __future__ import annotations
@@ -46,14 +47,17 @@ RARE_ZIPF = 3.5
 class Confidence:
     named_and_key: float = 0.92  # the sentence names the entity and says what the value is
     partial_name_and_key: float = 0.88  # … names it by one of its distinctive words
-    one_tie: float = 0.7  # only the name, or only what the value is: flagged, not rewritten
+    # No name, but every word of a key of two or more ("charger commissioning" for
+    # `charger_commissioning`): the slot is plain enough to rewrite.
+    whole_compound_key: float = 0.84
+    one_tie: float = 0.7  # only the name, or only a short or partly said key: flagged, not rewritten
 
 
 def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: KnowledgeView,
                        levels: Confidence = Confidence()) -> Finding | None:
     """A finding when the claim repeats a value a newer document replaced, else None."""
     value = vc.value
-    if not _precise(value) or not view.superseded:
+    if not precise(value) or not view.superseded:
         return None
     sentence = analysis.sentences[vc.sentence]
     if sentence.mode in ("meta", "question") or PAST_MARKERS.search(sentence.claim.text):
@@ -69,7 +73,7 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
             current = old.superseded_by
             if old.shape not in shapes or current is None or not old.matches(value) or current.matches(value):
                 continue
-            if any(current.matches(other.value) for other in analysis.values if other is not vc and _precise(other.value)):
+            if any(current.matches(other.value) for other in analysis.values if other is not vc and precise(other.value)):
                 continue  # the answer gives the new value too: it tells the change
             named = entity_id == vc.claim.entity_id or entity_id in sentence.entity_ids
             partly = not named and _names_partly(view, entity_id, sentence.claim.text)
@@ -78,6 +82,8 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
                 continue  # without the key said, the value may be one of the thing's current ones
             if (named or partly) and key:
                 level = levels.named_and_key if named else levels.partial_name_and_key
+            elif key and _says_whole_compound_key(old, said):
+                level = levels.whole_compound_key
             elif named or key:
                 level = levels.one_tie
             else:
@@ -102,7 +108,7 @@ def _current_values(value: V.FoundValue, view: KnowledgeView, entity_ids: list[s
     return [known for e in dict.fromkeys(entity_ids) if e for known in view.values_of(e) if known.matches(value)]
 
 
-def _precise(value: V.FoundValue) -> bool:
+def precise(value: V.FoundValue) -> bool:
     if value.vtype == "date":
         return value.parsed.month is not None and value.parsed.day is not None
     return value.vtype in PRECISE_TYPES
@@ -123,6 +129,11 @@ def _says_key(old: KnownValue, forms: set[str]) -> bool:
     them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
     parts = key_parts(old.key)
     return key_said(sum(1 for w in parts if w in forms or stem(w) in forms), len(parts))
+
+
+def _says_whole_compound_key(old: KnownValue, forms: set[str]) -> bool:
+    parts = key_parts(old.key)
+    return len(parts) >= 2 and all(w in forms or stem(w) in forms for w in parts)
 
 
 def key_parts(key: str) -> list[str]:

@@ -24,9 +24,11 @@ tests/bench/fit_support.py:
     similarity        sentence-embedding cosine to the best evidence sentence
 
 A claim is flagged when its score falls under the fitted threshold and enough is missing; when
-the answer as a whole scores under its own fitted threshold, its weakest claim is flagged too (so
-the flag is as good as the answer's score ranks); and what the assistant tells of its own life
-("I visited Rome last summer") is flagged whatever words it shares with the sources.
+the answer as a whole scores under its own fitted threshold, its weakest claim is flagged too if it
+lacks enough, else the answer itself is reported (UnsupportedAnswer: no claim is marked, as no one
+claim is the trouble) — so the flag is as good as the answer's score ranks; and what the assistant
+tells of its own life ("I visited Rome last summer") is flagged whatever words it shares with the
+sources.
 
 Embedding every evidence sentence costs time, so the lexical model decides
 alone when it is sure; only a claim whose lexical score falls in the ambiguous
@@ -41,7 +43,7 @@ import math
 import re
 import threading
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from chatapp.dates.expressions import with_days_meant
@@ -50,7 +52,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
 from chatapp.postprocess.facts import states_kind
 from chatapp.postprocess.findings import Sources
-from chatapp.records import ClaimSupport
+from chatapp.records import ANSWER_LEVEL, ClaimSupport
 
 WEIGHTS_PATH = Path(__file__).with_name("support_weights.json")
 LEXICAL_FEATURES = ("share", "weighted_share", "missing_mass", "phrase_share", "best_share", "unaligned",
@@ -66,16 +68,37 @@ ANSWER_UNCOVERED_CAP = 8
 # ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What
 # the others say still counts in how much of the whole answer the evidence has: see answer_features.)
 NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
+# Words that say when a value held, not what it is ("originally on 3 December but now on 10"): the
+# values they frame are checked as values (stated_changes.py reads a change's old side), and no
+# source needs the word itself. spaCy's stop words already hold "formerly", "now", "still".
+WHEN_WORDS = frozenset({"originally", "previously", "initially", "currently", "presently"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
 # Retrieved chunks are a best guess at what is relevant and a model may rightly say more than they
-# do: with no evidence supplied, the answer's weakest claim is flagged only under this share of the
-# answer threshold (fit_support.py scales the claim threshold alike).
+# do: with no evidence supplied, a weak answer (its weakest claim, or the answer as a whole) is flagged
+# only under this share of the answer threshold (fit_support.py scales the claim threshold alike).
 RETRIEVED_FACTOR = 0.5
+# The answer threshold never goes above this, whatever the fit says: a right answer in the model's own
+# words scores lower than one that quotes its sources, and over one half the answer model finds an
+# answer more likely supported than not (fit_support.py fits under it).
+ANSWER_FLAG_CAP = 0.5
 # Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
 OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
 SUPPLIED, RETRIEVED, KNOWLEDGE, EARLIER = "supplied", "retrieved", "knowledge", "earlier"
+
+
+@dataclass
+class AnswerSupport:
+    """How far the evidence at hand supports the answer as a whole (SupportModel.judge_answer): its
+    score, the threshold under which it is weak, and whether the answer itself is reported."""
+
+    score: float
+    threshold: float
+    # Weak, and no claim of it flagged: the answer is reported as a whole, no claim marked.
+    unsupported: bool = False
+    reason: str = ""
+    missing: list[str] = field(default_factory=list)  # content words of its claims the evidence lacks
 
 
 @dataclass
@@ -251,28 +274,47 @@ class SupportModel:
                     # is its own story: made up, unless the sources tell it first hand too.
                     support.flagged = True
                     support.reason += "; " + OWN_EXPERIENCE
-        if sources.grounded:
-            self._flag_weak_answer(results, analysis.text, sources, pool.retrieved_only)
         return results
 
-    def _flag_weak_answer(self, results: list[ClaimSupport], text: str, sources: Sources, retrieved_only: bool) -> None:
-        """An answer the evidence bears out too little as a whole — a made-up aside here, an unsupported
-        word there, none enough alone — has its weakest claim flagged, so that the flag says what the
-        answer's support score says. Only a claim that lacks more than an everyday word is flagged:
-        never a sentence the evidence states in full or merely rewords, nor an answer that claims
-        nothing."""
-        below = self.weights.answer_flag_below * (RETRIEVED_FACTOR if retrieved_only else 1.0)
+    def judge_answer(self, results: list[ClaimSupport], text: str, sources: Sources,
+                     question: str = "") -> AnswerSupport | None:
+        """The answer as a whole against the evidence at hand (None without evidence or retrieved
+        chunks: nothing to hold it to). An answer the evidence bears out too little — a made-up aside
+        here, an unsupported word there, none enough alone — has its weakest claim flagged when that
+        claim lacks more than an everyday word; else, when no claim of it is flagged, the answer itself
+        is unsupported (UnsupportedAnswer): the whole answer is weakly supported, not one claim —
+        provided its weakest claim scores under the claim threshold too, spared only because what it
+        lacks is little and ordinary.
+        Never an answer that claims nothing (a question back, a taste, courtesy), nor one in reply to
+        small talk ("hi", "thanks"), which there is nothing to hold to."""
+        if not sources.grounded:
+            return None
+        cap = min(self.weights.answer_flag_below, ANSWER_FLAG_CAP)
+        below = cap * (1.0 if sources.explicit else RETRIEVED_FACTOR)
+        judged = AnswerSupport(self.answer_support(results, text, sources), below)
         claims = [c for c in results if c.claim]
-        if not claims or any(c.flagged for c in claims):
-            return
-        score = self.answer_support(results, text, sources)
+        if (judged.score >= below or not claims or any(c.flagged for c in claims)
+                or (question.strip() and is_small_talk(question))):
+            return judged
         weakest = min(claims, key=lambda c: c.score)
-        if score < below and (weakest.features.get("missing_mass", 0.0) >= self.weights.answer_min_missing_mass
-                              or weakest.features.get("unaligned", 0.0) > 0):
+        if (weakest.features.get("missing_mass", 0.0) >= self.weights.answer_min_missing_mass
+                or weakest.features.get("unaligned", 0.0) > 0):
             weakest.flagged = True
             lacking = ", ".join(weakest.missing[:6]) or "names or values"
-            weakest.reason = (f"the answer's support {score:.2f} < {below:.2f} and this is its weakest claim "
+            weakest.reason = (f"the answer's support {judged.score:.2f} < {below:.2f} and this is its weakest claim "
                               f"({weakest.score:.2f}); not in the evidence: {lacking}")
+            return judged
+        if weakest.score >= weakest.threshold:
+            # Every claim scores as supported: the weakness is in how the answer words them (a terse record
+            # said in sentences: "Chair" → "chairs") or in what claims nothing around them — a question
+            # back, an offer, a taste ("Anything else you'd like to know?") — none of it held to the
+            # evidence.
+            return judged
+        judged.unsupported = True
+        judged.missing = list(dict.fromkeys(word for c in claims for word in c.missing))[:8]
+        judged.reason = (f"the answer's support {judged.score:.2f} < {below:.2f}: the evidence bears out too little "
+                         "of it as a whole, though no one claim lacks enough to flag alone")
+        return judged
 
     def substantial(self, features: dict[str, float]) -> bool:
         """Enough is missing for a low score to mean something made up."""
@@ -311,7 +353,7 @@ class SupportModel:
             if is_soft(word) and not _supported_word(word, sources):
                 evaluative += 1  # "amazing", "famous": a judgement the evidence does not make
             if (inside_value or is_soft(word) or len(word) <= 2 or any(ch.isdigit() for ch in word)
-                    or (word.islower() and is_typo(word))):
+                    or word.lower() in WHEN_WORDS or (word.islower() and is_typo(word))):
                 continue  # values and numbers are aligned below; courtesy and typos claim nothing
             if stem(word) in asked:
                 echoed += 1
@@ -514,6 +556,8 @@ def chunk_text(chunk) -> str:
 def settle_flags(claim_support: list[ClaimSupport], reported, grounded: bool) -> None:
     """Make each claim's `flagged` and `reason` say what the user is shown: flagged when a reported
     finding falls in it, with that finding named (a wrong value is a conflict, not weak support)."""
+    # A finding about the whole answer (UnsupportedAnswer) is about no one claim.
+    reported = [f for f in reported if f.flag_type not in ANSWER_LEVEL]
     for support in claim_support:
         start, end = support.span
         inside = [f for f in reported if start <= f.span[0] < end]

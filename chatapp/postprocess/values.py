@@ -62,8 +62,9 @@ TIME_RE = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])|\b(noon|midnight)\b",
     re.IGNORECASE,
 )
+# "NZ$", "A$", "US$", "HK$": a dollar sign with its country's letters in front is still an amount.
 AMOUNT_RE = re.compile(
-    r"(?<!\w)([$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
     r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|usd|euros?|eur|pounds|gbp)\b",
     re.IGNORECASE,
 )
@@ -81,6 +82,32 @@ NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(list(NUMBER_WORDS) + list(ORDINAL_
 NUMBER_RE = re.compile(r"(?<![\w.,$€£/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+# Measures with a unit symbol, written as work documents write them ("150 kW", "422 kWh", "1,500 kVA",
+# "280 km", "60,000 litres"): each unit as (what it measures, how many of that dimension's base unit).
+# Case matters ("MW" is not "mW"), so these are matched apart from the words above.
+MEASURES = {
+    "W": ("power", 1.0), "kW": ("power", 1e3), "MW": ("power", 1e6), "GW": ("power", 1e9),
+    "Wh": ("energy", 1.0), "kWh": ("energy", 1e3), "MWh": ("energy", 1e6), "GWh": ("energy", 1e9),
+    "VA": ("apparent power", 1.0), "kVA": ("apparent power", 1e3), "MVA": ("apparent power", 1e6),
+    "V": ("voltage", 1.0), "kV": ("voltage", 1e3), "mAh": ("charge", 1e-3), "Ah": ("charge", 1.0),
+    "mm": ("length", 1e-3), "cm": ("length", 1e-2), "km": ("length", 1e3), "miles": ("length", 1609.344),
+    "km/h": ("speed", 1.0), "kph": ("speed", 1.0), "mph": ("speed", 1.609344),
+    "kg": ("mass", 1.0), "tonnes": ("mass", 1e3),
+    "litres": ("volume", 1.0), "liters": ("volume", 1.0), "litre": ("volume", 1.0), "liter": ("volume", 1.0),
+    "L": ("volume", 1.0), "ml": ("volume", 1e-3), "mL": ("volume", 1e-3),
+    "Hz": ("frequency", 1.0), "kHz": ("frequency", 1e3), "MHz": ("frequency", 1e6), "GHz": ("frequency", 1e9),
+    "MB": ("data", 1e6), "GB": ("data", 1e9), "TB": ("data", 1e12),
+}
+MEASURE_RE = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s-]?("
+    + "|".join(re.escape(u) for u in sorted(MEASURES, key=len, reverse=True)) + r")(?![\w/])"
+)
+
+
+def measure_pattern(*dimensions: str) -> re.Pattern:
+    """A number with a unit of one of these dimensions ("150 kW" for power)."""
+    units = sorted((u for u, (d, _) in MEASURES.items() if d in dimensions), key=len, reverse=True)
+    return re.compile(r"(?<![\w.,])\d[\d,.]*[\s-]?(?:" + "|".join(map(re.escape, units)) + r")(?![\w/])")
 _UNIT = {"min": "minute", "mins": "minute", "minute": "minute", "minutes": "minute", "hour": "hour",
          "hours": "hour", "hr": "hour", "hrs": "hour", "day": "day", "days": "day", "week": "week",
          "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
@@ -237,6 +264,9 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
     for m in QUANTITY_RE.finditer(text):
         add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")), _UNIT[m.group(2).lower()]))
+    for m in MEASURE_RE.finditer(text):
+        dimension, factor = MEASURES[m.group(2)]
+        add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")) * factor, dimension))
     for m in DECADE_RE.finditer(text):
         add(m.span(), "date", "decade", int(m.group(1)))
     for m in YEAR_RE.finditer(text):
@@ -346,14 +376,29 @@ def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:
     return (amount * factor, "minute") if factor else (amount, unit)
 
 
-_CURRENCY = {"$": "USD", "dollars": "USD", "usd": "USD", "€": "EUR", "euro": "EUR", "euros": "EUR", "eur": "EUR",
-             "£": "GBP", "pounds": "GBP", "gbp": "GBP"}
+_CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD", "a$": "AUD", "au$": "AUD",
+             "c$": "CAD", "ca$": "CAD", "hk$": "HKD", "s$": "SGD", "€": "EUR", "euro": "EUR", "euros": "EUR",
+             "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP"}
+# Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
+_DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 
 
 def currency(amount_text: str) -> str | None:
-    """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR")."""
-    found = re.search(r"[$€£]|\b(?:dollars|usd|euros?|eur|pounds|gbp)\b", amount_text, re.IGNORECASE)
-    return _CURRENCY.get(found.group(0).lower()) if found else None
+    """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
+    "NZD"); a bare "$" is "$", any dollar."""
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£]|\b(?:dollars|usd|euros?|eur|pounds|gbp)\b", amount_text, re.IGNORECASE)
+    if not found:
+        return None
+    mark = found.group(0).lower()
+    return _CURRENCY.get(mark, mark.upper() if mark.endswith("$") else None)
+
+
+def same_currency(one: str | None, other: str | None) -> bool:
+    """Whether two amounts' currencies (from `currency`) may be the same: unknown matches anything,
+    and a bare "$" any dollar."""
+    if one is None or other is None or one == other:
+        return True
+    return {one, other} - _DOLLARS == {"$"}
 
 
 def near_miss(claimed: float, stated: float) -> bool:

@@ -49,7 +49,7 @@ REMEMBERED_TURNS = 120
 # Folding runs once this many turns past the bound, not every turn: summarising is the costly part.
 FOLD_EVERY = 30
 # How much less present each entity an answer names after its first is (down to four steps).
-ORDER_FADE = 0.03
+ORDER_FADE = 0.1
 # Each fold keeps this many tokens of its turns' most distinctive sentences, chosen on their own so
 # a stretch of the chat about one thing is not outvoted by a longer stretch about another.
 FOLD_SUMMARY_TOKENS = 60
@@ -158,12 +158,15 @@ class DialogueState:
             if value * self.decay >= self.min_salience
         }
 
-    def _boost(self, entity_ids, value: float, fading: bool = False) -> None:
+    def _boost(self, entity_ids, value: float, fading: bool = False,
+               link_confidence: dict[str, float] | None = None) -> None:
         index = self.turn_count
         for rank, entity in enumerate(entity_ids):
             if not _is_referent(entity):
                 continue
             boost = value * max(1.0 - ORDER_FADE * rank, 1.0 - 4 * ORDER_FADE) if fading else value
+            # Named only doubtfully (a first name two people share), it is that much less present.
+            boost *= min(1.0, (link_confidence or {}).get(entity, 1.0))
             self.salience[entity] = max(self.salience.get(entity, 0.0), boost)
             self.last_mentioned[entity] = index
 
@@ -202,7 +205,9 @@ class DialogueState:
         answered: bool = True,
         entity_info: dict | None = None,
         quoted_entity_ids=(),
+        link_confidence: dict[str, float] | None = None,
     ) -> None:
+        """`link_confidence`: how surely the answer's words name each entity (1 when not given)."""
         text = remembered_part(text)
         unverified = set(unverified_entity_ids)
         quoted = [e for e in quoted_entity_ids if e not in entity_ids and e not in unverified]
@@ -213,9 +218,9 @@ class DialogueState:
         # Within an answer, the first named is what it is about ("Priya will run the training …", then a
         # list of who was present): each later one a little less present, so "her" next turn is Priya.
         self._boost([e for e in entity_ids if e not in unverified and e not in quoted], self.assistant_boost,
-                    fading=True)
+                    fading=True, link_confidence=link_confidence)
         self._boost([e for e in entity_ids if e in unverified], self.unverified_boost, fading=True)
-        self._boost(quoted, self.quoted_boost, fading=True)
+        self._boost(quoted, self.quoted_boost, fading=True, link_confidence=link_confidence)
         self.unverified.update(unverified)
         self.unverified.difference_update(e for e in entity_ids if e not in unverified)
         self._remember_info(entity_info)

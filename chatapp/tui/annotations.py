@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.widgets import Collapsible, OptionList, Static
 from textual.widgets.option_list import Option
 
-from chatapp.records import ClaimSupport
+from chatapp.records import ANSWER_LEVEL, ClaimSupport
 from chatapp.terminal_text import clean, plain_text
 from chatapp.views import best_evidence, claim_support_view
 
@@ -79,7 +79,7 @@ def review_of(response, rag_chunks, registry=None) -> Review:
         annotations.append(Annotation(
             marker=CORRECTED_MARKER if flag.corrected else UNVERIFIED_MARKER, kind=flag.hallucination_type,
             original=flag.content, known_value=flag.suggestion, evidence=list(flag.evidence), sources=sources,
-            confidence=flag.confidence, support=claim_at(response.claim_support, flag.span[0])))
+            confidence=flag.confidence, support=claim_of(response.claim_support, flag.hallucination_type, flag.span[0])))
     chunks = [(chunk.title or chunk.source, chunk.relevance) for chunk in rag_chunks]
     return Review(response.recommendation, response.confidence, response.guidance, annotations, chunks,
                   list(response.claim_support))
@@ -101,14 +101,18 @@ def stored_review(store, turn_id: int, question_turn_id: int | None, registry=No
         marker=CORRECTED_MARKER if flag["corrected"] else UNVERIFIED_MARKER, kind=flag["hallucination_type"],
         original=flag["content"] or "", known_value=flag["suggestion"], evidence=list(flag["evidence"] or []),
         sources=_sources_of(flag["evidence"] or [], None, [], registry), confidence=flag["confidence"] or 0.0,
-        support=claim_at(claims, flag["span_start"] or 0)) for flag in records["hallucination_flags"]]
+        support=claim_of(claims, flag["hallucination_type"], flag["span_start"] or 0))
+        for flag in records["hallucination_flags"]]
     chunks = [(row["title"] or row["source"], row["relevance"] or 0.0)
               for row in (store.retrieved(question_turn_id) if question_turn_id else [])]
     return Review(post["recommendation"], post["confidence"] or 0.0, "", annotations, chunks, claims)
 
 
-def claim_at(claims: list[ClaimSupport], position: int) -> ClaimSupport | None:
-    """The claim whose sentence holds `position` of the model's original answer."""
+def claim_of(claims: list[ClaimSupport], kind: str, position: int) -> ClaimSupport | None:
+    """The claim a flag of `kind` is about: the one whose sentence holds `position` of the model's
+    original answer; none for a flag about the whole answer."""
+    if kind in ANSWER_LEVEL:
+        return None
     return next((c for c in claims if c.span[0] <= position < c.span[1]), None)
 
 
@@ -150,6 +154,8 @@ def marker_targets(delivered: str, annotations: list[Annotation]) -> list[int | 
 def verdict_text(recommendation: str, confidence: float, kinds: list[str]) -> Text:
     """"HumanReview · confidence 0.42 · UnsupportedClaim — needs your review: …"."""
     meaning = VERDICTS.get(recommendation, ("", ""))[1]
+    if kinds and set(kinds) <= ANSWER_LEVEL:
+        meaning = "checked: the sources bear out little of the answer as a whole"
     line = Text(clean(recommendation), style="bold")
     line.append(f" · confidence {confidence:.2f}")
     if kinds:

@@ -26,9 +26,11 @@ embedding is worth computing (outside it, the lexical model's flag agrees with
 the full model's on at least 98% of dev claims). Last the answer model (the
 weakest and the mean claim beside how much of the answer's wording the evidence
 has: support.answer_wording, read again at fit time) and the answer support
-under which an answer's weakest claim is flagged though no claim is alone, with
-the rare-word weight that claim must lack (best mean balanced accuracy, right
-HaluEval answers flagged at most 1.5%).
+under which a weak answer is flagged though no claim is alone — its weakest
+claim, or the answer as a whole (UnsupportedAnswer) when that claim lacks too
+little — at most support.ANSWER_FLAG_CAP (best mean balanced accuracy, right
+HaluEval answers flagged at most 1.5%). With --answer-flag, only that threshold
+is fitted, the claim and answer models kept as written.
 
 With --retrieved-trust, only the trust in retrieved chunks is fitted (the rest of the weights kept): how
 far the answer's support counts in its confidence when, as in a chat turn, the evidence is chunks
@@ -36,6 +38,7 @@ retrieved as a best guess rather than evidence supplied for the answer (see fit_
 
     python tests/bench/fit_support.py [--features /tmp/support-features.jsonl] [--refresh] [--workers 2]
     python tests/bench/fit_support.py --retrieved-trust [--outcomes /tmp/support-retrieved.jsonl] [--refresh]
+    python tests/bench/fit_support.py --answer-flag [--features …] [--refresh]   (that threshold alone)
 """
 
 from __future__ import annotations
@@ -178,18 +181,25 @@ def fit(X, y, w, steps: int = 3000, rate: float = 0.5):
 
 def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float, mass: float,
                     datasets: list[str]) -> tuple[float, float]:
-    """The answer support under which the weakest claim is flagged though no claim is alone (as
-    SupportModel._flag_weak_answer does): best mean balanced accuracy of the flag over the dev
-    datasets, with right HaluEval answers flagged at most RIGHT_FLAGGED_AT_MOST of the time."""
+    """The answer support under which a weak answer is flagged though no claim is alone (as
+    SupportModel.judge_answer does: its weakest claim when that claim lacks enough, else the answer
+    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut`; never an
+    answer that claims nothing or replies to small talk), at
+    most ANSWER_FLAG_CAP: best mean balanced accuracy of the flag over the dev datasets, with right
+    HaluEval answers flagged at most RIGHT_FLAGGED_AT_MOST of the time. Which of the two flags it is
+    does not change whether the answer is flagged, so the rare-word weight the weakest claim must lack
+    to be the one marked stays at the floor of ANSWER_MASS_GRID (the others are printed beside it)."""
     import numpy as np
 
-    from chatapp.postprocess.support import FEATURES, logistic
+    from chatapp.postprocess.support import ANSWER_FLAG_CAP, FEATURES, logistic
 
     def claim_flagged(c):
         return c.get("own_experience", 0.0) > 0 or logistic({k: c.get(k, 0.0) for k in FEATURES}, full) < cut and (
             c["missing_mass"] >= mass or c["unaligned"] > 0 or c["negation_conflict"] > 0)
 
-    def flags(t, least):
+    def flags(t, least, whole=True):
+        """Whether each answer is flagged; `whole`: an answer weak as a whole is flagged though its
+        weakest claim lacks too little to be marked (UnsupportedAnswer)."""
         out = []
         for r, score in zip(answered, answer_scores):
             claims = r["claims"]
@@ -197,34 +207,87 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                 out.append(True)
                 continue
             weakest = min(claims, key=lambda c: logistic({k: c.get(k, 0.0) for k in FEATURES}, full), default=None)
-            out.append(weakest is not None and score < t and (weakest["missing_mass"] >= least
-                                                               or weakest["unaligned"] > 0))
+            out.append(weakest is not None and score < t and not r.get("small_talk") and (
+                weakest["missing_mass"] >= least or weakest["unaligned"] > 0
+                or whole and logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut))
         return out
 
-    best = (0.0, ANSWER_MASS_GRID[-1], -1.0)
-    for least in ANSWER_MASS_GRID:
-        for t in np.arange(0.0, 0.9, 0.02):
-            flagged = flags(t, least)
-            right = [f for f, r in zip(flagged, answered) if r["dataset"] == "halueval-qa" and r["label"] == 0]
-            if right and sum(right) / len(right) > RIGHT_FLAGGED_AT_MOST:
-                continue
-            values = []
-            for d in datasets:
-                idx = [i for i, r in enumerate(answered) if r["dataset"] == d]
-                values.append(bench_begin.balanced_accuracy([flagged[i] for i in idx],
-                                                            [answered[i]["label"] for i in idx]))
-            if float(np.mean(values)) > best[2]:
-                best = (round(float(t), 2), least, float(np.mean(values)))
-    flagged = flags(best[0], best[1])
-    for d in datasets:
-        idx = [i for i, r in enumerate(answered) if r["dataset"] == d]
-        labels = [answered[i]["label"] for i in idx]
-        chosen = [flagged[i] for i in idx]
-        print(f"  with the answer flag below {best[0]} (weakest claim missing ≥ {best[1]}): {d:18} balanced acc "
-              f"{bench_begin.balanced_accuracy(chosen, labels):.3f}  flags "
-              f"{sum(f for f, y in zip(chosen, labels) if y) / max(1, sum(labels)):.0%} / "
-              f"{sum(f for f, y in zip(chosen, labels) if not y) / max(1, len(labels) - sum(labels)):.0%}")
+    def report(flagged, what):
+        for d in datasets:
+            idx = [i for i, r in enumerate(answered) if r["dataset"] == d]
+            labels = [answered[i]["label"] for i in idx]
+            chosen = [flagged[i] for i in idx]
+            print(f"  {what}: {d:18} balanced acc {bench_begin.balanced_accuracy(chosen, labels):.3f}  flags "
+                  f"{sum(f for f, y in zip(chosen, labels) if y) / max(1, sum(labels)):.0%} / "
+                  f"{sum(f for f, y in zip(chosen, labels) if not y) / max(1, len(labels) - sum(labels)):.0%}")
+
+    least = ANSWER_MASS_GRID[0]
+    best = (0.0, least, -1.0)
+    for t in np.arange(0.0, ANSWER_FLAG_CAP + 1e-9, 0.02):
+        flagged = flags(t, least)
+        right = [f for f, r in zip(flagged, answered) if r["dataset"] == "halueval-qa" and r["label"] == 0]
+        if right and sum(right) / len(right) > RIGHT_FLAGGED_AT_MOST:
+            continue
+        values = []
+        for d in datasets:
+            idx = [i for i, r in enumerate(answered) if r["dataset"] == d]
+            values.append(bench_begin.balanced_accuracy([flagged[i] for i in idx],
+                                                        [answered[i]["label"] for i in idx]))
+        if float(np.mean(values)) > best[2]:
+            best = (round(float(t), 2), least, float(np.mean(values)))
+    for other in ANSWER_MASS_GRID:
+        report(flags(best[0], other, whole=False), f"weakest claim alone (missing ≥ {other}) below {best[0]}")
+    report(flags(best[0], least), f"with the answer flag below {best[0]}")
     return best[0], best[1]
+
+
+def read_answers(every: list[dict], features: Path) -> list[dict]:
+    """Each dev answer's record with its wording against its evidence, read again here (quick:
+    answer_wording may change without recomputing every claim's features), and whether its question
+    is small talk."""
+    from chatapp.intents import is_small_talk
+    from chatapp.postprocess.evidence import TextIndex
+    from chatapp.postprocess.support import answer_wording
+
+    items = dev_answers()
+    if len(items) != len(every):
+        raise SystemExit(f"{features} holds {len(every)} answers, the dev data {len(items)}: use --refresh")
+    for r, (_, answer, question, evidence, _) in zip(every, items):
+        r.update(answer_wording(answer, Sources(None, TextIndex([evidence]), TextIndex([]), TextIndex([question]), [])))
+        r["small_talk"] = bool(question.strip()) and is_small_talk(question)
+    return every
+
+
+def answer_row(r: dict, full: dict, no_claim_support: float) -> list[float]:
+    """The answer model's features of one dev answer, its claims scored by the `full` claim model."""
+    from chatapp.postprocess.support import ANSWER_FEATURES, FEATURES, log_odds, logistic
+
+    logits = [log_odds(p) for p in ([logistic({k: c.get(k, 0.0) for k in FEATURES}, full) for c in r["claims"]]
+                                    or [no_claim_support])]
+    values = {"weakest": min(logits), "mean_claim": sum(logits) / len(logits), **r}
+    return [values[k] for k in ANSWER_FEATURES]
+
+
+def main_answer_flag(args) -> int:
+    """Only the answer threshold fitted again (the claim and answer models kept as written): for a
+    change to how the threshold is used that leaves the scores as they were."""
+    import numpy as np
+
+    from chatapp.postprocess.support import ANSWER_FEATURES, logistic
+
+    weights = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    every = read_answers(collect(args.features, args.refresh, args.workers), args.features)
+    scores = [logistic(dict(zip(ANSWER_FEATURES, answer_row(r, weights["full"], weights["no_claim_support"]))),
+                       weights["answer"]) for r in every]
+    datasets = sorted({r["dataset"] for r in every})
+    cut, least = fit_answer_flag(every, np.array(scores), weights["full"], weights["flag_below"],
+                                 weights["min_missing_mass"], datasets)
+    weights["answer_flag_below"], weights["answer_min_missing_mass"] = cut, least
+    print(f"answer_flag_below {cut}, answer_min_missing_mass {least}")
+    if not args.dry_run:
+        WEIGHTS.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
+        print(f"written to {WEIGHTS.relative_to(ROOT)}")
+    return 0
 
 
 _retrieved_workers = {}
@@ -410,11 +473,15 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="print, do not write the weights")
     parser.add_argument("--retrieved-trust", action="store_true", help="fit only the trust in retrieved chunks")
+    parser.add_argument("--answer-flag", action="store_true",
+                        help="fit only the answer support under which a weak answer is flagged")
     parser.add_argument("--outcomes", type=Path, default=Path("/tmp/support-retrieved.jsonl"))
     parser.add_argument("--per-dataset", type=int, default=320, help="dev answers sampled per dataset (trust)")
     args = parser.parse_args()
     if args.retrieved_trust:
         return main_retrieved_trust(args)
+    if args.answer_flag:
+        return main_answer_flag(args)
 
     every = collect(args.features, args.refresh, args.workers)
     records = [r for r in every if r["claims"]]
@@ -496,23 +563,7 @@ def main() -> int:
     # The answer model, on every dev answer (those that claim nothing too).
     from chatapp.postprocess.support import ANSWER_FEATURES
 
-    # The answer's wording against its evidence, read again here (quick): answer_wording may change
-    # without recomputing every claim's features.
-    from chatapp.postprocess.evidence import TextIndex
-    from chatapp.postprocess.support import answer_wording, log_odds
-
-    items = dev_answers()
-    if len(items) != len(every):
-        raise SystemExit(f"{args.features} holds {len(every)} answers, the dev data {len(items)}: use --refresh")
-    for r, (_, answer, question, evidence, _) in zip(every, items):
-        r.update(answer_wording(answer, Sources(None, TextIndex([evidence]), TextIndex([]), TextIndex([question]), [])))
-
-    def answer_row(r):
-        logits = [log_odds(p) for p in ([logistic({k: c.get(k, 0.0) for k in FEATURES}, models["full"])
-                                         for c in r["claims"]] or [no_claim_support])]
-        values = {"weakest": min(logits), "mean_claim": sum(logits) / len(logits), **r}
-        return [values[k] for k in ANSWER_FEATURES]
-
+    read_answers(every, args.features)
     answered = [r for r in every if "answer_share" in r]
     ya = np.array([1 - r["label"] for r in answered], dtype=float)
     wa = np.zeros(len(answered))
@@ -521,7 +572,7 @@ def main() -> int:
             cell = [i for i, r in enumerate(answered) if r["dataset"] == d and r["label"] == label]
             for i in cell:
                 wa[i] = 1 / (len(datasets) * 2 * len(cell))
-    Xa = np.array([answer_row(r) for r in answered])
+    Xa = np.array([answer_row(r, models["full"], no_claim_support) for r in answered])
     coef, bias = fit(Xa, ya, wa)
     answer_model = {"bias": round(float(bias), 4), **{k: round(float(c), 4) for k, c in zip(ANSWER_FEATURES, coef)}}
     answer_scores = np.array([logistic(dict(zip(ANSWER_FEATURES, row)), answer_model) for row in Xa])

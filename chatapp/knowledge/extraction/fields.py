@@ -43,8 +43,10 @@ _CHANGE_VERB = re.compile(
     r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
     re.IGNORECASE,
 )
-# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870".
-_FROM_TO = re.compile(
+# "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870": a verb
+# of change before "from", so "open from 9 to 5" is a range, not a change (postprocess/stated_changes.py
+# reads the same changes in the sources an answer is checked against).
+CHANGED_FROM = re.compile(
     r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
     r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
     r"\s+from\s+",
@@ -52,6 +54,12 @@ _FROM_TO = re.compile(
 )
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
+# "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
+_TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
+_TITLE_FROM_TO = re.compile(
+    rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
+    rf"(?P<new>{_TITLE_WORDS})"
+)
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
 
 
@@ -225,23 +233,22 @@ class FieldReader:
         """ "the start moves from Monday 7 December to Wednesday 9 December": a change that names
         the value it replaces, so the merge finds the attribute holding that value."""
         found = False
-        for match in _FROM_TO.finditer(line):
+        for match in CHANGED_FROM.finditer(line):
             after = line[match.end():]
             old = _value_at_start(after)
             to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
             new = _value_at_start(after[len(old) + to.end():]) if to else ""
             label = _clause_label(line, match.start())
+            if not new and (titles := _TITLE_FROM_TO.match(after)):
+                # A title moved for another: the merge only takes it where the old title is held.
+                old, new = titles.group("old"), titles.group("new")
             if new and label:
                 self.add("", key_for_label(label), new, 0.8, "change", position, CHANGE, old)
                 found = True
         return found
 
     def _changes(self) -> None:
-        offset = 0
-        for line in self.text.split("\n"):
-            position = offset
-            offset += len(line) + 1
-            line = line.strip()
+        for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
             if (was := _WAS.search(line)) and (field := _FIELD_LINE.match(line)):
@@ -267,10 +274,31 @@ class FieldReader:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
 
 
+def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
+    """(line, offset) of each line, stripped, with a wrapped mail's continuation lines (going on in
+    lower case, not a "label: value" field) joined to the line they continue: "…the launch has\nmoved
+    to 11 May" states its change on one line."""
+    lines: list[tuple[str, int]] = []
+    offset = 0
+    for raw in text.split("\n"):
+        line = raw.strip()
+        previous = lines[-1][0] if lines else ""
+        if (line[:1].islower() and previous and not previous.startswith((">", "#", "|"))
+                and not previous.endswith((".", "!", "?", ":")) and not _FIELD_LINE.match(line)):
+            lines[-1] = (f"{previous} {line}", lines[-1][1])
+        else:
+            lines.append((line, offset))
+        offset += len(raw) + 1
+    return lines
+
+
 def _clause_label(line: str, end: int) -> str:
     """What a change is of: the last words of the clause before its verb ("Ingrid leads the
-    migration; cut-over moved to …" -> "cut-over")."""
-    clause = re.split(r"[;:,—–]|\s-\s", line[:end])[-1]
+    migration; cut-over moved to …" -> "cut-over"; "Build: moved from …" -> "Build")."""
+    clauses = re.split(r"[;:,—–]|\s-\s", line[:end])
+    clause = clauses[-1]
+    if not _LABEL_NOISE.sub(" ", clause).strip(" ,.-*") and len(clauses) > 1:
+        clause = clauses[-2]  # "- Pump commissioning: moved from …": the label before the colon
     return " ".join(_LABEL_NOISE.sub(" ", clause).split()[-4:]).strip(" ,.-")
 
 

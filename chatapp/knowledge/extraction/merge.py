@@ -243,6 +243,10 @@ def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
                     continue
                 if previous:
                     score = 10.0 if any(normal_value(r.value) == previous for r in olds) else 0.0
+                    if score and shape == "text":  # a title many hold: whose changed, by the name said
+                        score += len(label & subject_words)
+                elif shape == "text":
+                    continue  # a text value said without the one it replaces could be anyone's anything
                 else:
                     key_overlap = len(label & _words(key))
                     score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0
@@ -255,6 +259,18 @@ def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
             template = next(r for r in group.rows if r.key == key)
             group.rows.append(Row(template.subject, template.subject_type, key, change.value, change.confidence,
                                   "change", change.position, change.doc_date, change.source))
+
+
+def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
+    """Aliases once each, whatever their case, spelt as a name is where any source capitalises it:
+    the address "priyanka@…" gives "priyanka", the table "Priyanka Rao"; typed in lower case, the
+    name is then corrected to "Priyanka", not left as the address wrote it."""
+    spelt: dict[str, str] = {}
+    for alias in aliases:
+        key = alias.casefold()
+        if alias and key != name.casefold() and (key not in spelt or spelt[key].islower()):
+            spelt[key] = alias
+    return list(spelt.values())
 
 
 def _authority(row: Row) -> float:
@@ -330,7 +346,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         id=entity_id,
         type=group.type,
         name=name,
-        aliases=list(dict.fromkeys(a for a in aliases if a and a != name)),
+        aliases=_distinct_spellings(name, aliases),
         description=description,
         attributes=attributes,
         prior=min(0.3 + 0.05 * len(group.documents), 0.7),

@@ -50,9 +50,19 @@ _GROUP_WORDS = frozenset(
 )
 
 
+# A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
+INNER_NICKNAME = re.compile(
+    r"\b([A-Z][\w'’-]+)\s+(?:\"([A-Z][\w'’-]{1,20})\"|“([A-Z][\w'’-]{1,20})”|'([A-Z][\w-]{1,20})'"
+    r"|‘([A-Z][\w-]{1,20})’|\(([A-Z][\w'’-]{1,20})\))\s+(?=[A-Z])"
+)
+
+
 def clean_name(text: str) -> str:
-    """A name without honorifics, markup or stray punctuation: "**Dr. Lorraine Ashworth**" -> "Lorraine Ashworth"."""
-    text = re.sub(r"[*_`\"“”]+", "", text or "")
+    """A name without honorifics, markup, a nickname inside it or stray punctuation: "**Dr. Lorraine
+    Ashworth**" -> "Lorraine Ashworth", 'Oluwaseun "Seun" Adebayo' -> "Oluwaseun Adebayo" (the
+    people reader keeps "Seun" as an alias)."""
+    text = INNER_NICKNAME.sub(r"\1 ", text or "")
+    text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
     while True:
         stripped = _HONORIFICS.sub("", text)
@@ -64,8 +74,9 @@ def clean_name(text: str) -> str:
 def looks_like_person(name: str) -> bool:
     """Whether a cleaned name reads as a person's: two to four capitalised words (surname
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
-    "Cascade Builders"), and not made only of common English words unless it opens with a
-    known given name ("Grace Hall" yes, "Great Hall" no)."""
+    "Cascade Builders"), and not made only of common English words — nor opening and ending with
+    them, as a title does ("Senior Lettings Negotiator") — unless it opens with a known given name
+    ("Grace Hall" yes, "Great Hall" no)."""
     from chatapp.lexicon import is_first_name, is_surname
 
     words = name.split()
@@ -81,6 +92,8 @@ def looks_like_person(name: str) -> bool:
         return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
     if is_first_name(words[0]):
         return True
+    if is_common(capitalised[0], 3.5) and is_common(last, 3.0):
+        return False  # "Senior Lettings Negotiator", "Regional Sales Director": a title, not a name
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)
 
 

@@ -13,6 +13,7 @@ from email.utils import getaddresses
 
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
+    INNER_NICKNAME,
     MENTION,
     Observation,
     clean_name,
@@ -24,7 +25,7 @@ EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
 # "(541) 555-0100 ext. 214", or a bare "ext. 101".
 PHONE = re.compile(
-    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,5}){1,4}"
+    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}"
     r"(?:\s*(?:ext\.?|x)\s*\d{1,5})?|ext\.?\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
@@ -43,6 +44,8 @@ _CLOSING = re.compile(
     re.IGNORECASE,
 )
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
+# A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
+_BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
 _INLINE_ROLE = re.compile(r"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3})\s+\(([A-Z][^()]{2,60})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
@@ -103,10 +106,41 @@ def _is_role_text(text: str) -> bool:
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
 
 
+def abbreviates(short: str, name: str) -> bool:
+    """Whether `short` is written as the initials of `name`: "Harbourline Electrification (HLE)",
+    "Quality Assurance Board (QAB)" give a thing its short form, not a person a role. Each word of
+    the name gives its first letter and perhaps more of its letters, in order ("HarbourLine"); small
+    words ("of", "and") may give none."""
+    if not re.fullmatch(r"[A-Z]{3,6}", short):  # two capitals ("HR", "QA") are too often a role
+        return False
+    words = [w.upper() for w in re.findall(r"[^\W\d_]+", name)]
+
+    def fits(letters: str, rest: list[str]) -> bool:
+        if not rest:
+            return not letters
+        word, others = rest[0], rest[1:]
+        if word.lower() in _TITLE_SMALL_WORDS and fits(letters, others):
+            return True
+        if not letters or letters[0] != word[0]:
+            return False
+        # The word's initial, then any of its later letters, then the next words.
+        for taken in range(1, len(letters) + 1):
+            if _in_order(letters[1:taken], word[1:]) and fits(letters[taken:], others):
+                return True
+        return False
+
+    return bool(words) and fits(short, words)
+
+
+def _in_order(letters: str, word: str) -> bool:
+    remaining = iter(word)
+    return all(c in remaining for c in letters)
+
+
 def _split_role(text: str) -> tuple[str, str]:
-    """("Partner", "Commercial Property") from "Partner, Commercial Property"; the part after
-    the first comma names the team the role is in."""
-    role, _, department = text.partition(", ")
+    """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
+    Commercial Property"; the part after the first comma or bar names the team the role is in."""
+    role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
     return role.strip(" ."), department.strip(" .")
 
 
@@ -129,10 +163,22 @@ class PeopleReader:
         if self.is_email:
             self._mail_headers()
         self._quoted_headers()
+        self._nicknames()
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
         return self.observations
+
+    def _nicknames(self) -> None:
+        """ 'Oluwaseun "Seun" Adebayo': the name the rest of the folder may use ("Seun Adebayo",
+        "Seun") is an alias of the full one, wherever the name is written (a table, a directory)."""
+        for match in INNER_NICKNAME.finditer(self.text):
+            nickname = next(g for g in match.groups()[1:] if g)
+            surname = re.match(r"[A-Z][\w'’-]+", self.text[match.end():])
+            name = clean_name(f"{match.group(1)} {surname.group(0)}") if surname else ""
+            if looks_like_person(name):
+                self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
+                self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
 
     # --- mail headers -------------------------------------------------------
 
@@ -159,6 +205,11 @@ class PeopleReader:
             self.add(name, ALIAS, local, confidence * 0.8, method, position)
 
     def _quoted_headers(self) -> None:
+        for match in _BODY_HEADER.finditer(self.text):
+            for display, address in getaddresses([match.group(1)]):
+                name = clean_name(display)
+                if "@" in address and looks_like_person(name) and address.split("@")[0].lower() not in ROLE_MAILBOXES:
+                    self._person_with_address(name, address.lower(), 0.9, "mail_header", match.start())
         for match in _QUOTE_HEADER.finditer(self.text):
             # The writer's name ends the words before the address: "On Tue, Nov 17, 2026 at 3:47 PM Dana Kim".
             words = match.group(1).replace(",", " ").split()
@@ -254,7 +305,7 @@ class PeopleReader:
             name, role = clean_name(match.group(1)), match.group(2).strip()
             words = re.findall(r"[^\W\d_]+", role)
             titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
-            if titled and looks_like_person(name) and _is_role_text(role):
+            if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
 
     def _stacked_signatures(self, lines: list[str]) -> None:

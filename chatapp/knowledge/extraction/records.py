@@ -2,7 +2,8 @@
 
 A people list ("name, role, email") gives person entities; a column of firms (supplier,
 client…) organisations; a list of other things (rooms, equipment) entities of type "thing".
-Their other columns are attributes. Columns
+Their other columns are attributes; a "known_as" or "nickname" column is a name the person goes
+by. Columns
 that pair a person's name with their address ("contact_name", "contact_email") also give
 that person.
 """
@@ -15,6 +16,7 @@ import json
 
 from chatapp.knowledge.extraction.fields import subject_column
 from chatapp.knowledge.extraction.observations import (
+    ALIAS,
     MENTION,
     Observation,
     clean_name,
@@ -24,6 +26,8 @@ from chatapp.knowledge.extraction.observations import (
     table_subject_type,
 )
 
+# Columns giving the name a person goes by ("Jo" for Josephine): an alias, as a signed name is.
+NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
 MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
 _JSON_DEPTH = 6
 
@@ -50,6 +54,8 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
             cell = " ".join(str(cell).split())
             if cell and key != keys[column] and key in wanted:
                 found.append(Observation(subject, subject_type, key, cell, 0.88, method, number))
+            if cell and key in NICKNAME_KEYS and subject_type == "person" and cell.casefold() != subject.casefold():
+                found.append(Observation(subject, subject_type, ALIAS, cell, 0.85, method, number))
         found += _paired_people(keys, row, number, method)
     return found
 

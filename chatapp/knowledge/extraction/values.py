@@ -23,7 +23,8 @@ _YEARLESS_DATE = re.compile(
     rf"^\s?(?:{_WEEKDAY_NAME},?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?|{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?)\b",
     re.IGNORECASE,
 )
-AMOUNT = re.compile(r"(?P<cur>[£$€¥])\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
+# A dollar sign may carry its country's letters: "NZ$1,240,000", "A$95", "US$12,000".
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥])\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
 
 
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
@@ -64,7 +65,8 @@ def normal_value(text: str) -> str:
     amounts = find_amounts(text)
     if len(amounts) == 1 and len(amounts[0][0].group(0)) >= len(text) - 2:
         currency, number = amounts[0][1]
-        return f"{currency}{number:g}"
+        # Every digit kept: "{:g}" would make 1,240,000 and 1,240,001 one value.
+        return currency + f"{number:.2f}".rstrip("0").rstrip(".")
     return " ".join(re.sub(r"[^\w@.+]+", " ", text.casefold()).split())
 
 
@@ -73,7 +75,7 @@ def value_shape(text: str) -> str:
     normal = normal_value(text)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal):
         return "date"
-    if normal[:1] in "£$€¥" and normal[1:2].isdigit():
+    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥]\d", normal):
         return "amount"
     return "text"
 

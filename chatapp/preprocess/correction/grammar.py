@@ -26,6 +26,8 @@ SLIP_WORDS: dict[str, tuple[str, float]] = {
     "everytime": ("every time", 0.8), "irregardless": ("regardless", 0.75),
 }
 QUESTION_WORDS = ("what", "when", "where", "who", "why", "how", "which", "whose")
+# Question words that take a noun before the auxiliary: "which route is", "whose car was".
+DETERMINER_QUESTION_WORDS = frozenset({"which", "what", "whose"})
 QUESTION_AUXILIARIES = frozenset("is are was were do does did can could will would should has have".split())
 HAVE_SLIP_VERBS = frozenset("could should would must might".split())
 COMPARATIVES = frozenset(
@@ -63,9 +65,16 @@ def fix_slips(doc: TokenizedInput, edits) -> None:
             edits.set(index, match_case("it's", token.text), "Grammar", 0.8)
         elif lower == "your" and next_lower == "welcome" and next_word(doc, following) is None:
             edits.set(index, match_case("you're", token.text), "Grammar", 0.85)
-        elif (previous is None and token.text.islower() and next_lower in QUESTION_AUXILIARIES
-              and (wh := _question_word_slip(lower))):  # typed capitalised, "Wen" may be a name
+        elif (previous is None and token.text.islower() and (wh := _question_word_slip(lower))
+              and (next_lower in QUESTION_AUXILIARIES  # typed capitalised, "Wen" may be a name
+                   or (wh in DETERMINER_QUESTION_WORDS and _word_after(doc, following) in QUESTION_AUXILIARIES))):
+            # "wich route is …", "wat time does …": the question word and its noun, then the auxiliary.
             edits.set(index, match_case(wh, token.text), "Grammar", 0.85)
+
+
+def _word_after(doc: TokenizedInput, index: int | None) -> str:
+    after = next_word(doc, index) if index is not None else None
+    return doc.tokens[after].text.lower() if after is not None else ""
 
 
 def _question_word_slip(word: str) -> str | None:

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 TIER = "syntactic"
 
 QUESTION_WORDS = frozenset("what where when who whom whose why which how".split())
+# Words that open a follow-up without being its first word ("and what's his email?").
+FOLLOW_UP_OPENERS = frozenset("and but so also then ok okay oh".split())
 AUXILIARIES = frozenset(
     "can could would will should shall may might must is are am was were do does did have has had "
     "isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't wouldn't shouldn't "
@@ -290,6 +292,9 @@ def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
     # Split texts, so a token that tier 1 expanded ("alot" -> "a lot") reads as it will next time.
     written = " ".join(t.text for t in sentence).split()
     words = [w.lower().replace("’", "'") for w in written]
+    # A follow-up opens with a link to what came before: "and whats his email", "so when is it".
+    while len(words) > 2 and words[0] in FOLLOW_UP_OPENERS:
+        written, words = written[1:], words[1:]
     first = words[0]
     second = words[1] if len(words) > 1 else ""
     if first.endswith("'s") and first[:-2] in QUESTION_WORDS and len(words) > 1:

@@ -116,7 +116,11 @@ class ReferenceResolver:
                 if agreement == 0.0:
                     continue
                 prior = self.index.profiles[entity_id].entity.prior if entity_id in self.index.profiles else 0.5
-                score = self._linker.combine(context, min(salience, 1.0), prior) + (salience - min(salience, 1.0))
+                # How often the documents name someone says little about who "he" is now: the prior
+                # counts only as far as the candidate is present, so a name the folder repeats
+                # does not outweigh the one the last answer gave first.
+                present_prior = prior * min(salience, 1.0)
+                score = self._linker.combine(context, min(salience, 1.0), present_prior) + (salience - min(salience, 1.0))
                 scored.append((entity_id, score * agreement))
         return scored
 

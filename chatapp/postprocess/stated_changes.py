@@ -1,0 +1,106 @@
+"""A value the sources give only as the one a stated change replaced.
+
+A note says "the site visit has moved from 3 December to 10 December". An answer
+that puts the visit on 3 December finds its date in the sources, so nothing
+else calls it wrong; but the only place the sources give that date is the
+"from" side of a change, which says it no longer holds. Such a value is out of
+date, and the "to" side is what the answer should say.
+
+superseded.py does the same for changes the ingest tied to a registry
+attribute; this reads the change where the answer's evidence states it, so it
+holds for a change nothing in the registry held the old value of, for retrieved
+chunks and `check --evidence` files alike.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatapp.knowledge.extraction.fields import CHANGED_FROM
+from chatapp.postprocess import values as V
+from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
+from chatapp.postprocess.evidence import TextIndex, is_stop, stem, words
+from chatapp.postprocess.findings import Finding
+from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, KnownValue
+from chatapp.postprocess.superseded import PAST_MARKERS, precise
+
+# The sentence must share this many of its own words (not the value's) with the change, and at least
+# this share of them: "the site visit is on 3 December" against "the site visit has moved from …".
+MIN_SHARED_WORDS = 2
+MIN_SHARED_SHARE = 0.5
+CONFIDENCE = 0.85
+
+
+def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
+    """(old, new) for each "moved from OLD to NEW" in a source sentence; a weekday written before a
+    date ("from Monday 7 December") goes with the date."""
+    if "from" not in sentence.lower():
+        return []
+    matches = list(CHANGED_FROM.finditer(sentence))
+    if not matches:
+        return []
+    found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
+    changes = []
+    for match in matches:
+        old = _value_next(sentence, found, match.end())
+        if old is None:
+            continue
+        to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", sentence[old.span[1]:])
+        new = _value_next(sentence, found, old.span[1] + to.end()) if to else None
+        if new is not None and _same_kind(old, new):
+            changes.append((old, new))
+    return changes
+
+
+def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: TextIndex) -> Finding | None:
+    """A finding when the claim's value is the old side of a change its sources state about what the
+    claim's sentence is about, and the answer does not tell the change itself; else None."""
+    value = vc.value
+    if not precise(value) or supplied.empty:
+        return None
+    sentence = analysis.sentences[vc.sentence]
+    if sentence.mode in ("meta", "question") or PAST_MARKERS.search(sentence.claim.text):
+        return None
+    own = sentence.stems - {stem(w) for w in words(vc.claim.text)}
+    if len(own) < MIN_SHARED_WORDS:
+        return None
+    best: tuple[float, str, V.FoundValue] | None = None
+    for text, stems, _ in supplied.sentences:
+        for old, new in stated_changes(text):
+            if not _says(old, value) or _says(new, value):
+                continue
+            if any(_says(new, other.value) for other in analysis.values if other is not vc):
+                return None  # the answer gives the new value too: it tells the change
+            shared = len(own & stems)
+            if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
+                continue
+            if best is None or shared / len(own) > best[0]:
+                best = (shared / len(own), text, new)
+    if best is None:
+        return None
+    _, text, new = best
+    replacement = V.render_like(vc.claim.text, value.vtype, new.text, new.parsed)
+    return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
+                   [f"the sources state a change to {new.text}: {text}"], vc.sentence, vc.claim.span, replacement,
+                   major=True)
+
+
+def _value_next(text: str, found: list[V.FoundValue], start: int) -> V.FoundValue | None:
+    """The value that opens text[start:], a weekday before it aside."""
+    for value in found:
+        if value.span[0] >= start:
+            gap = text[start:value.span[0]]
+            gap_words = [w for w in words(gap) if not is_stop(w)]
+            if gap.strip(" ,") == "" or (len(gap_words) == 1 and V.find_values(gap.strip(" ,"))):
+                return value
+            return None
+    return None
+
+
+def _same_kind(old: V.FoundValue, new: V.FoundValue) -> bool:
+    return old.vtype == new.vtype or new.vtype in COMPATIBLE_SHAPES.get(old.vtype, ())
+
+
+def _says(stated: V.FoundValue, value: V.FoundValue) -> bool:
+    """Does the answer's value say the stated one (a date said less precisely counts)?"""
+    return KnownValue("", stated.text, stated.vtype, stated.parsed).matches(value)
