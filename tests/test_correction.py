@@ -324,6 +324,23 @@ def test_new_names_are_known_after_refresh(tmp_path):
     engine.close()
 
 
+def test_names_rated_on_first_need_get_their_capitals_and_fuzzy_matches(tmp_path):
+    """Known names are rated as the diff meets them, the rest after (rate_all): a name that is no plain
+    word gets its capitals either way, and a misspelled full name is still matched."""
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    entities = tmp_path / "entities.jsonl"
+    entities.write_text('{"id": "person:ab", "type": "person", "name": "Anaïs Brekkestad", "aliases": ["Anaïs"]}\n'
+                        '{"id": "project:lp", "type": "project", "name": "Lantern Pier"}\n', encoding="utf-8")
+    engine.ingest(entities)
+    pipeline = CorrectionPipeline(engine.kb.registry)
+    text = "did anaïs send the lantern pier notes"
+    live = corrected(pipeline, text, tiers=LIVE_TIERS)
+    pipeline.names.rate_all()
+    assert live == corrected(pipeline, text, tiers=LIVE_TIERS) == "Did Anaïs send the Lantern Pier notes?"
+    assert corrected(pipeline, "did anaïs brekkestd send it") == "Did Anaïs Brekkestad send it?"
+    engine.close()
+
+
 def test_unknown_tier_is_refused(pipeline):
     with pytest.raises(ValueError, match="unknown correction tier 'spelling'"):
         pipeline.correct("hello", tiers=("spelling",))

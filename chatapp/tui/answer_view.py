@@ -26,6 +26,7 @@ from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from chatapp.terminal_text import StreamCleaner, clean, plain_text
 from chatapp.tui.annotations import MARKER_STYLES, Review, TurnReview, marker_targets
+from chatapp.tui.laid_out_once import LaidOutOnce
 
 _MARKERS = re.compile("|".join(re.escape(m) for m in MARKER_STYLES))
 ANNOTATION_LINK = "#annotation-"
@@ -64,10 +65,10 @@ class _MarkedBlock:
         super().set_content(content)
 
 
-_marked_classes: dict[type, type] = {}
+_answer_classes: dict[type, type] = {}  # a Markdown block class → the answer's own
 
 
-class AnswerMarkdown(Markdown):
+class AnswerMarkdown(LaidOutOnce, Markdown):
     """Markdown whose text blocks style annotation markers, once the answer has been checked."""
 
     def __init__(self, markdown: str | None = None, marked: bool = False):
@@ -76,14 +77,14 @@ class AnswerMarkdown(Markdown):
 
     def get_block_class(self, block_name: str) -> type[MarkdownBlock]:
         base = super().get_block_class(block_name)
-        if issubclass(base, MarkdownFence):  # code is shown as written
-            return base
-        if base not in _marked_classes:
-            _marked_classes[base] = type(f"Marked{base.__name__}", (_MarkedBlock, base), {})
-        return _marked_classes[base]
+        if base not in _answer_classes:
+            # Code is shown as written: no markers styled in a fence.
+            mixins = (LaidOutOnce,) if issubclass(base, MarkdownFence) else (_MarkedBlock, LaidOutOnce)
+            _answer_classes[base] = type(f"Answer{base.__name__}", (*mixins, base), {})
+        return _answer_classes[base]
 
 
-class AssistantMessage(Vertical):
+class AssistantMessage(LaidOutOnce, Vertical):
     """Grows as the answer streams; then shows the delivered, annotated text and its review."""
 
     def __init__(self, text: str = "", status: str = "complete", review: Review | None = None):

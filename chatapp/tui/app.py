@@ -28,7 +28,9 @@ from textual.widgets import Footer, Header, Static
 from chatapp.config import BUDGET_PROFILE_NAMES, CORRECTION_LEVEL_NAMES
 from chatapp.terminal_text import clean, plain_text
 from chatapp.tui.draft_preview import DraftPreview
+from chatapp.tui.frozen_heap import FrozenWhileOpen
 from chatapp.tui.input_history import InputHistory
+from chatapp.tui.laid_out_once import Conversation
 from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.startup import KnowledgeStatus
 from chatapp.tui.status_bar import StatusBar
@@ -120,6 +122,7 @@ class ChatApp(App):
         # The text of the latest notifications shown, oldest first: what the user was told.
         self.notices: deque[str] = deque(maxlen=NOTICES_KEPT)
         self.draft_preview = DraftPreview(self)  # the side panel: the last turn's, or the draft's while typed
+        self._loaded_heap = FrozenWhileOpen()  # what start_up loads: no full collection walks it
         # The themes and the saved choice before the first frame: set after it, the theme would style
         # every widget a second time (a missing theme is said in on_mount).
         for theme in load_themes():
@@ -130,7 +133,7 @@ class ChatApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="body"):
-            yield VerticalScroll(id="conversation")
+            yield Conversation(id="conversation")
             with VerticalScroll(id="sidebar"):
                 yield Static("Correction level", classes="sidebar-title")
                 yield Static(self.level, id="level")
@@ -162,6 +165,9 @@ class ChatApp(App):
     def on_resize(self) -> None:
         self._apply_side_panel()
 
+    def on_unmount(self) -> None:
+        self._loaded_heap.release()
+
     def notify(self, message: str, **options) -> None:
         """Show a notification, and keep its text in `notices`. Notifications quote paths, session
         names and error messages: they are shown as plain text, cleaned, never read as markup."""
@@ -186,6 +192,8 @@ class ChatApp(App):
             self._wait_for_first_diff()
             # Its preview (a full preprocess) only now: started with the diff, it slowed the diff down.
             self.call_from_thread(self._preview_draft)
+        # The known names are rated as the diff meets them (rating them all first delayed it): the rest now.
+        self.engine.turns.correction.names.rate_all()
         status = self.query_one(KnowledgeStatus)
 
         def show_progress(event, **data):
@@ -214,6 +222,7 @@ class ChatApp(App):
             from chatapp.llm.client import load_client_library
 
             load_client_library(self.model, self.api_base)  # seconds: paid now, not on the first message
+        self._loaded_heap.freeze()  # out of the collector's full passes while the chat is open
 
     def _open_engine(self) -> bool:
         """Open the engine from the settings, and find the session asked for; on failure the chat

@@ -23,13 +23,34 @@ class NameForm:
     words: tuple[str, ...]  # canonical spelling, one per token
     entity_type: str
     entity_ids: list[str] = field(default_factory=list)  # most likely first
-    # How sure we are that this name, typed in lower case, means the entity
-    # (0: never capitalise, e.g. the alias "the company").
-    capitalize_confidence: float = 0.0
     explicit: bool = True  # a registry name or alias, not a part of one
-    # Also an everyday word ("Atlas"): capitalised with confidence only where it stands bare, as a
-    # name does ("the tech lead on atlas"), not after an article ("an atlas of the world").
-    common_word: bool = False
+    # The (words, type, explicit) it was added as, each time: rated on first need (rating looks words
+    # up in wordfreq, whose import alone is a fifth of a second), the best of them counting.
+    _added_as: list[tuple[tuple[str, ...], str, bool]] = field(default_factory=list, repr=False)
+    _rating: tuple[float, bool] | None = field(default=None, repr=False)
+
+    @property
+    def capitalize_confidence(self) -> float:
+        """How sure we are that this name, typed in lower case, means the entity
+        (0: never capitalise, e.g. the alias "the company")."""
+        return self._rated()[0]
+
+    @property
+    def common_word(self) -> bool:
+        """Also an everyday word ("Atlas"): capitalised with confidence only where it stands bare, as a
+        name does ("the tech lead on atlas"), not after an article ("an atlas of the world")."""
+        return self._rated()[1]
+
+    def _added(self) -> None:
+        self._added_as.append((self.words, self.entity_type, self.explicit))
+        self._rating = None
+
+    def _rated(self) -> tuple[float, bool]:
+        if self._rating is None:
+            confidence = max((_capitalize_confidence(*added) for added in self._added_as), default=0.0)
+            common = confidence <= 0.5 and _common_word_name(self.words, self.entity_type)
+            self._rating = (confidence, common)
+        return self._rating
 
 
 @dataclass
@@ -81,12 +102,34 @@ class KnownNames:
             self.lengths_by_first.setdefault(key[0], []).append(len(key))
         for lengths in self.lengths_by_first.values():
             lengths.sort(reverse=True)
-        self._fuzzy: dict[tuple[int, str], list[tuple[str, NameForm]]] = {}
+        # Built on first need, as the forms are rated: the live diff looks names up exactly.
+        self._fuzzy_index: dict[tuple[int, str], list[tuple[str, NameForm]]] | None = None
+
+    @property
+    def _fuzzy(self) -> dict[tuple[int, str], list[tuple[str, NameForm]]]:
+        """(word count, first letter) → the proper names of that shape, for fuzzy lookup."""
+        if self._fuzzy_index is None:
+            index: dict[tuple[int, str], list[tuple[str, NameForm]]] = {}
+            for form in self.forms.values():
+                if self._fuzzy_eligible(form):
+                    key = (len(form.words), form.words[0][0].lower())
+                    index.setdefault(key, []).append((" ".join(form.words).lower(), form))
+            self._fuzzy_lengths = sorted({length for length, _ in index}, reverse=True)
+            self._fuzzy_index = index
+        return self._fuzzy_index
+
+    @property
+    def fuzzy_lengths(self) -> list[int]:
+        """The word counts of the names fuzzy lookup knows, longest first."""
+        self._fuzzy  # noqa: B018
+        return self._fuzzy_lengths
+
+    def rate_all(self) -> None:
+        """Rate every form and build the fuzzy index now (in the background, after the first diff),
+        so that no later look-up pays for it."""
         for form in self.forms.values():
-            if self._fuzzy_eligible(form):
-                key = (len(form.words), form.words[0][0].lower())
-                self._fuzzy.setdefault(key, []).append((" ".join(form.words).lower(), form))
-        self.fuzzy_lengths = sorted({length for length, _ in self._fuzzy}, reverse=True)
+            form._rated()
+        self._fuzzy  # noqa: B018
 
     @classmethod
     def from_registry(cls, registry) -> "KnownNames":
@@ -122,10 +165,7 @@ class KnownNames:
             self._weights[(key, entity_id)] = weight
             form.entity_ids.append(entity_id)
             form.entity_ids.sort(key=lambda e: -self._weights[(key, e)])
-        form.capitalize_confidence = max(
-            form.capitalize_confidence, _capitalize_confidence(form.words, form.entity_type, form.explicit)
-        )
-        form.common_word = form.capitalize_confidence <= 0.5 and _common_word_name(form.words, form.entity_type)
+        form._added()
 
     @staticmethod
     def _fuzzy_eligible(form: NameForm) -> bool:
