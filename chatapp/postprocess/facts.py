@@ -151,7 +151,7 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5), None
         contradiction = (self._against_slot(vc, sentence, sources)
                          or self._against_source_sentence(vc, sentence, analysis, sources)
-                         or self._near_miss(vc, sentence, sources))
+                         or self._near_miss(vc, sentence, analysis, sources))
         if contradiction is not None:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
@@ -262,19 +262,18 @@ class FactValidator:
                           vc.sentence, vc.claim.span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
 
-    def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+    def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
         """An amount the sources give one slip away, in the same currency, in a passage about what
         the sentence is about: "€32,400" where the quote says "€23,400"."""
         if vc.value.vtype != "amount" or AGGREGATES.search(sentence.claim.text):
             return None  # a total the answer worked out may well be a digit away from one of its parts
-        start, end = vc.claim.span
-        stems = {stem(w) for w, span, _ in sentence.words if not (start <= span[0] < end or start < span[1] <= end)}
-        if len(stems) < 2:
+        units = _word_units(sentence, analysis, vc.claim.span)
+        if len(units) < 2:
             return None
         money = V.currency(vc.claim.text)
         rivals: dict[float, tuple[float, str, str]] = {}  # stated amount -> (overlap, its text, source sentence)
         for source_sentence, passage in sources.supplied.passages():
-            overlap = len(stems & passage) / len(stems)
+            overlap = sum(1 for unit in units if unit & passage) / len(units)
             if overlap < self.settings.near_miss_overlap:
                 continue
             for found in V.find_values(source_sentence):
@@ -579,3 +578,26 @@ def _did_you_mean(text: str, view: KnowledgeView) -> str | None:
     names = {e.id: e.name for e in view.entities.values()}
     match = process.extractOne(text, names, scorer=fuzz.WRatio, score_cutoff=86)
     return match[0] if match else None
+
+
+def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tuple[int, int]) -> list[set[str]]:
+    """The stems of a sentence's words outside the value, a name counted as one unit: "Ironside
+    Scenic Workshop quoted £17,450" is about one firm, which a passage names when it has any word
+    of that name ("Ironside fixed price", or the firm's own "our price" under its signature). Word
+    by word, a three-word name the passage shortens would weigh as three misses."""
+    start, end = value_span
+    names = sorted(n.claim.span for n in analysis.names if n.sentence == sentence.index)
+    merged: list[list[int]] = []
+    for n_start, n_end in names:  # overlapping readings of a name ("Scenic Workshop" in "Ironside Scenic Workshop")
+        if merged and n_start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], n_end)
+        else:
+            merged.append([n_start, n_end])
+    units: dict[object, set[str]] = {}
+    for word, span, _ in sentence.words:
+        if start <= span[0] < end or start < span[1] <= end:
+            continue
+        name = next((i for i, (n_start, n_end) in enumerate(merged) if n_start <= span[0] < n_end), None)
+        units.setdefault(("name", name) if name is not None else stem(word), set()).add(stem(word))
+    return list(units.values())
+
