@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 
+from chatapp import lexicon
 from chatapp.knowledge.extraction.observations import ALIAS, MENTION, Observation
 
-# A run of capitalised name words ("&", "and", "of" may join them) closed by a legal form.
+_FORMS = r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|s\.r\.o\.|A/S|S\.A\.)(?![\w/])"
+# A run of capitalised name words ("&", "and", "of" may join them; another firm's form may not:
+# "Smith Ltd and Polyvorm B.V." is two firms) closed by a legal form.
 _LEGAL_NAME = re.compile(
-    r"(?<![\w&'’-])(?P<name>(?:[A-Z][\w'’&.-]*[\w'’]\s+(?:(?:&|and|of|for|the)\s+)?){1,5})"
-    r"(?P<form>Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|s\.r\.o\.|A/S|S\.A\.)"
-    r"(?![\w/])"
+    rf"(?<![\w&'’-])(?P<name>(?:(?!{_FORMS})[A-Z][\w'’&.-]*[\w'’]\s+(?:(?:&|and|of|for|the)\s+)?){{1,5}})"
+    rf"(?P<form>{_FORMS})"
 )
+_SURNAME_ZIPF = 3.0  # a single word this common or more may be a surname ("Smith", "Jones")
 # Words a sentence or a greeting puts before a name, never part of it: "At Ironside Scenic Ltd".
 _LEADING = frozenset("a an at by for from in of on to via with and dear hi hello thanks contact".split())
 
@@ -34,6 +37,9 @@ def read_legal_names(text: str) -> list[Observation]:
         bare = " ".join(words)
         full = f"{bare} {match.group('form')}"
         found.append(Observation(full, "organization", MENTION, full, 0.8, "legal_name", match.start()))
-        if len(bare) >= 3:
+        if len(words) > 1 or (len(bare) >= 3 and lexicon.zipf(bare.lower()) < _SURNAME_ZIPF
+                               and not lexicon.is_first_name(bare)):
+            # One word alone is an alias only when it is no common surname or first name: "Smith
+            # Ltd" must not make every Smith the firm.
             found.append(Observation(full, "organization", ALIAS, bare, 0.8, "legal_name", match.start()))
     return found
