@@ -83,7 +83,19 @@ Hal Dunmore
 Print Manager, Pembury Print Works Ltd
 """
 
-FILES = {"staff.md": DIRECTORY, "winter-reading-festival.md": FESTIVAL, "2026-10-19-barnaby.eml": PROMOTION,
+STORYTELLERS = """name,role,day_rate,email
+Wystan Coldrey,Storyteller,£140,wystan@coldrey-tales.co.uk
+"""
+
+EVENTS_MEETING = """# Events meeting — 6 October 2026
+
+**Attendees:** Eulalie Brackwater (chair), Barnaby Felgate, Ottoline Hesketh-Dray
+
+- Lally: posters from 12 October; author signing on 14 November at 18:00 in the café.
+- Barnaby: the café stays open until 20:00 on festival nights.
+"""
+
+FILES = {"storytellers.csv": STORYTELLERS, "events-meeting-2026-10-06.md": EVENTS_MEETING, "staff.md": DIRECTORY, "winter-reading-festival.md": FESTIVAL, "2026-10-19-barnaby.eml": PROMOTION,
          "2026-10-22-re-festival-costs.eml": BUDGET_REPLY, "2026-10-13-programme-quote.eml": PRINT_QUOTE}
 
 
@@ -126,3 +138,18 @@ def test_a_firm_named_with_its_legal_form_in_a_signature_is_known_and_its_quote_
                      "Pembury Print Works quoted £1,480 + VAT for the 2,000 festival programmes.")
     assert "£1,840 [corrected]" in result.delivered
     assert all(f.hallucination_type != "NonexistentEntity" for f in result.hallucination_flags)
+
+
+def test_a_rate_said_with_part_of_its_name_is_held_to_the_persons_one_rate(engine):
+    result = checked(engine, "What does Wystan Coldrey charge?", "Wystan Coldrey is paid £175 a day.")
+    assert "£140 [corrected]" in result.delivered
+    # A fee the records do not hold is no slip of the rate they do.
+    other = checked(engine, "What does Wystan Coldrey charge?", "Wystan Coldrey gets £60 per school visit.")
+    assert "£140" not in other.delivered
+
+
+def test_a_wrong_date_is_corrected_from_its_own_clause_of_a_two_date_note(engine):
+    result = checked(engine, "When is the author signing?",
+                     "The author signing is on 15 November at 18:00 in the café.")
+    assert "14 November [corrected]" in result.delivered
+    assert "12 October" not in result.delivered

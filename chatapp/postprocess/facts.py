@@ -252,6 +252,8 @@ class FactValidator:
                   and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
                   and f.vtype != "relative"
                   and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
+        if len(rivals) > 1:
+            rivals = _rivals_in_closest_clause(best, rivals, stems)
         if len(rivals) != 1:
             return None
         # Tied by one word only, it is flagged but never rewritten.
@@ -476,6 +478,12 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
             targets = same_kind  # of someone the answer has been about: "Email: sarah.c@…"
         elif mentions:
             targets = [k for k in same_kind if k.key in GENERIC_KEYS]
+            # "Elowen is paid £156 a day" of a `day_rate`: part of one value's key said beside it,
+            # of the subject named before it, and no other value of the kind so said.
+            partly = [k for k in same_kind if (found := _key_words_said(k, vc.value, forms_at)[0]) and _nearest(
+                vc.value.span, [at for p in found for at in forms_at.get(p, forms_at.get(stem(p), ()))], rivals)]
+            if not targets and len(partly) == 1:
+                targets = partly
         else:
             return None
     distinct = {(k.shape, repr(k.parsed)) for k in targets}
@@ -600,4 +608,22 @@ def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tu
         name = next((i for i, (n_start, n_end) in enumerate(merged) if n_start <= span[0] < n_end), None)
         units.setdefault(("name", name) if name is not None else stem(word), set()).add(stem(word))
     return list(units.values())
+
+
+def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> list:
+    """Of several rival values in one source sentence, those of the clause the claim's words are in:
+    "Fittings from 4 November; costume parade on 26 November" gives the parade 26 November."""
+    clauses, start = [], 0
+    for part in re.split(r"(;\s+)", sentence):
+        if part.strip() and not re.fullmatch(r";\s+", part):
+            clauses.append((start, start + len(part), len(stems & {stem(w) for w in words(part)})))
+        start += len(part)
+    if len(clauses) < 2:
+        return rivals
+    top = max(n for _, _, n in clauses)
+    best = [(a, b) for a, b, n in clauses if n == top]
+    if len(best) != 1:
+        return rivals
+    a, b = best[0]
+    return [f for f in rivals if a <= f.span[0] < b]
 
