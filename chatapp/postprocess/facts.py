@@ -151,7 +151,7 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5), None
         contradiction = (self._against_slot(vc, sentence, sources)
                          or self._against_source_sentence(vc, sentence, analysis, sources)
-                         or self._near_miss(vc, sentence, sources))
+                         or self._near_miss(vc, sentence, analysis, sources))
         if contradiction is not None:
             return contradiction
         where = "the supplied sources" if sources.grounded else "the knowledge base"
@@ -252,6 +252,8 @@ class FactValidator:
                   and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
                   and f.vtype != "relative"
                   and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
+        if len(rivals) > 1:
+            rivals = _rivals_in_closest_clause(best, rivals, stems)
         if len(rivals) != 1:
             return None
         # Tied by one word only, it is flagged but never rewritten.
@@ -262,19 +264,18 @@ class FactValidator:
                           vc.sentence, vc.claim.span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
 
-    def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+    def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
         """An amount the sources give one slip away, in the same currency, in a passage about what
         the sentence is about: "€32,400" where the quote says "€23,400"."""
         if vc.value.vtype != "amount" or AGGREGATES.search(sentence.claim.text):
             return None  # a total the answer worked out may well be a digit away from one of its parts
-        start, end = vc.claim.span
-        stems = {stem(w) for w, span, _ in sentence.words if not (start <= span[0] < end or start < span[1] <= end)}
-        if len(stems) < 2:
+        units = _word_units(sentence, analysis, vc.claim.span)
+        if len(units) < 2:
             return None
         money = V.currency(vc.claim.text)
         rivals: dict[float, tuple[float, str, str]] = {}  # stated amount -> (overlap, its text, source sentence)
         for source_sentence, passage in sources.supplied.passages():
-            overlap = len(stems & passage) / len(stems)
+            overlap = sum(1 for unit in units if unit & passage) / len(units)
             if overlap < self.settings.near_miss_overlap:
                 continue
             for found in V.find_values(source_sentence):
@@ -477,6 +478,12 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
             targets = same_kind  # of someone the answer has been about: "Email: sarah.c@…"
         elif mentions:
             targets = [k for k in same_kind if k.key in GENERIC_KEYS]
+            # "Elowen is paid £156 a day" of a `day_rate`: part of one value's key said beside it,
+            # of the subject named before it, and no other value of the kind so said.
+            partly = [k for k in same_kind if (found := _key_words_said(k, vc.value, forms_at)[0]) and _nearest(
+                vc.value.span, [at for p in found for at in forms_at.get(p, forms_at.get(stem(p), ()))], rivals)]
+            if not targets and len(partly) == 1:
+                targets = partly
         else:
             return None
     distinct = {(k.shape, repr(k.parsed)) for k in targets}
@@ -579,3 +586,44 @@ def _did_you_mean(text: str, view: KnowledgeView) -> str | None:
     names = {e.id: e.name for e in view.entities.values()}
     match = process.extractOne(text, names, scorer=fuzz.WRatio, score_cutoff=86)
     return match[0] if match else None
+
+
+def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tuple[int, int]) -> list[set[str]]:
+    """The stems of a sentence's words outside the value, a name counted as one unit: "Ironside
+    Scenic Workshop quoted £17,450" is about one firm, which a passage names when it has any word
+    of that name ("Ironside fixed price", or the firm's own "our price" under its signature). Word
+    by word, a three-word name the passage shortens would weigh as three misses."""
+    start, end = value_span
+    names = sorted(n.claim.span for n in analysis.names if n.sentence == sentence.index)
+    merged: list[list[int]] = []
+    for n_start, n_end in names:  # overlapping readings of a name ("Scenic Workshop" in "Ironside Scenic Workshop")
+        if merged and n_start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], n_end)
+        else:
+            merged.append([n_start, n_end])
+    units: dict[object, set[str]] = {}
+    for word, span, _ in sentence.words:
+        if start <= span[0] < end or start < span[1] <= end:
+            continue
+        name = next((i for i, (n_start, n_end) in enumerate(merged) if n_start <= span[0] < n_end), None)
+        units.setdefault(("name", name) if name is not None else stem(word), set()).add(stem(word))
+    return list(units.values())
+
+
+def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> list:
+    """Of several rival values in one source sentence, those of the clause the claim's words are in:
+    "Fittings from 4 November; costume parade on 26 November" gives the parade 26 November."""
+    clauses, start = [], 0
+    for part in re.split(r"(;\s+)", sentence):
+        if part.strip() and not re.fullmatch(r";\s+", part):
+            clauses.append((start, start + len(part), len(stems & {stem(w) for w in words(part)})))
+        start += len(part)
+    if len(clauses) < 2:
+        return rivals
+    top = max(n for _, _, n in clauses)
+    best = [(a, b) for a, b, n in clauses if n == top]
+    if len(best) != 1:
+        return rivals
+    a, b = best[0]
+    return [f for f in rivals if a <= f.span[0] < b]
+

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,11 +260,12 @@ class KnowledgeView:
         if self.profile_pattern is None:
             return []
         found = []
-        for match in self.profile_pattern.finditer(text):
-            norm = normalize_alias(match.group(1))
-            norm = re.sub(r"\s+", " ", norm)
+        # The pattern is of accent-free forms: "Café Manager" is looked for as "Cafe Manager".
+        for match in self.profile_pattern.finditer(_without_accents(text)):
+            surface = text[match.start(1):match.end(1)]
+            norm = re.sub(r"\s+", " ", normalize_alias(surface))
             if norm in self.profile_index:
-                found.append((match.span(1), match.group(1), self.profile_index[norm]))
+                found.append((match.span(1), surface, self.profile_index[norm]))
         return found
 
     def profile_value(self, entity_id: str, key: str) -> KnownValue | None:
@@ -288,3 +290,11 @@ def _stamp(registry) -> tuple:
         return (*registry.stamp(), id(registry))
     except Exception:  # a registry-like object without a stamp: build once
         return (id(registry),)
+
+
+def _without_accents(text: str) -> str:
+    """`text` with each accented letter as its base letter, one character for one, so spans hold."""
+    return "".join(base if len(base := "".join(c for c in unicodedata.normalize("NFKD", ch)
+                                                if not unicodedata.combining(c))) == 1 else ch
+                   for ch in text)
+

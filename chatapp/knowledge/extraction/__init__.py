@@ -13,6 +13,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     `with_mentions` the recogniser's names are left out, for a caller that reads them in batches
     (mentions.read_mentions_many)."""
     from chatapp.knowledge.extraction.fields import read_fields
+    from chatapp.knowledge.extraction.legal_names import read_legal_names
     from chatapp.knowledge.extraction.mentions import read_mentions
     from chatapp.knowledge.extraction.people import read_people
     from chatapp.knowledge.extraction.records import read_csv, read_json
@@ -24,6 +25,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     is_email = parsed.format == "email"
     found = read_people(parsed.text, parsed.metadata, is_email)
     found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
+    found += read_legal_names(parsed.text)
     if with_mentions:
         found += read_mentions(parsed.text)
     return found

@@ -53,6 +53,13 @@ CHANGED_FROM = re.compile(
     re.IGNORECASE,
 )
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
+# "please move the production budget for Skyline to £41,200", "we raise the fee to $40": a change
+# asked for or made now, the thing changed between the verb and "to".
+_MOVE_TO = re.compile(
+    r"\b(?:move|change|increase|raise|reduce|cut|lower|revise|update|push|bring)\s+(?:the\s+|our\s+)?"
+    r"(?P<label>(?:[\w'’/&-]+\s+){0,7}?[\w'’/&-]+)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+",
+    re.IGNORECASE,
+)
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
 # "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
 _TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
@@ -259,13 +266,13 @@ class FieldReader:
                 continue
             if self._from_to(line, position):
                 continue
-            for pattern in (_CHANGE_VERB, _REVISED):
+            for pattern in (_CHANGE_VERB, _REVISED, _MOVE_TO):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
                     value = _value_at_start(after)
                     if not value:
                         continue
-                    if pattern is _REVISED:
+                    if pattern is not _CHANGE_VERB:
                         label = match.group(1)
                     else:
                         label = _clause_label(line, match.start())

@@ -20,6 +20,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
 )
+from chatapp.lexicon import is_first_name
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
@@ -67,6 +68,26 @@ _ENTRY_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?:\*\*|__)?|\*\*|__)(?P<name>[^*_
 # Where a directory entry's details stop: the next heading, a table, a rule.
 _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
+# "Lucan Quennell becomes our Head of Communications from Monday", "Dana Kim has been appointed
+# Finance Lead", "Omar Haddad takes over as Site Manager": a person's new title, stated in prose.
+_APPOINTED = re.compile(
+    r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})\s+"
+    r"(?:(?:has|have|will|is|was)\s+)?(?:been\s+)?"
+    r"(?:becomes|became|become|appointed(?:\s+as)?|promoted\s+to|named\s+as|takes\s+over\s+as|took\s+over\s+as|"
+    r"take\s+over\s+as|steps\s+up\s+as|stepped\s+up\s+as|step\s+up\s+as)\s+"
+    r"(?:(?:our|the|their|a)\s+)?(?:new\s+)?"
+    r"(?P<title>[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*)"
+)
+_NOT_TITLES = re.compile(
+    r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|"
+    r"August|September|October|November|December)\b"
+)
+# A note beside a title saying what people call the person: "Technical Manager (everyone calls
+# him Kit)", "(known as Bea)", "(goes by Sam)". The name is an alias, and the note no part of the title.
+_CALLED_NOTE = re.compile(
+    r"\s*\((?:[^()]*?\b)?(?:known as|calls? (?:him|her|them)|goes by|called)\s+[\"“'‘]?"
+    r"(?P<alias>[A-Z][a-z'’-]{1,15})[\"”'’]?\s*\)"
+)
 # Fields end at a full stop, a semicolon, a middle dot or bar, or a spaced dash
 # ("Glaze Technician — wren@…").
 _FIELD_END = re.compile(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•—–-]\s+")
@@ -164,6 +185,7 @@ class PeopleReader:
             self._mail_headers()
         self._quoted_headers()
         self._nicknames()
+        self._appointments()
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
@@ -179,6 +201,20 @@ class PeopleReader:
             if looks_like_person(name):
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
                 self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
+
+    def _appointments(self) -> None:
+        """A new title stated in prose is the person's role from the document's date: a newer
+        document's role supersedes the directory's older one in the merge."""
+        # Single line breaks are a wrapped paragraph (same length, so positions hold).
+        text = re.sub(r"(?<!\n)\n(?![\n>])", " ", self.text)
+        for match in _APPOINTED.finditer(text):
+            words = clean_name(match.group("name")).split()
+            while len(words) > 2 and not is_first_name(words[0]):
+                words.pop(0)  # "Then Verity Roskilly became…": the sentence's opening word is no name
+            name = " ".join(words)
+            title = re.sub(r"(?:\s+(?:of|and|&|for))+$", "", match.group("title")).strip()
+            if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
+                self.add(name, "role", title, 0.9, "appointment", match.start())
 
     # --- mail headers -------------------------------------------------------
 
@@ -394,6 +430,9 @@ class PeopleReader:
                 for phone in phones:
                     self.add(name, "phone", phone, 0.9, "directory", position)
             elif n == 0:
+                if called := _CALLED_NOTE.search(field):
+                    self.add(name, ALIAS, called.group("alias"), 0.85, "directory", position)
+                    field = _CALLED_NOTE.sub("", field).strip()
                 # "Apprentice landscaper (2nd year), works with Crew A. (Lachlan's sister…)": a
                 # title with a note after it is the title before the note.
                 role = next((text for text in (field, field.split(", ")[0]) if _is_role_text(text)), None)
