@@ -86,14 +86,24 @@ _FAMILY_ROOT = 5
 @functools.lru_cache(maxsize=200_000)
 def families(word: str) -> frozenset[str]:
     """The stem of a word and the roots it shares with the other words of its family."""
+    roots = set(own_roots(word))
     stemmed = stem(word)
-    roots = {stemmed}
     for ending in _FAMILY_ENDINGS:
         if stemmed.endswith(ending) and len(stemmed) - len(ending) >= _FAMILY_ROOT:
             roots.add(stemmed[:-len(ending)].rstrip("i"))
-    if stemmed.endswith("i") and len(stemmed) > _FAMILY_ROOT:  # "accompani(ment)"
-        roots.add(stemmed.rstrip("i"))
     return frozenset(roots)
+
+
+@functools.lru_cache(maxsize=200_000)
+def own_roots(word: str) -> frozenset[str]:
+    """The stem of a word as it is, its ending kept ("accompanies" → accompan, "director" → director).
+    A claim's word is looked up by these in the evidence's families: "directs" holds beside "director"
+    (who directs is the director), but "historian" does not beside "history", nor "keyboardist" beside
+    "keyboard" — a role the evidence names the field of, not the person."""
+    stemmed = stem(word)
+    if stemmed.endswith("i") and len(stemmed) > _FAMILY_ROOT:  # "accompani(es)", "accompani(ment)"
+        return frozenset({stemmed, stemmed.rstrip("i")})
+    return frozenset({stemmed})
 
 
 @functools.lru_cache(maxsize=200_000)
@@ -188,7 +198,7 @@ class TextIndex:
         if stem(low) in (self.common_stems if word.islower() else self.stems):
             return True
         # Another word of its family ("directs" for "director"): the same thing said with another ending.
-        return word.islower() and not families(low).isdisjoint(self.common_families)
+        return word.islower() and not own_roots(low).isdisjoint(self.common_families)
 
     def has_phrase(self, phrase: str) -> bool:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())

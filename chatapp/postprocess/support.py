@@ -75,8 +75,9 @@ WHEN_WORDS = frozenset({"originally", "previously", "initially", "currently", "p
 # Words that say how exact or how sure a statement is, not what it states ("roughly 410 matters", "usually
 # on a Saturday"): the evidence need not hedge alike for the statement to hold. (spaCy's stop words
 # already hold "about", "around", "almost", "mostly".)
-HEDGES = frozenset({"roughly", "approximately", "approx", "nearly", "usually", "typically", "generally", "normally",
-                    "likely", "possibly", "apparently", "reportedly", "largely", "mainly", "broadly", "approximate"})
+# "Mainly" and "largely" are not among them: they say how much of it holds, which the evidence may not.
+HEDGES = frozenset({"roughly", "approximately", "approx", "approximate", "nearly", "usually", "typically",
+                    "generally", "normally", "likely", "possibly", "apparently", "reportedly"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
 # Retrieved chunks are a best guess at what is relevant and a model may rightly say more than they
