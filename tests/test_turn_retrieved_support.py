@@ -12,7 +12,7 @@ import pytest
 
 from chatapp.engine import ChatEngine
 from chatapp.postprocess.support import OWN_EXPERIENCE, default_weights
-from tests.openai_server import Scripted
+from tests.turn_folder import ask_scripted, ingested_engine
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 TEAM = """# Tidewell Ceramics — who does what
@@ -37,22 +37,13 @@ Wren Attwater tests the new glazes in the first three firings.
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory) -> ChatEngine:
-    folder = tmp_path_factory.mktemp("studio-docs")
-    (folder / "team.md").write_text(TEAM, encoding="utf-8")
-    (folder / "project-marram.md").write_text(KILN, encoding="utf-8")
-    engine = ChatEngine.open(tmp_path_factory.mktemp("studio-data"), load_sample_kb=False)
-    report = engine.ingest(folder)
-    assert not report.files_failed, report.files_failed
+    engine = ingested_engine(tmp_path_factory, "studio", {"team.md": TEAM, "project-marram.md": KILN})
     yield engine
     engine.close()
 
 
 def ask(engine: ChatEngine, server, question: str, answer: str, session: str):
-    """The turn's checked answer; the model says the same again if asked to regenerate it."""
-    server.default = Scripted.reply(answer, pieces=3)
-    result = engine.ask(question, session=session, model="test-model", api_base=server.url, now=NOW)
-    assert result.status == "complete" and result.preprocessed.rag_chunks, "the turn retrieved nothing"
-    return result.response
+    return ask_scripted(engine, server, question, answer, session, NOW)
 
 
 SUPPORTED = ("Project Marram is led by Cadoc Pellow, with a budget of £61,200. The first firing of the gas kiln "

@@ -76,6 +76,36 @@ def is_stop(word: str) -> bool:
     return word.lower() in _stop_words()
 
 
+# Endings that make a word of the same family once Snowball has stemmed it: "director" and "directs",
+# "accompanist" and "accompaniment", "membership" and "members" tell of one thing.
+_FAMILY_ENDINGS = ("ship", "ment", "ist", "or", "er", "ian", "ant", "ent")
+# What is left must be this long: "later" is no "late", "water" no "wat".
+_FAMILY_ROOT = 5
+
+
+@functools.lru_cache(maxsize=200_000)
+def families(word: str) -> frozenset[str]:
+    """The stem of a word and the roots it shares with the other words of its family."""
+    roots = set(own_roots(word))
+    stemmed = stem(word)
+    for ending in _FAMILY_ENDINGS:
+        if stemmed.endswith(ending) and len(stemmed) - len(ending) >= _FAMILY_ROOT:
+            roots.add(stemmed[:-len(ending)].rstrip("i"))
+    return frozenset(roots)
+
+
+@functools.lru_cache(maxsize=200_000)
+def own_roots(word: str) -> frozenset[str]:
+    """The stem of a word as it is, its ending kept ("accompanies" → accompan, "director" → director).
+    A claim's word is looked up by these in the evidence's families: "directs" holds beside "director"
+    (who directs is the director), but "historian" does not beside "history", nor "keyboardist" beside
+    "keyboard" — a role the evidence names the field of, not the person."""
+    stemmed = stem(word)
+    if stemmed.endswith("i") and len(stemmed) > _FAMILY_ROOT:  # "accompani(es)", "accompani(ment)"
+        return frozenset({stemmed, stemmed.rstrip("i")})
+    return frozenset({stemmed})
+
+
 @functools.lru_cache(maxsize=200_000)
 def rarity(word: str) -> float:
     """How much a word carries: ~0.1 for everyday words, up to 1.5 for rare ones."""
@@ -129,6 +159,7 @@ class TextIndex:
         self.stems = {stem(t) for t in tokens}
         # Stems of words written in lower case: "Cooke" (a name) must not vouch for "cooking".
         self.common_stems = {stem(w) for w in words(joined) if w.islower()}
+        self.common_families = {root for w in words(joined) if w.islower() for root in families(w)}
         self.sentences: list[tuple[str, set[str], int]] = []
         for index, text in enumerate(self.texts):
             headers = row_headers(text) if "|" in text else {}
@@ -164,7 +195,10 @@ class TextIndex:
         low = word.lower()
         if low in self.tokens:
             return True
-        return stem(low) in (self.common_stems if word.islower() else self.stems)
+        if stem(low) in (self.common_stems if word.islower() else self.stems):
+            return True
+        # Another word of its family ("directs" for "director"): the same thing said with another ending.
+        return word.islower() and not own_roots(low).isdisjoint(self.common_families)
 
     def has_phrase(self, phrase: str) -> bool:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())

@@ -72,6 +72,12 @@ NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
 # values they frame are checked as values (stated_changes.py reads a change's old side), and no
 # source needs the word itself. spaCy's stop words already hold "formerly", "now", "still".
 WHEN_WORDS = frozenset({"originally", "previously", "initially", "currently", "presently"})
+# Words that say how exact or how sure a statement is, not what it states ("roughly 410 matters", "usually
+# on a Saturday"): the evidence need not hedge alike for the statement to hold. (spaCy's stop words
+# already hold "about", "around", "almost", "mostly".)
+# "Mainly" and "largely" are not among them: they say how much of it holds, which the evidence may not.
+HEDGES = frozenset({"roughly", "approximately", "approx", "approximate", "nearly", "usually", "typically",
+                    "generally", "normally", "likely", "possibly", "apparently", "reportedly"})
 _NEGATION_RE = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n['’]t\b", re.IGNORECASE)
 
 # Retrieved chunks are a best guess at what is relevant and a model may rightly say more than they
@@ -82,6 +88,10 @@ RETRIEVED_FACTOR = 0.5
 # words scores lower than one that quotes its sources, and over one half the answer model finds an
 # answer more likely supported than not (fit_support.py fits under it).
 ANSWER_FLAG_CAP = 0.5
+# A missing word whose embedding is this close to one of its evidence sentence's words says the same
+# ("begin"/"start" 0.84, "purchase"/"buy" 0.87, "likely"/"probably" 0.88), where near-misses of another
+# meaning stay under it ("Marriott"/"hotel" 0.67, "June"/"November" 0.60, "bathroom"/"kitchen" 0.52).
+NEAR_WORD_SIMILARITY = 0.8
 # Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
 OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
@@ -131,6 +141,10 @@ class SupportWeights:
     # How far the answer's support counts in its confidence when the evidence is retrieved chunks (1 is
     # as much as against evidence supplied for it; fitted by fit_support.py --retrieved-trust: see delivery.py).
     retrieved_trust: float = 0.0
+    # In a chat turn (retrieved chunks, no evidence supplied), a claim this close in meaning to one evidence
+    # sentence (embedding cosine) is that sentence in other words: not flagged for weak support (0: off;
+    # fitted by fit_support.py --paraphrase).
+    paraphrase_similarity: float = 0.0
 
     @classmethod
     def load(cls, path: Path = WEIGHTS_PATH) -> "SupportWeights":
@@ -138,7 +152,7 @@ class SupportWeights:
         return cls(data["lexical"], data["full"], tuple(data["ambiguous"]), data["flag_below"],
                    data["flag_below_retrieved"], data.get("min_missing_mass", 0.0), data.get("no_claim_support", 1.0),
                    data.get("answer"), data.get("answer_flag_below", 0.0), data.get("answer_min_missing_mass", 0.5),
-                   data.get("retrieved_trust", 0.0))
+                   data.get("retrieved_trust", 0.0), data.get("paraphrase_similarity", 0.0))
 
 
 @functools.lru_cache(maxsize=1)
@@ -252,23 +266,42 @@ class SupportModel:
         pool = EvidencePool(parts)
         asked = {stem(w) for w in words(question) if not is_stop(w)}
         small_talk = bool(question.strip()) and is_small_talk(question)
-        results, pending = [], []
+        results, pending, rescored, reread = [], [], set(), []
+        reworded = self._may_reword(sources)
         for sentence in analysis.sentences:
             support = self._lexical(sentence, analysis, sources, pool, asked, small_talk)
             results.append(support)
             low, high = self.weights.ambiguous
             # Without evidence or retrieved chunks nothing is flagged for weak support: no need to embed.
-            if support.claim and embedder is not None and sources.grounded and self.similarity != "never" and (
-                    self.similarity == "always" or low <= support.score <= high):
+            if not (support.claim and embedder is not None and sources.grounded and self.similarity != "never"):
+                continue
+            if self.similarity == "always" or low <= support.score <= high:
                 pending.append(support)
-        if pending:
-            self._add_similarity(pending, pool, embedder)
+                rescored.add(id(support))
+            elif reworded and support.score < self.weights.flag_below and self._may_be_flagged(support):
+                # In a chat turn a claim the words leave weak may be a chunk in the model's own words: only
+                # its meaning can tell (in_other_words). Its score stays the lexical model's, which is sure
+                # of it out of the band.
+                pending.append(support)
+                reread.append((len(results) - 1, sentence))
+        closest = self._add_similarity(pending, pool, embedder, rescored) if pending else {}
+        for i, sentence in reread:
+            # Its missing words may be the evidence's in other words ("begin" for "start"): read again with
+            # those counted as found.
+            near = self._near_words(results[i], pool, closest[id(results[i])], embedder)
+            if near:
+                similarity = results[i].features["similarity"]
+                results[i] = self._lexical(sentence, analysis, sources, pool, asked, small_talk, near)
+                results[i].features["similarity"] = similarity
         flag_below = self.weights.flag_below_retrieved if pool.retrieved_only else self.weights.flag_below
         for support, sentence in zip(results, analysis.sentences):
             if support.claim:
                 support.threshold = flag_below
                 support.flagged = support.score < flag_below and self.substantial(support.features)
                 support.reason = _reason(support, flag_below)
+                if support.flagged and reworded and self.in_other_words(support):
+                    support.flagged = False
+                    support.reason += "; " + _in_other_words_reason(support)
                 if sentence.mode == "experience" and sources.grounded and not _told_first_hand(support):
                     # Whatever words it shares with the sources, what the assistant says it did or has
                     # is its own story: made up, unless the sources tell it first hand too.
@@ -297,6 +330,10 @@ class SupportModel:
                 or (question.strip() and is_small_talk(question))):
             return judged
         weakest = min(claims, key=lambda c: c.score)
+        if self._may_reword(sources) and self.in_other_words(weakest):
+            # The weakest claim tells an evidence sentence in other words: the answer is worded, not made up.
+            weakest.reason += "; " + _in_other_words_reason(weakest)
+            return judged
         if (weakest.features.get("missing_mass", 0.0) >= self.weights.answer_min_missing_mass
                 or weakest.features.get("unaligned", 0.0) > 0):
             weakest.flagged = True
@@ -316,6 +353,24 @@ class SupportModel:
                          "of it as a whole, though no one claim lacks enough to flag alone")
         return judged
 
+    def _may_reword(self, sources: Sources) -> bool:
+        """Held to retrieved chunks alone (a chat turn), where the model answers in its own words."""
+        return sources.grounded and not sources.explicit and self.weights.paraphrase_similarity > 0
+
+    def in_other_words(self, support: ClaimSupport) -> bool:
+        """The claim says an evidence sentence in other words: the embedding finds its meaning there, the
+        evidence has at least half its content words, and it states no name or value the
+        evidence lacks, no opposite polarity and no judgement of its own (those the meaning of a sentence
+        hides: "on 21 March" and "on 14 March" embed alike)."""
+        f = support.features
+        return (f.get("similarity", 0.0) >= self.weights.paraphrase_similarity and f.get("share", 0.0) >= 0.5
+                and not f.get("unaligned") and not f.get("negation_conflict") and not f.get("evaluative"))
+
+    def _may_be_flagged(self, support: ClaimSupport) -> bool:
+        """Lacks enough to be flagged, alone or as the weakest claim of a weak answer."""
+        least = min(self.weights.min_missing_mass, self.weights.answer_min_missing_mass)
+        return support.features.get("missing_mass", 0.0) >= least or self.substantial(support.features)
+
     def substantial(self, features: dict[str, float]) -> bool:
         """Enough is missing for a low score to mean something made up."""
         return (features.get("missing_mass", 0.0) >= self.weights.min_missing_mass or features.get("unaligned", 0.0) > 0
@@ -328,7 +383,8 @@ class SupportModel:
         return logistic(features, self.weights.answer)
 
     def _lexical(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources, pool: EvidencePool,
-                 asked: set[str], small_talk: bool = False) -> ClaimSupport:
+                 asked: set[str], small_talk: bool = False, near: frozenset[str] = frozenset()) -> ClaimSupport:
+        """The claim's lexical features and score; `near`: its words the evidence has in other words."""
         claim = sentence.claim
         record = ClaimSupport(claim.text, claim.span, 1.0)
         if sentence.mode in NOT_CLAIMS:
@@ -353,7 +409,7 @@ class SupportModel:
             if is_soft(word) and not _supported_word(word, sources):
                 evaluative += 1  # "amazing", "famous": a judgement the evidence does not make
             if (inside_value or is_soft(word) or len(word) <= 2 or any(ch.isdigit() for ch in word)
-                    or word.lower() in WHEN_WORDS or (word.islower() and is_typo(word))):
+                    or word.lower() in WHEN_WORDS or word.lower() in HEDGES or (word.islower() and is_typo(word))):
                 continue  # values and numbers are aligned below; courtesy and typos claim nothing
             if stem(word) in asked:
                 echoed += 1
@@ -363,7 +419,7 @@ class SupportModel:
             total += 1
             weighted_total += weight
             if (_supported_word(word, sources) or any(a <= span[0] < b for a, b in named)
-                    or stem(word) in vouched):
+                    or stem(word) in vouched or word.lower() in near):
                 supported += 1
                 weighted_supported += weight
             else:
@@ -426,17 +482,42 @@ class SupportModel:
                 if vc.sentence == sentence.index and vc.cue and vc.value.vtype != "relative"
                 and any(index.supports_value(vc.value) for index in indexes)}
 
-    def _add_similarity(self, pending: list[ClaimSupport], pool: EvidencePool, embedder) -> None:
+    def _add_similarity(self, pending: list[ClaimSupport], pool: EvidencePool, embedder,
+                        rescored: set[int]) -> dict[int, int]:
+        """The similarity of each pending claim to its closest evidence sentence; those in `rescored` (ids)
+        are scored again by the full model. Returns the index of that sentence for each claim (by id)."""
+        closest = {}
         evidence = self.vectors.of(embedder, [s.text for s in pool.sentences])
         claims = embedder.embed([s.text for s in pending])
         similarities = claims @ evidence.T
         for support, row in zip(pending, similarities):
             best = int(row.argmax())
+            closest[id(support)] = best
             support.features["similarity"] = round(float(row[best]), 4)
-            support.score = round(logistic(support.features, self.weights.full), 4)
+            if id(support) in rescored:
+                support.score = round(logistic(support.features, self.weights.full), 4)
             if not support.evidence or support.features.get("best_share", 0.0) < 0.5:
                 # Said in other words: the sentence it is closest to in meaning is the one to show.
                 support.evidence, support.source = pool.sentences[best].text, pool.sentences[best].label
+        return closest
+
+    def _near_words(self, support: ClaimSupport, pool: EvidencePool, closest: int, embedder) -> frozenset[str]:
+        """The claim's missing everyday words whose meaning a word of its evidence sentences has (the one
+        closest in meaning, and the one sharing most words): "begin" beside "start", "purchase" beside
+        "buy". Word embeddings of the shipped sentence model, compared one word to one word."""
+        missing = [w.lower() for w in support.missing if w.isalpha() and w.islower()]
+        if not missing:
+            return frozenset()
+        texts = {pool.sentences[closest].text}
+        lexical_best, _ = pool.best({stem(w) for w in words(support.text) if not is_stop(w)})
+        if lexical_best >= 0:
+            texts.add(pool.sentences[lexical_best].text)
+        beside = sorted({w.lower() for t in texts for w in words(t) if w.isalpha() and not is_stop(w)} - set(missing))
+        if not beside:
+            return frozenset()
+        vectors = self.vectors.of(embedder, missing + beside)
+        similarities = vectors[:len(missing)] @ vectors[len(missing):].T
+        return frozenset(w for w, row in zip(missing, similarities) if float(row.max()) >= NEAR_WORD_SIMILARITY)
 
 
 def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sources,
@@ -504,6 +585,11 @@ def _told_first_hand(support: ClaimSupport) -> bool:
     the user's own notes), and says most of it."""
     return (bool(support.evidence) and support.features.get("best_share", 0.0) >= 0.5
             and _FIRST_PERSON_RE.search(support.evidence) is not None)
+
+
+def _in_other_words_reason(support: ClaimSupport) -> str:
+    return (f"not flagged: said in other words (similarity {support.features.get('similarity', 0.0):.2f} to its "
+            "closest evidence sentence)")
 
 
 def _supported_word(word: str, sources: Sources) -> bool:

@@ -79,6 +79,14 @@ YEAR_RE = re.compile(r"(?<![\w.,$-])(1[5-9]\d\d|20\d\d)(?![\w-]|[.,]\d)")
 ORDINAL_RE = re.compile(r"(?<![\w.,$-])(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
 # Spelled numbers count as claims too ("his seventh reign"); "one" and "first" are too often not numbers.
 NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(list(NUMBER_WORDS) + list(ORDINAL_WORDS)) + r")\b", re.IGNORECASE)
+# "thirty-five", "forty two": one number, not "five" or "two" after a round ten.
+TENS_UNITS_RE = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s](one|two|three|four|five|six|"
+                           r"seven|eight|nine)\b", re.IGNORECASE)
+# "thirty-five pounds", "twelve dollars": an amount, as "£35" is ("five thousand dollars" is left to the
+# words' numbers: no round hundred or thousand here).
+SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|".join(w for w, n in NUMBER_WORDS.items() if n < 100)
+                               + r"|one)\s+"
+                               r"(dollars|euros|pounds)\b", re.IGNORECASE)
 NUMBER_RE = re.compile(r"(?<![\w.,$€£/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
@@ -234,6 +242,8 @@ def find_values(text: str) -> list[FoundValue]:
             add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3)))
         else:
             add(m.span(), "amount", "amount", _amount(m.group(4), None))
+    for m in SPELLED_AMOUNT_RE.finditer(text):
+        add(m.span(), "amount", "amount", _amount(str(spelled_number(m.group(1))), None))
     for m in ISO_DATE_RE.finditer(text):
         add(m.span(), "date", "date", _date(m.group(1), m.group(2), m.group(3)))
     for m in RELATIVE_RE.finditer(text):
@@ -275,6 +285,8 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "number", "number", float(m.group(0).replace(",", "")))
     for m in ORDINAL_RE.finditer(text):
         add(m.span(), "number", "number", float(m.group(1)))
+    for m in TENS_UNITS_RE.finditer(text):
+        add(m.span(), "number", "number", float(tens_units(m)))
     for m in NUMBER_WORD_RE.finditer(text):
         word = m.group(1).lower()
         if word == "second" and re.match(r"\s+(?:half|hand|thought|look|chance|time)\b", text[m.end():], re.IGNORECASE):
@@ -448,9 +460,22 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
     return known_raw
 
 
+def tens_units(match: re.Match) -> int:
+    return NUMBER_WORDS[match.group(1).lower()] + SMALL_NUMBERS[match.group(2).lower()]
+
+
+def spelled_number(words: str) -> float:
+    """"thirty-five" → 35, "twelve" → 12, "one" → 1."""
+    tens = TENS_UNITS_RE.fullmatch(words)
+    if tens:
+        return tens_units(tens)
+    word = words.lower()
+    return NUMBER_WORDS.get(word) or SMALL_NUMBERS[word]
+
+
 def parse_number_words(text: str) -> list[float]:
     """Numbers spelled as small words ("two titles"), for evidence that spells them."""
-    found = []
+    found = [float(tens_units(m)) for m in TENS_UNITS_RE.finditer(text)]
     for w in re.findall(r"[a-z]+", text.lower()):
         if w in SMALL_NUMBERS and w not in ("a", "an"):
             found.append(float(SMALL_NUMBERS[w]))

@@ -39,6 +39,12 @@ retrieved as a best guess rather than evidence supplied for the answer (see fit_
     python tests/bench/fit_support.py [--features /tmp/support-features.jsonl] [--refresh] [--workers 2]
     python tests/bench/fit_support.py --retrieved-trust [--outcomes /tmp/support-retrieved.jsonl] [--refresh]
     python tests/bench/fit_support.py --answer-flag [--features …] [--refresh]   (that threshold alone)
+    python tests/bench/fit_support.py --paraphrase [--paraphrase-outcomes /tmp/support-paraphrase.jsonl] [--refresh]
+
+With --paraphrase, only the similarity over which a claim held to retrieved chunks is the chunk's sentence in
+other words (support.SupportModel.in_other_words; paraphrase_similarity) is fitted: on the dev pairs of
+bench_paraphrase.py (right answers in other words beside wrong ones worded alike, through ingested folders)
+and on the dev answers with their evidence as the turn's one retrieved chunk (fit_paraphrase_similarity).
 """
 
 from __future__ import annotations
@@ -82,6 +88,13 @@ RIGHT_REGENERATED_AT_MOST = 0.005
 # The trusts tried for retrieved chunks (0: the support counts as without evidence; 1: as against
 # evidence supplied for the answer).
 TRUST_GRID = [round(t * 0.05, 2) for t in range(21)]
+# The similarities tried for a claim said in other words (1.01: never, though its missing words are still
+# looked for in other words: support.NEAR_WORD_SIMILARITY), and how many more unsupported dev answers (of
+# each dataset, the evidence a retrieved chunk) the two may leave unflagged than neither does: each is a
+# made-up answer let through — a product decision, as RIGHT_REGENERATED_AT_MOST; one in a hundred, as a
+# dataset's sample holds 100–200 unsupported answers and one fewer is already half a point of them.
+PARAPHRASE_GRID = (1.01, 0.95, 0.925, 0.9, 0.875, 0.85, 0.825, 0.8, 0.775, 0.75, 0.7)
+UNSUPPORTED_SPARED_AT_MOST = 0.01
 
 
 def workdoc_cases(seed: int = 11) -> list[tuple[str, str, str, int]]:
@@ -309,26 +322,34 @@ def _init_retrieved() -> None:
                                                    settings=empty.settings)
 
 
+def _checked_as_retrieved(item, **weights):
+    """The dev answer checked with its evidence as the one chunk a chat turn retrieved, with the support
+    weights changed as given (the fitted ones restored after)."""
+    from dataclasses import replace
+
+    from chatapp.records import KnowledgeChunk
+
+    dataset, answer, question, evidence, _label = item
+    post = _retrieved_workers["registry" if dataset.startswith("workdocs") else "empty"]
+    fitted = post.support_model.weights
+    post.support_model.weights = replace(fitted, **weights)
+    try:
+        return post.process(answer, question=question,
+                            rag_chunks=[KnowledgeChunk("dev", "dev-evidence.txt", 1.0, evidence)])
+    finally:
+        post.support_model.weights = fitted
+
+
 def _retrieved_outcome(item) -> dict:
     """The answer checked with its evidence as the one chunk a chat turn retrieved, its confidence at
     no trust in that chunk and at full trust: between the two it is linear in the trust
     (delivery.confidence), so these two say what any trust would give."""
-    from dataclasses import replace
-
     from chatapp.postprocess.delivery import GROUNDED_BLEND, UNGROUNDED_BLEND
-    from chatapp.records import KnowledgeChunk
 
-    dataset, answer, question, evidence, label = item
-    post = _retrieved_workers["registry" if dataset.startswith("workdocs") else "empty"]
-    chunk = KnowledgeChunk("dev", "dev-evidence.txt", 1.0, evidence)
-    fitted = post.support_model.weights
+    dataset, _answer, _question, evidence, label = item
 
     def check(trust):
-        post.support_model.weights = replace(fitted, retrieved_trust=trust)
-        try:
-            return post.process(answer, question=question, rag_chunks=[chunk])
-        finally:
-            post.support_model.weights = fitted
+        return _checked_as_retrieved(item, retrieved_trust=trust)
 
     low = check(0.0)
     corrected = any(f.corrected for f in low.hallucination_flags)
@@ -372,20 +393,25 @@ def with_asides(answers: list[tuple], per_answer: int = 3, seed: int = 13) -> li
     return out
 
 
+def sampled_outcomes(answers: list[tuple], per_dataset: int, workers: int, outcome) -> list[dict]:
+    """`outcome` of a fixed sample of at most `per_dataset` of the answers of each dataset, in workers
+    holding the Postprocessors of a chat turn (_init_retrieved)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    items = []
+    for dataset in sorted({a[0] for a in answers}):
+        of = [a for a in answers if a[0] == dataset]
+        items += random.Random(7).sample(of, min(per_dataset, len(of)))
+    with ProcessPoolExecutor(workers, initializer=_init_retrieved) as pool:
+        return list(pool.map(outcome, items, chunksize=10))
+
+
 def collect_retrieved(path: Path, refresh: bool, workers: int, per_dataset: int) -> list[dict]:
     """Outcomes of a fixed sample of at most `per_dataset` dev answers of each dataset."""
     if path.exists() and not refresh:
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    from concurrent.futures import ProcessPoolExecutor
-
     every = dev_answers()
-    every += with_asides(every)
-    items = []
-    for dataset in sorted({a[0] for a in every}):
-        of = [a for a in every if a[0] == dataset]
-        items += random.Random(7).sample(of, min(per_dataset, len(of)))
-    with ProcessPoolExecutor(workers, initializer=_init_retrieved) as pool:
-        records = list(pool.map(_retrieved_outcome, items, chunksize=10))
+    records = sampled_outcomes(every + with_asides(every), per_dataset, workers, _retrieved_outcome)
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     return records
 
@@ -452,14 +478,108 @@ def fit_retrieved_trust(records: list[dict]) -> float:
     return best[0]
 
 
-def main_retrieved_trust(args) -> int:
-    trust = fit_retrieved_trust(collect_retrieved(args.outcomes, args.refresh, args.workers, args.per_dataset))
-    if not args.dry_run:
+def _paraphrase_outcome(item) -> dict:
+    """Whether the answer, held to its evidence as the one chunk a chat turn retrieved, is flagged with no
+    paraphrase rule and at each similarity of PARAPHRASE_GRID (the rule only spares: when the highest and
+    the lowest give the same, so does every one between)."""
+    dataset, label = item[0], item[-1]
+
+    def flagged(similarity):
+        return bool(_checked_as_retrieved(item, paraphrase_similarity=similarity).hallucination_flags)
+
+    high, low = flagged(PARAPHRASE_GRID[0]), flagged(PARAPHRASE_GRID[-1])
+    at = [high] * len(PARAPHRASE_GRID) if high == low else [flagged(t) for t in PARAPHRASE_GRID[:-1]] + [low]
+    return {"dataset": dataset, "label": label, "off": flagged(0.0), "at": at}
+
+
+def collect_paraphrase(path: Path, refresh: bool, workers: int, per_dataset: int) -> list[dict]:
+    """Outcomes of a fixed sample of dev answers of each dataset and of bench_paraphrase's dev pairs."""
+    if path.exists() and not refresh:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    records = sampled_outcomes(dev_answers(), per_dataset, workers, _paraphrase_outcome)
+    records += paraphrase_pairs_outcomes()
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return records
+
+
+def paraphrase_pairs_outcomes() -> list[dict]:
+    """bench_paraphrase.py's dev pairs through its ingested folders, at each similarity of the grid."""
+    from dataclasses import replace
+
+    import bench_paraphrase
+
+    records = []
+    with tempfile.TemporaryDirectory(prefix="fit-paraphrase-") as tmp:
+        engines = bench_paraphrase.open_engines(Path(tmp))
+        for i, (folder, question, right, wrong) in enumerate(bench_paraphrase.PAIRS):
+            if bench_paraphrase.split_of(i) != "dev":
+                continue
+            engine = engines[folder]
+            model = engine.turns.postprocessor.support_model
+            fitted = model.weights
+            for label, answer in ((0, right), (1, wrong)):
+                outcome = {}
+                for similarity in (0.0, *PARAPHRASE_GRID):
+                    model.weights = replace(fitted, paraphrase_similarity=similarity)
+                    checked = engine.postprocess(answer, question=question, search_documents=True)
+                    outcome[similarity] = bool(checked.hallucination_flags)
+                model.weights = fitted
+                records.append({"dataset": "paraphrase", "label": label, "off": outcome[0.0],
+                                "at": [outcome[t] for t in PARAPHRASE_GRID]})
+        for engine in engines.values():
+            engine.close()
+    return records
+
+
+def fit_paraphrase_similarity(records: list[dict]) -> float:
+    """The lowest similarity of the grid (the most right answers in other words left unflagged) under
+    which no dev dataset has more than UNSUPPORTED_SPARED_AT_MOST of its unsupported answers left
+    unflagged that no rule leaves unflagged (0, the rule off, when none holds)."""
+    datasets = sorted({r["dataset"] for r in records})
+
+    def share(chosen, flagged_at):
+        return sum(flagged_at(r) for r in chosen) / max(1, len(chosen))
+
+    def spared(chosen, flagged_at):
+        return sum(r["off"] and not flagged_at(r) for r in chosen)
+
+    print(f"{len(records)} dev answers held to retrieved chunks; flagged (right / unsupported) per dataset")
+    print(f"{'similarity':>10}  " + "  ".join(f"{d:>22}" for d in datasets))
+    rows = [("off", lambda r: r["off"])] + [(t, lambda r, i=i: r["at"][i]) for i, t in enumerate(PARAPHRASE_GRID)]
+    chosen = 0.0
+    for name, flagged_at in rows:
+        cells, held = [], True
+        for d in datasets:
+            right = [r for r in records if r["dataset"] == d and r["label"] == 0]
+            wrong = [r for r in records if r["dataset"] == d and r["label"] == 1]
+            cells.append(f"{share(right, flagged_at):10.3f} / {share(wrong, flagged_at):.3f}")
+            held &= spared(wrong, flagged_at) <= UNSUPPORTED_SPARED_AT_MOST * len(wrong)
+        print(f"{name!s:>10}  " + "  ".join(f"{c:>22}" for c in cells) + ("" if held else "  (over the bound)"))
+        if name != "off" and held:
+            chosen = name
+    print(f"paraphrase_similarity {chosen}")
+    return chosen
+
+
+def write_weight(name: str, value: float, dry_run: bool) -> int:
+    """Set one fitted value in support_weights.json, the others kept."""
+    if not dry_run:
         weights = json.loads(WEIGHTS.read_text(encoding="utf-8"))
-        weights["retrieved_trust"] = trust
+        weights[name] = value
         WEIGHTS.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")
         print(f"written to {WEIGHTS.relative_to(ROOT)}")
     return 0
+
+
+def main_paraphrase(args) -> int:
+    similarity = fit_paraphrase_similarity(collect_paraphrase(args.paraphrase_outcomes, args.refresh, args.workers,
+                                                              args.per_dataset))
+    return write_weight("paraphrase_similarity", similarity, args.dry_run)
+
+
+def main_retrieved_trust(args) -> int:
+    trust = fit_retrieved_trust(collect_retrieved(args.outcomes, args.refresh, args.workers, args.per_dataset))
+    return write_weight("retrieved_trust", trust, args.dry_run)
 
 
 def main() -> int:
@@ -476,12 +596,17 @@ def main() -> int:
     parser.add_argument("--answer-flag", action="store_true",
                         help="fit only the answer support under which a weak answer is flagged")
     parser.add_argument("--outcomes", type=Path, default=Path("/tmp/support-retrieved.jsonl"))
+    parser.add_argument("--paraphrase", action="store_true",
+                        help="fit only the similarity over which a claim is said in other words (chat turns)")
+    parser.add_argument("--paraphrase-outcomes", type=Path, default=Path("/tmp/support-paraphrase.jsonl"))
     parser.add_argument("--per-dataset", type=int, default=320, help="dev answers sampled per dataset (trust)")
     args = parser.parse_args()
     if args.retrieved_trust:
         return main_retrieved_trust(args)
     if args.answer_flag:
         return main_answer_flag(args)
+    if args.paraphrase:
+        return main_paraphrase(args)
 
     every = collect(args.features, args.refresh, args.workers)
     records = [r for r in every if r["claims"]]
@@ -586,8 +711,10 @@ def main() -> int:
                "min_missing_mass": mass, "no_claim_support": no_claim_support,
                "answer": answer_model, "answer_flag_below": answer_cut, "answer_min_missing_mass": answer_mass,
                "fitted_on": datasets, "script": "tests/bench/fit_support.py"}
-    # Fitted on its own (--retrieved-trust), after the claim model: kept as it was.
-    weights["retrieved_trust"] = json.loads(WEIGHTS.read_text(encoding="utf-8")).get("retrieved_trust", 0.0)
+    # Fitted on their own (--retrieved-trust, --paraphrase), after the claim model: kept as they were.
+    written = json.loads(WEIGHTS.read_text(encoding="utf-8"))
+    weights["retrieved_trust"] = written.get("retrieved_trust", 0.0)
+    weights["paraphrase_similarity"] = written.get("paraphrase_similarity", 0.0)
     print(json.dumps(weights, indent=1))
     if not args.dry_run:
         WEIGHTS.write_text(json.dumps(weights, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,68 @@
+"""A model answers in its own words: a chat turn's answer that says what the retrieved documents say, in
+other words — a number spelt out, another word of the same family ("directs" for "director"), a hedge
+("roughly"), an everyday synonym ("begin" for "start") — is accepted with no flag, while one worded alike
+that changes a value or adds a detail of its own is still flagged. Real parts: a folder of notes ingested
+into Chroma with the ONNX embedder, SQLite, the local OpenAI-compatible test server."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from chatapp.engine import ChatEngine
+from tests.turn_folder import ask_scripted, ingested_engine
+
+NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
+CHOIR = """# Larkspur Community Choir
+
+The choir rehearses weekly on Wednesdays in the Quenby Room of the Old Library.
+Rehearsals start at 7 pm and end at 9 pm.
+The choir has 42 singers, and about a third of them sing alto.
+The annual subscription is £60, payable in January.
+The musical director is Perpetua Oyelaran; the accompanist is Tobiah Strand.
+The spring concert is on 18 April 2027 at St Brannoc's Church.
+"""
+
+
+@pytest.fixture(scope="module")
+def choir(tmp_path_factory) -> ChatEngine:
+    engine = ingested_engine(tmp_path_factory, "choir", {"larkspur-choir.md": CHOIR})
+    yield engine
+    engine.close()
+
+
+RIGHT_IN_OTHER_WORDS = [
+    # A number spelt out.
+    ("How many singers does the choir have?", "The choir is forty-two singers strong."),
+    ("How much is the choir subscription?", "The subscription is sixty pounds a year, payable in January."),
+    # Other words of the same family: "directs" for "director", "accompanies" for "accompanist".
+    ("Who runs the music?", "Perpetua Oyelaran directs the music, and Tobiah Strand accompanies the singers."),
+    # Everyday synonyms: "begin" for "start", "finish" for "end".
+    ("When do rehearsals run?", "Rehearsals begin at 7 pm and finish at 9 pm."),
+    # A hedge of its own: "roughly" for "about".
+    ("How many altos are there?", "Roughly a third of the singers are altos."),
+]
+
+
+@pytest.mark.parametrize("question, answer", RIGHT_IN_OTHER_WORDS)
+def test_an_answer_in_other_words_is_accepted_with_no_flag(choir, openai_server, question, answer):
+    response = ask_scripted(choir, openai_server, question, answer, f"right-{abs(hash(answer))}", NOW)
+    assert not response.hallucination_flags, [(f.hallucination_type, f.content) for f in response.hallucination_flags]
+    assert response.recommendation == "Accept"
+    assert "[unverified]" not in response.delivered
+
+
+WRONG_WORDED_ALIKE = [
+    ("How many singers does the choir have?", "The choir is fifty-two singers strong."),
+    ("How much is the choir subscription?", "The subscription is eighty pounds a year, payable in January."),
+    ("Who runs the music?", "Perpetua Oyelaran directs the music and also runs a youth orchestra in Falmouth."),
+    ("When do rehearsals run?", "Rehearsals begin at 7 pm and finish at 9 pm, with a paid tea break led by the vicar."),
+]
+
+
+@pytest.mark.parametrize("question, answer", WRONG_WORDED_ALIKE)
+def test_a_wrong_answer_worded_alike_is_still_flagged(choir, openai_server, question, answer):
+    response = ask_scripted(choir, openai_server, question, answer, f"wrong-{abs(hash(answer))}", NOW)
+    assert response.hallucination_flags
+    assert response.recommendation != "Accept"
