@@ -6,8 +6,6 @@ chatapp/cli/__init__.py imports them all, so `from chatapp.cli import app` has e
 
 from __future__ import annotations
 
-import atexit
-import gc
 from typing import Annotated
 
 import typer
@@ -44,10 +42,4 @@ def root(
 
 
 def main() -> None:
-    # As the interpreter exits it collects cyclic garbage over everything the command loaded (spaCy's
-    # vocabulary, the lexicon, Chroma's client: some 140,000 objects after an `ask`), about 0.25 s of
-    # CPU that frees nothing the exit would not. Objects frozen are left out of that collection (they
-    # are still freed as their references drop, and exit handlers still run). At the exit only: a
-    # caller that goes on after main() keeps its garbage collected as before.
-    atexit.register(gc.freeze)
     app()
