@@ -276,15 +276,22 @@ def test_an_openai_compatible_call_never_imports_litellm(openai_server):
     assert openai_server.chat_requests[0].headers["authorization"] == "Bearer no-key"
 
 
-def test_a_whole_ask_against_an_openai_compatible_server_never_imports_litellm(openai_server, tmp_path):
-    openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
+def _ask_in_a_process(openai_server, tmp_path, *python_args: str) -> subprocess.CompletedProcess:
+    """`chatapp ask "who leads the project"` on the test server, run as `python PYTHON_ARGS ask …`; the
+    answer the server was scripted with must come back."""
     env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
     done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "chatapp", "ask", "who leads the project", "--model", "test-model",
+        [sys.executable, *python_args, "ask", "who leads the project", "--model", "test-model",
          "--api-base", openai_server.url, "--data-dir", str(tmp_path / "data")],
         capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Nobody leads it yet." in done.stdout
+    return done
+
+
+def test_a_whole_ask_against_an_openai_compatible_server_never_imports_litellm(openai_server, tmp_path):
+    openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
+    done = _ask_in_a_process(openai_server, tmp_path, "-X", "importtime", "-m", "chatapp")
     imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert "spacy" in imported  # the listing is whole: the turn was preprocessed
     # Imports in the background thread may interleave their lines with the main thread's: look at
@@ -309,13 +316,7 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_trio_o
         "print('aiohttp, trio, h2 loaded:', [name in sys.modules for name in ('aiohttp', 'trio', 'h2')],\n"
         "      'openai loaded:', 'openai' in sys.modules)\n"
     )
-    env = {**os.environ, "CHATAPP_LOAD_SAMPLE_KB": "false"}
-    done = subprocess.run(
-        [sys.executable, "-c", probe, "ask", "who leads the project", "--model", "test-model",
-         "--api-base", openai_server.url, "--data-dir", str(tmp_path / "data")],
-        capture_output=True, text=True, timeout=300, env=env, cwd=Path(__file__).resolve().parent.parent)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "Nobody leads it yet." in done.stdout
+    done = _ask_in_a_process(openai_server, tmp_path, "-c", probe)
     assert done.stdout.rstrip().endswith("aiohttp, trio, h2 loaded: [False, False, False] openai loaded: True")
 
 

@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from chatapp.engine import ChatEngine
+from tests.conftest import engine_learnt_from
 
 # A week after the mail below: "next Tuesday" counted from today would be the wrong day.
 NOW = datetime(2026, 12, 4, 9, 0, tzinfo=timezone.utc)
@@ -71,15 +71,10 @@ Mirela, the ladder certificates expire on 18 December; I have booked the renewal
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("harrowgate")
-    (folder / "prices-2026.md").write_text(PRICES)
-    (folder / "2026-11-26-cherry-picker.eml").write_text(MAIL)
-    (folder / "vans.json").write_text(json.dumps(VANS))
-    (folder / "2026-11-02-oakmere.eml").write_text(REFIT_MAIL)
-    (folder / "crew-meeting-2026-12-01.md").write_text(REFIT_NOTES)
-    (folder / "ladder-certificates.txt").write_text(SAVED_MAIL)
-    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
-    assert not engine.ingest(folder).files_failed
+    engine, _ = engine_learnt_from(tmp_path_factory, "harrowgate", {
+        "prices-2026.md": PRICES, "2026-11-26-cherry-picker.eml": MAIL, "vans.json": json.dumps(VANS),
+        "2026-11-02-oakmere.eml": REFIT_MAIL, "crew-meeting-2026-12-01.md": REFIT_NOTES,
+        "ladder-certificates.txt": SAVED_MAIL})
     yield engine
     engine.close()
 

@@ -11,7 +11,8 @@ from datetime import datetime, timezone
 import pytest
 
 from chatapp.engine import ChatEngine
-from tests.turn_folder import ask_scripted, ingested_engine
+from tests.conftest import engine_learnt_from
+from tests.turn_folder import ask_scripted
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 CHOIR = """# Larkspur Community Choir
@@ -27,7 +28,7 @@ The spring concert is on 18 April 2027 at St Brannoc's Church.
 
 @pytest.fixture(scope="module")
 def choir(tmp_path_factory) -> ChatEngine:
-    engine = ingested_engine(tmp_path_factory, "choir", {"larkspur-choir.md": CHOIR})
+    engine, _ = engine_learnt_from(tmp_path_factory, "choir", {"larkspur-choir.md": CHOIR})
     yield engine
     engine.close()
 

@@ -12,7 +12,8 @@ import pytest
 
 from chatapp.engine import ChatEngine
 from chatapp.postprocess.support import OWN_EXPERIENCE, default_weights
-from tests.turn_folder import ask_scripted, ingested_engine
+from tests.conftest import engine_learnt_from
+from tests.turn_folder import ask_scripted
 
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
 TEAM = """# Tidewell Ceramics — who does what
@@ -37,7 +38,7 @@ Wren Attwater tests the new glazes in the first three firings.
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory) -> ChatEngine:
-    engine = ingested_engine(tmp_path_factory, "studio", {"team.md": TEAM, "project-marram.md": KILN})
+    engine, _ = engine_learnt_from(tmp_path_factory, "studio", {"team.md": TEAM, "project-marram.md": KILN})
     yield engine
     engine.close()
 
