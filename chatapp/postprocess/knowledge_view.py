@@ -26,11 +26,11 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import date_covers, is_stop, stem, words
 from chatapp.records import Entity
 
-# Attribute keys whose values describe who someone is; a different value of the
-# same key next to the entity's name is a wrong attribute, not a new fact.
 # A word of a thing's name at most this common in English tells it apart ("chiller", "Osprey",
 # "renovation"); "project", "website", "launch" do not.
 DISTINCTIVE_ZIPF = 4.0
+# Attribute keys whose values describe who someone is; a different value of the
+# same key next to the entity's name is a wrong attribute, not a new fact.
 PROFILE_KEYS = frozenset({"department", "role", "location", "organization", "headquarters", "relationship"})
 
 # What kind of stored value could a value found in text be compared with?
