@@ -35,6 +35,8 @@ FUTURE_MARKERS = frozenset({"will", "'ll", "upcoming", "shall"})
 LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a", "an", "as", "works", "worked",
                         "working", "based", "who", "heads", "leads", "runs", "over", "on", "team", "office",
                         "department", "dept", "'s", "s", "out", "now", "currently"})
+# Between a role and the name it is given to: "The treasurer is now Ada Quist", "Clerk: Ada Quist".
+ROLE_FIRST_GAP = frozenset({"is", "was", "now", "currently", ":"})
 POSSESSIVE_DETERMINERS = frozenset({"the", "our", "their", "its", "his", "her", "your", "my"})
 
 
@@ -75,6 +77,9 @@ class ProfileLink:
     key: str
     certain: bool
     sentence: int
+    # "The conservation officer is Ifor Penhaligon": the value first, the name after it, so a wrong
+    # pairing is more likely the wrong person than the wrong role.
+    name_span: tuple[int, int] | None = None
 
 
 @dataclass
@@ -314,6 +319,8 @@ class ClaimExtractor:
                 continue
             before = [n for n in known if n.claim.span[1] <= span[0] and not _overlaps(n.claim.span, [span])]
             if not before:
+                if (link := self._role_first_link(text, span, surface, known)) is not None:
+                    links.append(link)
                 continue
             name = before[-1]
             between = text[name.claim.span[1]:span[0]]
@@ -327,6 +334,23 @@ class ClaimExtractor:
             links.append(ProfileLink(entity_id, (name.claim.span[0], span[1]), span, surface, key, name.certain,
                                      name.sentence))
         return links
+
+    def _role_first_link(self, text, span, surface, known) -> ProfileLink | None:
+        """ "The office manager is Maelle Dunstable", "Parish clerk: Ottoline Brierley": the value,
+        then only a copula or a colon, then the name."""
+        after = [n for n in known if n.claim.span[0] >= span[1]]
+        if not after:
+            return None
+        name = after[0]
+        gap = re.findall(r"[\w']+|[^\w\s]", text[span[1]:name.claim.span[0]].lower())
+        if not gap or not set(gap) <= ROLE_FIRST_GAP or not set(gap) & {"is", "was", ":"}:
+            return None
+        entity_id = name.entity_ids[0]
+        key = self._profile_key(entity_id, surface)
+        if key is None:
+            return None
+        return ProfileLink(entity_id, (span[0], name.claim.span[1]), span, surface, key, name.certain, name.sentence,
+                           name.claim.span)
 
     def _profile_key(self, entity_id: str, surface: str) -> str | None:
         """Which of the entity's profile attributes the value speaks to."""

@@ -99,6 +99,22 @@ def _names_a_doer(doc) -> bool:
     return False
 
 
+def _uncommon_full_name(doc) -> bool:
+    """Two or more capitalised proper nouns in a row, none an everyday word: "Ifor Penhaligon", which
+    the small model may parse as a preposition and its object, or label an organisation. "Kingsway
+    Hall" and "Monday" are no one."""
+    run = 0
+    for token in doc if doc is not None else ():
+        if (token.pos_ == "PROPN" and token.text.istitle() and token.ent_type_ not in _NOT_A_DOER - _PLACES
+                and not is_common(token.lower_)):
+            run += 1
+            if run >= 2:
+                return True
+        else:
+            run = 0
+    return False
+
+
 def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
     found: list[str] = []
     kinds = {v.value.vtype for v in analysis.values}
@@ -114,7 +130,8 @@ def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
     labels = {n.label for n in analysis.names}
     # spaCy misses some names in short answers ("The lead is Dana."): a capitalised census first name
     # that is no ordinary word ("May", "Will") counts.
-    if "PERSON" in labels or "person" in entity_types or _names_a_doer(analysis.doc) or any(
+    if "PERSON" in labels or "person" in entity_types or _names_a_doer(analysis.doc) or _uncommon_full_name(
+            analysis.doc) or any(
             is_first_name(w) and w.lower() not in AMBIGUOUS_NAMES for w in re.findall(r"\b[A-Z][a-z]+\b", analysis.text)):
         found.append("person")
     if labels & {"GPE", "LOC", "FAC"} or analysis.profile_links or re.search(r"\b(?:room|office|building|floor)\b",

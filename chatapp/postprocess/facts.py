@@ -137,7 +137,8 @@ class FactValidator:
             label = f"{sources.view.name(claim.entity_id)}: {known.key} = {sources.view.display(known)}"
             if status == "verified":
                 return ClaimCheck(claim, "verified", 0.95, [label]), None
-            if stated:  # the supplied sources say what the answer says: trust them over a stale record
+            if stated and _said_of(stated, claim.entity_id, sources.view):
+                # The sources say what the answer says, of the same subject: trust them over a stale record.
                 return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
             return self._registry_contradiction(vc, known, label, sources)
         if stated:
@@ -388,6 +389,14 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
         return False
     best, overlap = sources.supplied.best_sentence(sentence.stems)
     return overlap >= 0.7 and said.lower() in best.lower()
+
+
+def _said_of(stated: str, entity_id: str | None, view: KnowledgeView) -> bool:
+    """The source sentence stating a value can be about `entity_id`: it names it, or names no known
+    entity at all ("New email: …" on the subject's own page). A sentence naming only others — the
+    table row of a colleague whose phone the answer gave — states that value of someone else."""
+    named = {i for m in view.find_mentions(stated) for i in m.entity_ids}
+    return not named or entity_id in named
 
 
 def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView,

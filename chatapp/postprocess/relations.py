@@ -174,6 +174,8 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
     entity = view.entities[link.entity_id]
     content = text[link.span[0]:link.span[1]]
     shown = view.display(known)
+    if link.name_span is not None:
+        return _role_given_to_another(link, text, view, known, certain_confidence, uncertain_confidence)
     if link.certain:
         confidence = certain_confidence
         suggestion = text[link.span[0]:link.value_span[0]] + shown
@@ -190,6 +192,26 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
                         "would be unknown to it")
     return Finding("WrongAttribute", link.span, content, confidence, suggestion, evidence, link.sentence,
                    link.value_span, shown, major=link.certain)
+
+
+def _role_given_to_another(link: ProfileLink, text: str, view: KnowledgeView, known, certain_confidence: float,
+                           uncertain_confidence: float) -> Finding:
+    """ "The conservation officer is Ottoline Brierley" when Ifor Penhaligon is: the name is what is
+    wrong when exactly one known entity of its kind holds that role; else the pairing is flagged
+    with the named one's own role and left as written."""
+    entity = view.entities[link.entity_id]
+    holders = [e for e in view.entities.values() if e.id != entity.id and e.type == entity.type
+               and (v := view.profile_value(e.id, link.key)) is not None and _same_profile(link.value_text, view.display(v))]
+    said = text[link.name_span[0]:link.name_span[1]]
+    evidence = [f"{entity.name}: {link.key} = {view.display(known)}"]
+    if len(holders) == 1:
+        holder = holders[0]
+        evidence.insert(0, f"{holder.name}: {link.key} = {view.display(view.profile_value(holder.id, link.key))}")
+        confidence = certain_confidence if link.certain else uncertain_confidence
+        return Finding("WrongAttribute", link.name_span, said, confidence, holder.name, evidence, link.sentence,
+                       link.name_span, holder.name, major=link.certain)
+    return Finding("WrongAttribute", link.span, text[link.span[0]:link.span[1]], uncertain_confidence,
+                   f"{entity.name} ({link.key}: {view.display(known)})", evidence, link.sentence)
 
 
 def relation_finding(mismatch: RelationMismatch, view: KnowledgeView, certain_confidence: float,

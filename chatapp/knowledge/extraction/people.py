@@ -50,6 +50,23 @@ _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
 _INLINE_ROLE = re.compile(r"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3})\s+\(([A-Z][^()]{2,60})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
+# A job named in prose, in lower case, beside a name set off by a comma: "the conservation officer,
+# Ifor Penhaligon," and "Wenna Trask, our parish clerk". Its last word (or the one before "of") is
+# a word for someone who does something: an agent ending ("-er", "-or", "-ist", "-ant", "-ian",
+# "-ee", "-ary") or one of the few everyday titles without one.
+_PROSE_NAME = r"[A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3}"
+_PROSE_ROLE = r"[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}"
+_OWNER = r"(?:the|our|their|your|its|my|his|her)\s+"
+_ROLE_BEFORE_NAME = re.compile(rf"\b{_OWNER}(?P<role>{_PROSE_ROLE}),\s+(?P<name>{_PROSE_NAME})(?![\w'’-])")
+_NAME_BEFORE_ROLE = re.compile(
+    rf"(?<![\w'’-])(?P<name>{_PROSE_NAME}),\s+(?:{_OWNER})?(?P<role>{_PROSE_ROLE})"
+    r"(?=\s*(?:[,.;:)]|$)|\s+(?:at|for|in|on|with)\b)"
+)
+_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary)$")
+_AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal".split())
+_PAST_ROLE = frozenset("former ex previous old retired late outgoing".split())  # not what they do now
+_NOT_IN_A_ROLE = frozenset("who which that is are was were will has have had and or to the a an said says "
+                           "asked told".split())
 # Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
 _DIRECTORY_LINE = re.compile(
@@ -125,6 +142,14 @@ def _is_role_text(text: str) -> bool:
     if EMAIL.search(text) or _URL.search(text) or phones_in(text) or text.endswith(("?", "!")):
         return False
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
+
+
+def _is_prose_role(role: str) -> bool:
+    words = role.split()
+    if set(words) & _NOT_IN_A_ROLE or words[0] in _PAST_ROLE:
+        return False
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    return head in _AGENT_WORDS or (len(head) > 4 and _AGENT_ENDING.search(head) is not None)
 
 
 def abbreviates(short: str, name: str) -> bool:
@@ -280,6 +305,7 @@ class PeopleReader:
                 continue
             self._directory_line(line, position)
             self._inline_roles(line, position)
+            self._prose_roles(line, position)
 
     def _attendees_line(self, line: str, position: int) -> bool:
         """ "Present: Ingrid Valtonen, Kofi Mensah-Barros (notes) and Yusra Qadir": each listed name
@@ -343,6 +369,16 @@ class PeopleReader:
             titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
+
+    def _prose_roles(self, line: str, position: int) -> None:
+        """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
+        "(contact: Wenna Trask, parish clerk)": someone introduced by what they do, which makes
+        them a person even when their given name is in no list."""
+        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE):
+            for match in pattern.finditer(line):
+                name, role = clean_name(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
+                if looks_like_person(name) and _is_prose_role(role):
+                    self.add(name, "role", role, 0.7, "prose", position + match.start())
 
     def _stacked_signatures(self, lines: list[str]) -> None:
         """A signature written down the page: the name alone on a line, the title under it
