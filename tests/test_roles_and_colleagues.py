@@ -21,15 +21,32 @@ PROJECT = """# Saltmarsh Community Library extension
 
 Client: Saltmarsh Parish Council (contact: Ottoline Brierley, parish clerk)
 Project lead: Casimir Vantongeren
+Fee: £48,500 (stages 2–4)
+Next milestone: tender pack issued 1 February 2027.
 
 The existing building is listed, so all drawings go to the conservation officer, Ifor Penhaligon, before
 submission. Our former surveyor, Dilwyn Marchbank, drew the first survey.
 """
 
 
+KILN_LANE = """From: Thessaly Orrin <t.orrin@brackwater-arch.co.uk>
+To: Studio <studio@brackwater-arch.co.uk>
+Date: Thu, 26 Nov 2026 09:12:00 +0000
+Subject: Kiln Lane houses
+
+Morning all,
+
+The budget for Kiln Lane is still £1.2m build cost, fee 9%. The site visit is on 8 December; I will
+run it with Casimir.
+
+Thessaly
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    engine, _ = engine_learnt_from(tmp_path_factory, "practice", {"team.md": TEAM, "saltmarsh.md": PROJECT})
+    engine, _ = engine_learnt_from(tmp_path_factory, "practice", {"team.md": TEAM, "saltmarsh.md": PROJECT,
+                                                                      "2026-11-26-kiln-lane.eml": KILN_LANE})
     yield engine
     engine.close()
 
@@ -73,3 +90,19 @@ def test_the_right_holder_of_a_role_is_accepted_without_a_note(engine):
     assert result.hallucination_flags == []
     # A name the small model does not label a person still answers "who".
     assert result.coherence.issues == []
+
+
+def test_an_answer_that_says_it_of_what_was_asked_has_not_drifted(engine):
+    result = checked(engine, "when is the kiln lane site visit?", "It's on 8 December, run by Thessaly and Casimir.")
+    assert result.coherence.issues == []
+    off = checked(engine, "when is the kiln lane site visit?",
+                  "It is a lovely building with timber cladding and big windows everywhere.")
+    assert "the answer drifts from the question's topic" in off.coherence.issues
+
+
+def test_offline_the_asked_projects_own_fee_comes_first(engine):
+    # The Saltmarsh page's "Fee:" line does not say "Saltmarsh"; its page does. The Kiln Lane mail's fee
+    # sentence says "fee" too, and comes second.
+    answer = engine.ask("what's the fee for saltmarsh", session="fees", model="offline").response.delivered
+    quoted = [line for line in answer.splitlines() if line.startswith("- ")]
+    assert quoted[0].startswith("- Fee: £48,500"), answer

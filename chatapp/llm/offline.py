@@ -36,6 +36,9 @@ STOPWORDS = frozenset(
 # A key that is a verb and its preposition ("reports_to") reads as a sentence: "John reports to David".
 RELATION_PREPOSITIONS = frozenset({"to", "for", "with"})
 PIECE_WORDS = 2  # words per streamed piece: small enough to look like a model's tokens
+# What a name the question gives, found only in a sentence's passage and not in the sentence, adds to its
+# score: less than a word the sentence says itself.
+PASSAGE_WORD = 0.3
 
 # A question that asks for a kind of value, and how a sentence giving one looks: "what's the stall fee?"
 # is answered by "Stall fee is £85.", not by the sentence that repeats most of its other words.
@@ -556,6 +559,7 @@ class OfflineResponder:
         # A sentence giving the kind of value asked for counts even without the question's words, when
         # its passage has them: "Present: Dana Kim, …" under "# Standup" answers "who attended?".
         about = [bool(_stems(keywords(chunk.content)) & wanted) for chunk in chunks]
+        named_in_passage = [_stems(_names_written(chunk.content)) & wanted for chunk in chunks]
         for headings in (False, True):
             candidates = [(rank, sentence, _stems(keywords(sentence)) & wanted) for rank, chunk in enumerate(chunks)
                           for sentence in dict.fromkeys(passage_sentences(chunk.content, headings=headings))]
@@ -567,6 +571,9 @@ class OfflineResponder:
         scored = []
         for rank, sentence, shared in candidates:
             score = sum(1 / spread[w] ** 0.5 for w in shared)
+            # A name the question gives that only the sentence's passage says (the project its page's title
+            # names) tells "Fee: £48,500" on the Saltmarsh page from another project's fee for "the Saltmarsh fee".
+            score += PASSAGE_WORD * len(named_in_passage[rank] - shared)
             if any(shape.search(sentence) for shape in value_shapes):
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
                 # "the start moves from 7 to 9 December" is the latest word on that value, if it says a
@@ -585,6 +592,13 @@ class OfflineResponder:
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
+
+
+def _names_written(text: str) -> set[str]:
+    """The words a text writes only with a capital: the names it uses ("Saltmarsh"), not a sentence's
+    first word that it also writes in lower case."""
+    capitalised = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", text)}
+    return capitalised - set(re.findall(r"\b[a-z]+\b", text))
 
 
 def _stems(words: set[str]) -> set[str]:

@@ -53,6 +53,9 @@ WANTS = {  # question type -> answer types that satisfy it
     "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "quantity": {"quantity"},
     "location": {"location"}, "person": {"person"},
 }
+# An answer that opens with a pronoun as its subject ("It's on…", "She is…", "That was…").
+_SAID_OF_THE_ASKED = re.compile(r"\s*(?:it|he|she|they|that|this)(?:['’]s|['’]re|\s+(?:is|was|are|were|will|has|had))\b",
+                                re.IGNORECASE)
 # A message with fewer content words than this names no topic an answer could drift from.
 TOPIC_WORDS = 2
 
@@ -167,6 +170,10 @@ def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeVie
         issues.append(f"the question asks for {_article(q_type)} but the answer gives none")
 
     topic_score = _topic(question, analysis, embedder, topic_vectors)
+    if wanted and wanted & set(a_types) and _SAID_OF_THE_ASKED.match(analysis.text):
+        # "When is the site visit?" — "It's on 8 December, run by Maelle": the answer's subject is
+        # the question's, so the kind of value asked for is on the topic whatever words follow it.
+        topic_score = max(topic_score, 0.5)
     if topic_score < 0.5 and sum(not is_stop(w) for w in words(question)) >= TOPIC_WORDS:
         issues.append("the answer drifts from the question's topic")
 
