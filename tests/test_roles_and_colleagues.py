@@ -37,7 +37,8 @@ Subject: Kiln Lane houses
 Morning all,
 
 The budget for Kiln Lane is still £1.2m build cost, fee 9%. The site visit is on 8 December; I will
-run it with Casimir.
+run it with Casimir. The groundworks contractor (Fennick Civils) starts on 11 January, and the new
+plotter comes from Gannet Imaging.
 
 Thessaly
 """
@@ -106,3 +107,13 @@ def test_offline_the_asked_projects_own_fee_comes_first(engine):
     answer = engine.ask("what's the fee for saltmarsh", session="fees", model="offline").response.delivered
     quoted = [line for line in answer.splitlines() if line.startswith("- ")]
     assert quoted[0].startswith("- Fee: £48,500"), answer
+
+
+def test_a_role_the_documents_give_to_one_firm_given_to_another_is_corrected(engine):
+    # Neither firm is in the registry: the mail names the contractor beside its role, in brackets.
+    question = "who is the groundworks contractor for Kiln Lane?"
+    wrong = checked(engine, question, "Gannet Imaging is the groundworks contractor.")
+    assert ("ContradictsFact", "Gannet Imaging", "Fennick Civils") in _flags(wrong)
+    assert wrong.delivered.startswith("Fennick Civils [corrected] is the groundworks contractor")
+    for right in ("Fennick Civils is the groundworks contractor.", "The groundworks contractor is Fennick Civils."):
+        assert checked(engine, question, right).hallucination_flags == [], right

@@ -20,6 +20,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, 
 from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
+from chatapp.postprocess.role_holders import role_swaps
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
@@ -93,6 +94,12 @@ class FactValidator:
                                        self.settings.uncertain_confidence)
             checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
                                                          finding.evidence, finding.suggestion)
+            findings.append(finding)
+        for finding in role_swaps(analysis, sources, [f.span for f in findings]):
+            for name in analysis.names:
+                if name.claim.span == finding.span:
+                    checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,
+                                                        finding.evidence, finding.suggestion)
             findings.append(finding)
         support: dict[int, float] = {}
         by_sentence = {i: s for i, s in enumerate(claim_support)} if len(claim_support) == len(analysis.sentences) else {}

@@ -1,0 +1,144 @@
+"""Who the sources name beside a role, checked against who the answer gives it to.
+
+Documents name the holder of a role right beside it: "the groundworks contractor (Fennick
+Civils)", "the conservation officer, Ifor Penhaligon,", "Ifor Penhaligon, the conservation
+officer", "Conservation officer: Ifor Penhaligon". An answer that says "Gannet Imaging is the
+groundworks contractor" uses only words the sources have, yet no source puts that name with
+that role, and one names someone else there: that is a ContradictsFact, corrected to the name
+the sources give. Left alone: a name some source does put with the role, a role the sources give
+to several names, and any sentence the parse does not read as "NAME is the ROLE".
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
+from chatapp.postprocess.findings import Finding, Sources
+
+# A name as documents write one beside a role: capitalised words, "&" and "of" inside.
+_NAME = r"[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|&|of|and)){0,4}(?<![\s&])"
+_DETERMINERS = frozenset({"the", "our", "their", "your", "its", "his", "her", "my", "a", "an"})
+# How sure a reading of layout alone can be: enough to correct, less than a registry's record.
+CONFIDENCE = 0.8
+
+
+def role_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int, int]]) -> list[Finding]:
+    """Findings for sentences that give a role to a name the sources never put beside it, where they
+    put exactly one other name there. `taken`: spans other checks already flagged."""
+    if analysis.doc is None or sources.supplied.empty:
+        return []
+    found = []
+    for sentence in analysis.sentences:
+        if sentence.mode != "statement" or sentence.negated:
+            continue
+        pairing = _name_and_role(analysis, sentence)
+        if pairing is None:
+            continue
+        (start, end), role = pairing
+        name = analysis.text[start:end]
+        if any(a < end and start < b for a, b in taken):
+            continue
+        holders = _holders(role, sources)
+        if not holders or _said_together(name, role, sources):
+            continue
+        if len(holders) != 1:
+            continue  # the sources give the role to several: nobody is wrong for being one
+        (holder, where), = holders.items()
+        if _same_name(holder, name):
+            continue
+        found.append(Finding("ContradictsFact", (start, end), name, CONFIDENCE, holder, [where], sentence.index,
+                             (start, end), holder, major=True))
+    return found
+
+
+def _name_and_role(analysis: AnswerAnalysis, sentence: SentenceInfo) -> tuple[tuple[int, int], str] | None:
+    """The name's span and the role's words in "NAME is the ROLE" or "The ROLE is NAME"."""
+    doc = analysis.doc
+    clause = doc.char_span(*sentence.claim.span, alignment_mode="expand")
+    if clause is None:
+        return None
+    for verb in clause:
+        if verb.lemma_ != "be":
+            continue
+        subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        attribute = next((c for c in verb.children if c.dep_ == "attr"), None)
+        if subject is None or attribute is None:
+            continue
+        for name_head, role_head in ((subject, attribute), (attribute, subject)):
+            name = _proper_name(name_head)
+            role = _role_words(role_head)
+            if name is not None and role:
+                return name, role
+    return None
+
+
+def _proper_name(head) -> tuple[int, int] | None:
+    """The character span of a name headed by `head`: proper nouns and their compounds only."""
+    if head.pos_ != "PROPN":
+        return None
+    parts = [t for t in head.subtree if t.dep_ in ("compound", "flat") or t == head]
+    if any(t.pos_ != "PROPN" or not t.text[:1].isupper() for t in parts):
+        return None
+    return parts[0].idx, parts[-1].idx + len(parts[-1].text)
+
+
+def _role_words(head) -> str:
+    """ "the groundworks contractor" → "groundworks contractor": the head noun and the lower-case
+    words right before it that narrow it. Empty for a name, a pronoun or a bare everyday noun."""
+    if head.pos_ != "NOUN" or not head.text.isalpha() or not head.text.islower():
+        return ""
+    words = [head.text]
+    token = head.nbor(-1) if head.i > head.doc[0].i else None
+    while token is not None and token.head == head and token.dep_ in ("compound", "amod") and (
+            token.text.isalpha() and token.text.islower()):
+        words.insert(0, token.text)
+        token = token.nbor(-1) if token.i > 0 else None
+    return " ".join(words) if len(words) >= 2 or not head.is_stop else ""
+
+
+def _holders(role: str, sources: Sources) -> dict[str, str]:
+    """The names the sources write right beside `role`, each with the source sentence that does."""
+    holders: dict[str, str] = {}
+    for sentence, _stems, _text in sources.supplied.sentences:
+        for name in _beside(role, sentence):
+            holders.setdefault(name, sentence.strip())
+    return holders
+
+
+def _beside(role: str, sentence: str) -> list[str]:
+    """The names `sentence` writes right beside `role`: "the ROLE (NAME)", "the ROLE, NAME",
+    "ROLE: NAME", "the ROLE is NAME", "NAME, the ROLE", "NAME (the ROLE)"."""
+    if role.split()[-1] not in sentence.lower():
+        return []
+    phrase = r"\s+".join(re.escape(w) for w in role.split())
+    owner = r"(?:(?:the|our|their|your|its)\s+)?"
+    after = re.compile(rf"\b{phrase}\b\s*(?:\(\s*|,\s+|:\s*|\s+is\s+)({_NAME})", re.IGNORECASE)
+    before = re.compile(rf"({_NAME})\s*(?:,\s*|\(\s*){owner}{phrase}\b", re.IGNORECASE)
+    names = []
+    for pattern in (after, before):
+        for match in pattern.finditer(sentence):
+            name = match.group(1).strip()
+            if name[:1].isupper() and name.split()[0].lower() not in _DETERMINERS:
+                names.append(name)
+    return names
+
+
+def _said_together(name: str, role: str, sources: Sources) -> bool:
+    """Some source sentence has the name (or its last word) and every word of the role, and writes no
+    other name right beside the role: "Gannet Imaging will be the groundworks contractor" does;
+    "the groundworks contractor (Fennick Civils) … the plotter comes from Gannet Imaging" does not."""
+    surname = name.split()[-1].lower()
+    words = role.split()
+    for sentence, _stems, _i in sources.supplied.sentences:
+        lower = sentence.lower()
+        if (name.lower() in lower or surname in lower) and all(w in lower for w in words):
+            beside = _beside(role, sentence)
+            if not beside or any(_same_name(other, name) for other in beside):
+                return True
+    return False
+
+
+def _same_name(a: str, b: str) -> bool:
+    a, b = a.lower(), b.lower()
+    return a == b or a in b or b in a
