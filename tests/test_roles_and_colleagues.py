@@ -1,6 +1,7 @@
 """Who does what in a small practice's folder, held against answers: a colleague's phone or email
-given for someone else, a role given to the wrong person ("The office manager is …"), and people the
-documents introduce only in passing, by what they do ("the conservation officer, Ifor Penhaligon")."""
+given for someone else, a role given to the wrong person ("The office manager is …"), people the
+documents introduce only in passing, by what they do ("the conservation officer, Ifor Penhaligon"),
+and a reference number mistyped."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ PROJECT = """# Saltmarsh Community Library extension
 Client: Saltmarsh Parish Council (contact: Ottoline Brierley, parish clerk)
 Project lead: Casimir Vantongeren
 Fee: £48,500 (stages 2–4)
+Planning reference: 26/01873/LBC
 Next milestone: tender pack issued 1 February 2027.
 
 The existing building is listed, so all drawings go to the conservation officer, Ifor Penhaligon, before
@@ -117,3 +119,17 @@ def test_a_role_the_documents_give_to_one_firm_given_to_another_is_corrected(eng
     assert wrong.delivered.startswith("Fennick Civils [corrected] is the groundworks contractor")
     for right in ("Fennick Civils is the groundworks contractor.", "The groundworks contractor is Fennick Civils."):
         assert checked(engine, question, right).hallucination_flags == [], right
+
+
+@pytest.mark.parametrize("answer, delivered", [
+    # Two figures swapped: the reference mistyped, corrected.
+    ("The planning reference is 26/01837/LBC.", "The planning reference is 26/01873/LBC [corrected]."),
+    # Another reference altogether: flagged with the documented one, not rewritten.
+    ("The planning reference is 26/05521/LBC.", "The planning reference is 26/05521/LBC [unverified]."),
+    ("The planning reference is 26/01873/LBC.", "The planning reference is 26/01873/LBC."),
+])
+def test_a_reference_number_is_held_to_the_documents(engine, answer, delivered):
+    result = checked(engine, "what is the Saltmarsh planning reference?", answer)
+    assert result.delivered == delivered
+    if "[" in delivered:
+        assert ("ContradictsFact", answer.split()[-1].rstrip("."), "26/01873/LBC") in _flags(result)

@@ -170,9 +170,11 @@ def assess_coherence(question: str, analysis: AnswerAnalysis, view: KnowledgeVie
         issues.append(f"the question asks for {_article(q_type)} but the answer gives none")
 
     topic_score = _topic(question, analysis, embedder, topic_vectors)
-    if wanted and wanted & set(a_types) and _SAID_OF_THE_ASKED.match(analysis.text):
-        # "When is the site visit?" — "It's on 8 December, run by Maelle": the answer's subject is
-        # the question's, so the kind of value asked for is on the topic whatever words follow it.
+    gives_a_value = wanted & set(a_types) if wanted else any(v.sentence == 0 for v in analysis.values)
+    if gives_a_value and _SAID_OF_THE_ASKED.match(analysis.text):
+        # "When is the site visit?" — "It's on 8 December, run by Maelle"; "What is the planning
+        # reference?" — "It's 26/01873/LBC": the answer's subject is the question's, so a value of the
+        # kind asked for (any value, when the question names no kind) is on the topic.
         topic_score = max(topic_score, 0.5)
     if topic_score < 0.5 and sum(not is_stop(w) for w in words(question)) >= TOPIC_WORDS:
         issues.append("the answer drifts from the question's topic")

@@ -216,6 +216,11 @@ class TextIndex:
                         value.vtype == "url" and found.parsed.startswith(value.parsed + "/"))):
                     return self._sentence_with(found.text.lower())
             return None
+        if value.vtype == "code":
+            for found in self.found_values:
+                if found.vtype == "code" and found.parsed == value.parsed:
+                    return self._sentence_with(found.text.lower())
+            return None
         if value.vtype == "phone":
             for found in self.found_values:
                 if found.vtype == "phone" and V.same_value("phone", value.parsed, found.parsed):

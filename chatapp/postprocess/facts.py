@@ -267,6 +267,9 @@ class FactValidator:
         # Tied by one word only, it is flagged but never rewritten.
         confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
         rival = rivals[0]
+        if vc.value.vtype == "code" and V.one_slip(vc.value.parsed, rival.parsed) and len(stems) >= 2:
+            # A reference one slip from the one the sentence like it gives is that reference mistyped.
+            confidence = max(confidence, self.settings.slot_confidence)
         replacement = V.render_like(vc.claim.text, vc.value.vtype, rival.text, rival.parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],
                           vc.sentence, vc.claim.span, replacement, major=True)

@@ -35,7 +35,7 @@ PROFILE_KEYS = frozenset({"department", "role", "location", "organization", "hea
 
 # What kind of stored value could a value found in text be compared with?
 COMPATIBLE_SHAPES = {
-    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "weekday": {"date"},
+    "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "code": {"code"}, "date": {"date"}, "weekday": {"date"},
     "relative": {"date"}, "year": {"date"}, "decade": set(), "time": {"time"}, "amount": {"amount"},
     "quantity": {"quantity"}, "number": {"number", "amount", "quantity"},
 }
@@ -47,7 +47,7 @@ class KnownValue:
 
     key: str
     raw: str
-    shape: str  # email | phone | url | date | time | amount | quantity | entity | text
+    shape: str  # email | phone | url | code | date | time | amount | quantity | entity | text
     parsed: Any
     source: str = "registry"
     confidence: float = 1.0

@@ -44,6 +44,9 @@ _SMALL = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 
 EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 URL_RE = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+")
+# A reference as offices write one, in capitals and figures: "26/01873/LBC", "INV-20931", "HAR0031".
+# Lower-case runs ("email-2026-11-24-go-live.eml") are file names and slugs, not references.
+CODE_RE = re.compile(r"(?<![\w/.-])(?:[A-Z0-9]+(?:[/-][A-Z0-9]+)+|[A-Z]{2,}\d{3,})(?![\w/-]|\.\w)")
 ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
@@ -184,7 +187,7 @@ class FoundValue:
     span: tuple[int, int]
     text: str
     kind: str  # the Claim kind: email | phone | url | date | amount | number
-    vtype: str  # email phone url date relative weekday year time amount quantity number
+    vtype: str  # email phone url code date relative weekday year time amount quantity number
     parsed: Any
 
 
@@ -237,6 +240,9 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "email", "email", m.group(0).rstrip(".").lower())
     for m in URL_RE.finditer(text):
         add(m.span(), "url", "url", m.group(0).rstrip(".,;").lower().rstrip("/"))
+    for m in CODE_RE.finditer(text):
+        if is_code(m.group(0)):
+            add(m.span(), "number", "code", m.group(0).upper())
     for m in AMOUNT_RE.finditer(text):
         if m.group(2):
             add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3)))
@@ -294,6 +300,11 @@ def find_values(text: str) -> list[FoundValue]:
         add(m.span(), "number", "number", float(NUMBER_WORDS.get(word) or ORDINAL_WORDS[word]))
     found.sort(key=lambda f: f.span)
     return found
+
+
+def is_code(text: str) -> bool:
+    """A reference, not a date, a phone line or a model name: a letter and at least three figures."""
+    return any(c.isalpha() for c in text) and sum(c.isdigit() for c in text) >= 3
 
 
 def _lowercase_short_month(name: str) -> bool:
@@ -411,6 +422,16 @@ def same_currency(one: str | None, other: str | None) -> bool:
     if one is None or other is None or one == other:
         return True
     return {one, other} - _DOLLARS == {"$"}
+
+
+def one_slip(claimed: str, stated: str) -> bool:
+    """Two references one slip apart: one character changed, or two side by side swapped
+    ("26/01837/LBC" for "26/01873/LBC")."""
+    if len(claimed) != len(stated) or claimed == stated:
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(claimed, stated)) if a != b]
+    return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1
+                                and claimed[differ[0]] == stated[differ[1]] and claimed[differ[1]] == stated[differ[0]])
 
 
 def near_miss(claimed: float, stated: float) -> bool:
