@@ -133,3 +133,13 @@ def test_a_reference_number_is_held_to_the_documents(engine, answer, delivered):
     assert result.delivered == delivered
     if "[" in delivered:
         assert ("ContradictsFact", answer.split()[-1].rstrip("."), "26/01873/LBC") in _flags(result)
+
+
+def test_the_role_only_one_person_holds_names_them_in_a_question(engine):
+    resolved = engine.turns.preprocess("what did the conservation officer ask for?").resolved_entities
+    assert [(r.surface, r.entity_id) for r in resolved] == [
+        ("the conservation officer", only_entity(engine, "Ifor Penhaligon").id)]
+    answer = engine.ask("what's the office manager's phone number?", session="roles", model="offline")
+    assert "0161 496 0700" in answer.response.delivered
+    # Said once, though both the question's description and the offline reading found him.
+    assert answer.response.delivered.count("desk phone is 0161 496 0700") == 1

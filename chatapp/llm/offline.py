@@ -231,7 +231,9 @@ class OfflineResponder:
         described = self._described_person(question, entities)
         if described is not None:
             entity, key, phrase = described
-            entities = [entity, *(e for e in entities if e.name.casefold() not in phrase.casefold())]
+            # The description may also have been resolved to the same entity upstream: once is enough.
+            entities = [entity, *(e for e in entities
+                                  if e.name != entity.name and e.name.casefold() not in phrase.casefold())]
         lines, sources = self._documents(question, entities, context) if is_document_request(question) else ([], [])
         if not lines:
             # The words of the description are not keys asked for: "the science department chair's

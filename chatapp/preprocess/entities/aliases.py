@@ -65,6 +65,7 @@ class AliasIndex:
         self._name_keys: list[tuple[str, str, float]] = []  # (folded name or name part, entity_id, exactness)
         self._name_strings: list[str] = []
         self._longest = 1
+        self._roles: dict[tuple[str, ...], str] = {}  # a role one entity alone holds -> that entity
 
     def refresh(self) -> None:
         """Rebuild from the registry (after an ingest)."""
@@ -86,6 +87,7 @@ class AliasIndex:
             if entity.type == "person":  # "Smith" or "John" alone may mean John Smith
                 name_keys += [(t, entity_id, NAME_PART_EXACTNESS) for t in name_tokens(entity.name) if len(t) >= 3]
         _link_related(profiles)
+        self._roles = _sole_holders(profiles)
         self._profiles, self._phrases, self._name_keys = profiles, phrases, name_keys
         self._name_strings = [key for key, _, _ in name_keys]
         self._longest = max((len(p) for p in phrases), default=1)
@@ -124,6 +126,11 @@ class AliasIndex:
             return fold(name) not in lexicon.AMBIGUOUS_NAMES or surface[:1].isupper()
         return surface[:1].isupper() or not lexicon.is_common(fold(name))
 
+    def role_holder(self, tokens: tuple[str, ...]) -> str | None:
+        """The one entity whose role these folded words are ("office manager"), if only one has it."""
+        self._ensure_built()
+        return self._roles.get(tokens)
+
     def near_names(self, folded: str, cutoff: float, limit: int = 20) -> list[tuple[str, float, float]]:
         """Names and person name parts that `folded` (a mention's folded words,
         space-joined) nearly spells, as (entity_id, exactness, rapidfuzz ratio ≥ cutoff)."""
@@ -138,6 +145,27 @@ def _profile(entity: Entity) -> Profile:
     described_by = [entity.description, entity.type, *(str(attributes.get(k, "")) for k in ("role", "department", "location"))]
     concepts = frozenset(c for key in attributes for c in lexicon.concepts_of_key(key))
     return Profile(entity, attributes, set(keywords_of(" ".join(described_by))) - name_words, concepts)
+
+
+# Attributes that say what someone is: "the office manager" names whoever alone holds that role.
+ROLE_KEYS = ("role", "title", "position", "job_title")
+
+
+def _sole_holders(profiles: dict[str, Profile]) -> dict[tuple[str, ...], str]:
+    """Folded role words held by exactly one entity: a role two people share names neither. The
+    role as written, and without what follows a comma ("Associate, heritage projects" is also
+    an "associate")."""
+    holders: dict[tuple[str, ...], set[str]] = {}
+    for entity_id, profile in profiles.items():
+        for key in ROLE_KEYS:
+            value = profile.attributes.get(key)
+            if not isinstance(value, str):
+                continue
+            for form in {value, value.split(",")[0]}:
+                tokens = name_tokens(form)
+                if tokens and len(tokens) <= 5:
+                    holders.setdefault(tokens, set()).add(entity_id)
+    return {tokens: next(iter(ids)) for tokens, ids in holders.items() if len(ids) == 1}
 
 
 def _link_related(profiles: dict[str, Profile]) -> None:

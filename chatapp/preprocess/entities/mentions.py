@@ -32,6 +32,7 @@ def find_mentions(text: str, index: AliasIndex, doc=None, now: datetime | None =
     date_spans: list[tuple[int, int]] = []  # dates the correction stage or spaCy found, read or not
     found = _marker_mentions(text, index, markers, date_spans)
     found += _alias_mentions(text, index)
+    found += _role_mentions(text, index)
     found += _ner_mentions(doc, date_spans)
     found += _temporal_mentions(text, now, date_spans, context_years)
     found += [Mention(t, span, kind, label=label) for t, span, kind, label in reference_mentions(text)]
@@ -71,6 +72,28 @@ def _alias_mentions(text: str, index: AliasIndex) -> list[Mention]:
                 i += n - 1
                 break
         i += 1
+    return found
+
+
+# "the office manager", "our parish clerk": a role said as what someone is, not a word in passing.
+_ROLE_DETERMINER = re.compile(r"\b(?:the|our|your|my|their)\s+", re.IGNORECASE)
+
+
+def _role_mentions(text: str, index: AliasIndex) -> list[Mention]:
+    """A role only one known entity holds, after "the"/"our": that entity ("ask the office manager"
+    is Rafferty Quill when he alone is the office manager)."""
+    found = []
+    for determiner in _ROLE_DETERMINER.finditer(text):
+        window = TOKEN.finditer(text, determiner.end(), determiner.end() + 80)
+        tokens = [(m.group(0), fold(m.group(0)), m.span()) for m in window][:5]
+        if not tokens or tokens[0][2][0] != determiner.end():
+            continue
+        for n in range(len(tokens), 0, -1):
+            entity_id = index.role_holder(tuple(t[1] for t in tokens[:n]))
+            if entity_id is not None:
+                span = (determiner.start(), tokens[n - 1][2][1])
+                found.append(Mention(text[span[0]:span[1]], span, "alias", entity_id=entity_id))
+                break
     return found
 
 
