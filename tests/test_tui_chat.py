@@ -140,8 +140,9 @@ def test_a_file_name_with_markup_and_escapes_is_shown_literally(data_dir, tmp_pa
         engine.close()
 
 
+@pytest.mark.parametrize("move_on", ["ctrl+n", "/new"])
 def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_in_the_new_one(
-        data_dir, openai_server):
+        data_dir, openai_server, move_on):
     resume = threading.Event()
     openai_server.script(Scripted.stalled("first answer goes on and ends here", pieces=6, stall_after=2, resume=resume),
                          Scripted.reply("second answer", pieces=2))
@@ -152,8 +153,12 @@ def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_
         async with app.run_test(size=(140, 40)) as pilot:
             await send(pilot, "first question")
             await wait_until(pilot, lambda: app.query(AssistantMessage) and app.query_one(AssistantMessage).text)
-            await pilot.press("ctrl+n")
+            if move_on == "/new":  # typed while the answer streams, as a command
+                await send(pilot, "/new")
+            else:
+                await pilot.press(move_on)
             await pilot.pause()
+            assert not app.query_one("#prompt", PromptInput).value  # taken, not left in the box
             assert not app.query(AssistantMessage) and not app.query(UserMessage) and not app.busy
             resume.set()  # the first answer streams on, off screen
             await send(pilot, "second question")

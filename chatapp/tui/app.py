@@ -348,13 +348,14 @@ class ChatApp(App):
         if not text.strip():
             self.notify("Nothing to send: the input is empty.", severity="warning")
             return
+        if text.startswith("/"):  # commands run mid-answer too: /new moves on as Ctrl+N does
+            event.input.value = ""
+            self.run_command(text)
+            return
         if self.busy:
             self.notify("Still answering — press Esc to stop it first.", severity="warning")
             return
         event.input.value = ""
-        if text.startswith("/"):
-            self.run_command(text)
-            return
         self.busy = True
         self.draft_preview.turn_started()
         self._turn = TurnView(text, session_name=self.session_name)
