@@ -105,3 +105,41 @@ def test_a_data_dir_that_cannot_be_used_ends_the_chat_with_its_problem(tmp_path)
     app = asyncio.run(scenario())
     assert isinstance(app.startup_error, StorageError) and app.return_code == 1
     assert str(blocker) in str(app.startup_error) and "\n" not in str(app.startup_error)
+
+
+def test_the_knowledge_progress_counts_the_files_and_chunks_read_so_far(tmp_path):
+    """The side panel's progress line as a real ingest reports it: files and chunks grow file by file
+    (chunks are written in batches: the count is of chunks read, not only of those written yet)."""
+    from textual.app import App
+
+    from chatapp.tui.startup import KnowledgeStatus
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n, topic in enumerate(["compost bays", "seed swap", "rainwater butts"]):
+        (folder / f"note-{n}.txt").write_text(f"Notes on the {topic}\n\n" + f"The {topic} were checked on day {n}. " * 40)
+    events = []
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        report = engine.ingest(folder, on_event=lambda event, **data: events.append((event, data)))
+    assert report.files_ingested == 3 and report.chunks_added >= 3
+
+    class Panel(App):
+        def compose(self):
+            yield KnowledgeStatus()
+
+    async def scenario():
+        lines = []
+        async with Panel().run_test() as pilot:
+            status = pilot.app.query_one(KnowledgeStatus)
+            for event, data in events:
+                if event == "done":
+                    break
+                status.ingest_event(event, data)
+                if event == "progress":
+                    lines.append(str(status.query_one("#kb-text").render()).splitlines()[0])
+        return lines
+
+    lines = asyncio.run(scenario())
+    counts = [int(line.split("· ")[1].split()[0]) for line in lines]
+    assert [line.split(" files")[0] for line in lines] == ["loading: 1/3", "loading: 2/3", "loading: 3/3"]
+    assert counts[0] > 0 and counts == sorted(counts) and counts[-1] == report.chunks_added

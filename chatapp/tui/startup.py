@@ -35,7 +35,7 @@ class KnowledgeStatus(Vertical):
             bar.display = True
         elif event == "progress":
             self.files_done += 1
-            self.chunks += int(data.get("chunks", 0))
+            self.chunks = int(data.get("chunks", self.chunks))  # the ingest's running total
             bar.update(progress=self.files_done)
         elif event == "done":
             bar.display = False
