@@ -301,6 +301,24 @@ def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, ope
         engine.close()
 
 
+def test_a_code_block_in_a_checked_answer_is_highlighted_and_left_as_written(data_dir, openai_server):
+    code = "def contact():\n    return 'john.s@company.org'  # Sarah from marketing"
+    reply = f"John Smith's email is john.smith@company.com.\n\n```python\n{code}\n```\n"
+    openai_server.script(Scripted.reply(reply, pieces=6))
+
+    def inspect(app):
+        answer = app.query_one(AssistantMessage)
+        fence = answer.query_one(MarkdownFence)
+        spans = fence._highlighted_code.spans
+        return answer.status, answer.review is not None, fence.lexer, fence.code, {str(span.style) for span in spans}
+
+    status, checked, lexer, shown_code, styles = answer_in_chat(
+        model_engine(data_dir, openai_server), "What is John Smith's email?", inspect)
+    assert status == "complete" and checked
+    assert lexer == "python" and shown_code == code  # no marker in the code or after its fence
+    assert len(styles) >= 3  # keywords, strings and comments drawn apart: highlighted
+
+
 ALLOTMENT_NOTES = ("# Brackenfold allotment society\n\nThe society meets on the first Saturday of each month in the "
                    "church hall. Its treasurer, Odile Marchetti, collects the yearly plot fee of £35 in April.\n")
 

@@ -1,11 +1,12 @@
 """Where an answer's claims begin and end, before any parsing: its lines,
 list items and the source citations that close them, the lines that only
-frame it ("(offline — …)", "Sources: …"), and the rows and cells of its
-pipe tables.
+frame it ("(offline — …)", "Sources: …"), the rows and cells of its
+pipe tables, and its fenced code, which claims nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 # A list item's marker: "- ", "* ", "• ", "1. ", "2) ".
@@ -33,6 +34,25 @@ def split_quoted(text: str) -> tuple[str, str]:
         elif not _META_LINE_RE.match(stripped):
             own.append(line)
     return "\n".join(own), "\n".join(quoted)
+
+
+def code_block_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each fenced code block ("```python" … "```"), its fence lines included: code
+    states no claim, and a marker in it would change the code and its fence's language."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    starts = [0]  # where each line begins, lines as Markdown counts them (cut at "\n" only)
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    return [(starts[token.map[0]], min(starts[token.map[1]], len(text)))
+            for token in _markdown().parse(text) if token.type == "fence" and token.map]  # Markdown's own reading
+
+
+@functools.cache
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
 
 
 def table_line_spans(text: str) -> list[tuple[int, int]]:
