@@ -90,6 +90,12 @@ def test_the_sessions_screen_opens_renames_and_deletes(tui_engine):
             await pilot.pause()
             assert tui_engine.sessions.find("older") is None
             assert tui_engine.sessions.find("john's contacts") is not None
+            # The cursor stays on the session just renamed: E exports that one.
+            assert str(table.get_row_at(table.cursor_row)[3]) == "john's contacts"
+            await pilot.press("e")
+            await pilot.pause()
+            exported = list((tui_engine.settings.data_dir / "exports").glob("*.md"))
+            assert len(exported) == 1 and "And his phone?" in exported[0].read_text(encoding="utf-8")
 
             await pilot.press("up", "d")
             assert tui_engine.sessions.find("newer") is not None  # the first D only asks

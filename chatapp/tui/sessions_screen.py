@@ -87,6 +87,8 @@ class SessionsScreen(ModalScreen[dict]):
         self._show(filtered(self.rows, self.query_one("#filter", Input).value))
 
     def _show(self, rows: list[dict]) -> None:
+        # The row the cursor was on stays under it (a session just renamed is the one E then exports).
+        highlighted = self._highlighted()
         self.shown = rows
         table = self.query_one(DataTable)
         table.clear()
@@ -94,6 +96,9 @@ class SessionsScreen(ModalScreen[dict]):
             marker = "● " if row["name"] == self.current else ""
             table.add_row(plain_text(marker + session_title(row, TITLE_WIDTH)), str(row["questions"]),
                           row["updated_at"][:16].replace("T", " "), plain_text(row["name"]), key=row["id"])
+        kept = [i for i, row in enumerate(rows) if highlighted and row["id"] == highlighted["id"]]
+        if kept:
+            table.move_cursor(row=kept[0])
         self.note("No sessions yet: the first message starts one." if not self.rows else
                   "No session matches the filter." if not rows else "")
 
