@@ -230,6 +230,7 @@ def test_layout_at_80x24_and_200x60(data_dir):
             await settle(pilot)
             diff = app.query_one(CorrectionDiff)
             result["diff_height"] = diff.region.height
+            result["diff_under_prompt"] = diff.region.y >= prompt.region.bottom
             result["diff_text"] = str(diff.render())
             result["prompt_visible_after_paste"] = prompt.region.bottom <= size[1] and prompt.region.height > 0
             result["conversation_height"] = conversation.region.height
@@ -246,6 +247,7 @@ def test_layout_at_80x24_and_200x60(data_dir):
     assert large["sidebar_after_toggle"] is False  # and hides it
     for result in (small, large):
         assert result["diff_height"] <= 3 and result["prompt_visible_after_paste"]
+        assert result["diff_under_prompt"]  # the correction of what is typed, just under it
         assert "corrections:" in result["diff_text"] and "the" in result["diff_text"]
         assert result["conversation_height"] >= 10
 

@@ -143,9 +143,9 @@ class ChatApp(App):
                 yield BudgetPanel(id="budget")
                 yield Static("Knowledge", classes="sidebar-title")
                 yield KnowledgeStatus(id="status")
-        yield CorrectionDiff(id="diff")
         yield PromptInput(history=InputHistory.for_data_dir(self.settings.data_dir),
                           placeholder="Ask anything — Enter sends, Ctrl+J new line, F1 help", id="prompt")
+        yield CorrectionDiff(id="diff")  # under the box, as the eye goes from typing to its correction
         yield StatusBar(id="status-bar")
         yield Footer()
 
