@@ -359,3 +359,32 @@ def test_a_model_name_no_provider_takes_is_refused_and_the_model_kept(tui_engine
             assert "model offline" in str(app.query_one(StatusBar).render())
 
     asyncio.run(scenario())
+
+
+KEY_NAMES = {"ctrl": "Ctrl", "escape": "Esc", "pageup": "PageUp", "pagedown": "PageDown"}
+
+
+def test_the_help_names_every_key_of_the_chat_and_scrolls_by_keyboard_at_80x24(tui_engine):
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            conversation = app.query_one("#conversation")
+            await pilot.press("f1")
+            await pilot.pause()
+            help_view = app.screen.query_one("VerticalScroll")
+            console = Console(width=120, record=True, file=io.StringIO())
+            console.print(app.screen.query_one("#help-keys").content)
+            shown = console.export_text()
+            for binding in ChatApp.BINDINGS:
+                name = "+".join(KEY_NAMES.get(part, part.upper()) for part in binding.key.split("+"))
+                assert name in shown, name
+            assert help_view.max_scroll_y > 0  # taller than 24 lines
+            under = conversation.scroll_y
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert help_view.scroll_y > 0 and conversation.scroll_y == under  # the help scrolled, not the chat
+            await pilot.press("end")
+            await pilot.pause()
+            assert help_view.scroll_y == help_view.max_scroll_y
+
+    asyncio.run(scenario())

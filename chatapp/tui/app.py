@@ -675,6 +675,13 @@ class ChatApp(App):
         sidebar.display = shown
         sidebar.set_class(not wide, "narrow")
 
+    def check_action(self, action: str, parameters) -> bool | None:
+        # PageUp/PageDown scroll the conversation from anywhere in it; over help, sessions or the
+        # model picker they are that screen's own keys (the conversation is hidden under it).
+        if action == "scroll_conversation" and self.screen is not self.screen_stack[0]:
+            return False
+        return super().check_action(action, parameters)
+
     def action_scroll_conversation(self, direction: int) -> None:
         conversation = self.query_one("#conversation", VerticalScroll)
         if direction < 0:
