@@ -143,3 +143,46 @@ def test_the_knowledge_progress_counts_the_files_and_chunks_read_so_far(tmp_path
     counts = [int(line.split("· ")[1].split()[0]) for line in lines]
     assert [line.split(" files")[0] for line in lines] == ["loading: 1/3", "loading: 2/3", "loading: 3/3"]
     assert counts[0] > 0 and counts == sorted(counts) and counts[-1] == report.chunks_added
+
+
+def test_with_the_side_panel_hidden_the_status_bar_says_how_far_the_knowledge_has_loaded(tmp_path):
+    from filelock import FileLock
+
+    from chatapp.tui.status_bar import StatusBar
+    from tests.test_tui_chat import send, wait_until
+
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"note-{n}.txt").write_text(f"Note {n}\n\nThe shed key is on hook {n}.\n")
+    engine = ChatEngine.open(tmp_path / "data", load_sample_kb=False)
+    # Another writer holds the knowledge base: the ingest has started and waits, so its progress stays on screen.
+    other_writer = FileLock(str(engine.settings.write_lock_path))
+    other_writer.acquire()
+
+    async def scenario():
+        app = ChatApp(engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert not app.query_one("#sidebar").display  # 80 columns: the panel is hidden
+            bar = app.query_one(StatusBar)
+            await send(pilot, f"/ingest {folder}")
+            await wait_until(pilot, lambda: "loading: 0/3 files · 0 chunks" in str(bar.render()))
+            await pilot.press("ctrl+b")  # the panel shown says it: the bar does not repeat it
+            await pilot.pause()
+            assert app.query_one("#sidebar").display and "loading" not in str(bar.render())
+            await pilot.press("ctrl+b")
+            await pilot.pause()
+            assert "loading: 0/3 files" in str(bar.render())
+            other_writer.release()
+            await settle(pilot)
+            return str(bar.render()), app.notices[-1]
+
+    try:
+        done, said = asyncio.run(scenario())
+    finally:
+        if other_writer.is_locked:
+            other_writer.release()
+        engine.close()
+    assert "loading" not in done and "model offline" in done
+    assert said.startswith("Ingested 3 files")

@@ -194,11 +194,9 @@ class ChatApp(App):
             self.call_from_thread(self._preview_draft)
         # The known names are rated as the diff meets them (rating them all first delayed it): the rest now.
         self.engine.turns.correction.names.rate_all()
-        status = self.query_one(KnowledgeStatus)
-
         def show_progress(event, **data):
             if not self._quitting.is_set():  # after a quit there is no screen to show it on
-                self.call_from_thread(status.ingest_event, event, data)
+                self.call_from_thread(self._knowledge_event, event, data)
 
         report = self.engine.ensure_sample_kb(on_event=show_progress)
         if self._quitting.is_set():
@@ -517,9 +515,8 @@ class ChatApp(App):
         self.call_from_thread(self.notify, f"Ingesting {path} …")
         if not self.wait_for_engine():
             return
-        status = self.query_one(KnowledgeStatus)
         report = self.engine.ingest(Path(path).expanduser(),
-                                    on_event=lambda event, **data: self.call_from_thread(status.ingest_event, event, data))
+                                    on_event=lambda event, **data: self.call_from_thread(self._knowledge_event, event, data))
         first = report.files_failed[0] if report.files_failed else None
         failed = (f", {len(report.files_failed)} failed ({first.path}: {first.reason}"
                   + (", …" if len(report.files_failed) > 1 else "") + ")") if first else ""
@@ -530,6 +527,17 @@ class ChatApp(App):
             self.call_from_thread(self.notify, "Removed the sample knowledge base now that your own documents are "
                                   "here (keep_sample_kb = true keeps it).", timeout=10)
         self._refresh_status()
+
+    def _knowledge_event(self, event: str, data: dict) -> None:
+        """An ingest's progress, in the side panel; on the status bar too while the panel is hidden."""
+        status = self.query_one(KnowledgeStatus)
+        status.ingest_event(event, data)
+        self._show_loading()
+
+    def _show_loading(self) -> None:
+        status = self.query_one(KnowledgeStatus)
+        hidden = not self.query_one("#sidebar").display
+        self.query_one(StatusBar).show_loading(status.progress if status.in_progress and hidden else "")
 
     def export(self, fmt: str) -> None:
         """Write the session to data_dir/exports, in a file named after it (made safe: a session may be
@@ -674,6 +682,7 @@ class ChatApp(App):
         sidebar = self.query_one("#sidebar")
         sidebar.display = shown
         sidebar.set_class(not wide, "narrow")
+        self._show_loading()
 
     def check_action(self, action: str, parameters) -> bool | None:
         # PageUp/PageDown scroll the conversation from anywhere in it; over help, sessions or the

@@ -42,8 +42,18 @@ class KnowledgeStatus(Vertical):
             return
         self._say(event, data)
 
+    @property
+    def in_progress(self) -> bool:
+        """A load under way (its bar shown)."""
+        return self.query_one(ProgressBar).display
+
+    @property
+    def progress(self) -> str:
+        """How far the load has got, in one line."""
+        return f"loading: {self.files_done}/{self.total} files · {self.chunks} chunks"
+
     def _say(self, event: str, data: dict) -> None:
-        line = f"loading: {self.files_done}/{self.total} files · {self.chunks} chunks"
+        line = self.progress
         if event in ("file", "embedding") and data.get("path"):
             line += f"\n{Path(str(data['path'])).name}"
             if event == "embedding":
