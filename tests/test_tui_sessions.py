@@ -388,3 +388,22 @@ def test_the_help_names_every_key_of_the_chat_and_scrolls_by_keyboard_at_80x24(t
             assert help_view.scroll_y == help_view.max_scroll_y
 
     asyncio.run(scenario())
+
+
+def test_at_80x24_the_sessions_list_keeps_the_date_in_view(tui_engine):
+    from tests.test_tui_chat import screen_text
+
+    tui_engine.ask("Which of the people in the finance team approved the Q4 budget review and when was it?",
+                   session="long-question", model="offline")
+    updated = tui_engine.sessions.list()[0]["updated_at"][:16].replace("T", " ")
+
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            return screen_text(app)
+
+    shown = asyncio.run(scenario())
+    row = next(line for line in shown.splitlines() if "Which of the people" in line)
+    assert updated in row and "…" in row  # the long question cut shorter, the date whole

@@ -21,6 +21,9 @@ from chatapp.storage.titles import session_title
 from chatapp.terminal_text import clean, plain_text
 
 TITLE_WIDTH = 60
+# What the other columns take (question count, date, the gaps between): a narrow terminal cuts the
+# title shorter so that the date still shows; the name, last, may then run off to the right.
+OTHER_COLUMNS = 38
 # How well a filter must match a session's name or first question (0–100) for the row to stay.
 FILTER_SCORE = 70
 
@@ -92,9 +95,10 @@ class SessionsScreen(ModalScreen[dict]):
         self.shown = rows
         table = self.query_one(DataTable)
         table.clear()
+        width = max(20, min(TITLE_WIDTH, self.app.size.width * 9 // 10 - OTHER_COLUMNS))
         for row in rows:
             marker = "● " if row["name"] == self.current else ""
-            table.add_row(plain_text(marker + session_title(row, TITLE_WIDTH)), str(row["questions"]),
+            table.add_row(plain_text(marker + session_title(row, width)), str(row["questions"]),
                           row["updated_at"][:16].replace("T", " "), plain_text(row["name"]), key=row["id"])
         kept = [i for i, row in enumerate(rows) if highlighted and row["id"] == highlighted["id"]]
         if kept:
