@@ -126,13 +126,20 @@ class SessionsScreen(ModalScreen[dict]):
         self.query_one(DataTable).focus()
 
     def on_key(self, event) -> None:
-        # A letter typed over the list goes to the filter (R, D and E are the list's own keys).
-        if (self.focused is self.query_one(DataTable) and event.is_printable and event.character
-                and event.character not in "rde" and not event.character.isspace()):
-            box = self.query_one("#filter", Input)
-            box.focus()
+        # A letter typed over the list goes to the filter (R, D and E are the list's own keys), and so
+        # does the rest of the word: keys typed in one burst (a fast typist, a paste) were all handed
+        # to the list before the first moved the focus, and reach here after it, where a "d" is a
+        # letter of the filter, not the list's Delete. (The box takes what is typed in it itself.)
+        if not (event.is_printable and event.character):
+            return
+        box = self.query_one("#filter", Input)
+        typing = self.focused is box
+        if typing or (self.focused is self.query_one(DataTable) and event.character not in "rde"
+                      and not event.character.isspace()):
+            self.set_focus(box)  # now, not after this message, for the keys of the same burst
             box.insert_text_at_cursor(event.character)
             event.stop()
+            event.prevent_default()
 
     @on(DataTable.RowSelected)
     def _row_selected(self) -> None:
