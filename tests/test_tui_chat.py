@@ -94,6 +94,13 @@ async def wait_until(pilot, condition, timeout: float = 60) -> None:
         await pilot.pause(0.05)
 
 
+async def click_marker(pilot, answer, marker: str) -> None:
+    """Click `marker` ("[corrected]") where the answer's text shows it, as a person would."""
+    block = next(b for b in answer.query(MarkdownBlock) if marker in b._content.plain)
+    column = block._content.plain.index(marker) + 2
+    await pilot.click(block, offset=(column + block.styles.padding.left, 0))
+
+
 HOSTILE_REPLY = ("Plain [bold]not bold[/bold] and [link=https://evil.example]click[/link] "
                  "\x1b]52;c;aGVsbG8=\x07clipboard \x1b[2Jcleared \x1b]8;;https://evil.example\x1b\\hidden\x1b]8;;\x1b\\ "
                  "\u202eevil\u202c done.")
@@ -255,13 +262,14 @@ def test_layout_at_80x24_and_200x60(data_dir):
 WRONG_EMAIL_REPLY = "John Smith's email is john.smith@wrongco.com and he works on Project Zephyr."
 
 
-def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, openai_server):
+@pytest.mark.parametrize("size", [(200, 60), (80, 24)], ids=["200x60", "80x24"])
+def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, openai_server, size):
     openai_server.script(Scripted.reply(WRONG_EMAIL_REPLY, pieces=5))
     engine = model_engine(data_dir, openai_server)
 
     async def scenario():
         app = ChatApp(engine)
-        async with app.run_test(size=(200, 60)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await send(pilot, "What is John Smith's email?")
             await settle(pilot)
             answer = app.query_one(AssistantMessage)
@@ -282,11 +290,14 @@ def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, ope
             await pilot.pause()
             assert "Model wrote: Project Zephyr" in str(detail.render())
 
-            # Mouse: a click on the [corrected] marker in the answer's text.
-            block = next(b for b in answer.query(MarkdownBlock) if "[corrected]" in b._content.plain)
-            column = block._content.plain.index("[corrected]") + 2
-            await pilot.click(block, offset=(column + block.styles.padding.left, 0))
+            # Mouse: a click on the [corrected] marker in the answer's text (scrolled back up to it: at
+            # 80×24 its detail is then a screen below, and is brought into view).
+            conversation = app.query_one("#conversation")
+            conversation.scroll_home(animate=False)
             await pilot.pause()
+            await click_marker(pilot, answer, "[corrected]")
+            await settle(pilot)
+            assert conversation.region.overlaps(detail.region)
             shown = str(detail.render())
             assert "Model wrote: john.smith@wrongco.com" in shown
             assert "Known value: john.smith@company.com" in shown
