@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import OptionList
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
@@ -186,7 +187,9 @@ def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_
     assert first[0]["session"] != new_session and {t["session"] for t in second} == {new_session}
 
 
-def test_scrolling_up_during_a_stream_stays_put_and_the_end_is_followed_otherwise(data_dir, openai_server):
+@pytest.mark.parametrize("scroll_up", ["pageup", "wheel"])
+def test_scrolling_up_during_a_stream_stays_put_and_the_end_is_followed_otherwise(data_dir, openai_server,
+                                                                                   scroll_up):
     resume = threading.Event()
     long_text = "".join(f"Line {n} of a long answer.\n\n" for n in range(60))
     openai_server.script(Scripted.stalled(long_text + "The end.", pieces=40, stall_after=30, resume=resume))
@@ -201,10 +204,15 @@ def test_scrolling_up_during_a_stream_stays_put_and_the_end_is_followed_otherwis
                              openai_server.chat_requests[0].pieces_sent == 30 and conversation.max_scroll_y > 20)
             await pilot.pause(0.2)
             assert conversation.scroll_y == conversation.max_scroll_y  # following the stream
-            await pilot.press("pageup")
-            await pilot.pause()
+            if scroll_up == "wheel":  # three notches over the conversation, as the terminal reports them
+                x, y = conversation.region.center
+                for _ in range(3):
+                    app._driver.send_message(events.MouseScrollUp(None, x, y, 0, -1, 0, False, False, False,
+                                                                  screen_x=x, screen_y=y))
+            else:
+                await pilot.press("pageup")
+            await wait_until(pilot, lambda: conversation.scroll_y < conversation.max_scroll_y, timeout=10)
             held = conversation.scroll_y
-            assert held < conversation.max_scroll_y
             resume.set()
             await settle(pilot)
             assert "The end." in app.query_one(AssistantMessage).text
