@@ -148,6 +148,18 @@ def test_a_file_name_with_markup_and_escapes_is_shown_literally(data_dir, tmp_pa
         engine.close()
 
 
+def test_escape_sequences_and_markup_in_a_documents_text_are_shown_literally(data_dir, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "shed.txt").write_text("Shed rota\n\nThe shed key is on hook \x1b[31m[bold]7[/bold]\x1b[0m beside the "
+                                     "\x1b]2;PWNED\x07door.\nThe mower is serviced in May.\n", encoding="utf-8")
+    engine = ChatEngine.open(data_dir, load_sample_kb=False)  # offline: the answer quotes the document
+    engine.ingest(folder)
+    shown = answer_in_chat(engine, "Where is the shed key?", screen_text)
+    assert "The shed key is on hook [bold]7[/bold] beside the door." in shown
+    assert not any(ch in shown for ch in "\x1b\x07") and "PWNED" not in shown
+
+
 @pytest.mark.parametrize("move_on", ["ctrl+n", "/new"])
 def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_in_the_new_one(
         data_dir, openai_server, move_on):
