@@ -5,13 +5,14 @@ answer, scrolling, the layout at two terminal sizes, and the annotations under a
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from chatapp.engine import ChatEngine
@@ -327,6 +328,9 @@ def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, ope
 
             sources = review.query_one(".sources")
             assert sources.title.startswith("Sources (")
+            listed = str(sources.query_one("Contents > Static", Static).render()).splitlines()  # each with its retrieval score
+            assert listed and all(re.match(r"\d\.\d\d  \S", line) for line in listed)
+            assert any("Q4 Budget Review" in line for line in listed), listed
 
     try:
         asyncio.run(scenario())
