@@ -14,7 +14,8 @@ from chatapp.engine import ChatEngine
 from chatapp.storage.problems import StorageError
 from chatapp.tui.app import ChatApp
 from chatapp.tui.prompt_input import PromptInput
-from chatapp.tui.widgets import CorrectionDiff
+from chatapp.tui.widgets import CorrectionDiff, UserMessage
+from tests.openai_server import Scripted
 from tests.test_tui import settle
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -186,3 +187,31 @@ def test_with_the_side_panel_hidden_the_status_bar_says_how_far_the_knowledge_ha
         engine.close()
     assert "loading" not in done and "model offline" in done
     assert said.startswith("Ingested 3 files")
+
+
+def test_the_model_api_base_level_and_profile_given_to_chatapp_chat_are_used(tmp_path, openai_server):
+    """`chatapp chat --model M --api-base URL --level L --profile P` hands these to the chat: the status
+    bar says them and the first message is answered by that model at that server, at that level."""
+    from chatapp.llm.openai_compatible import load_openai
+    from chatapp.tui.status_bar import StatusBar
+    from tests.test_tui_chat import send
+
+    load_openai()
+    data_dir = tmp_path / "data"
+    ChatEngine.open(data_dir, load_sample_kb=False).close()
+    openai_server.script(Scripted.reply("Plain answer.", pieces=2))
+
+    async def scenario():
+        app = ChatApp(settings=offline_settings(data_dir), model="test-model", api_base=openai_server.url,
+                      level="aggressive", profile="compact")
+        async with app.run_test(size=(120, 30)) as pilot:
+            await settle(pilot)
+            status = str(app.query_one(StatusBar).render())
+            await send(pilot, "can u hlep me")
+            await settle(pilot)
+            return status, str(app.query(UserMessage).last().render())
+
+    status, sent = asyncio.run(scenario())
+    assert "model test-model" in status and "level aggressive" in status and "profile compact" in status
+    assert openai_server.chat_requests and openai_server.chat_requests[0].body["model"] == "test-model"
+    assert "help" in sent  # corrected, at the level given
