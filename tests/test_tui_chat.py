@@ -356,6 +356,21 @@ def test_a_code_block_in_a_checked_answer_is_highlighted_and_left_as_written(dat
     assert len(styles) >= 3  # keywords, strings and comments drawn apart: highlighted
 
 
+def test_a_markdown_heading_in_an_answer_is_a_title_not_a_claim(data_dir, tmp_path, openai_server):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "minutes.txt").write_text("Meeting minutes, 12 October\n\nThe water tank holds 800 litres and the "
+                                        "pump was replaced.\n", encoding="utf-8")
+    (folder / "pond.txt").write_text("Pond plans\n\nThe wildlife pond will be 3 metres long.\n", encoding="utf-8")
+    # The heading's words are in no note: read as a claim, it was marked [unverified].
+    reply = "## The greenhouse\n\nThe water tank holds 800 litres.\n"
+    openai_server.script(Scripted.reply(reply, pieces=3), Scripted.reply(reply, pieces=3))
+    engine = ChatEngine.open(data_dir, load_sample_kb=False, model="test-model", api_base=openai_server.url)
+    engine.ingest(folder)
+    text = answer_in_chat(engine, "What does the tank hold?", lambda app: app.query_one(AssistantMessage).text)
+    assert text == reply
+
+
 ALLOTMENT_NOTES = ("# Brackenfold allotment society\n\nThe society meets on the first Saturday of each month in the "
                    "church hall. Its treasurer, Odile Marchetti, collects the yearly plot fee of £35 in April.\n")
 

@@ -125,4 +125,14 @@ def line_pieces(text: str, start: int, end: int):
             yield body_start, body_start + citation.start(), bool(_META_LINE_RE.match(body[:citation.start()]))
             yield cite_start, body_end, True
         else:
-            yield body_start, body_end, bool(_META_LINE_RE.match(body))
+            yield body_start, body_end, bool(_META_LINE_RE.match(body)) or _in_heading(text, body_start)
+
+
+# A Markdown heading's line ("## Budget"): spaCy may cut the "##" off as a sentence of its own, and
+# the words after it are then a piece that no longer looks like a heading.
+_HEADING_RE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+
+
+def _in_heading(text: str, position: int) -> bool:
+    """Whether `position` lies on a Markdown heading's line: a title, not a claim."""
+    return bool(_HEADING_RE.match(text, text.rfind("\n", 0, position) + 1))
