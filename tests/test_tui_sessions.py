@@ -199,6 +199,12 @@ def test_the_message_box_takes_several_lines_and_recalls_what_was_sent(tui_engin
             await pilot.press("down")
             assert prompt.value == "draft"  # what was being typed comes back
 
+            # A click in the conversation takes the focus; what is typed next still goes into the box.
+            await pilot.click("#conversation")
+            assert not prompt.has_focus
+            await pilot.press(*" more")
+            assert prompt.value == "draft more" and prompt.has_focus
+
         # Kept in the data dir: the next chat remembers.
         again = ChatApp(tui_engine)
         async with again.run_test(size=SIZE) as pilot:

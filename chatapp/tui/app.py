@@ -684,6 +684,18 @@ class ChatApp(App):
         sidebar.set_class(not wide, "narrow")
         self._show_loading()
 
+    def on_key(self, event) -> None:
+        # Typing is for the message: a character typed with the focus elsewhere in the chat (after a
+        # click in the conversation, on a claim or on Sources) that the widget there did not take goes
+        # into the box, which takes the focus. Keys of the same burst already handed to that widget
+        # arrive here after it; the box takes them too.
+        if self.screen is not self.screen_stack[0] or not (event.is_printable and event.character):
+            return
+        prompt = self.query_one("#prompt", PromptInput)
+        self.screen.set_focus(prompt)
+        prompt.insert(event.character)
+        event.stop()
+
     def check_action(self, action: str, parameters) -> bool | None:
         # PageUp/PageDown scroll the conversation from anywhere in it; over help, sessions or the
         # model picker they are that screen's own keys (the conversation is hidden under it).
