@@ -75,6 +75,18 @@ def test_a_correct_answer_is_accepted_untouched(post):
     assert result.confidence > 0.9
 
 
+def test_fenced_code_is_no_claim_and_keeps_its_fence(post):
+    """Code in an answer states nothing about the user's world: no value, name or sentence in it is
+    checked, and no marker lands in it (one after "```python" would cost the block its highlighting)."""
+    code = "```python\ndef email():\n    return 'john.s@company.org'  # Sarah from marketing\n```"
+    answer = f"John's email is john.s@company.org.\n\n{code}\n"
+    result = post.process(answer, question=SEED_QUESTION, resolved_entities=[JOHN])
+    assert result.delivered.startswith("John's email is john.smith@company.com [corrected].")
+    assert code in result.delivered  # the code as written, its fence line included
+    assert [f.content for f in result.hallucination_flags] == ["john.s@company.org"]
+    assert all(f.span[1] <= answer.index("```") for f in result.hallucination_flags)
+
+
 @pytest.mark.parametrize(
     "answer",
     [

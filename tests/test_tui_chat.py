@@ -5,12 +5,14 @@ answer, scrolling, the layout at two terminal sizes, and the annotations under a
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList
+from textual import events
+from textual.widgets import OptionList, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from chatapp.engine import ChatEngine
@@ -94,6 +96,13 @@ async def wait_until(pilot, condition, timeout: float = 60) -> None:
         await pilot.pause(0.05)
 
 
+async def click_marker(pilot, answer, marker: str) -> None:
+    """Click `marker` ("[corrected]") where the answer's text shows it, as a person would."""
+    block = next(b for b in answer.query(MarkdownBlock) if marker in b._content.plain)
+    column = block._content.plain.index(marker) + 2
+    await pilot.click(block, offset=(column + block.styles.padding.left, 0))
+
+
 HOSTILE_REPLY = ("Plain [bold]not bold[/bold] and [link=https://evil.example]click[/link] "
                  "\x1b]52;c;aGVsbG8=\x07clipboard \x1b[2Jcleared \x1b]8;;https://evil.example\x1b\\hidden\x1b]8;;\x1b\\ "
                  "\u202eevil\u202c done.")
@@ -140,8 +149,21 @@ def test_a_file_name_with_markup_and_escapes_is_shown_literally(data_dir, tmp_pa
         engine.close()
 
 
+def test_escape_sequences_and_markup_in_a_documents_text_are_shown_literally(data_dir, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "shed.txt").write_text("Shed rota\n\nThe shed key is on hook \x1b[31m[bold]7[/bold]\x1b[0m beside the "
+                                     "\x1b]2;PWNED\x07door.\nThe mower is serviced in May.\n", encoding="utf-8")
+    engine = ChatEngine.open(data_dir, load_sample_kb=False)  # offline: the answer quotes the document
+    engine.ingest(folder)
+    shown = answer_in_chat(engine, "Where is the shed key?", screen_text)
+    assert "The shed key is on hook [bold]7[/bold] beside the door." in shown
+    assert not any(ch in shown for ch in "\x1b\x07") and "PWNED" not in shown
+
+
+@pytest.mark.parametrize("move_on", ["ctrl+n", "/new"])
 def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_in_the_new_one(
-        data_dir, openai_server):
+        data_dir, openai_server, move_on):
     resume = threading.Event()
     openai_server.script(Scripted.stalled("first answer goes on and ends here", pieces=6, stall_after=2, resume=resume),
                          Scripted.reply("second answer", pieces=2))
@@ -152,8 +174,12 @@ def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_
         async with app.run_test(size=(140, 40)) as pilot:
             await send(pilot, "first question")
             await wait_until(pilot, lambda: app.query(AssistantMessage) and app.query_one(AssistantMessage).text)
-            await pilot.press("ctrl+n")
+            if move_on == "/new":  # typed while the answer streams, as a command
+                await send(pilot, "/new")
+            else:
+                await pilot.press(move_on)
             await pilot.pause()
+            assert not app.query_one("#prompt", PromptInput).value  # taken, not left in the box
             assert not app.query(AssistantMessage) and not app.query(UserMessage) and not app.busy
             resume.set()  # the first answer streams on, off screen
             await send(pilot, "second question")
@@ -174,7 +200,9 @@ def test_ctrl_n_mid_stream_keeps_the_answer_in_its_session_and_the_next_message_
     assert first[0]["session"] != new_session and {t["session"] for t in second} == {new_session}
 
 
-def test_scrolling_up_during_a_stream_stays_put_and_the_end_is_followed_otherwise(data_dir, openai_server):
+@pytest.mark.parametrize("scroll_up", ["pageup", "wheel"])
+def test_scrolling_up_during_a_stream_stays_put_and_the_end_is_followed_otherwise(data_dir, openai_server,
+                                                                                   scroll_up):
     resume = threading.Event()
     long_text = "".join(f"Line {n} of a long answer.\n\n" for n in range(60))
     openai_server.script(Scripted.stalled(long_text + "The end.", pieces=40, stall_after=30, resume=resume))
@@ -189,10 +217,15 @@ def test_scrolling_up_during_a_stream_stays_put_and_the_end_is_followed_otherwis
                              openai_server.chat_requests[0].pieces_sent == 30 and conversation.max_scroll_y > 20)
             await pilot.pause(0.2)
             assert conversation.scroll_y == conversation.max_scroll_y  # following the stream
-            await pilot.press("pageup")
-            await pilot.pause()
+            if scroll_up == "wheel":  # three notches over the conversation, as the terminal reports them
+                x, y = conversation.region.center
+                for _ in range(3):
+                    app._driver.send_message(events.MouseScrollUp(None, x, y, 0, -1, 0, False, False, False,
+                                                                  screen_x=x, screen_y=y))
+            else:
+                await pilot.press("pageup")
+            await wait_until(pilot, lambda: conversation.scroll_y < conversation.max_scroll_y, timeout=10)
             held = conversation.scroll_y
-            assert held < conversation.max_scroll_y
             resume.set()
             await settle(pilot)
             assert "The end." in app.query_one(AssistantMessage).text
@@ -225,6 +258,7 @@ def test_layout_at_80x24_and_200x60(data_dir):
             await settle(pilot)
             diff = app.query_one(CorrectionDiff)
             result["diff_height"] = diff.region.height
+            result["diff_under_prompt"] = diff.region.y >= prompt.region.bottom
             result["diff_text"] = str(diff.render())
             result["prompt_visible_after_paste"] = prompt.region.bottom <= size[1] and prompt.region.height > 0
             result["conversation_height"] = conversation.region.height
@@ -241,6 +275,7 @@ def test_layout_at_80x24_and_200x60(data_dir):
     assert large["sidebar_after_toggle"] is False  # and hides it
     for result in (small, large):
         assert result["diff_height"] <= 3 and result["prompt_visible_after_paste"]
+        assert result["diff_under_prompt"]  # the correction of what is typed, just under it
         assert "corrections:" in result["diff_text"] and "the" in result["diff_text"]
         assert result["conversation_height"] >= 10
 
@@ -248,13 +283,14 @@ def test_layout_at_80x24_and_200x60(data_dir):
 WRONG_EMAIL_REPLY = "John Smith's email is john.smith@wrongco.com and he works on Project Zephyr."
 
 
-def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, openai_server):
+@pytest.mark.parametrize("size", [(200, 60), (80, 24)], ids=["200x60", "80x24"])
+def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, openai_server, size):
     openai_server.script(Scripted.reply(WRONG_EMAIL_REPLY, pieces=5))
     engine = model_engine(data_dir, openai_server)
 
     async def scenario():
         app = ChatApp(engine)
-        async with app.run_test(size=(200, 60)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await send(pilot, "What is John Smith's email?")
             await settle(pilot)
             answer = app.query_one(AssistantMessage)
@@ -275,11 +311,14 @@ def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, ope
             await pilot.pause()
             assert "Model wrote: Project Zephyr" in str(detail.render())
 
-            # Mouse: a click on the [corrected] marker in the answer's text.
-            block = next(b for b in answer.query(MarkdownBlock) if "[corrected]" in b._content.plain)
-            column = block._content.plain.index("[corrected]") + 2
-            await pilot.click(block, offset=(column + block.styles.padding.left, 0))
+            # Mouse: a click on the [corrected] marker in the answer's text (scrolled back up to it: at
+            # 80×24 its detail is then a screen below, and is brought into view).
+            conversation = app.query_one("#conversation")
+            conversation.scroll_home(animate=False)
             await pilot.pause()
+            await click_marker(pilot, answer, "[corrected]")
+            await settle(pilot)
+            assert conversation.region.overlaps(detail.region)
             shown = str(detail.render())
             assert "Model wrote: john.smith@wrongco.com" in shown
             assert "Known value: john.smith@company.com" in shown
@@ -289,11 +328,47 @@ def test_annotations_under_an_answer_open_by_keyboard_and_by_mouse(data_dir, ope
 
             sources = review.query_one(".sources")
             assert sources.title.startswith("Sources (")
+            listed = str(sources.query_one("Contents > Static", Static).render()).splitlines()  # each with its retrieval score
+            assert listed and all(re.match(r"\d\.\d\d  \S", line) for line in listed)
+            assert any("Q4 Budget Review" in line for line in listed), listed
 
     try:
         asyncio.run(scenario())
     finally:
         engine.close()
+
+
+def test_a_code_block_in_a_checked_answer_is_highlighted_and_left_as_written(data_dir, openai_server):
+    code = "def contact():\n    return 'john.s@company.org'  # Sarah from marketing"
+    reply = f"John Smith's email is john.smith@company.com.\n\n```python\n{code}\n```\n"
+    openai_server.script(Scripted.reply(reply, pieces=6))
+
+    def inspect(app):
+        answer = app.query_one(AssistantMessage)
+        fence = answer.query_one(MarkdownFence)
+        spans = fence._highlighted_code.spans
+        return answer.status, answer.review is not None, fence.lexer, fence.code, {str(span.style) for span in spans}
+
+    status, checked, lexer, shown_code, styles = answer_in_chat(
+        model_engine(data_dir, openai_server), "What is John Smith's email?", inspect)
+    assert status == "complete" and checked
+    assert lexer == "python" and shown_code == code  # no marker in the code or after its fence
+    assert len(styles) >= 3  # keywords, strings and comments drawn apart: highlighted
+
+
+def test_a_markdown_heading_in_an_answer_is_a_title_not_a_claim(data_dir, tmp_path, openai_server):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "minutes.txt").write_text("Meeting minutes, 12 October\n\nThe water tank holds 800 litres and the "
+                                        "pump was replaced.\n", encoding="utf-8")
+    (folder / "pond.txt").write_text("Pond plans\n\nThe wildlife pond will be 3 metres long.\n", encoding="utf-8")
+    # The heading's words are in no note: read as a claim, it was marked [unverified].
+    reply = "## The greenhouse\n\nThe water tank holds 800 litres.\n"
+    openai_server.script(Scripted.reply(reply, pieces=3), Scripted.reply(reply, pieces=3))
+    engine = ChatEngine.open(data_dir, load_sample_kb=False, model="test-model", api_base=openai_server.url)
+    engine.ingest(folder)
+    text = answer_in_chat(engine, "What does the tank hold?", lambda app: app.query_one(AssistantMessage).text)
+    assert text == reply
 
 
 ALLOTMENT_NOTES = ("# Brackenfold allotment society\n\nThe society meets on the first Saturday of each month in the "

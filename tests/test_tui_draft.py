@@ -34,6 +34,12 @@ def test_the_draft_shows_its_entities_and_budget_before_it_is_sent_and_stores_no
             await wait_until(pilot, lambda: title(app, "entities") == "Entities (next turn)", timeout=60)
             await settle(pilot)
             assert "Project Atlas" in str(app.query_one(EntityPanel).render())
+            # Said three times, listed once and counted.
+            app.query_one("#prompt", PromptInput).value = ("who leads project atlas? is project atlas late? "
+                                                           "what does project atlas cost?")
+            await wait_until(pilot, lambda: "×3" in str(app.query_one(EntityPanel).render()), timeout=60)
+            lines = str(app.query_one(EntityPanel).render()).splitlines()
+            assert len([line for line in lines if line.casefold().startswith("project atlas →")]) == 1
             assert title(app, "budget") == "Token budget (next turn)"
             assert "no prompt yet" not in str(app.query_one(BudgetPanel).render())
             assert stored_turns(tmp_path / "data") == []  # nothing sent, nothing kept
@@ -65,11 +71,23 @@ def test_the_sent_turn_replaces_the_preview_and_a_draft_in_a_session_is_not_stor
             await settle(pilot)
             assert title(app, "entities") == "Entities"
             assert "Project Atlas" in str(app.query_one(EntityPanel).render())
+            # Said three times, listed once and counted.
+            app.query_one("#prompt", PromptInput).value = ("who leads project atlas? is project atlas late? "
+                                                           "what does project atlas cost?")
+            await wait_until(pilot, lambda: "×3" in str(app.query_one(EntityPanel).render()), timeout=60)
+            lines = str(app.query_one(EntityPanel).render()).splitlines()
+            assert len([line for line in lines if line.casefold().startswith("project atlas →")]) == 1
             # Clearing the (now empty) box again keeps what the turn used.
             prompt.value = "x"
             prompt.value = ""
             await pilot.pause()
             assert "Project Atlas" in str(app.query_one(EntityPanel).render())
+            # Said three times, listed once and counted.
+            app.query_one("#prompt", PromptInput).value = ("who leads project atlas? is project atlas late? "
+                                                           "what does project atlas cost?")
+            await wait_until(pilot, lambda: "×3" in str(app.query_one(EntityPanel).render()), timeout=60)
+            lines = str(app.query_one(EntityPanel).render()).splitlines()
+            assert len([line for line in lines if line.casefold().startswith("project atlas →")]) == 1
 
             # Now in a session (whose dialogue state the preview reads): the draft still adds no turn.
             stored = stored_turns(tmp_path / "data")

@@ -12,6 +12,7 @@ import threading
 import tomllib
 
 from rich.console import Console
+from textual import events
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, OptionList
 
@@ -90,6 +91,12 @@ def test_the_sessions_screen_opens_renames_and_deletes(tui_engine):
             await pilot.pause()
             assert tui_engine.sessions.find("older") is None
             assert tui_engine.sessions.find("john's contacts") is not None
+            # The cursor stays on the session just renamed: E exports that one.
+            assert str(table.get_row_at(table.cursor_row)[3]) == "john's contacts"
+            await pilot.press("e")
+            await pilot.pause()
+            exported = list((tui_engine.settings.data_dir / "exports").glob("*.md"))
+            assert len(exported) == 1 and "And his phone?" in exported[0].read_text(encoding="utf-8")
 
             await pilot.press("up", "d")
             assert tui_engine.sessions.find("newer") is not None  # the first D only asks
@@ -106,10 +113,15 @@ def test_the_sessions_screen_opens_renames_and_deletes(tui_engine):
 
             await pilot.press("ctrl+o")
             await pilot.pause()
-            await pilot.press("j", "o", "h", "n")  # typing filters
+            # Typing filters, every key of it: typed fast (or pasted), the keys all reach the app before
+            # the first has moved the focus, and no "d" or "r" in them may act as the list's own key.
+            for character in "smith's address":
+                app._driver.send_message(events.Key("space" if character == " " else character, character))
             await pilot.pause()
-            assert app.screen.query_one("#filter", Input).value == "john"
+            await pilot.pause()
+            assert app.screen.query_one("#filter", Input).value == "smith's address"
             assert app.screen.query_one(DataTable).row_count == 1
+            assert "delete" not in str(app.screen.query_one("#sessions-note").render()).lower()
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, SessionsScreen)
@@ -186,6 +198,12 @@ def test_the_message_box_takes_several_lines_and_recalls_what_was_sent(tui_engin
             assert prompt.value == "/level minimal"
             await pilot.press("down")
             assert prompt.value == "draft"  # what was being typed comes back
+
+            # A click in the conversation takes the focus; what is typed next still goes into the box.
+            await pilot.click("#conversation")
+            assert not prompt.has_focus
+            await pilot.press(*" more")
+            assert prompt.value == "draft more" and prompt.has_focus
 
         # Kept in the data dir: the next chat remembers.
         again = ChatApp(tui_engine)
@@ -353,3 +371,52 @@ def test_a_model_name_no_provider_takes_is_refused_and_the_model_kept(tui_engine
             assert "model offline" in str(app.query_one(StatusBar).render())
 
     asyncio.run(scenario())
+
+
+KEY_NAMES = {"ctrl": "Ctrl", "escape": "Esc", "pageup": "PageUp", "pagedown": "PageDown"}
+
+
+def test_the_help_names_every_key_of_the_chat_and_scrolls_by_keyboard_at_80x24(tui_engine):
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            conversation = app.query_one("#conversation")
+            await pilot.press("f1")
+            await pilot.pause()
+            help_view = app.screen.query_one("VerticalScroll")
+            console = Console(width=120, record=True, file=io.StringIO())
+            console.print(app.screen.query_one("#help-keys").content)
+            shown = console.export_text()
+            for binding in ChatApp.BINDINGS:
+                name = "+".join(KEY_NAMES.get(part, part.upper()) for part in binding.key.split("+"))
+                assert name in shown, name
+            assert help_view.max_scroll_y > 0  # taller than 24 lines
+            under = conversation.scroll_y
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert help_view.scroll_y > 0 and conversation.scroll_y == under  # the help scrolled, not the chat
+            await pilot.press("end")
+            await pilot.pause()
+            assert help_view.scroll_y == help_view.max_scroll_y
+
+    asyncio.run(scenario())
+
+
+def test_at_80x24_the_sessions_list_keeps_the_date_in_view(tui_engine):
+    from tests.test_tui_chat import screen_text
+
+    tui_engine.ask("Which of the people in the finance team approved the Q4 budget review and when was it?",
+                   session="long-question", model="offline")
+    updated = tui_engine.sessions.list()[0]["updated_at"][:16].replace("T", " ")
+
+    async def scenario():
+        app = ChatApp(tui_engine)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            return screen_text(app)
+
+    shown = asyncio.run(scenario())
+    row = next(line for line in shown.splitlines() if "Which of the people" in line)
+    assert updated in row and "…" in row  # the long question cut shorter, the date whole
+

@@ -121,7 +121,9 @@ class Ingester:
                 changed |= self._ingest_guarded(path, report)
                 if sum(len(p.chunks) for p in self._pending) >= WRITE_BATCH_CHUNKS:
                     self._flush(report)
-                self.on_event("progress", path=str(path), chunks=report.chunks_added)
+                # Chunks read so far, written or still queued for the next batch's write.
+                self.on_event("progress", path=str(path),
+                              chunks=report.chunks_added + sum(len(p.chunks) for p in self._pending))
             self._flush(report)
             if prune:
                 changed |= self._prune([p.resolve() for p in paths], report)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
-from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
+from chatapp.postprocess.layout import cells, code_block_spans, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.recogniser import recognise_names
 from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
@@ -156,12 +156,15 @@ class ClaimExtractor:
         already)."""
         resolved_ids = [r.entity_id for r in resolved if r.entity_id and r.entity_id in self.view.entities]
         # A number inside a title ("2 Fast 2 Furious") belongs to the name, not to a count.
-        found_values = [v for v in V.find_values(text) if not (v.vtype == "number" and in_title(text, v.span))]
+        code = code_block_spans(text)  # fenced code claims nothing: no sentence, value or name in it
+        found_values = [v for v in V.find_values(text) if not (v.vtype == "number" and in_title(text, v.span))
+                        and not _overlaps(v.span, code)]
         value_spans = [v.span for v in found_values]
-        sentences = self._sentences(doc, text)
+        sentences = self._sentences(doc, text, code)
         if mentions is None:
             mentions = self.view.find_mentions(text)
-        names = self._name_claims(doc, text, sentences, mentions, value_spans, resolved_ids)
+        names = [n for n in self._name_claims(doc, text, sentences, mentions, value_spans, resolved_ids)
+                 if not _overlaps(n.claim.span, code)]
         pronoun_refs = self._attach_entities(doc, sentences, names, resolved_ids)
         value_claims = [self._value_claim(v, text, doc, sentences, names, pronoun_refs, resolved_ids)
                         for v in found_values]
@@ -239,7 +242,7 @@ class ClaimExtractor:
 
     # --- pieces ----------------------------------------------------------------
 
-    def _sentences(self, doc, text: str) -> list[SentenceInfo]:
+    def _sentences(self, doc, text: str, code: list[tuple[int, int]] = ()) -> list[SentenceInfo]:
         """spaCy's sentences, further cut at line breaks, list items and trailing source citations:
         an answer laid out in lines ("(offline …)", a blank line, "- item (file.html)") is read
         line by line, never as one run-on sentence; a table row by row."""
@@ -249,7 +252,7 @@ class ClaimExtractor:
         rows = table_rows(text)
         table_lines = table_line_spans(text)
         pieces = [p for sent in doc.sents for p in line_pieces(text, sent.start_char, sent.end_char)
-                  if not _overlaps(p[:2], table_lines)]
+                  if not _overlaps(p[:2], table_lines + list(code))]
         for start, end, meta in sorted(pieces + rows):
             span = doc.char_span(start, end, alignment_mode="expand")
             if span is None or len(span) == 0:
@@ -265,7 +268,7 @@ class ClaimExtractor:
                                                   for c in root.children)
             info.mode = sentence_mode(span, raw, meta)
             sentences.append(info)
-        if not sentences and text.strip():
+        if not sentences and text.strip() and not code:
             start = len(text) - len(text.lstrip())
             sentences.append(SentenceInfo(Claim(text.strip(), (start, start + len(text.strip())), "sentence"), 0, []))
         return sentences

@@ -1,11 +1,12 @@
 """Where an answer's claims begin and end, before any parsing: its lines,
 list items and the source citations that close them, the lines that only
-frame it ("(offline — …)", "Sources: …"), and the rows and cells of its
-pipe tables.
+frame it ("(offline — …)", "Sources: …"), the rows and cells of its
+pipe tables, and its fenced code, which claims nothing.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 # A list item's marker: "- ", "* ", "• ", "1. ", "2) ".
@@ -33,6 +34,25 @@ def split_quoted(text: str) -> tuple[str, str]:
         elif not _META_LINE_RE.match(stripped):
             own.append(line)
     return "\n".join(own), "\n".join(quoted)
+
+
+def code_block_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each fenced code block ("```python" … "```"), its fence lines included: code
+    states no claim, and a marker in it would change the code and its fence's language."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    starts = [0]  # where each line begins, lines as Markdown counts them (cut at "\n" only)
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    return [(starts[token.map[0]], min(starts[token.map[1]], len(text)))
+            for token in _markdown().parse(text) if token.type == "fence" and token.map]  # Markdown's own reading
+
+
+@functools.cache
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
 
 
 def table_line_spans(text: str) -> list[tuple[int, int]]:
@@ -105,4 +125,14 @@ def line_pieces(text: str, start: int, end: int):
             yield body_start, body_start + citation.start(), bool(_META_LINE_RE.match(body[:citation.start()]))
             yield cite_start, body_end, True
         else:
-            yield body_start, body_end, bool(_META_LINE_RE.match(body))
+            yield body_start, body_end, bool(_META_LINE_RE.match(body)) or _in_heading(text, body_start)
+
+
+# A Markdown heading's line ("## Budget"): spaCy may cut the "##" off as a sentence of its own, and
+# the words after it are then a piece that no longer looks like a heading.
+_HEADING_RE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
+
+
+def _in_heading(text: str, position: int) -> bool:
+    """Whether `position` lies on a Markdown heading's line: a title, not a claim."""
+    return bool(_HEADING_RE.match(text, text.rfind("\n", 0, position) + 1))

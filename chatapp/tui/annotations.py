@@ -264,7 +264,10 @@ class TurnReview(Vertical):
         if index is None or not self.review.annotations:
             return
         self.query_one(AnnotationList).highlighted = index
-        self.query_one(".annotation-detail", Static).update(annotation_detail(self.review.annotations[index]))
+        detail = self.query_one(".annotation-detail", Static)
+        detail.update(annotation_detail(self.review.annotations[index]))
+        # A marker clicked in the answer may be a screen above its detail (a small terminal, a long answer).
+        self.call_after_refresh(detail.scroll_visible, animate=False)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

@@ -143,9 +143,9 @@ class ChatApp(App):
                 yield BudgetPanel(id="budget")
                 yield Static("Knowledge", classes="sidebar-title")
                 yield KnowledgeStatus(id="status")
-        yield CorrectionDiff(id="diff")
         yield PromptInput(history=InputHistory.for_data_dir(self.settings.data_dir),
                           placeholder="Ask anything — Enter sends, Ctrl+J new line, F1 help", id="prompt")
+        yield CorrectionDiff(id="diff")  # under the box, as the eye goes from typing to its correction
         yield StatusBar(id="status-bar")
         yield Footer()
 
@@ -194,11 +194,9 @@ class ChatApp(App):
             self.call_from_thread(self._preview_draft)
         # The known names are rated as the diff meets them (rating them all first delayed it): the rest now.
         self.engine.turns.correction.names.rate_all()
-        status = self.query_one(KnowledgeStatus)
-
         def show_progress(event, **data):
             if not self._quitting.is_set():  # after a quit there is no screen to show it on
-                self.call_from_thread(status.ingest_event, event, data)
+                self.call_from_thread(self._knowledge_event, event, data)
 
         report = self.engine.ensure_sample_kb(on_event=show_progress)
         if self._quitting.is_set():
@@ -348,13 +346,14 @@ class ChatApp(App):
         if not text.strip():
             self.notify("Nothing to send: the input is empty.", severity="warning")
             return
+        if text.startswith("/"):  # commands run mid-answer too: /new moves on as Ctrl+N does
+            event.input.value = ""
+            self.run_command(text)
+            return
         if self.busy:
             self.notify("Still answering — press Esc to stop it first.", severity="warning")
             return
         event.input.value = ""
-        if text.startswith("/"):
-            self.run_command(text)
-            return
         self.busy = True
         self.draft_preview.turn_started()
         self._turn = TurnView(text, session_name=self.session_name)
@@ -516,9 +515,8 @@ class ChatApp(App):
         self.call_from_thread(self.notify, f"Ingesting {path} …")
         if not self.wait_for_engine():
             return
-        status = self.query_one(KnowledgeStatus)
         report = self.engine.ingest(Path(path).expanduser(),
-                                    on_event=lambda event, **data: self.call_from_thread(status.ingest_event, event, data))
+                                    on_event=lambda event, **data: self.call_from_thread(self._knowledge_event, event, data))
         first = report.files_failed[0] if report.files_failed else None
         failed = (f", {len(report.files_failed)} failed ({first.path}: {first.reason}"
                   + (", …" if len(report.files_failed) > 1 else "") + ")") if first else ""
@@ -529,6 +527,17 @@ class ChatApp(App):
             self.call_from_thread(self.notify, "Removed the sample knowledge base now that your own documents are "
                                   "here (keep_sample_kb = true keeps it).", timeout=10)
         self._refresh_status()
+
+    def _knowledge_event(self, event: str, data: dict) -> None:
+        """An ingest's progress, in the side panel; on the status bar too while the panel is hidden."""
+        status = self.query_one(KnowledgeStatus)
+        status.ingest_event(event, data)
+        self._show_loading()
+
+    def _show_loading(self) -> None:
+        status = self.query_one(KnowledgeStatus)
+        hidden = not self.query_one("#sidebar").display
+        self.query_one(StatusBar).show_loading(status.progress if status.in_progress and hidden else "")
 
     def export(self, fmt: str) -> None:
         """Write the session to data_dir/exports, in a file named after it (made safe: a session may be
@@ -673,6 +682,26 @@ class ChatApp(App):
         sidebar = self.query_one("#sidebar")
         sidebar.display = shown
         sidebar.set_class(not wide, "narrow")
+        self._show_loading()
+
+    def on_key(self, event) -> None:
+        # Typing is for the message: a character typed with the focus elsewhere in the chat (after a
+        # click in the conversation, on a claim or on Sources) that the widget there did not take goes
+        # into the box, which takes the focus. Keys of the same burst already handed to that widget
+        # arrive here after it; the box takes them too.
+        if self.screen is not self.screen_stack[0] or not (event.is_printable and event.character):
+            return
+        prompt = self.query_one("#prompt", PromptInput)
+        self.screen.set_focus(prompt)
+        prompt.insert(event.character)
+        event.stop()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        # PageUp/PageDown scroll the conversation from anywhere in it; over help, sessions or the
+        # model picker they are that screen's own keys (the conversation is hidden under it).
+        if action == "scroll_conversation" and self.screen is not self.screen_stack[0]:
+            return False
+        return super().check_action(action, parameters)
 
     def action_scroll_conversation(self, direction: int) -> None:
         conversation = self.query_one("#conversation", VerticalScroll)

@@ -21,6 +21,8 @@ KEYS = [
     ("Ctrl+N", "new session"),
     ("Ctrl+O", "sessions: open, rename, delete, export"),
     ("Ctrl+T", "choose the model"),
+    ("Ctrl+B", "show or hide the side panel (hidden below 100 columns)"),
+    ("PageUp / PageDown", "scroll the conversation (it stops following the answer until you are back at the end)"),
     ("Ctrl+P", "command palette: levels, profiles, model, theme, sessions, export, ingest, panel"),
     ("F1", "this help"),
     ("Ctrl+Q", "quit"),
@@ -63,3 +65,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(_table("Keys", KEYS), id="help-keys")
             yield Static(_table("Commands", COMMANDS), id="help-commands")
         yield Footer()
+
+    def on_mount(self) -> None:
+        # Focused, so the arrows and PageUp/PageDown scroll it: on a small terminal it is taller than the screen.
+        self.query_one(VerticalScroll).focus()

@@ -21,6 +21,9 @@ from chatapp.storage.titles import session_title
 from chatapp.terminal_text import clean, plain_text
 
 TITLE_WIDTH = 60
+# What the other columns take (question count, date, the gaps between): a narrow terminal cuts the
+# title shorter so that the date still shows; the name, last, may then run off to the right.
+OTHER_COLUMNS = 38
 # How well a filter must match a session's name or first question (0–100) for the row to stay.
 FILTER_SCORE = 70
 
@@ -87,13 +90,19 @@ class SessionsScreen(ModalScreen[dict]):
         self._show(filtered(self.rows, self.query_one("#filter", Input).value))
 
     def _show(self, rows: list[dict]) -> None:
+        # The row the cursor was on stays under it (a session just renamed is the one E then exports).
+        highlighted = self._highlighted()
         self.shown = rows
         table = self.query_one(DataTable)
         table.clear()
+        width = max(20, min(TITLE_WIDTH, self.app.size.width * 9 // 10 - OTHER_COLUMNS))
         for row in rows:
             marker = "● " if row["name"] == self.current else ""
-            table.add_row(plain_text(marker + session_title(row, TITLE_WIDTH)), str(row["questions"]),
+            table.add_row(plain_text(marker + session_title(row, width)), str(row["questions"]),
                           row["updated_at"][:16].replace("T", " "), plain_text(row["name"]), key=row["id"])
+        kept = [i for i, row in enumerate(rows) if highlighted and row["id"] == highlighted["id"]]
+        if kept:
+            table.move_cursor(row=kept[0])
         self.note("No sessions yet: the first message starts one." if not self.rows else
                   "No session matches the filter." if not rows else "")
 
@@ -117,13 +126,20 @@ class SessionsScreen(ModalScreen[dict]):
         self.query_one(DataTable).focus()
 
     def on_key(self, event) -> None:
-        # A letter typed over the list goes to the filter (R, D and E are the list's own keys).
-        if (self.focused is self.query_one(DataTable) and event.is_printable and event.character
-                and event.character not in "rde" and not event.character.isspace()):
-            box = self.query_one("#filter", Input)
-            box.focus()
+        # A letter typed over the list goes to the filter (R, D and E are the list's own keys), and so
+        # does the rest of the word: keys typed in one burst (a fast typist, a paste) were all handed
+        # to the list before the first moved the focus, and reach here after it, where a "d" is a
+        # letter of the filter, not the list's Delete. (The box takes what is typed in it itself.)
+        if not (event.is_printable and event.character):
+            return
+        box = self.query_one("#filter", Input)
+        typing = self.focused is box
+        if typing or (self.focused is self.query_one(DataTable) and event.character not in "rde"
+                      and not event.character.isspace()):
+            self.set_focus(box)  # now, not after this message, for the keys of the same burst
             box.insert_text_at_cursor(event.character)
             event.stop()
+            event.prevent_default()
 
     @on(DataTable.RowSelected)
     def _row_selected(self) -> None:

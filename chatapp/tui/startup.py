@@ -35,15 +35,25 @@ class KnowledgeStatus(Vertical):
             bar.display = True
         elif event == "progress":
             self.files_done += 1
-            self.chunks += int(data.get("chunks", 0))
+            self.chunks = int(data.get("chunks", self.chunks))  # the ingest's running total
             bar.update(progress=self.files_done)
         elif event == "done":
             bar.display = False
             return
         self._say(event, data)
 
+    @property
+    def in_progress(self) -> bool:
+        """A load under way (its bar shown)."""
+        return self.query_one(ProgressBar).display
+
+    @property
+    def progress(self) -> str:
+        """How far the load has got, in one line."""
+        return f"loading: {self.files_done}/{self.total} files · {self.chunks} chunks"
+
     def _say(self, event: str, data: dict) -> None:
-        line = f"loading: {self.files_done}/{self.total} files · {self.chunks} chunks"
+        line = self.progress
         if event in ("file", "embedding") and data.get("path"):
             line += f"\n{Path(str(data['path'])).name}"
             if event == "embedding":

@@ -1,5 +1,6 @@
 """The line above the footer: which model answers, at what correction level and budget profile,
-and what the session has used so far (tokens and cost, from its stored model calls)."""
+and what the session has used so far (tokens and cost, from its stored model calls); while the
+knowledge base loads and the side panel is hidden (a narrow terminal), how far it has got."""
 
 from __future__ import annotations
 
@@ -30,5 +31,24 @@ class StatusBar(Static):
     StatusBar { height: 1; padding: 0 1; background: $panel; }
     """
 
+    def __init__(self, id: str | None = None):
+        super().__init__(id=id)
+        self._line = Text()
+        self._loading = ""
+
     def show(self, model: str, level: str, profile: str, usage: dict | None) -> None:
-        self.update(status_text(model, level, profile, usage))
+        self._line = status_text(model, level, profile, usage)
+        self._draw()
+
+    def show_loading(self, progress: str) -> None:
+        """"knowledge 12/31 files · 40 chunks" ahead of the rest while it loads; "" when done."""
+        self._loading = progress
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self._loading:
+            self.update(self._line)
+            return
+        line = Text(clean(self._loading), style="bold")
+        line.append(" · ", style="dim")
+        self.update(line + self._line)

@@ -78,18 +78,26 @@ def compact_diff(original: str, corrections) -> Text:
 
 
 class EntityPanel(Static):
-    """One line per mention: what was said, what it resolved to, how sure."""
+    """One line per thing mentioned: what was said, what it resolved to, how sure; a mention said
+    again the same way is counted on its line (×3), not listed again (a pasted page says "Monday"
+    thirty times)."""
 
     def show(self, entities) -> None:
         if not entities:
             self.update(Text("none yet", style="dim"))
             return
-        lines = Text()
+        mentions: dict[tuple, list] = {}
         for entity in entities:
+            key = (entity.surface.casefold(), entity.canonical_name, entity.entity_id, entity.entity_type)
+            mentions.setdefault(key, []).append(entity)
+        lines = Text()
+        for same in mentions.values():
+            entity = same[0]
             lines.append(clean(entity.surface), style="bold")
             lines.append(" → ")
             lines.append(clean(entity.canonical_name or "?"), style="green" if entity.entity_id else "yellow")
-            lines.append(clean(f"  {entity.entity_type.lower()} {entity.confidence:.2f}") + "\n", style="dim")
+            times = f" ×{len(same)}" if len(same) > 1 else ""
+            lines.append(clean(f"  {entity.entity_type.lower()} {entity.confidence:.2f}{times}") + "\n", style="dim")
             for candidate, score in entity.candidates[1:3]:
                 lines.append(clean(f"    also {candidate} {score:.2f}") + "\n", style="dim")
         self.update(lines)
