@@ -79,9 +79,9 @@ def workloads(count: int):
     return {"kb": kb[:count], "qa": qa[:count], "dialogue": dialogue[:count]}
 
 
-def chat_workload(root: Path, count: int):
+def chat_workload(root: Path, count: int | None):
     """(engine, answers) for the chat workload: bench_paraphrase.py's folders ingested into one engine,
-    each answer with the chunks its question retrieves."""
+    each answer with the chunks its question retrieves (the first `count`; None: all)."""
     engine = open_engines(root, together=True)
     items = []
     for _, question, right, wrong in PAIRS:
