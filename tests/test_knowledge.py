@@ -348,3 +348,18 @@ def test_a_question_embedded_again_gets_the_same_vector_from_memory():
     assert np.allclose(first[0], again[0]) and np.allclose(again, computed, atol=1e-5)
     assert float(again[0] @ again[1]) < 0.9  # two questions, two vectors
     assert len(remembering._recent) == 2 and not fresh._recent
+
+
+def test_texts_embedded_together_get_their_own_vectors_however_unlike_their_lengths():
+    # A document's sentences are embedded in batches of like length (one long line no longer pads twenty
+    # short ones): each text still gets its own vector, the one it gets embedded alone.
+    from chatapp.knowledge.embeddings import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(remember=0)
+    texts = ["The boiler was serviced on 12 November.", "Plot 17 is rented by Faisal Quarrie.",
+             "Attendees: " + ", ".join(f"member {n} of the allotment committee" for n in range(30)),
+             "Hosepipes are banned.", "The annual exhibition opens on 14 March 2027 and runs for two weeks."]
+    together = embedder.embed(texts)
+    alone = np.stack([embedder.embed([text])[0] for text in texts])
+    assert np.allclose(together, alone, atol=1e-6)
+    assert float(together[0] @ together[2]) < 0.9 and float(together[1] @ together[3]) < 0.9

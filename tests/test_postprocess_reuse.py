@@ -30,6 +30,19 @@ CONVERSATION = [
 ]
 
 
+# Earlier turns of a chat: one answer no check of a later turn needs parsed, one a later answer may
+# reverse, one whose date a later answer may restate.
+EARLIER_TURNS = [
+    DialogueTurn("user", "What's new with the migration?", ""),
+    DialogueTurn("assistant", "The team had lunch together on Friday to celebrate the kickoff.", ""),
+    DialogueTurn("user", "And the old system?", ""),
+    DialogueTurn("assistant", "The old system will not be switched off before April.", ""),
+    DialogueTurn("user", "When is the cut-over?", ""),
+    DialogueTurn("assistant", "The cut-over of Project Atlas is planned for March 3, 2027.", ""),
+    DialogueTurn("user", "Say it again?", ""),
+]
+
+
 @pytest.fixture(scope="module")
 def embedder():
     return MiniLMEmbedder()
@@ -128,15 +141,7 @@ def test_earlier_turns_never_seen_are_held_to_the_answer_though_only_those_a_che
     # A fresh Postprocessor parses an earlier answer only when a check could read more of it than its
     # words (a value beside the answer's values, or a sentence the answer's could reverse).
     post = Postprocessor(registry_engine.kb.registry)
-    history = [
-        DialogueTurn("user", "What's new with the migration?", ""),
-        DialogueTurn("assistant", "The team had lunch together on Friday to celebrate the kickoff.", ""),
-        DialogueTurn("user", "And the old system?", ""),
-        DialogueTurn("assistant", "The old system will not be switched off before April.", ""),
-        DialogueTurn("user", "When is the cut-over?", ""),
-        DialogueTurn("assistant", "The cut-over of Project Atlas is planned for March 3, 2027.", ""),
-        DialogueTurn("user", "Say it again?", ""),
-    ]
+    history = EARLIER_TURNS
     reversal = post.process("The old system will be switched off before April.", question="Say it again?",
                             history=history)
     assert [f.hallucination_type for f in reversal.hallucination_flags] == ["ContradictsPrior"]
@@ -145,3 +150,17 @@ def test_earlier_turns_never_seen_are_held_to_the_answer_though_only_those_a_che
         "The cut-over of Project Atlas is planned for March 5, 2027.", question="Say it again?", history=history)
     flag = next(f for f in moved.hallucination_flags if f.hallucination_type == "ContradictsPrior")
     assert flag.content == "March 5, 2027" and flag.suggestion == "March 3, 2027"
+
+
+def test_an_earlier_answer_left_unparsed_one_turn_is_still_held_to_the_answer_of_a_later_turn(registry_engine):
+    # What is kept of an earlier answer no check read (its words, whether it states values) is enough to
+    # tell, turns later, that a new answer could reverse it or restate its date: it is parsed then.
+    post = Postprocessor(registry_engine.kb.registry)
+    unrelated = post.process("Everyone enjoyed the cake at the kickoff.", question="Say it again?",
+                             history=EARLIER_TURNS)
+    assert not unrelated.hallucination_flags
+    for answer, content in [("The old system will be switched off before April.", None),
+                            ("The cut-over of Project Atlas is planned for March 5, 2027.", "March 5, 2027")]:
+        flags = post.process(answer, question="Say it again?", history=EARLIER_TURNS).hallucination_flags
+        flag = next(f for f in flags if f.hallucination_type == "ContradictsPrior")
+        assert content is None or (flag.content, flag.suggestion) == (content, "March 3, 2027")

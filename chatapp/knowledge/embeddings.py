@@ -117,11 +117,8 @@ class MiniLMEmbedder:
             self._recent.clear()
 
     def _embed_all(self, texts: list[str]) -> np.ndarray:
-        # Batching texts of similar length wastes less work on padding.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
-        for begin in range(0, len(order), self.batch_size):
-            idx = order[begin : begin + self.batch_size]
+        for idx in similar_length_batches([len(t) for t in texts], self.batch_size):
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return out
 
@@ -137,6 +134,31 @@ class MiniLMEmbedder:
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return pooled / np.clip(norms, 1e-12, None)
+
+
+# A text starts a new batch when it is longer than this many times the batch's shortest, plus a margin
+# (characters): every text of a batch is padded to the longest one's tokens. On retrieved chunks' sentences
+# (the support model's evidence), CPU time against runs of 32: 2× + 32 chars 0.88, 1.5× + 16 0.78,
+# 1.25× + 8 0.72-0.74, 1.1× + 4 0.75 (more, smaller calls), every text alone 1.0.
+BATCH_LENGTH_SPREAD = 1.25
+BATCH_LENGTH_MARGIN = 8
+
+
+def similar_length_batches(lengths: list[int], size: int) -> list[list[int]]:
+    """Indices of the texts of `lengths` in batches of at most `size`, shortest first, no batch mixing
+    short texts with much longer ones. Padding is where the work goes otherwise: one 250-token line
+    among twenty short sentences of a document made the batch cost fifteen times what the short ones
+    cost alone. A text's vector is the same whatever batch it is in (the attention mask keeps the
+    padding out), so how texts are batched changes only the time."""
+    batches: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+        batch = batches[-1] if batches else None
+        if batch is None or len(batch) == size or (
+                lengths[i] > BATCH_LENGTH_SPREAD * lengths[batch[0]] + BATCH_LENGTH_MARGIN):
+            batches.append([i])
+        else:
+            batch.append(i)
+    return batches
 
 
 def chroma_embedding_function(embedder: MiniLMEmbedder):

@@ -204,6 +204,10 @@ class TextIndex:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())
         if not phrase:
             return False
+        # Most names asked about are in neither text at all: that is told without compiling a pattern
+        # for each (Python keeps only the latest 512, and a conversation's names are many more).
+        if phrase not in self.lower and phrase not in self.flat:
+            return False
         pattern = re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)")
         return pattern.search(self.lower) is not None or pattern.search(self.flat) is not None
 

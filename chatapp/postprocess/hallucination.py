@@ -213,20 +213,35 @@ def _negation_pair(a: SentenceInfo, b: SentenceInfo) -> bool:
     return len(sa & sb) / len(sa | sb) >= REVERSAL_OVERLAP
 
 
-def reads_earlier(analysis: AnswerAnalysis, earlier_text: str, earlier_tokens) -> bool:
+class EarlierWords:
+    """What reads_earlier reads of an earlier answer without parsing it: its content words' stems (the
+    answer tokenised as its parse would be) and, when asked, whether it states values. A pure function
+    of the text, kept per text by the caller: the same earlier answers come back every turn."""
+
+    def __init__(self, text: str, tokens):
+        self.text = text
+        self.stems = frozenset(stem(t.text) for t in tokens if is_content(t)) - NEGATION_STEMS
+        self._has_values: bool | None = None
+
+    @property
+    def has_values(self) -> bool:
+        if self._has_values is None:  # looked for only when the answer states values itself
+            self._has_values = bool(V.find_values(self.text))
+        return self._has_values
+
+
+def reads_earlier(analysis: AnswerAnalysis, earlier: EarlierWords) -> bool:
     """Whether the checks of `analysis` could read more of an earlier answer than its words, so it
     must be parsed: its values, when both state some (facts.py holds a value to an earlier one of the
     same slot), or its sentences, when one of the answer's has enough words in common with the earlier
-    answer as a whole to be the reversal of one of its sentences (_negation_pair). `earlier_tokens`:
-    the earlier answer tokenised, as its parse would be."""
-    if analysis.values and V.find_values(earlier_text):
+    answer as a whole to be the reversal of one of its sentences (_negation_pair)."""
+    if analysis.values and earlier.has_values:
         return True
-    earlier = {stem(t.text) for t in earlier_tokens if is_content(t)} - NEGATION_STEMS
     for sentence in analysis.sentences:
         own = sentence.stems - NEGATION_STEMS
         # A sentence of the earlier answer shares at most these words with it, and has no fewer words
         # than the two have in common: below this, no overlap reaches REVERSAL_OVERLAP.
-        if len(own) >= 2 and len(own & earlier) >= REVERSAL_OVERLAP * len(own):
+        if len(own) >= 2 and len(own & earlier.stems) >= REVERSAL_OVERLAP * len(own):
             return True
     return False
 

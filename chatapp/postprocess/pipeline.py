@@ -25,7 +25,7 @@ from chatapp.postprocess.delivery import DeliverySettings, confidence, corrected
 from chatapp.postprocess.evidence import text_index
 from chatapp.postprocess.facts import ValidationSettings
 from chatapp.postprocess.findings import Sources
-from chatapp.postprocess.hallucination import reads_earlier, to_flags
+from chatapp.postprocess.hallucination import EarlierWords, reads_earlier, to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.precedence import settle
 from chatapp.postprocess.support import SupportModel, chunk_text, evidence_parts, settle_flags
@@ -62,6 +62,9 @@ class PostprocessSettings:
 CHECKED_ANSWER_CHARS = 20_000
 # How many of the latest answers keep their parse, to be read as earlier turns (a chat needs one).
 RECENT_PARSES = 4
+# How many earlier answers keep the words reads_earlier reads of them: more than a conversation's
+# checked history holds (PostprocessSettings.history_turns_checked turns, half of them answers).
+EARLIER_WORDS_KEPT = 128
 
 
 class Postprocessor:
@@ -82,6 +85,7 @@ class Postprocessor:
         # The latest answers' parses: next turn, an answer is an earlier turn, read again (delivered
         # as it came, its text is the same).
         self._recent_parses: OrderedDict[str, object] = OrderedDict()
+        self._earlier_word_cache: OrderedDict[str, EarlierWords] = OrderedDict()
         self._lock = threading.Lock()
         self._embedding_thread: ThreadPoolExecutor | None = None
 
@@ -241,7 +245,7 @@ class Postprocessor:
                 self._prior_cache.move_to_end(text)
             parsed = {t: self._recent_parses[t] for t in texts if t not in known and t in self._recent_parses}
         missing = [t for t in dict.fromkeys(texts) if t not in known and t not in parsed]
-        unread = {t for t in missing if not reads_earlier(analysis, t, self.nlp.make_doc(t[:CHECKED_ANSWER_CHARS]))}
+        unread = {t for t in missing if not reads_earlier(analysis, self._earlier_words(t))}
         missing = [t for t in missing if t not in unread]
         # An earlier turn is read without spaCy's names (NER), which nothing else in the parse depends
         # on: an answer parsed with them serves once they are set aside.
@@ -255,6 +259,21 @@ class Postprocessor:
                 while len(self._prior_cache) > self.settings.prior_cache_size:
                     self._prior_cache.popitem(last=False)
         return [known[t] if t in known else AnswerAnalysis.words_only(t) for t in texts]
+
+    def _earlier_words(self, text: str) -> EarlierWords:
+        """An earlier answer's words as reads_earlier reads them, tokenised once per text: an answer
+        no check parses stays unparsed turn after turn, and is read again every turn."""
+        with self._lock:
+            words = self._earlier_word_cache.get(text)
+            if words is not None:
+                self._earlier_word_cache.move_to_end(text)
+                return words
+        words = EarlierWords(text, self.nlp.make_doc(text[:CHECKED_ANSWER_CHARS]))
+        with self._lock:
+            self._earlier_word_cache[text] = words
+            while len(self._earlier_word_cache) > EARLIER_WORDS_KEPT:
+                self._earlier_word_cache.popitem(last=False)
+        return words
 
     def _remember_parse(self, text: str, doc) -> None:
         if doc is None:

@@ -280,7 +280,8 @@ def split_of(index: int) -> str:
     return "test" if index % 3 == 2 else "dev"
 
 
-def open_engines(root: Path) -> dict:
+def open_engines(root: Path, together: bool = False):
+    """An engine per folder, by folder name; with `together`, one engine holding all three."""
     from chatapp.engine import ChatEngine
 
     own = root / "own-docs"
@@ -291,11 +292,14 @@ def open_engines(root: Path) -> dict:
                "pine-street-school": WORKDOCS / "pine-street-school"}
     engines = {}
     for name, folder in folders.items():
-        engine = ChatEngine.open(root / f"data-{name}", load_sample_kb=False)
+        if together and engines:
+            engine = next(iter(engines.values()))
+        else:
+            engine = ChatEngine.open(root / ("data" if together else f"data-{name}"), load_sample_kb=False)
         report = engine.ingest(folder)
         assert not report.files_failed, report.files_failed
         engines[name] = engine
-    return engines
+    return next(iter(engines.values())) if together else engines
 
 
 def judge(engine, question: str, answer: str) -> dict:

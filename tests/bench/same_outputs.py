@@ -4,7 +4,8 @@ which must not change what the user is told.
 `dump` runs the Postprocessor over a dev sample — BEGIN WoW dev rows (the
 snippet as evidence, the user message as question), HaluEval QA and dialogue
 dev lines (right and hallucinated answers; dialogue with its history) and
-sample_kb's answers from bench_postprocess_latency.py — once with the MiniLM
+sample_kb's answers from bench_postprocess_latency.py, and its chat workload (bench_paraphrase.py's
+answers held to the chunks their question retrieves, as a chat turn holds them) — once with the MiniLM
 embedder and once without, and writes each result's flags, confidence,
 support, coherence, delivered text and per-claim support to a JSON file.
 `compare` says how many results of two such files differ (floats within
@@ -29,7 +30,7 @@ import chatapp  # noqa: F401 - offline environment first
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_begin  # noqa: E402
 import bench_halueval  # noqa: E402
-from bench_postprocess_latency import KB_ANSWERS  # noqa: E402
+from bench_postprocess_latency import KB_ANSWERS, chat_workload  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TOLERANCE = 1e-6
@@ -75,18 +76,23 @@ def dump(path: Path, begin_rows: int, halueval_lines: int) -> None:
     kb_cases = [(f"kb:{i}", answer, dict(question="can u help me find johns email from yesterdya",
                                           resolved_entities=[john])) for i, answer in enumerate(KB_ANSWERS)]
     results = {}
-    with tempfile.TemporaryDirectory() as kb_dir, tempfile.TemporaryDirectory() as empty_dir:
+    with tempfile.TemporaryDirectory() as kb_dir, tempfile.TemporaryDirectory() as empty_dir, \
+            tempfile.TemporaryDirectory() as chat_dir:
         kb_engine, empty_engine = ChatEngine.open(kb_dir), ChatEngine.open(empty_dir)
         kb_engine.ingest(ROOT / "sample_kb" / "entities.jsonl", ROOT / "sample_kb" / "facts.jsonl")
+        chat_engine, chat_items = chat_workload(Path(chat_dir), count=None)
+        chat_cases = [(f"chat:{i}", answer, kwargs) for i, (answer, kwargs) in enumerate(chat_items)]
         for with_embedder in (True, False):
             given = embedder if with_embedder else None
-            on_kb = Postprocessor(kb_engine.kb.registry, embedder=given)
+            on = {"kb": Postprocessor(kb_engine.kb.registry, embedder=given),
+                  "chat": Postprocessor(chat_engine.kb.registry, embedder=given)}
             on_evidence = Postprocessor(empty_engine.kb.registry, embedder=given)
-            for name, answer, kwargs in [*kb_cases, *cases(begin_rows, halueval_lines)]:
-                post = on_kb if name.startswith("kb:") else on_evidence
+            for name, answer, kwargs in [*kb_cases, *cases(begin_rows, halueval_lines), *chat_cases]:
+                post = on.get(name.split(":")[0], on_evidence)
                 results[f"{name}|embedder={with_embedder}"] = outcome(post.process(answer, **kwargs))
         kb_engine.close()
         empty_engine.close()
+        chat_engine.close()
     path.write_text(json.dumps(results, indent=0), encoding="utf-8")
     print(f"{len(results)} results written to {path}")
 
