@@ -91,6 +91,7 @@ def open_session(source: Path, threads: int | None = None):
     if staging is not None:
         try:
             if (staging / GRAPH_FILE).stat().st_size > 0 and (staging / WEIGHTS_FILE).is_file():
+                table_cache.settle(staging)
                 # A folder renamed whole: a reader never sees a graph without its weights. Another
                 # process that renamed its copy first wins (the same graph); this one is dropped.
                 os.rename(staging, saved)
