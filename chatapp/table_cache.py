@@ -157,9 +157,9 @@ def _write(directory: Path, folder: Path, arrays: Arrays) -> bool:
 def settle(folder: Path) -> None:
     """Put the files of `folder` on disk and out of the page cache, so that a process mapping them later
     holds only the pages it reads. A file just written sits in the page cache in large blocks (up to
-    megabytes each on Linux 6) and mapping any byte of a block maps all of it: a turn's few look-ups in
-    the word-frequency table and the embedder's word-embedding rows cost 23 MiB of resident memory
-    instead of 5 until the kernel dropped those blocks. Read back from disk, a file comes in as small
+    megabytes each on Linux 6) and mapping any byte of a block maps all of it: a turn's look-ups in the
+    word-frequency table and the embedder's word-embedding rows held 29 MiB of it resident instead of 5
+    (a whole cold turn's peak 23 MiB higher) until the kernel dropped those blocks. Read back from disk, a file comes in as small
     blocks of what is read. Synced first, which also means a folder is never renamed into place with
     its contents still unwritten. Without posix_fadvise (not Linux) or on an error: left as it is."""
     if not hasattr(os, "posix_fadvise"):
