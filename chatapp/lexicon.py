@@ -21,7 +21,7 @@ from pathlib import Path
 
 WORDFREQ_FORMAT = {"format": "cB", "version": 1}
 # Words whose wordfreq look-up is a plain table read: lowercase ASCII letters, which wordfreq's
-# English tokenizer leaves whole. Anything else ("e-mail", "co2", "café") asks wordfreq itself.
+# English tokenizer leaves whole. Anything else ("e-mail", "co2", "café") goes through its tokenizer.
 _PLAIN_WORD = re.compile(r"[a-z]+")
 
 
@@ -60,27 +60,27 @@ def _zipf_of_centibels(centibels: int) -> float:
 
 
 def _zipf_tables() -> dict:
-    """The plain words of wordfreq's large English list, sorted, with their Zipf values in
-    hundredths (int16), as numpy arrays rather than a dict of 300,000 Python strings."""
+    """Every word of wordfreq's large English list, sorted, with its bucket in centibels below a
+    frequency of 1 (int16), as numpy arrays rather than wordfreq's own dict of 300,000 Python strings
+    and floats (about 35 MiB once loaded). Words as UTF-8 bytes: numpy's str arrays spend four bytes a
+    letter, and bytes sort as their code points do."""
     import numpy as np
 
     buckets = read_wordfreq_list("large_en")
     if buckets is None:
-        return {"words": np.array([], dtype=bytes), "centizipf": np.array([], dtype=np.int16)}
-    zipf_by_word: dict[str, int] = {}
+        return {"words": np.array([], dtype=bytes), "centibels": np.array([], dtype=np.int16)}
+    centibels_by_word: dict[str, int] = {}
     for centibels, bucket in enumerate(buckets):
-        value = round(_zipf_of_centibels(centibels) * 100)
-        # isascii + isalpha + islower: the _PLAIN_WORD test, without a regex call per word.
-        zipf_by_word.update((word, value) for word in bucket if word.isascii() and word.isalpha() and word.islower())
-    words = sorted(zipf_by_word)
-    # Bytes, not str: the words are ASCII, and numpy's str arrays spend four bytes a letter.
-    return {"words": np.array([w.encode("ascii") for w in words] or [b""], dtype=bytes)[:len(words)],
-            "centizipf": np.array([zipf_by_word[w] for w in words], dtype=np.int16)}
+        # As wordfreq reads its list: a word listed twice has the later bucket's frequency.
+        centibels_by_word.update(dict.fromkeys(bucket, centibels))
+    words = sorted(centibels_by_word, key=lambda w: w.encode("utf-8"))
+    return {"words": np.array([w.encode("utf-8") for w in words] or [b""], dtype=bytes)[:len(words)],
+            "centibels": np.array([centibels_by_word[w] for w in words], dtype=np.int16)}
 
 
 @functools.lru_cache(maxsize=1)
 def _zipf_table() -> tuple | None:
-    """(sorted plain words as ASCII bytes, their Zipf values in hundredths), from the table cache; None when
+    """(sorted words as UTF-8 bytes, their buckets in centibels), from the table cache; None when
     wordfreq's list cannot be read directly (then every look-up asks wordfreq)."""
     from chatapp.table_cache import file_stamp, load_or_build
 
@@ -90,7 +90,42 @@ def _zipf_table() -> tuple | None:
     tables = load_or_build("zipf", [file_stamp(__file__), file_stamp(path)], _zipf_tables)
     if not len(tables["words"]):
         return None
-    return tables["words"], tables["centizipf"]
+    return tables["words"], tables["centibels"]
+
+
+def _listed_centibels(table: tuple, word: str) -> int | None:
+    """The bucket wordfreq's list gives `word` exactly as written, or None where it is not listed."""
+    words, centibels = table
+    key = word.encode("utf-8")
+    at = int(words.searchsorted(key))
+    return int(centibels[at]) if at < len(words) and words[at] == key else None
+
+
+def _zipf_of_tokens(table: tuple, lower: str) -> float:
+    """wordfreq's Zipf value for a word its tokenizer may change or split ("e-mail", "straße", "0007"),
+    from the table: wordfreq's own tokenizer and digit estimate, then its way of combining the parts'
+    frequencies (1/f = 1/f1 + 1/f2 + …, a missing part making the word unknown) and of rounding the
+    result. Only its frequency dict, most of its memory, is not loaded."""
+    from wordfreq import cB_to_freq, freq_to_zipf, lossy_tokenize, zipf_to_freq
+    from wordfreq.numbers import digit_freq, smash_numbers
+
+    minimum = zipf_to_freq(0.0)  # zipf_frequency's default floor
+    one_over_frequency = 0.0
+    tokens = lossy_tokenize(lower, "en")
+    for token in tokens:
+        smashed = smash_numbers(token)
+        centibels = _listed_centibels(table, smashed)
+        if centibels is None:
+            return round(freq_to_zipf(minimum), 2)
+        frequency = cB_to_freq(-centibels)
+        if smashed != token:
+            frequency *= digit_freq(token)
+        one_over_frequency += 1.0 / frequency
+    if not tokens:
+        return round(freq_to_zipf(minimum), 2)
+    frequency = max(1.0 / one_over_frequency, minimum)
+    frequency = round(frequency, math.floor(-math.log(frequency, 10)) + 3)  # three significant digits
+    return round(freq_to_zipf(frequency), 2)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -98,15 +133,15 @@ def zipf(word: str) -> float:
     """How common a word is in English on wordfreq's Zipf scale (0 = never seen,
     3 = once per million words, 7 = "the"). Case-insensitive."""
     lower = word.lower()
-    table = _zipf_table() if _PLAIN_WORD.fullmatch(lower) else None
-    if table is not None:
-        words, centizipf = table
-        key = lower.encode("ascii")
-        at = int(words.searchsorted(key))
-        return int(centizipf[at]) / 100 if at < len(words) and words[at] == key else 0.0
-    from wordfreq import zipf_frequency
+    table = _zipf_table()
+    if table is None:
+        from wordfreq import zipf_frequency
 
-    return zipf_frequency(lower, "en")
+        return zipf_frequency(lower, "en")
+    if _PLAIN_WORD.fullmatch(lower):  # wordfreq's tokenizer leaves it whole: a plain table read
+        centibels = _listed_centibels(table, lower)
+        return _zipf_of_centibels(centibels) if centibels is not None else 0.0
+    return _zipf_of_tokens(table, lower)
 
 
 def is_common(word: str, at_least: float = 3.0) -> bool:

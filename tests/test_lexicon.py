@@ -182,3 +182,34 @@ def test_every_type_lists_concepts_the_lexicon_knows_and_cue_words_name_them():
 
 def test_ambiguous_names_join_both_old_lists():
     assert {"will", "mark", "may", "june", "eve", "hunter", "page"} <= AMBIGUOUS_NAMES
+
+
+# Words wordfreq's tokenizer changes or splits, beside plain ones: accents, digits (estimated by
+# wordfreq from their shape), hyphens, apostrophes, case folding, scripts without spaces, symbols.
+ODD_WORDS = ["inés", "Wrocław", "nürnberg", "Novotná", "0007", "2026", "q4", "co2", "3.50", "10:30am", "e-mail",
+             "well-known", "über-cool", "o'neil", "don't", "rock'n'roll", "Straße", "ﬁne", "Ångström", "naïve",
+             "東京", "こんにちは", "😀", "1,000", "U.S.", "", "---", "who", "Leads", "project", "zyzzyva"]
+
+
+def test_word_frequencies_are_wordfreqs_own_for_every_kind_of_word():
+    import wordfreq
+
+    from chatapp.lexicon import zipf
+
+    listed = [word for bucket in wordfreq.get_frequency_list("en", "large") for word in bucket][::97]
+    assert [zipf(w) for w in ODD_WORDS + listed] == [wordfreq.zipf_frequency(w.lower(), "en")
+                                                      for w in ODD_WORDS + listed]
+
+
+def test_word_frequencies_never_load_wordfreqs_dict_of_every_word():
+    # That dict of 300,000 Python strings and floats is about 35 MiB of a process; the table holds
+    # the same in arrays. A fresh process, so that no other test has loaded it.
+    import subprocess
+    import sys
+
+    script = ("from chatapp.lexicon import zipf\n"
+              f"values = [zipf(w) for w in {ODD_WORDS!r}]\n"
+              "import wordfreq\n"
+              "print(wordfreq.get_frequency_dict.cache_info().currsize)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["0"]

@@ -14,7 +14,7 @@ TEXT = ("can u hlep me w/ the Q4 budget?? it's due 3/4/26 — John's e-mail: joh
 
 def _annotations(nlp, text: str) -> list[tuple]:
     return [(t.text, t.whitespace_, t.tag_, t.pos_, t.dep_, t.head.i, t.lemma_, t.ent_iob_, t.ent_type_,
-             t.is_sent_start) for t in nlp(text)]
+             t.is_sent_start, t.norm_, t.shape_, str(t.morph), t.is_stop, t.like_num) for t in nlp(text)]
 
 
 def test_the_pipeline_tokenizes_and_annotates_as_spacys_own_load_of_the_package():
@@ -30,3 +30,5 @@ def test_the_pipeline_tokenizes_and_annotates_as_spacys_own_load_of_the_package(
     assert nlp.pipe_names == plain.pipe_names
     assert _annotations(nlp, TEXT) == _annotations(plain, TEXT)
     assert [t.text for t in nlp("don't")] == ["do", "n't"]  # a special case from the package's files
+    # Without the package's string table (a memory saving), each string is there once it is met.
+    assert len(nlp.vocab.strings) < len(plain.vocab.strings)
