@@ -159,8 +159,11 @@ def _features_of(item):
     # The dev answers have no registry and no history: the evidence text is every source there is.
     sources = Sources(None, TextIndex([evidence]), TextIndex([]), TextIndex([question]), [])
     whole = answer_features(result.claim_support, answer, sources, 1.0)
+    # A taste or judgement whose words the evidence lacks (support.ASIDE_MODES): a weak answer voicing one
+    # is flagged as a whole whatever its claims score.
+    aside = any(not c.claim and c.missing for c in result.claim_support)
     return {"dataset": dataset, "label": label, "claims": claims, "answer_share": whole["answer_share"],
-            "unclaimed": whole["unclaimed"]}
+            "unclaimed": whole["unclaimed"], "aside": aside}
 
 
 def collect(path: Path, refresh: bool, workers: int) -> list[dict]:
@@ -220,9 +223,13 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                 out.append(True)
                 continue
             weakest = min(claims, key=lambda c: logistic({k: c.get(k, 0.0) for k in FEATURES}, full), default=None)
-            out.append(weakest is not None and score < t and not r.get("small_talk") and (
-                weakest["missing_mass"] >= least or weakest["unaligned"] > 0
-                or whole and logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut))
+            if score >= t or r.get("small_talk"):
+                out.append(False)
+            elif weakest is None:
+                out.append(whole and r.get("aside", False))
+            else:
+                out.append(weakest["missing_mass"] >= least or weakest["unaligned"] > 0 or whole and (
+                    r.get("aside", False) or logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut))
         return out
 
     def report(flagged, what):
