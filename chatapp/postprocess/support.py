@@ -52,6 +52,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
 from chatapp.postprocess.facts import states_kind
 from chatapp.postprocess.findings import Sources
+from chatapp.postprocess.stance import COGNITION_LEMMAS, INTENT_LEMMAS, OPINION_LEMMAS
 from chatapp.records import ANSWER_LEVEL, ClaimSupport
 
 WEIGHTS_PATH = Path(__file__).with_name("support_weights.json")
@@ -403,7 +404,7 @@ class SupportModel:
         record = ClaimSupport(claim.text, claim.span, 1.0)
         if sentence.mode in NOT_CLAIMS:
             record.claim, record.reason = False, f"not a claim ({sentence.mode})"
-            if sentence.mode in ASIDE_MODES:
+            if sentence.mode in ASIDE_MODES or sentence.asks_listener:
                 record.missing = _aside_words(sentence, sources, asked)
             return record
         if sentence.mode == "experience" and small_talk:
@@ -624,7 +625,12 @@ def _aside_words(sentence: SentenceInfo, sources: Sources, asked: set[str]) -> l
     left out: a polite word is no content."""
     return [word for word, _, _ in sentence.words
             if word.isalpha() and len(word) > 2 and not is_soft(word) and not is_stop(word)
-            and stem(word) not in asked and not _supported_word(word, sources)][:8]
+            and stem(word) not in asked and stem(word) not in _STANCE_STEMS and not _supported_word(word, sources)][:8]
+
+
+# The verbs that say how the speaker stands ("I think", "I like", "you'll enjoy", "I'd suggest"): they
+# frame an aside, what it is about is its content.
+_STANCE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | COGNITION_LEMMAS | INTENT_LEMMAS)
 
 
 def _supported_word(word: str, sources: Sources) -> bool:
