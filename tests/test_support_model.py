@@ -317,16 +317,3 @@ def test_courtesy_or_a_question_back_around_claims_the_evidence_states_is_not_fl
                                    else "Who collects the plot fee?", evidence=evidence if "Tran" in answer else [ALLOTMENT])
         assert not result.hallucination_flags, answer
 
-
-def test_a_question_about_the_listeners_own_life_is_an_aside_but_an_offer_or_a_clarification_is_not(open_post):
-    question = "When does the allotment society meet?"
-    own = open_post.process("Do you grow vegetables yourself?", question=question, evidence=[ALLOTMENT])
-    assert [f.hallucination_type for f in own.hallucination_flags] == ["UnsupportedAnswer"]
-    for answer in ("It meets on the first Saturday of each month. Would you like me to draft a reminder email?",
-                   "Do you mean the allotment society or the photography club?",
-                   "Could you tell me which month you mean?",
-                   "The first Saturday of each month. Are you planning to join?"):
-        result = open_post.process(answer, question=question, evidence=[ALLOTMENT])
-        assert not result.hallucination_flags, answer
-    # "I think", "you'll like": how the answer stands is no content of its own.
-    assert not open_post.process("I think you'll like it!", question=question, evidence=[ALLOTMENT]).hallucination_flags

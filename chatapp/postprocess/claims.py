@@ -21,7 +21,7 @@ from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.recogniser import recognise_names
-from chatapp.postprocess.stance import SentenceMode, asks_about_listener, sentence_mode
+from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
 
@@ -93,9 +93,6 @@ class SentenceInfo:
     # so their wording is not held to the sources; nor is "meta", a line that frames the answer
     # ("(offline — …)", "Sources: …", "From your documents:") or cites where it came from.
     mode: SentenceMode = "statement"
-    # A question about the listener's own tastes or doings ("Do you like their music?"): like a taste,
-    # a subject of the answer's own (stance.asks_about_listener), where an offer or a clarification is not.
-    asks_listener: bool = False
 
 
 @dataclass
@@ -262,7 +259,6 @@ class ClaimExtractor:
             info.past = root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"
                                                   for c in root.children)
             info.mode = sentence_mode(span, raw, meta)
-            info.asks_listener = info.mode == "question" and asks_about_listener(span)
             sentences.append(info)
         if not sentences and text.strip():
             start = len(text) - len(text.lstrip())

@@ -67,25 +67,6 @@ def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
     return "statement"
 
 
-# What a question back asks of the listener to serve the request, not of their life: "Do you mean the
-# 2026 budget?", "Do you want the whole thread?", "Do you need the room number too?".
-SERVING_LEMMAS = frozenset({"mean", "want", "need"})
-
-
-def asks_about_listener(span) -> bool:
-    """A question about the listener's own tastes or doings ("Do you like their early albums?", "What kind
-    of dice do you play?"): a subject of the answer's own choosing. Not an offer or a request (a modal:
-    "Would you like me to draft it?", "Could you send it?"), nor one that says what the request is ("Do
-    you mean …?"), nor one that names the speaker ("I love it, do you?", "Shall we …?")."""
-    root = span.root
-    subjects = [c for c in root.children if c.dep_ == "nsubj"]
-    if not subjects or subjects[0].lower_ != "you" or root.lemma_.lower() in SERVING_LEMMAS:
-        return False
-    if any(c.tag_ == "MD" for c in root.children):
-        return False
-    return not any(t.lower_ in ("i", "me", "my", "we", "us", "our") for t in span)
-
-
 def states_aside(root) -> bool:
     """A clause joined to an opinion that says something of the world in its own right: its own
     subject, not the speaker or the listener, no modal, not itself a judgement or a taste."""

@@ -273,10 +273,11 @@ class SupportModel:
         pool = EvidencePool(parts)
         asked = {stem(w) for w in words(question) if not is_stop(w)}
         small_talk = bool(question.strip()) and is_small_talk(question)
+        taste_asked = asks_for_taste(question)
         results, pending, rescored, reread = [], [], set(), []
         reworded = self._may_reword(sources)
         for sentence in analysis.sentences:
-            support = self._lexical(sentence, analysis, sources, pool, asked, small_talk)
+            support = self._lexical(sentence, analysis, sources, pool, asked, small_talk, taste_asked=taste_asked)
             results.append(support)
             low, high = self.weights.ambiguous
             # Without evidence or retrieved chunks nothing is flagged for weak support: no need to embed.
@@ -298,7 +299,8 @@ class SupportModel:
             near = self._near_words(results[i], pool, closest[id(results[i])], embedder)
             if near:
                 similarity = results[i].features["similarity"]
-                results[i] = self._lexical(sentence, analysis, sources, pool, asked, small_talk, near)
+                results[i] = self._lexical(sentence, analysis, sources, pool, asked, small_talk, near,
+                                           taste_asked=taste_asked)
                 results[i].features["similarity"] = similarity
         flag_below = self.weights.flag_below_retrieved if pool.retrieved_only else self.weights.flag_below
         for support, sentence in zip(results, analysis.sentences):
@@ -398,13 +400,15 @@ class SupportModel:
         return logistic(features, self.weights.answer)
 
     def _lexical(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources, pool: EvidencePool,
-                 asked: set[str], small_talk: bool = False, near: frozenset[str] = frozenset()) -> ClaimSupport:
-        """The claim's lexical features and score; `near`: its words the evidence has in other words."""
+                 asked: set[str], small_talk: bool = False, near: frozenset[str] = frozenset(),
+                 taste_asked: bool = False) -> ClaimSupport:
+        """The claim's lexical features and score; `near`: its words the evidence has in other words;
+        `taste_asked`: the question asks the assistant's own taste, which a taste in reply answers."""
         claim = sentence.claim
         record = ClaimSupport(claim.text, claim.span, 1.0)
         if sentence.mode in NOT_CLAIMS:
             record.claim, record.reason = False, f"not a claim ({sentence.mode})"
-            if sentence.mode in ASIDE_MODES or sentence.asks_listener:
+            if sentence.mode in ASIDE_MODES and not taste_asked:
                 record.missing = _aside_words(sentence, sources, asked)
             return record
         if sentence.mode == "experience" and small_talk:
@@ -619,6 +623,13 @@ def _in_other_words_reason(support: ClaimSupport) -> str:
             "closest evidence sentence)")
 
 
+def asks_for_taste(question: str) -> bool:
+    """The question asks the assistant's own taste ("Do you like Tom Brady?", "What do you think of
+    their new album?", "Are you a fan?"): a taste or judgement in reply answers it, no aside of its own."""
+    tokens = [w.lower() for w in words(question)]
+    return any(t in ("you", "your") for t in tokens) and any(stem(t) in _TASTE_STEMS for t in tokens)
+
+
 def _aside_words(sentence: SentenceInfo, sources: Sources, asked: set[str]) -> list[str]:
     """Content words of an aside (a taste or judgement: ASIDE_MODES) that neither the evidence nor the
     question has: what the answer voices of its own. Courtesy and judgement words ("great", "sure") are
@@ -631,6 +642,8 @@ def _aside_words(sentence: SentenceInfo, sources: Sources, asked: set[str]) -> l
 # The verbs that say how the speaker stands ("I think", "I like", "you'll enjoy", "I'd suggest"): they
 # frame an aside, what it is about is its content.
 _STANCE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | COGNITION_LEMMAS | INTENT_LEMMAS)
+# Words that ask for a taste when said to "you".
+_TASTE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | {"fan", "favorite", "favourite"})
 
 
 def _supported_word(word: str, sources: Sources) -> bool:
