@@ -26,9 +26,10 @@ tests/bench/fit_support.py:
 A claim is flagged when its score falls under the fitted threshold and enough is missing; when
 the answer as a whole scores under its own fitted threshold, its weakest claim is flagged too if it
 lacks enough, else the answer itself is reported (UnsupportedAnswer: no claim is marked, as no one
-claim is the trouble) — so the flag is as good as the answer's score ranks; and what the assistant
-tells of its own life ("I visited Rome last summer") is flagged whatever words it shares with the
-sources.
+claim is the trouble) — so the flag is as good as the answer's score ranks. A weak answer that voices
+a taste or judgement of its own in words the evidence lacks ("I adore heirloom tomatoes") is reported
+as a whole too, whatever its claims score; and what the assistant tells of its own life ("I visited
+Rome last summer") is flagged whatever words it shares with the sources.
 
 Embedding every evidence sentence costs time, so the lexical model decides
 alone when it is sure; only a claim whose lexical score falls in the ambiguous

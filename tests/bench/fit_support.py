@@ -199,8 +199,10 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                     datasets: list[str]) -> tuple[float, float]:
     """The answer support under which a weak answer is flagged though no claim is alone (as
     SupportModel.judge_answer does: its weakest claim when that claim lacks enough, else the answer
-    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut`; never an
-    answer that claims nothing or replies to small talk), at
+    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut` or the answer
+    voices an aside — a taste or judgement in words the evidence lacks, support.ASIDE_MODES — whatever
+    its claims score or when it has none; never an answer that claims nothing else, nor one replying to
+    small talk), at
     most ANSWER_FLAG_CAP: best mean balanced accuracy of the flag over the dev datasets, with right
     HaluEval answers flagged at most RIGHT_FLAGGED_AT_MOST of the time. Which of the two flags it is
     does not change whether the answer is flagged, so the rare-word weight the weakest claim must lack
