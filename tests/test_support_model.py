@@ -279,3 +279,41 @@ def test_an_answer_to_small_talk_is_never_flagged_as_a_whole(open_post):
 def test_without_evidence_an_answer_is_never_flagged_as_a_whole(open_post):
     result = open_post.process(WEAK_AS_A_WHOLE, question="When does the allotment society meet?")
     assert not result.hallucination_flags and result.support_threshold == 0.0
+
+
+# A taste or judgement of the answer's own ("an aside"), in words the notes lack, around a claim they state.
+WITH_AN_ASIDE = "It meets on the first Saturday of each month in the church hall. I adore growing heirloom tomatoes there."
+
+
+def test_an_answer_weak_as_a_whole_that_voices_a_taste_the_notes_lack_is_flagged_as_a_whole(open_post):
+    result = open_post.process(WITH_AN_ASIDE, question="When does the allotment society meet?", evidence=[ALLOTMENT])
+    (flag,) = result.hallucination_flags
+    assert flag.hallucination_type == "UnsupportedAnswer"
+    assert "I adore growing heirloom tomatoes there." in flag.evidence[0]
+    # The claim the notes state is not marked: the aside is what the evidence does not bear out.
+    assert not any(c.flagged for c in result.claim_support)
+    assert result.recommendation == "AcceptWithFlags"
+    # Said alone, the claim is supported and nothing is flagged.
+    alone = open_post.process(WITH_AN_ASIDE.split(". ")[0] + ".", question="When does the allotment society meet?",
+                              evidence=[ALLOTMENT])
+    assert not alone.hallucination_flags
+
+
+def test_an_answer_of_nothing_but_a_taste_is_flagged_unless_it_replies_to_small_talk(open_post):
+    asked = open_post.process("I adore heirloom tomatoes!", question="When does the allotment society meet?",
+                              evidence=[ALLOTMENT])
+    assert [f.hallucination_type for f in asked.hallucination_flags] == ["UnsupportedAnswer"]
+    for greeting in ("Thanks so much!", "Hi there!"):
+        assert not open_post.process("I adore heirloom tomatoes!", question=greeting,
+                                     evidence=[ALLOTMENT]).hallucination_flags, greeting
+
+
+def test_courtesy_or_a_question_back_around_claims_the_evidence_states_is_not_flagged(open_post):
+    evidence = ["Jennifer Tran, Science Department Chair. Phone: 214. Room B12."]
+    for answer in ("Sure! Jennifer Tran chairs the Science Department. Her phone extension is 214.",
+                   "Thanks for asking! Jennifer Tran chairs the Science Department. Her phone extension is 214.",
+                   "Odile Marchetti does. Anything else you would like to know about the society?"):
+        result = open_post.process(answer, question="Who is Jennifer Tran?" if "Tran" in answer
+                                   else "Who collects the plot fee?", evidence=evidence if "Tran" in answer else [ALLOTMENT])
+        assert not result.hallucination_flags, answer
+

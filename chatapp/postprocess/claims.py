@@ -94,7 +94,7 @@ class SentenceInfo:
     future: bool = False
     past: bool = False
     root_lemma: str = ""
-    # "statement" states facts; "question" and "opinion" ("I think you'll like it") do not,
+    # "statement" states facts; "question", "opinion" ("I think you'll like it"), "courtesy" and "personal" do not,
     # so their wording is not held to the sources; nor is "meta", a line that frames the answer
     # ("(offline — …)", "Sources: …", "From your documents:") or cites where it came from.
     mode: SentenceMode = "statement"

@@ -335,7 +335,7 @@ class FactValidator:
         else:
             confidence = 0.6 if name.label in PERSON_LIKE or name.label in ("GPE", "WORK_OF_ART", "EVENT") else 0.5
             asserted = sentence.mode in ("statement", "experience") or (
-                sentence.mode == "opinion" and attributed(analysis.doc, claim.span))
+                sentence.mode in ("opinion", "courtesy", "personal") and attributed(analysis.doc, claim.span))
             if not asserted or acronym:
                 confidence = 0.45  # named in a question or a suggestion, not asserted; or jargon
             finding = Finding("UnsupportedClaim", claim.span, claim.text, confidence, guess,

@@ -21,7 +21,11 @@ from chatapp.postprocess.evidence import is_soft
 # "experience": the speaker telling what they did or have ("I visited Rome last summer", "my wife
 # loves it"). From an assistant that is a made-up life story: a claim like a statement, which no
 # source will state.
-SentenceMode = Literal["statement", "experience", "question", "opinion", "meta"]
+# "courtesy": a wish, advice or a politeness ("Have a great day", "Thanks for asking", "I agree!",
+# "Great choice"); "personal": the assistant telling where it stands ("I have not seen it", "I looked
+# through your notes"). Neither says anything of the subject, where an "opinion" voices a taste or a
+# judgement of it ("I love their early albums", "it's a great show").
+SentenceMode = Literal["statement", "experience", "question", "opinion", "courtesy", "personal", "meta"]
 
 OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
                             "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
@@ -40,7 +44,8 @@ PRONOUN_SUBJECTS = frozenset({"it", "he", "she", "they", "that", "this", "those"
 
 
 def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
-    """"meta", "question", "opinion", "experience" or "statement" for one sentence (a spaCy span)."""
+    """"meta", "question", "opinion", "courtesy", "personal", "experience" or "statement" for one sentence (a
+    spaCy span)."""
     if meta:
         return "meta"
     if raw.rstrip().endswith("?") or UNMARKED_QUESTION_RE.match(raw):
@@ -51,11 +56,14 @@ def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
         return "experience"
     if _is_hypothetical(span):
         return "opinion"
-    if (is_opinion(root) or is_personal(root) or is_evaluation(span, root) or _is_wish(span)
-            or _is_imperative(span, root) or _agrees_with_listener(root) or _is_exclamation(span)):
+    polite = _is_wish(span) or _is_imperative(span, root) or _agrees_with_listener(root) or _is_exclamation(span)
+    judging = is_opinion(root) or is_evaluation(span, root)
+    if polite or judging or is_personal(root):
         # "I like pink, and pink comes from the flower of that name": the taste is an opinion, the
         # clause joined to it a statement about the world.
-        return "statement" if states_aside(root) else "opinion"
+        if states_aside(root):
+            return "statement"
+        return "courtesy" if polite else "opinion" if judging else "personal"
     return "statement"
 
 

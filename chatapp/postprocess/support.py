@@ -26,9 +26,10 @@ tests/bench/fit_support.py:
 A claim is flagged when its score falls under the fitted threshold and enough is missing; when
 the answer as a whole scores under its own fitted threshold, its weakest claim is flagged too if it
 lacks enough, else the answer itself is reported (UnsupportedAnswer: no claim is marked, as no one
-claim is the trouble) — so the flag is as good as the answer's score ranks; and what the assistant
-tells of its own life ("I visited Rome last summer") is flagged whatever words it shares with the
-sources.
+claim is the trouble) — so the flag is as good as the answer's score ranks. A weak answer that voices
+a taste or judgement of its own in words the evidence lacks ("I adore heirloom tomatoes") is reported
+as a whole too, whatever its claims score; and what the assistant tells of its own life ("I visited
+Rome last summer") is flagged whatever words it shares with the sources.
 
 Embedding every evidence sentence costs time, so the lexical model decides
 alone when it is sure; only a claim whose lexical score falls in the ambiguous
@@ -52,6 +53,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
 from chatapp.postprocess.facts import states_kind
 from chatapp.postprocess.findings import Sources
+from chatapp.postprocess.stance import COGNITION_LEMMAS, INTENT_LEMMAS, OPINION_LEMMAS
 from chatapp.records import ANSWER_LEVEL, ClaimSupport
 
 WEIGHTS_PATH = Path(__file__).with_name("support_weights.json")
@@ -67,7 +69,13 @@ ANSWER_UNCOVERED_CAP = 8
 # evidence could settle: only statements are claims — and what the assistant tells of its own life
 # ("I visited Rome last summer"), which no source states, so a user should see it doubted. (What
 # the others say still counts in how much of the whole answer the evidence has: see answer_features.)
-NOT_CLAIMS = frozenset({"question", "meta", "opinion"})
+NOT_CLAIMS = frozenset({"question", "meta", "opinion", "courtesy", "personal"})
+# Sentences that claim nothing but still voice something of the answer's own — a taste or a judgement
+# ("I love their early albums", "it's a great show for families") — whose words the evidence may lack: an
+# answer weak as a whole that voices such an aside is not borne out by its evidence, even when every
+# claim of it is, or it has none. Questions back, notices, courtesy and where the assistant stands ("I'm
+# not sure", "I have never been", "I checked your notes") are not asides.
+ASIDE_MODES = frozenset({"opinion"})
 # Words that say when a value held, not what it is ("originally on 3 December but now on 10"): the
 # values they frame are checked as values (stated_changes.py reads a change's old side), and no
 # source needs the word itself. spaCy's stop words already hold "formerly", "now", "still".
@@ -266,10 +274,11 @@ class SupportModel:
         pool = EvidencePool(parts)
         asked = {stem(w) for w in words(question) if not is_stop(w)}
         small_talk = bool(question.strip()) and is_small_talk(question)
+        taste_asked = asks_for_taste(question)
         results, pending, rescored, reread = [], [], set(), []
         reworded = self._may_reword(sources)
         for sentence in analysis.sentences:
-            support = self._lexical(sentence, analysis, sources, pool, asked, small_talk)
+            support = self._lexical(sentence, analysis, sources, pool, asked, small_talk, taste_asked=taste_asked)
             results.append(support)
             low, high = self.weights.ambiguous
             # Without evidence or retrieved chunks nothing is flagged for weak support: no need to embed.
@@ -291,7 +300,8 @@ class SupportModel:
             near = self._near_words(results[i], pool, closest[id(results[i])], embedder)
             if near:
                 similarity = results[i].features["similarity"]
-                results[i] = self._lexical(sentence, analysis, sources, pool, asked, small_talk, near)
+                results[i] = self._lexical(sentence, analysis, sources, pool, asked, small_talk, near,
+                                           taste_asked=taste_asked)
                 results[i].features["similarity"] = similarity
         flag_below = self.weights.flag_below_retrieved if pool.retrieved_only else self.weights.flag_below
         for support, sentence in zip(results, analysis.sentences):
@@ -318,17 +328,23 @@ class SupportModel:
         is unsupported (UnsupportedAnswer): the whole answer is weakly supported, not one claim —
         provided its weakest claim scores under the claim threshold too, spared only because what it
         lacks is little and ordinary.
-        Never an answer that claims nothing (a question back, a taste, courtesy), nor one in reply to
-        small talk ("hi", "thanks"), which there is nothing to hold to."""
+        An answer that voices a taste or judgement of its own whose words the evidence lacks (an aside:
+        ASIDE_MODES) is reported as a whole, whatever its claims score and even when it has none.
+        Never an answer that claims nothing but questions, notices, courtesy and where the assistant
+        stands, nor one in reply to small talk ("hi", "thanks"), which there is nothing to hold to."""
         if not sources.grounded:
             return None
         cap = min(self.weights.answer_flag_below, ANSWER_FLAG_CAP)
         below = cap * (1.0 if sources.explicit else RETRIEVED_FACTOR)
         judged = AnswerSupport(self.answer_support(results, text, sources), below)
         claims = [c for c in results if c.claim]
-        if (judged.score >= below or not claims or any(c.flagged for c in claims)
+        # Tastes and judgements of the answer's own whose words the evidence lacks (ASIDE_MODES).
+        asides = [c for c in results if not c.claim and c.missing]
+        if (judged.score >= below or not (claims or asides) or any(c.flagged for c in claims)
                 or (question.strip() and is_small_talk(question))):
             return judged
+        if not claims:
+            return _unsupported_whole(judged, asides, [])
         weakest = min(claims, key=lambda c: c.score)
         if self._may_reword(sources) and self.in_other_words(weakest):
             # The weakest claim tells an evidence sentence in other words: the answer is worded, not made up.
@@ -341,11 +357,13 @@ class SupportModel:
             weakest.reason = (f"the answer's support {judged.score:.2f} < {below:.2f} and this is its weakest claim "
                               f"({weakest.score:.2f}); not in the evidence: {lacking}")
             return judged
+        if asides:
+            return _unsupported_whole(judged, asides, claims)
         if weakest.score >= weakest.threshold:
-            # Every claim scores as supported: the weakness is in how the answer words them (a terse record
-            # said in sentences: "Chair" → "chairs") or in what claims nothing around them — a question
-            # back, an offer, a taste ("Anything else you'd like to know?") — none of it held to the
-            # evidence.
+            # Every claim scores as supported and nothing voices a taste or judgement of its own: the weakness
+            # is in how the answer words them (a terse record said in sentences: "Chair" → "chairs") or in
+            # what claims nothing around them — a question back, an offer, courtesy ("Anything else you'd
+            # like to know?") — none of it held to the evidence.
             return judged
         judged.unsupported = True
         judged.missing = list(dict.fromkeys(word for c in claims for word in c.missing))[:8]
@@ -383,12 +401,16 @@ class SupportModel:
         return logistic(features, self.weights.answer)
 
     def _lexical(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources, pool: EvidencePool,
-                 asked: set[str], small_talk: bool = False, near: frozenset[str] = frozenset()) -> ClaimSupport:
-        """The claim's lexical features and score; `near`: its words the evidence has in other words."""
+                 asked: set[str], small_talk: bool = False, near: frozenset[str] = frozenset(),
+                 taste_asked: bool = False) -> ClaimSupport:
+        """The claim's lexical features and score; `near`: its words the evidence has in other words;
+        `taste_asked`: the question asks the assistant's own taste, which a taste in reply answers."""
         claim = sentence.claim
         record = ClaimSupport(claim.text, claim.span, 1.0)
         if sentence.mode in NOT_CLAIMS:
             record.claim, record.reason = False, f"not a claim ({sentence.mode})"
+            if sentence.mode in ASIDE_MODES and not taste_asked:
+                record.missing = _aside_words(sentence, sources, asked)
             return record
         if sentence.mode == "experience" and small_talk:
             # "I'm great, I spent the morning in the park" to "hi, how are you?" is courtesy, not a story to check.
@@ -572,6 +594,16 @@ def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(zip(tokens, tokens[1:]))
 
 
+def _unsupported_whole(judged: AnswerSupport, asides: list[ClaimSupport], claims: list[ClaimSupport]) -> AnswerSupport:
+    """The weak answer reported as a whole for the taste or judgement of its own it voices around what
+    it claims (or instead of any claim): what that aside says, the evidence does not."""
+    judged.unsupported = True
+    judged.missing = list(dict.fromkeys(word for c in asides + claims for word in c.missing))[:8]
+    judged.reason = (f"the answer's support {judged.score:.2f} < {judged.threshold:.2f}: the evidence bears out too "
+                     f"little of it as a whole, and it voices what the evidence does not say ({asides[0].text.strip()!r})")
+    return judged
+
+
 def log_odds(p: float) -> float:
     """A support score as log-odds (clipped): how the answer model reads a claim's score."""
     return math.log(max(p, 1e-4) / max(1 - p, 1e-4))
@@ -590,6 +622,29 @@ def _told_first_hand(support: ClaimSupport) -> bool:
 def _in_other_words_reason(support: ClaimSupport) -> str:
     return (f"not flagged: said in other words (similarity {support.features.get('similarity', 0.0):.2f} to its "
             "closest evidence sentence)")
+
+
+def asks_for_taste(question: str) -> bool:
+    """The question asks the assistant's own taste ("Do you like Tom Brady?", "What do you think of
+    their new album?", "Are you a fan?"): a taste or judgement in reply answers it, no aside of its own."""
+    tokens = [w.lower() for w in words(question)]
+    return any(t in ("you", "your") for t in tokens) and any(stem(t) in _TASTE_STEMS for t in tokens)
+
+
+def _aside_words(sentence: SentenceInfo, sources: Sources, asked: set[str]) -> list[str]:
+    """Content words of an aside (a taste or judgement: ASIDE_MODES) that neither the evidence nor the
+    question has: what the answer voices of its own. Courtesy and judgement words ("great", "sure") are
+    left out: a polite word is no content."""
+    return [word for word, _, _ in sentence.words
+            if word.isalpha() and len(word) > 2 and not is_soft(word) and not is_stop(word)
+            and stem(word) not in asked and stem(word) not in _STANCE_STEMS and not _supported_word(word, sources)][:8]
+
+
+# The verbs that say how the speaker stands ("I think", "I like", "you'll enjoy", "I'd suggest"): they
+# frame an aside, what it is about is its content.
+_STANCE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | COGNITION_LEMMAS | INTENT_LEMMAS)
+# Words that ask for a taste when said to "you".
+_TASTE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | {"fan", "favorite", "favourite"})
 
 
 def _supported_word(word: str, sources: Sources) -> bool:

@@ -159,8 +159,11 @@ def _features_of(item):
     # The dev answers have no registry and no history: the evidence text is every source there is.
     sources = Sources(None, TextIndex([evidence]), TextIndex([]), TextIndex([question]), [])
     whole = answer_features(result.claim_support, answer, sources, 1.0)
+    # A taste or judgement whose words the evidence lacks (support.ASIDE_MODES): a weak answer voicing one
+    # is flagged as a whole whatever its claims score.
+    aside = any(not c.claim and c.missing for c in result.claim_support)
     return {"dataset": dataset, "label": label, "claims": claims, "answer_share": whole["answer_share"],
-            "unclaimed": whole["unclaimed"]}
+            "unclaimed": whole["unclaimed"], "aside": aside}
 
 
 def collect(path: Path, refresh: bool, workers: int) -> list[dict]:
@@ -196,8 +199,10 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                     datasets: list[str]) -> tuple[float, float]:
     """The answer support under which a weak answer is flagged though no claim is alone (as
     SupportModel.judge_answer does: its weakest claim when that claim lacks enough, else the answer
-    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut`; never an
-    answer that claims nothing or replies to small talk), at
+    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut` or the answer
+    voices an aside — a taste or judgement in words the evidence lacks, support.ASIDE_MODES — whatever
+    its claims score or when it has none; never an answer that claims nothing else, nor one replying to
+    small talk), at
     most ANSWER_FLAG_CAP: best mean balanced accuracy of the flag over the dev datasets, with right
     HaluEval answers flagged at most RIGHT_FLAGGED_AT_MOST of the time. Which of the two flags it is
     does not change whether the answer is flagged, so the rare-word weight the weakest claim must lack
@@ -220,9 +225,13 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                 out.append(True)
                 continue
             weakest = min(claims, key=lambda c: logistic({k: c.get(k, 0.0) for k in FEATURES}, full), default=None)
-            out.append(weakest is not None and score < t and not r.get("small_talk") and (
-                weakest["missing_mass"] >= least or weakest["unaligned"] > 0
-                or whole and logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut))
+            if score >= t or r.get("small_talk"):
+                out.append(False)
+            elif weakest is None:
+                out.append(whole and r.get("aside", False))
+            else:
+                out.append(weakest["missing_mass"] >= least or weakest["unaligned"] > 0 or whole and (
+                    r.get("aside", False) or logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut))
         return out
 
     def report(flagged, what):
