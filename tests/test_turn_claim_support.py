@@ -193,7 +193,7 @@ async def read_review(app, pilot) -> tuple[str, str, str]:
     """(the flagged-claims list, the detail of the [unverified] span once selected, the screen)."""
     # The review is mounted by a message the finished turn posts: on a loaded machine it may come a
     # few frames after the workers are done.
-    for _ in range(200):
+    for _ in range(600):  # up to 30 s: a CI machine has two cores and may be busy
         answer = app.query(AssistantMessage).last()
         if answer.review is not None:
             break

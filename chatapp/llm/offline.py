@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from chatapp.dates.expressions import with_days_meant
+from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
@@ -123,12 +124,6 @@ def keywords(text: str) -> set[str]:
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 # "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
 REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
-# A sentence that says a value changed: "moved to", "goes from … to …", "is now", "instead of".
-CHANGE_STATED = re.compile(
-    r"\b(?:moved?|moves|moving|changed?|changes|postponed|rescheduled|pushed back|brought forward|delayed|"
-    r"revised|goes from|went from|instead of|no longer|now)\b",
-    re.I,
-)
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 # "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
 FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")
@@ -600,7 +595,12 @@ def _names_written(text: str) -> set[str]:
     """The words a text writes only with a capital: the names it uses ("Saltmarsh"), not a sentence's
     first word that it also writes in lower case."""
     capitalised = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", text)}
-    return capitalised - set(re.findall(r"\b[a-z]+\b", text))
+    # An address writes names in lower case ("lorcan.abernethy@…", "www.harrowgate.com"): not prose.
+    prose = _ADDRESS.sub(" ", text)
+    return capitalised - set(re.findall(r"\b[a-z]+\b", prose))
+
+
+_ADDRESS = re.compile(r"[\w.+'-]+@[\w.-]+|(?:https?://|www\.)\S+", re.IGNORECASE)
 
 
 def _stems(words: set[str]) -> set[str]:

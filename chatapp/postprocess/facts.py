@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
-from chatapp.postprocess.evidence import stem, words
+from chatapp.postprocess.evidence import stem, text_index, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
+from chatapp.postprocess.person_swaps import person_swaps
 from chatapp.postprocess.role_holders import role_swaps
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
@@ -28,6 +30,13 @@ from chatapp.postprocess.stated_changes import replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
+
+# A value the sources state of something else (_stated_apart): the claim must share this many words with
+# the source sentence most like it, and this share of its words; a sentence that states the value and
+# shares more than this part of that share could be the one the claim means.
+MOVED_MIN_WORDS = 3
+MOVED_MIN_OVERLAP = 0.75
+MOVED_RIVAL_SHARE = 0.5
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|plus)\b",
@@ -95,7 +104,8 @@ class FactValidator:
             checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
                                                          finding.evidence, finding.suggestion)
             findings.append(finding)
-        for finding in role_swaps(analysis, sources, [f.span for f in findings]):
+        for finding in role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
+                analysis, sources, [f.span for f in findings]):
             for name in analysis.names:
                 if name.claim.span == finding.span:
                     checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,
@@ -149,7 +159,8 @@ class FactValidator:
                 return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
             return self._registry_contradiction(vc, known, label, sources)
         if stated:
-            return ClaimCheck(claim, "verified", 0.85, [stated]), None
+            return self._stated_apart(vc, sentence, analysis, sources) or (
+                ClaimCheck(claim, "verified", 0.85, [stated]), None)
         prior = self._against_prior(vc, sources)
         if prior is not None:
             return prior
@@ -274,6 +285,30 @@ class FactValidator:
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],
                           vc.sentence, vc.claim.span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
+
+    def _stated_apart(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
+        """The sources give this value, but only of something else: the sentence that says what the
+        claim says gives another value of its kind, and no sentence nearly as like the claim gives this
+        one. "The monitor arrives on 9 December" where the notes say it "arrives on 7 December" and
+        the training is "on 9 December": a value moved from one fact to another."""
+        if not self._in_scope(sentence, sources) or sentence.mode != "statement":
+            return None
+        stems = sentence.stems - {stem(w) for w in words(vc.claim.text)}
+        if len(stems) < MOVED_MIN_WORDS:
+            return None
+        contradiction = self._against_source_sentence(vc, sentence, analysis, sources)
+        if contradiction is None:
+            return None
+        _, overlap = sources.supplied.best_sentence(stems)
+        if overlap < MOVED_MIN_OVERLAP:
+            return None
+        for text, text_stems, _ in sources.supplied.sentences:
+            near = len(stems & text_stems) / len(stems) > overlap * MOVED_RIVAL_SHARE
+            # A sentence stating the value that is nearly as like the claim, or that says something changed
+            # to it ("Start moved to Wednesday 9 December"): the claim may well mean it.
+            if (near or CHANGE_STATED.search(text)) and text_index([text]).supports_value(vc.value):
+                return None
+        return contradiction
 
     def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
         """An amount the sources give one slip away, in the same currency, in a passage about what

@@ -46,6 +46,12 @@ _CHANGE_VERB = re.compile(
 # "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870": a verb
 # of change before "from", so "open from 9 to 5" is a range, not a change (postprocess/stated_changes.py
 # reads the same changes in the sources an answer is checked against).
+# A sentence that says a value changed: "moved to", "goes from … to …", "is now", "instead of".
+CHANGE_STATED = re.compile(
+    r"\b(?:moved?|moves|moving|changed?|changes|postponed|rescheduled|pushed back|brought forward|delayed|"
+    r"revised|goes from|went from|instead of|no longer|now)\b",
+    re.I,
+)
 CHANGED_FROM = re.compile(
     r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
     r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"

@@ -63,15 +63,16 @@ _NAME_BEFORE_ROLE = re.compile(
     r"(?=\s*(?:[,.;:)]|$)|\s+(?:at|for|in|on|with)\b)"
 )
 _AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary)$")
-_AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal".split())
+_AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
+                         "medic".split())
 _PAST_ROLE = frozenset("former ex previous old retired late outgoing".split())  # not what they do now
 _NOT_IN_A_ROLE = frozenset("who which that is are was were will has have had and or to the a an said says "
                            "asked told".split())
 # Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
 _DIRECTORY_LINE = re.compile(
-    r"^\s*(?:[-*•+]\s+|\d+[.)]\s+)?(?:\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)(?:\*\*|__)?"
-    r"\s*(?:[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
+    r"^\s*(?P<item>[-*•+]\s+|\d+[.)]\s+)?(?P<bold>\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)(?:\*\*|__)?"
+    r"\s*(?P<sep>[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
 )
 # "Present: Dana Kim, Rob Ellison and Femi Adeyemi" — who was at a meeting, in its notes.
 _ATTENDEES = re.compile(
@@ -150,6 +151,16 @@ def _is_prose_role(role: str) -> bool:
         return False
     head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
     return head in _AGENT_WORDS or (len(head) > 4 and _AGENT_ENDING.search(head) is not None)
+
+
+def _lower_case_role(field: str) -> str | None:
+    """ "head nurse", "receptionist (Mon–Wed)", "equine vet, covers the Thursday farm round": a job
+    written in lower case at the head of a directory entry, as the words before any note or comma,
+    when its last word is a word for someone who does something (_is_prose_role)."""
+    head = re.sub(r"\s*\([^()]*\)", "", field.split(", ")[0]).strip(" .")
+    if not re.fullmatch(r"[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}", head):
+        return None
+    return head if _is_prose_role(head) else None
 
 
 def abbreviates(short: str, name: str) -> bool:
@@ -436,11 +447,17 @@ class PeopleReader:
         if not looks_like_person(name):
             return
         fields = [f.strip() for f in _FIELD_END.split(match.group("rest")) if f.strip()]
-        self._directory_fields(name, fields, position)
+        # "- **Bettina Kowalczyk** — head nurse" is a team list's entry even with no way to reach her:
+        # a list item whose name is set in bold, or set off by a dash, is laid out as a directory,
+        # where "Dana Kim: thanks, see you Monday" in meeting notes is not.
+        listed = bool(match.group("item")) and (bool(match.group("bold")) or match.group("sep").strip() in "—–-")
+        self._directory_fields(name, fields, position, listed=listed)
 
-    def _directory_fields(self, name: str, fields: list[str], position: int) -> None:
+    def _directory_fields(self, name: str, fields: list[str], position: int, listed: bool = False) -> None:
         """A directory entry's fields: labelled ones ("Email: …"), bare addresses and numbers, and
-        the first field as the role when it reads as a job title."""
+        the first field as the role when it reads as a job title ("Finance Lead", or in lower case a
+        word for someone who does something: "head nurse", "practice manager"). `listed`: the entry
+        is laid out as a team list's, so its role needs no contact beside it."""
         found_contact = False
         role = None
         for n, field in enumerate(fields):
@@ -472,11 +489,13 @@ class PeopleReader:
                 # "Apprentice landscaper (2nd year), works with Crew A. (Lachlan's sister…)": a
                 # title with a note after it is the title before the note.
                 role = next((text for text in (field, field.split(", ")[0]) if _is_role_text(text)), None)
-        # A role is only taken from a line that also gives a way to reach the person: that is what
-        # tells a directory entry from "Dana Kim: thanks, see you Monday" in meeting notes.
-        if role and found_contact:
+                role = role or _lower_case_role(field)
+        # A role is only taken from a line that also gives a way to reach the person, or is laid out as
+        # a team list's entry: that is what tells a directory entry from "Dana Kim: thanks, see you
+        # Monday" in meeting notes.
+        if role and (found_contact or listed):
             title, department = _split_role(role)
-            self.add(name, "role", title, 0.92, "directory", position)
+            self.add(name, "role", title, 0.92 if found_contact else 0.85, "directory", position)
             if department:
                 self.add(name, "department", department, 0.75, "directory", position)
 

@@ -1,0 +1,86 @@
+"""Who the sources say did what the answer says, checked against who the answer says did it.
+
+"The £18,400 budget was approved by Lorcan Abernethy on 12 October 2026" uses the words of the
+status page, yet the page's line says "approved by Anouk". Every word but the name is borne out, so
+nothing else calls the claim wrong. When the one source sentence that says nearly all the claim says
+names one other known person, and not the one the answer gives, the answer has put the wrong person
+in it: a ContradictsFact, corrected to the person the sources name.
+
+Left alone: a sentence that names more than one known person (who did what to whom is the parse's
+business, not this check's), a claim the best source sentence shares fewer than three words with, a
+best sentence that names nobody or several people, and a claim some other source sentence nearly as
+like it says of the answer's own person.
+"""
+
+from __future__ import annotations
+
+from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo
+from chatapp.postprocess.evidence import stem, words
+from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.knowledge_view import KnowledgeView
+
+# The claim's own words (its name's left out) it must share with the source sentence, as a count and a
+# share; a sentence naming the answer's person that shares more than RIVAL_SHARE of that share could be
+# the one the claim tells.
+MIN_WORDS = 3
+MIN_OVERLAP = 0.75
+RIVAL_SHARE = 0.5
+# A reading of one sentence's words: enough to correct, less than a registry's record.
+CONFIDENCE = 0.75
+
+
+def person_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int, int]]) -> list[Finding]:
+    """Findings for statements naming one known person where the source sentence that says what they
+    say names one other known person instead. `taken`: spans other checks already flagged."""
+    view = sources.view
+    if sources.supplied.empty or not view.entities:
+        return []
+    found = []
+    for sentence in analysis.sentences:
+        if sentence.mode != "statement" or sentence.negated:
+            continue
+        people = [n for n in analysis.names if n.sentence == sentence.index and _person(n, view)]
+        if len(people) != 1 or len(_people_in(sentence.claim.text, view)) != 1:
+            continue
+        said = people[0]
+        start, end = said.claim.span
+        if any(a < end and start < b for a, b in taken):
+            continue
+        other, where = _named_instead(sentence, said, sources) or (None, "")
+        if other is None:
+            continue
+        name = view.name(other)
+        found.append(Finding("ContradictsFact", (start, end), said.claim.text, CONFIDENCE, name,
+                             [where], sentence.index, (start, end), name, major=True))
+    return found
+
+
+def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) -> tuple[str, str] | None:
+    """(the other person's id, the source sentence) when the source sentence most like the claim names
+    exactly one known person and it is not the answer's."""
+    view, person = sources.view, said.entity_ids[0]
+    stems = sentence.stems - {stem(w) for w in words(said.claim.text)}
+    if len(stems) < MIN_WORDS:
+        return None
+    scored = [(len(stems & s) / len(stems), text) for text, s, _ in sources.supplied.sentences]
+    overlap = max(o for o, _ in scored)
+    best = {text for o, text in scored if o == overlap}
+    if overlap < MIN_OVERLAP or len(best) != 1:
+        return None
+    where = best.pop()
+    named = _people_in(where, view)
+    if person in named or len(named) != 1:
+        return None
+    if any(o > overlap * RIVAL_SHARE and person in _people_in(text, view) for o, text in scored):
+        return None  # another sentence nearly as like the claim says it of the answer's person
+    return named.pop(), where
+
+
+def _person(name: NameClaim, view: KnowledgeView) -> bool:
+    return bool(name.entity_ids) and view.entities[name.entity_ids[0]].type == "person"
+
+
+def _people_in(text: str, view: KnowledgeView) -> set[str]:
+    """The known people `text` names (a first name or a surname that is one person's only)."""
+    return {m.entity_ids[0] for m in view.find_mentions(text)
+            if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"}
