@@ -220,6 +220,9 @@ class Lexicon:
     holds the short and possessive forms that are known but never offered.
     """
 
+    # The arrays made into Python lists, sets and dicts as the lexicon is made (the rest are looked up).
+    READ_WHOLE = ("words", "web_words", "web_zipf", "other_known", "chat_speak_ids")
+
     def __init__(self, tables: dict[str, np.ndarray]):
         """From the arrays `lexicon_tables()` makes (or the table cache memory-maps)."""
         self.words: list[str] = tables["words"].tolist()
@@ -417,7 +420,8 @@ def _build_lexicon() -> Lexicon:
 
     # Chat-speak is corrected through its table, so it is never a dictionary word or a candidate.
     never_offer = sorted(set(CHAT_SPEAK) | set(CONTRACTIONS))
-    tables = load_or_build("lexicon", _lexicon_inputs(never_offer), lambda: _read_lexicon_tables(never_offer))
+    tables = load_or_build("lexicon", _lexicon_inputs(never_offer), lambda: _read_lexicon_tables(never_offer),
+                           read_whole=Lexicon.READ_WHOLE)
     return Lexicon(tables)
 
 
