@@ -152,6 +152,31 @@ def _for_look_ups(array) -> None:
             pass  # only advice: the table reads the same without it
 
 
+def advise_random_reads(path: Path) -> int:
+    """Advise random access (as for the tables above) on every mapping of `path` in this process, made
+    by a library that maps a cached file itself: onnxruntime maps the embedder's weights, of which a
+    text reads a few rows of the word-embedding table. Linux only (read from /proc/self/maps); returns
+    how many mappings were advised."""
+    if not hasattr(mmap, "MADV_RANDOM"):
+        return 0
+    try:
+        import ctypes
+
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            ranges = [line.split(None, 5) for line in maps]
+    except (OSError, AttributeError):
+        return 0
+    name, advised = str(path), 0
+    for fields in ranges:
+        if len(fields) == 6 and fields[5].rstrip("\n") == name:
+            start, end = (int(address, 16) for address in fields[0].split("-"))
+            # Only advice: a mapping gone meanwhile (ENOMEM) reads the same without it.
+            advised += madvise(start, end - start, mmap.MADV_RANDOM) == 0
+    return advised
+
+
 def _write(directory: Path, folder: Path, arrays: Arrays) -> bool:
     """Write the table beside its final place and rename it there; False if the disk refused."""
     import numpy as np

@@ -158,5 +158,7 @@ def test_look_ups_in_a_cached_table_keep_only_the_pages_they_read_in_memory(tmp_
         assert found == [int(keys.searchsorted(k)) for k in range(1, 8_000_000, 266_667)]
         path = next((tmp_path / "cache").glob("keys-*")) / "keys.npy"
         assert _resident_kib(path) < keys.nbytes / 1024 / 8
+        # The same advice for a file a library maps itself (onnxruntime, the embedder's weights).
+        assert table_cache.advise_random_reads(path) == 1
     finally:
         table_cache.use_directory(None)
