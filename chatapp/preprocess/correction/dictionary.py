@@ -45,6 +45,7 @@ MAX_DISTANCE = 2
 MISSPELLING_MAX_ZIPF = 3.5
 MISSPELLING_GAP = 3.0
 NEAR_CACHE_SIZE = 8192  # words whose near words are remembered
+RECENT_WORDS = 4096  # words whose id (or absence) is remembered
 _BASE = 1_000_003  # odd multiplier of the polynomial string hash
 _POWERS = [pow(_BASE, k, 1 << 64) for k in range(PREFIX)]
 # 32-bit keys: a rare collision only adds a candidate that the distance check drops.
@@ -213,15 +214,17 @@ class SmallIndex:
 class WordIds:
     """The lexicon's words by id and each word's id, read from arrays (the words in id order, the same
     words sorted and their ids in that order: a binary search, about a microsecond) rather than held as
-    a list and a dict of 85,000 Python strings (10 MiB of every process that corrects). `word(i)` is the
-    word of id i (a slice: a list); `word_ids[word]`, `.get(word)` and `word in word_ids` look a word
-    up."""
+    a list and a dict of 85,000 Python strings (10 MiB of every process that corrects). The words most
+    recently looked up are remembered: text repeats its words, and correcting a long paste asks about
+    each word's neighbours (a pasted 5,000 characters: 10,000 look-ups). `word(i)` is the word of id i (a
+    slice: a list); `word_ids[word]`, `.get(word)` and `word in word_ids` look a word up."""
 
     def __init__(self, words: np.ndarray, sorted_words: np.ndarray, sorted_ids: np.ndarray):
         self._words = words
         self._sorted_words = sorted_words
         self._sorted_ids = sorted_ids
         self._longest = words.dtype.itemsize // np.dtype("U1").itemsize
+        self._remembered = lru_cache(maxsize=RECENT_WORDS)(self._look_up)
 
     def __len__(self) -> int:
         return len(self._words)
@@ -233,14 +236,20 @@ class WordIds:
         return str(self._words[word_id])
 
     def get(self, word: str, default=None):
-        # numpy pads its strings with NULs: a word ending in one would match the word without it.
-        if not isinstance(word, str) or len(word) > self._longest or word.endswith("\0"):
+        if not isinstance(word, str):
             return default
+        found = self._remembered(word)
+        return default if found is None else found
+
+    def _look_up(self, word: str) -> int | None:
+        # numpy pads its strings with NULs: a word ending in one would match the word without it.
+        if len(word) > self._longest or word.endswith("\0"):
+            return None
         # The last of equal words, as a dict built in id order keeps (the sort is stable).
         at = int(self._sorted_words.searchsorted(word, side="right")) - 1
         if at >= 0 and self._sorted_words[at] == word:
             return int(self._sorted_ids[at])
-        return default
+        return None
 
     def __getitem__(self, word: str) -> int:
         found = self.get(word)
