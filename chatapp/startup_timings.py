@@ -62,7 +62,22 @@ def _timed(stage: str, step: Callable[[], str | None]) -> StageTiming:
 def _import(name: str) -> StageTiming:
     if name in sys.modules:
         return StageTiming(f"import {name}", 0.0, round(_peak_mib(), 1), "cached", "loaded before this stage")
-    return _timed(f"import {name}", lambda: importlib.import_module(name) and None)
+    return _timed(f"import {name}", lambda: _import_as_a_turn_does(name))
+
+
+def _import_as_a_turn_does(name: str) -> None:
+    """spaCy without its command line and chromadb without its OpenTelemetry exporter, as chatapp
+    imports them; the others plainly."""
+    if name == "spacy":
+        from chatapp.nlp import import_spacy
+
+        import_spacy()
+    elif name == "chromadb":
+        from chatapp.knowledge.vector_index import import_chromadb
+
+        import_chromadb()
+    else:
+        importlib.import_module(name)
 
 
 def measure_startup(open_engine: Callable[[], object]) -> tuple[list[StageTiming], object | None]:

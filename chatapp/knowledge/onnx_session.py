@@ -12,7 +12,8 @@ The saved graph keeps its weights in a file of their own beside it, which onnxru
 memory instead of reading: the 47 MB word-embedding table then stays on disk except for the rows
 a text uses, and no second copy of the weights is held while the session is built (a cold turn's
 peak memory was 50–55 MiB higher with the weights inside the graph file). The folder is synced and
-dropped from the page cache once written (table_cache.settle), so that those rows are all it maps.
+dropped from the page cache once written (table_cache.settle), and its mappings are advised random
+access (table_cache.advise_random_reads), so that those rows are all it maps.
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ def open_session(source: Path, threads: int | None = None):
         try:
             session = onnxruntime.InferenceSession(str(saved / GRAPH_FILE), options, providers=PROVIDERS)
             table_cache.note(name, "from cache")
+            # The weights it still maps once the session is built are the embedding tables, read a few
+            # rows a text: each page fault should map those rows' page, not the blocks around it.
+            table_cache.advise_random_reads((saved / WEIGHTS_FILE).resolve())
             return session
         except Exception:  # noqa: BLE001 - a damaged folder is replaced below, from the source model
             shutil.rmtree(saved, ignore_errors=True)

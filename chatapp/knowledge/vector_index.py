@@ -8,6 +8,7 @@ explicitly, so Chroma never reaches for its own (downloading) default model.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import Any
 
 from chatapp.config import Settings
 from chatapp.knowledge.embeddings import MiniLMEmbedder, chroma_embedding_function
+from chatapp.optional_imports import deferred, left_out
 from chatapp.storage.problems import StorageError, describe
 
 COLLECTION_NAME = "chatapp_chunks"
@@ -28,8 +30,27 @@ class VectorHit:
     metadata: dict[str, Any]
 
 
+# chromadb imports its OpenTelemetry exporter whatever its settings, and calls it only to send traces to
+# a collector (chroma_otel_collection_endpoint), which chatapp never sets up.
+OTEL_EXPORTER = "opentelemetry.exporter.otlp.proto.grpc.trace_exporter"
+
+
+def import_chromadb():
+    """The chromadb package, imported (on first call) without its OpenTelemetry gRPC exporter (grpc and
+    protobuf: 11 MiB and 0.15 s of CPU) and httpx's command line (pygments, 2.6 MiB), which httpx imports
+    when it can and chromadb's HTTP client never runs. Every chatapp module imports chromadb through
+    this, or after it."""
+    if "chromadb" in sys.modules:
+        import chromadb  # imported already, or being imported by another thread: this waits for it
+
+        return chromadb
+    with deferred(OTEL_EXPORTER, "OTLPSpanExporter"), left_out("httpx._main"):
+        import chromadb
+    return chromadb
+
+
 def open_chroma_client(settings: Settings):
-    import chromadb
+    chromadb = import_chromadb()
     from chromadb.config import Settings as ChromaSettings
 
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
@@ -95,6 +116,7 @@ class VectorIndex:
         """Drop every chunk, so a rebuild starts from nothing. A local index Chroma cannot open
         (damaged files) is moved aside instead, and a new one made; returns where it was moved
         ("" when it was not), so the user can look at it or delete it."""
+        import_chromadb()
         from chromadb.errors import NotFoundError
 
         try:
@@ -190,6 +212,7 @@ class VectorIndex:
         self._collection = None
         self._client = None
         if forget_cached_state and not self.settings.chroma_url:
+            import_chromadb()
             from chromadb.api.client import SharedSystemClient
 
             SharedSystemClient.clear_system_cache()

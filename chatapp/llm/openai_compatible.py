@@ -59,7 +59,7 @@ def quiet_http_loggers(_library=None) -> None:
 
 # aiohttp only backs the package's DefaultAioHttpClient, an option of its async client; chatapp calls
 # the synchronous one. Without it the import is a fifth cheaper (0.1 s of CPU, 10 MiB).
-_OPENAI = LibraryImport("openai", quiet_http_loggers, without=("aiohttp",))
+_OPENAI = LibraryImport("openai", quiet_http_loggers, without=("aiohttp", "httpx._main"))
 load_openai = _OPENAI.load  # about half a second of CPU, once
 start_loading_openai = _OPENAI.start  # in a worker, while the turn is preprocessed
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from chatapp import lexicon
-from chatapp.nlp import ABBREVIATIONS
+from chatapp.nlp import ABBREVIATIONS, import_spacy
 from chatapp.postprocess import values as V
 from chatapp.postprocess.inflections import base_form
 from chatapp.postprocess.layout import row_headers
@@ -50,6 +50,7 @@ def stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
+    import_spacy()
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure"}

@@ -14,7 +14,7 @@ import functools
 import importlib.util
 from pathlib import Path
 
-from chatapp.nlp import PIPELINE_PACKAGES
+from chatapp.nlp import PIPELINE_PACKAGES, import_spacy
 
 
 @functools.lru_cache(maxsize=1)
@@ -40,6 +40,7 @@ def base_form(word: str) -> str:
 
 def _lemma_tables():
     try:
+        import_spacy()
         from spacy.lookups import Lookups
     except ImportError:
         return None

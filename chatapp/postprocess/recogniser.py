@@ -14,7 +14,10 @@ there is what it finds reading the whole answer.
 
 from __future__ import annotations
 
-from spacy.tokens import Doc, Span
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # spaCy is imported by whoever loaded the pipeline passed in (chatapp.nlp)
+    from spacy.tokens import Doc, Span
 
 # A sentence's first word is capitalised whatever it is; only as one of these can it start a name.
 NAME_STARTS = frozenset({"PROPN", "NOUN", "ADJ", "NUM", "X", "SYM"})
@@ -42,6 +45,8 @@ def recognise_names(nlp, doc: Doc, known_spans: list[tuple[int, int]] = ()) -> D
             windows.append((low, high, [(start, end)]))
     if len(windows) == 1 and windows[0][:2] == (0, len(doc)):
         return ner(doc)
+    from spacy.tokens import Span
+
     names = []
     parts = ner.pipe([doc[low:high].as_doc() for low, high, _ in windows])
     for (low, _, inside), part in zip(windows, parts):

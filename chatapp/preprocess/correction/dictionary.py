@@ -45,6 +45,7 @@ MAX_DISTANCE = 2
 MISSPELLING_MAX_ZIPF = 3.5
 MISSPELLING_GAP = 3.0
 NEAR_CACHE_SIZE = 8192  # words whose near words are remembered
+RECENT_WORDS = 4096  # words whose id (or absence) is remembered
 _BASE = 1_000_003  # odd multiplier of the polynomial string hash
 _POWERS = [pow(_BASE, k, 1 << 64) for k in range(PREFIX)]
 # 32-bit keys: a rare collision only adds a candidate that the distance check drops.
@@ -127,9 +128,8 @@ class DeleteIndex:
     """Symmetric-delete index over a fixed word list, held in numpy arrays (which may be
     memory-mapped from the table cache)."""
 
-    def __init__(self, words: list[str], tables: dict[str, np.ndarray]):
-        # The words themselves, not copies: indexing an object array hands out the same strings.
-        self.word_array = np.array(words, dtype=object)
+    def __init__(self, words: np.ndarray, tables: dict[str, np.ndarray]):
+        self.word_array = words  # the words by id (a str array)
         self.lengths = tables["index_lengths"]
         self.owners = tables["index_owners"]
         self.keys = tables["index_keys"]
@@ -211,6 +211,69 @@ class SmallIndex:
         return self.by_sound.get(key, set()) if key else set()
 
 
+class WordIds:
+    """The lexicon's words by id and each word's id, read from arrays (the words in id order, the same
+    words sorted and their ids in that order: a binary search, about a microsecond) rather than held as
+    a list and a dict of 85,000 Python strings (10 MiB of every process that corrects). The words most
+    recently looked up are remembered: text repeats its words, and correcting a long paste asks about
+    each word's neighbours (a pasted 5,000 characters: 10,000 look-ups). `word(i)` is the word of id i (a
+    slice: a list); `word_ids[word]`, `.get(word)` and `word in word_ids` look a word up."""
+
+    def __init__(self, words: np.ndarray, sorted_words: np.ndarray, sorted_ids: np.ndarray):
+        self._words = words
+        self._sorted_words = sorted_words
+        self._sorted_ids = sorted_ids
+        self._longest = words.dtype.itemsize // np.dtype("U1").itemsize
+        self._remembered = lru_cache(maxsize=RECENT_WORDS)(self._look_up)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def word(self, word_id):
+        """The word of an id (a list of words for a slice)."""
+        if isinstance(word_id, slice):
+            return self._words[word_id].tolist()
+        return str(self._words[word_id])
+
+    def get(self, word: str, default=None):
+        if not isinstance(word, str):
+            return default
+        found = self._remembered(word)
+        return default if found is None else found
+
+    def _look_up(self, word: str) -> int | None:
+        # numpy pads its strings with NULs: a word ending in one would match the word without it.
+        if len(word) > self._longest or word.endswith("\0"):
+            return None
+        # The last of equal words, as a dict built in id order keeps (the sort is stable).
+        at = int(self._sorted_words.searchsorted(word, side="right")) - 1
+        if at >= 0 and self._sorted_words[at] == word:
+            return int(self._sorted_ids[at])
+        return None
+
+    def __getitem__(self, word: str) -> int:
+        found = self.get(word)
+        if found is None:
+            raise KeyError(word)
+        return found
+
+    def __contains__(self, word) -> bool:
+        return self.get(word) is not None
+
+
+class _WordsById:
+    """`Lexicon.words`: the word of an id, as a list would give it."""
+
+    def __init__(self, ids: WordIds):
+        self._ids = ids
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __getitem__(self, word_id):
+        return self._ids.word(word_id)
+
+
 class Lexicon:
     """Word and bigram counts plus near-word look-ups; get it from `load_lexicon()`.
 
@@ -220,12 +283,15 @@ class Lexicon:
     holds the short and possessive forms that are known but never offered.
     """
 
+    # The arrays made into Python lists, sets and dicts as the lexicon is made (the rest are looked up).
+    READ_WHOLE = ("web_words", "web_zipf", "other_known", "chat_speak_ids")
+
     def __init__(self, tables: dict[str, np.ndarray]):
         """From the arrays `lexicon_tables()` makes (or the table cache memory-maps)."""
-        self.words: list[str] = tables["words"].tolist()
+        self.word_id = WordIds(tables["words"], tables["sorted_words"], tables["sorted_word_ids"])
+        self.words = _WordsById(self.word_id)
         self.core_size = int(tables["core_size"])
         self.size = len(self.words)
-        self.word_id = {w: i for i, w in enumerate(self.words)}
         web_words = tables["web_words"].tolist()
         self.web_zipf: dict[str, float] = dict(zip(web_words, tables["web_zipf"].tolist()))
         self.other_known: set[str] = set(tables["other_known"].tolist())
@@ -240,7 +306,7 @@ class Lexicon:
         # conditional probabilities use the bigram file's own marginals.
         self.left_totals = tables["left_totals"]
         self.smallest_bigram = float(tables["smallest_bigram"])
-        self.index = DeleteIndex(self.words, tables)
+        self.index = DeleteIndex(tables["words"], tables)
         self._sound_keys = tables["sound_keys"]
         self._sound_order = tables["sound_order"]
         self._sorted_sounds = tables["sorted_sounds"]
@@ -356,8 +422,12 @@ def lexicon_tables(words: list[str], counts: np.ndarray, bigram_left: np.ndarray
     order = np.argsort(keys)
     sound_keys = np.array([jellyfish.metaphone(w) for w in all_words] or [""], dtype=str)[:size]
     sound_order = np.argsort(sound_keys, kind="stable")
+    word_array = np.array(all_words or [""], dtype=str)[:size]
+    word_order = np.argsort(word_array, kind="stable")
     return {
-        "words": np.array(all_words or [""], dtype=str)[:size],
+        "words": word_array,
+        "sorted_words": word_array[word_order],
+        "sorted_word_ids": word_order.astype(np.int32),
         "core_size": np.array(core_size),
         "web_words": np.array(web_names or [""], dtype=str)[:len(web_names)],
         "web_zipf": np.array(web_zipf, dtype=np.float64),
@@ -417,7 +487,8 @@ def _build_lexicon() -> Lexicon:
 
     # Chat-speak is corrected through its table, so it is never a dictionary word or a candidate.
     never_offer = sorted(set(CHAT_SPEAK) | set(CONTRACTIONS))
-    tables = load_or_build("lexicon", _lexicon_inputs(never_offer), lambda: _read_lexicon_tables(never_offer))
+    tables = load_or_build("lexicon", _lexicon_inputs(never_offer), lambda: _read_lexicon_tables(never_offer),
+                           read_whole=Lexicon.READ_WHOLE)
     return Lexicon(tables)
 
 
