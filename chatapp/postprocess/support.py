@@ -236,29 +236,61 @@ def _pairs(tokens: list[str]) -> set[tuple[str, str]]:
 
 
 class SentenceVectors:
-    """Embeddings of evidence sentences, kept per sentence text (evidence comes back turn after turn)."""
+    """Embeddings of evidence sentences, kept per sentence text (evidence comes back turn after turn).
+
+    `prefetch` embeds texts in a worker ahead of need — a turn's retrieved chunks while the model
+    answers — and `of` waits for that work rather than repeating it. A vector is the same whoever
+    computes it (the embedder's batching does not change it), so this changes only when it is done."""
 
     def __init__(self, size: int = 4096):
         self.size = size
         self._vectors: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
+        self._pending: dict[str, object] = {}  # text → the Future computing it
+
+    def prefetch(self, embedder, texts: list[str], executor):
+        """Start embedding those of `texts` not kept yet, on `executor`: the Future doing it (None: none)."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._vectors and t not in self._pending]
+            if not missing:
+                return None
+            future = executor.submit(self._compute, embedder, missing)
+            for text in missing:
+                self._pending[text] = future
+            return future
 
     def of(self, embedder, texts: list[str]):
         import numpy as np
 
         with self._lock:
+            waiting = {self._pending[t] for t in texts if t in self._pending}
+        for future in waiting:
+            try:
+                future.result()
+            except Exception:  # noqa: BLE001 - computed below, where a failure reaches the caller
+                pass
+        with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if missing:
-            computed = embedder.embed(missing)
-            with self._lock:
-                for text, vector in zip(missing, computed):
-                    self._vectors[text] = vector
-                while len(self._vectors) > self.size:
-                    self._vectors.popitem(last=False)
+            self._compute(embedder, missing)
         with self._lock:
             for t in texts:
                 self._vectors.move_to_end(t)
             return np.stack([self._vectors[t] for t in texts])
+
+    def _compute(self, embedder, texts: list[str]) -> None:
+        try:
+            computed = embedder.embed(texts)
+            with self._lock:
+                for text, vector in zip(texts, computed):
+                    self._vectors[text] = vector
+                    self._vectors.move_to_end(text)
+                while len(self._vectors) > self.size:
+                    self._vectors.popitem(last=False)
+        finally:
+            with self._lock:
+                for text in texts:
+                    self._pending.pop(text, None)
 
 
 class SupportModel:
@@ -267,6 +299,12 @@ class SupportModel:
         self.weights = weights or default_weights()
         self.similarity = similarity
         self.vectors = SentenceVectors()
+
+    def prefetch(self, embedder, sentences: list[str], executor):
+        """Start embedding evidence sentences before an answer is checked against them, and their words
+        (which _near_words compares a claim's missing words with), on `executor`: the Future doing it."""
+        plain = [w for sentence in sentences for w in _plain_words(sentence)]
+        return self.vectors.prefetch(embedder, sentences + plain, executor)
 
     def assess(self, analysis: AnswerAnalysis, sources: Sources, question: str, parts: list[tuple[str, str, str]],
                embedder=None) -> list[ClaimSupport]:
@@ -534,12 +572,17 @@ class SupportModel:
         lexical_best, _ = pool.best({stem(w) for w in words(support.text) if not is_stop(w)})
         if lexical_best >= 0:
             texts.add(pool.sentences[lexical_best].text)
-        beside = sorted({w.lower() for t in texts for w in words(t) if w.isalpha() and not is_stop(w)} - set(missing))
+        beside = sorted({w for t in texts for w in _plain_words(t)} - set(missing))
         if not beside:
             return frozenset()
         vectors = self.vectors.of(embedder, missing + beside)
         similarities = vectors[:len(missing)] @ vectors[len(missing):].T
         return frozenset(w for w, row in zip(missing, similarities) if float(row.max()) >= NEAR_WORD_SIMILARITY)
+
+
+def _plain_words(sentence: str) -> list[str]:
+    """The words of an evidence sentence that _near_words compares a claim's missing words with."""
+    return [w.lower() for w in words(sentence) if w.isalpha() and not is_stop(w)]
 
 
 def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sources,

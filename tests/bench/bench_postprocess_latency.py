@@ -120,6 +120,10 @@ def main() -> int:
                 for answer, kwargs in items:
                     embedder.forget()
                     embedder.embed([kwargs["question"]])  # what retrieval did before the model answered
+                    if kwargs.get("rag_chunks"):  # … and what the turn embeds while the model answers
+                        ready = post.prepare(kwargs["rag_chunks"])
+                        if ready is not None:
+                            ready.result()
                     start, cpu = time.perf_counter(), time.process_time()
                     post.process(answer, **kwargs)
                     post_ms.append(1000 * (time.perf_counter() - start))
