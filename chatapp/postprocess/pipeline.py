@@ -110,12 +110,14 @@ class Postprocessor:
             return self._view
 
     def prepare(self, rag_chunks: list[KnowledgeChunk] = (), history: list[DialogueTurn] = (),
-                resolved_entities: list[ResolvedEntity] = ()):
+                resolved_entities: list[ResolvedEntity] = (), question: str = ""):
         """Start embedding, in a worker, the evidence sentences a coming answer will be held to: the
         retrieved chunks, earlier turns and records of the entities resolved in the question. A turn
         calls it before the model is called, so the support model finds them ready when the answer
-        comes (they are most of what checking an answer held to retrieved chunks costs). Changes no
-        result: only when the vectors are computed. Returns the Future doing it (None: nothing to do)."""
+        comes (they are most of what checking an answer held to retrieved chunks costs); the indexes of
+        the chunks and of the question (with the user's earlier turns) are built there first. Changes no
+        result: only when the vectors and indexes are computed. Returns the Future doing it (None: nothing
+        to do)."""
         if self.embedder is None or self.support_model.similarity == "never" or not rag_chunks:
             return None  # without retrieved chunks (or evidence, given with the answer) nothing is embedded
         history = list(history)[-self.settings.history_turns_checked:]
@@ -127,10 +129,18 @@ class Postprocessor:
         records = SimpleNamespace(texts=_entity_records(view, None, ids))
         parts = evidence_parts([], None, rag_chunks, records, [t.content for t in history])
         texts = [sentence.text for sentence in EvidencePool(parts).sentences]
+        # The very texts process() indexes for a chat turn (no evidence supplied): text_index keeps them.
+        supplied = [chunk_text(c) for c in rag_chunks]
+        given = [read_part(repair_surrogates(question or "")), *(t.content for t in history if t.role == "user")]
+
+        def index() -> None:
+            text_index(supplied)
+            text_index(given)
+
         with self._lock:
             if self._prefetch_thread is None:
                 self._prefetch_thread = ThreadPoolExecutor(1, thread_name_prefix="postprocess-prefetch")
-        return self.support_model.prefetch(self.embedder, texts, self._prefetch_thread)
+        return self.support_model.prefetch(self.embedder, texts, self._prefetch_thread, first=index)
 
     # --- the entry point ---------------------------------------------------------
 

@@ -248,13 +248,14 @@ class SentenceVectors:
         self._lock = threading.Lock()
         self._pending: dict[str, object] = {}  # text → the Future computing it
 
-    def prefetch(self, embedder, texts: list[str], executor):
-        """Start embedding those of `texts` not kept yet, on `executor`: the Future doing it (None: none)."""
+    def prefetch(self, embedder, texts: list[str], executor, first=None):
+        """Start embedding those of `texts` not kept yet, on `executor`, after calling `first` (when given):
+        the Future doing it (None: nothing to do)."""
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._vectors and t not in self._pending]
             if not missing:
-                return None
-            future = executor.submit(self._compute, embedder, missing)
+                return executor.submit(first) if first is not None else None
+            future = executor.submit(self._compute, embedder, missing, first)
             for text in missing:
                 self._pending[text] = future
             return future
@@ -278,8 +279,10 @@ class SentenceVectors:
                 self._vectors.move_to_end(t)
             return np.stack([self._vectors[t] for t in texts])
 
-    def _compute(self, embedder, texts: list[str]) -> None:
+    def _compute(self, embedder, texts: list[str], first=None) -> None:
         try:
+            if first is not None:
+                first()
             computed = embedder.embed(texts)
             with self._lock:
                 for text, vector in zip(texts, computed):
@@ -300,11 +303,12 @@ class SupportModel:
         self.similarity = similarity
         self.vectors = SentenceVectors()
 
-    def prefetch(self, embedder, sentences: list[str], executor):
+    def prefetch(self, embedder, sentences: list[str], executor, first=None):
         """Start embedding evidence sentences before an answer is checked against them, and their words
-        (which _near_words compares a claim's missing words with), on `executor`: the Future doing it."""
+        (which _near_words compares a claim's missing words with), on `executor`, after calling `first`
+        (when given): the Future doing it."""
         plain = [w for sentence in sentences for w in _plain_words(sentence)]
-        return self.vectors.prefetch(embedder, sentences + plain, executor)
+        return self.vectors.prefetch(embedder, sentences + plain, executor, first)
 
     def assess(self, analysis: AnswerAnalysis, sources: Sources, question: str, parts: list[tuple[str, str, str]],
                embedder=None) -> list[ClaimSupport]:
@@ -732,9 +736,14 @@ def evidence_parts(evidence: list[str], evidence_labels: list[str] | None, chunk
 
 
 def chunk_text(chunk) -> str:
+    return _chunk_text(chunk.title, chunk.content, getattr(chunk, "date", None))
+
+
+@functools.lru_cache(maxsize=256)  # a turn reads its chunks' text several times, and chunks come back
+def _chunk_text(title: str, content: str, written) -> str:
     # "next Tuesday" in a retrieved mail states the day it meant then, so an answer giving that day holds.
-    content = with_days_meant(chunk.content, getattr(chunk, "date", None))
-    return f"{chunk.title}\n{content}" if chunk.title else content
+    content = with_days_meant(content, written)
+    return f"{title}\n{content}" if title else content
 
 
 def settle_flags(claim_support: list[ClaimSupport], reported, grounded: bool) -> None:

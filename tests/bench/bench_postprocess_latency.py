@@ -124,7 +124,7 @@ def main() -> int:
                     embedder.forget()
                     embedder.embed([kwargs["question"]])  # what retrieval did before the model answered
                     if kwargs.get("rag_chunks"):  # … and what the turn embeds while the model answers
-                        ready = post.prepare(kwargs["rag_chunks"])
+                        ready = post.prepare(kwargs["rag_chunks"], question=kwargs["question"])
                         if ready is not None:
                             ready.result()
                     start, cpu = time.perf_counter(), time.process_time()

@@ -90,7 +90,7 @@ def dump(path: Path, begin_rows: int, halueval_lines: int) -> None:
             for name, answer, kwargs in [*kb_cases, *cases(begin_rows, halueval_lines), *chat_cases]:
                 post = on.get(name.split(":")[0], on_evidence)
                 if kwargs.get("rag_chunks") and hasattr(post, "prepare"):
-                    post.prepare(kwargs["rag_chunks"])  # as a turn does while the model answers
+                    post.prepare(kwargs["rag_chunks"], question=kwargs["question"])  # as a turn does
                 results[f"{name}|embedder={with_embedder}"] = outcome(post.process(answer, **kwargs))
         kb_engine.close()
         empty_engine.close()
