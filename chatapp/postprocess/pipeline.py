@@ -111,16 +111,29 @@ class Postprocessor:
 
     def prepare(self, rag_chunks: list[KnowledgeChunk] = (), history: list[DialogueTurn] = (),
                 resolved_entities: list[ResolvedEntity] = (), question: str = ""):
-        """Start embedding, in a worker, the evidence sentences a coming answer will be held to: the
-        retrieved chunks, earlier turns and records of the entities resolved in the question. A turn
-        calls it before the model is called, so the support model finds them ready when the answer
-        comes (they are most of what checking an answer held to retrieved chunks costs); the indexes of
-        the chunks and of the question (with the user's earlier turns) are built there first. Changes no
-        result: only when the vectors and indexes are computed. Returns the Future doing it (None: nothing
-        to do)."""
-        if self.embedder is None or self.support_model.similarity == "never" or not rag_chunks:
-            return None  # without retrieved chunks (or evidence, given with the answer) nothing is embedded
+        """Ready, in a worker, what a coming answer held to retrieved chunks will be checked against: the
+        indexes of the chunks and of the question (with the user's earlier turns), then (given an embedder)
+        the vectors of the evidence sentences — the chunks', earlier turns', and the records of the entities
+        the question resolved to or the chunks name — with their words. A turn calls it before the model is
+        called, so the check finds them ready when the answer comes: embedding those sentences was most of
+        what checking such an answer cost. Changes no result, only when the work is done. Returns the
+        Future doing it (None: nothing to do)."""
+        if not rag_chunks:
+            return None  # without retrieved chunks (or with evidence, given with the answer) nothing to ready
         history = list(history)[-self.settings.history_turns_checked:]
+        # The very texts process() indexes for a chat turn (no evidence supplied): text_index keeps them.
+        supplied = [chunk_text(c) for c in rag_chunks]
+        given = [read_part(repair_surrogates(question or "")), *(t.content for t in history if t.role == "user")]
+
+        def index() -> None:
+            text_index(supplied).found_values  # noqa: B018 - fills the chunks' values
+            text_index(given)
+
+        with self._lock:
+            if self._prefetch_thread is None:
+                self._prefetch_thread = ThreadPoolExecutor(1, thread_name_prefix="postprocess-prefetch")
+        if self.embedder is None or self.support_model.similarity == "never":
+            return self._prefetch_thread.submit(index)
         view = self.view()
         # The records of the entities the question resolved to, and of those the chunks name (an answer
         # names what its documents do).
@@ -129,17 +142,6 @@ class Postprocessor:
         records = SimpleNamespace(texts=_entity_records(view, None, ids))
         parts = evidence_parts([], None, rag_chunks, records, [t.content for t in history])
         texts = [sentence.text for sentence in EvidencePool(parts).sentences]
-        # The very texts process() indexes for a chat turn (no evidence supplied): text_index keeps them.
-        supplied = [chunk_text(c) for c in rag_chunks]
-        given = [read_part(repair_surrogates(question or "")), *(t.content for t in history if t.role == "user")]
-
-        def index() -> None:
-            text_index(supplied)
-            text_index(given)
-
-        with self._lock:
-            if self._prefetch_thread is None:
-                self._prefetch_thread = ThreadPoolExecutor(1, thread_name_prefix="postprocess-prefetch")
         return self.support_model.prefetch(self.embedder, texts, self._prefetch_thread, first=index)
 
     # --- the entry point ---------------------------------------------------------

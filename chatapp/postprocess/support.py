@@ -271,25 +271,26 @@ class SentenceVectors:
             except Exception:  # noqa: BLE001 - computed below, where a failure reaches the caller
                 pass
         with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
-        if missing:
-            self._compute(embedder, missing)
-        with self._lock:
-            for t in texts:
+            found = {t: self._vectors[t] for t in texts if t in self._vectors}
+            for t in found:
                 self._vectors.move_to_end(t)
-            return np.stack([self._vectors[t] for t in texts])
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            found.update(self._compute(embedder, missing))
+        return np.stack([found[t] for t in texts])
 
-    def _compute(self, embedder, texts: list[str], first=None) -> None:
+    def _compute(self, embedder, texts: list[str], first=None) -> dict:
         try:
             if first is not None:
                 first()
-            computed = embedder.embed(texts)
+            computed = dict(zip(texts, embedder.embed(texts)))
             with self._lock:
-                for text, vector in zip(texts, computed):
+                for text, vector in computed.items():
                     self._vectors[text] = vector
                     self._vectors.move_to_end(text)
                 while len(self._vectors) > self.size:
                     self._vectors.popitem(last=False)
+            return computed
         finally:
             with self._lock:
                 for text in texts:
