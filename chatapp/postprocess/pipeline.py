@@ -138,7 +138,7 @@ class Postprocessor:
         # The records of the entities the question resolved to, and of those the chunks name (an answer
         # names what its documents do).
         named = [i for c in rag_chunks for m in view.find_mentions(chunk_text(c)) for i in m.entity_ids[:1]]
-        ids = [r.entity_id for r in resolved_entities] + named
+        ids = [r.entity_id for r in resolved_entities if r.entity_id] + named
         records = SimpleNamespace(texts=_entity_records(view, None, ids))
         parts = evidence_parts([], None, rag_chunks, records, [t.content for t in history])
         texts = [sentence.text for sentence in EvidencePool(parts).sentences]
