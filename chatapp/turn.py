@@ -221,6 +221,10 @@ class TurnRunner:
         self._remember_question(session, pre, now)
         client = self.llm_client(model, api_base)
         messages = pre.prompt.messages
+        # What the answer will be held to (its retrieved chunks above all) is embedded while the model
+        # answers, so checking the answer does not wait for it.
+        self.postprocessor.prepare(pre.rag_chunks, history=state.turns, resolved_entities=pre.resolved_entities,
+                                   question=pre.corrected_input)
         result = self._stream_answer(session, client, messages, on_event, cancel, pre)
         regenerated = False
         response = None

@@ -67,3 +67,48 @@ def test_a_wrong_answer_worded_alike_is_still_flagged(choir, openai_server, ques
     response = ask_scripted(choir, openai_server, question, answer, f"wrong-{abs(hash(answer))}", NOW)
     assert response.hallucination_flags
     assert response.recommendation != "Accept"
+
+
+def test_evidence_embedded_while_the_model_answers_changes_no_result(choir):
+    """A turn has its retrieved chunks' sentences embedded before the model is called (Postprocessor.prepare),
+    so the answer's check finds them ready: the results are those of a check that embeds them itself, and
+    the check embeds none of them again."""
+    from chatapp.postprocess import Postprocessor
+
+    embedder = choir.kb.embedder
+    answers = [*RIGHT_IN_OTHER_WORDS, ("When is the spring concert?", "The spring concert is on 25 April 2027.")]
+    embedded_cold = []
+    original = embedder.embed
+    for question, answer in answers:
+        chunks = choir.kb.search(question)
+        cold = Postprocessor(choir.kb.registry, embedder=embedder)
+        embedder.embed = lambda texts: embedded_cold.extend(texts) or original(texts)
+        try:
+            expected = cold.process(answer, question=question, rag_chunks=chunks, now=NOW)
+        finally:
+            del embedder.embed
+        warm = Postprocessor(choir.kb.registry, embedder=embedder)
+        ready = warm.prepare(chunks)
+        assert ready is not None
+        ready.result()
+        kept = set(warm.support_model.vectors._vectors)
+        assert all(t in kept for c in chunks for t in _sentences_of(c))
+        embedded = []
+        embedder.embed = lambda texts: embedded.extend(texts) or original(texts)
+        try:
+            result = warm.process(answer, question=question, rag_chunks=chunks, now=NOW)
+        finally:
+            del embedder.embed
+        assert not kept & set(embedded), question
+        assert [(f.hallucination_type, f.span, f.confidence) for f in result.hallucination_flags] == \
+            [(f.hallucination_type, f.span, f.confidence) for f in expected.hallucination_flags], question
+        assert (result.confidence, result.support, result.recommendation) == \
+            (expected.confidence, expected.support, expected.recommendation), question
+        assert [(c.text, c.score, c.flagged, c.evidence, c.reason) for c in result.claim_support] == \
+            [(c.text, c.score, c.flagged, c.evidence, c.reason) for c in expected.claim_support], question
+
+
+def _sentences_of(chunk) -> list[str]:
+    from chatapp.postprocess.support import _read_evidence, chunk_text
+
+    return [sentence for sentence, _, _ in _read_evidence(chunk_text(chunk))[0]]

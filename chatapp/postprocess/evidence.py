@@ -184,12 +184,15 @@ class TextIndex:
     def found_values(self) -> list[V.FoundValue]:
         # Parsed lazily: most answers have no numbers to look for.
         if self._values is None:
-            self._values = [v for text in self.texts for v in _values_in(text)]
-            self._numbers = {v.parsed for v in self._values if v.vtype in ("number", "amount")}
-            self._numbers |= {v.parsed[0] for v in self._values if v.vtype == "quantity"}
-            self._numbers |= {float(v.parsed.year) for v in self._values if v.vtype in ("year", "date") and v.parsed.year}
-            self._numbers |= {n for text in self.texts for n in V.parse_number_words(text)}
-            self._numbers |= {float(t) for t in self.tokens if t.isdigit() and len(t) <= 4}
+            # Filled whole before it is set: a turn's chunk index is filled in a worker (Postprocessor.prepare).
+            values = [v for text in self.texts for v in _values_in(text)]
+            numbers = {v.parsed for v in values if v.vtype in ("number", "amount")}
+            numbers |= {v.parsed[0] for v in values if v.vtype == "quantity"}
+            numbers |= {float(v.parsed.year) for v in values if v.vtype in ("year", "date") and v.parsed.year}
+            numbers |= {n for text in self.texts for n in V.parse_number_words(text)}
+            numbers |= {float(t) for t in self.tokens if t.isdigit() and len(t) <= 4}
+            self._numbers = numbers
+            self._values = values
         return self._values
 
     def has_word(self, word: str) -> bool:

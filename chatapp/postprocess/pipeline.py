@@ -14,6 +14,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import SimpleNamespace
 
 from chatapp.components import CHECKS
 from chatapp.input_limits import read_part
@@ -28,7 +29,7 @@ from chatapp.postprocess.findings import Sources
 from chatapp.postprocess.hallucination import EarlierWords, reads_earlier, to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.precedence import settle
-from chatapp.postprocess.support import SupportModel, chunk_text, evidence_parts, settle_flags
+from chatapp.postprocess.support import EvidencePool, SupportModel, chunk_text, evidence_parts, settle_flags
 from chatapp.records import (
     ANSWER_LEVEL,
     CoherenceResult,
@@ -88,6 +89,7 @@ class Postprocessor:
         self._earlier_word_cache: OrderedDict[str, EarlierWords] = OrderedDict()
         self._lock = threading.Lock()
         self._embedding_thread: ThreadPoolExecutor | None = None
+        self._prefetch_thread: ThreadPoolExecutor | None = None
 
     # --- shared state, loaded lazily ------------------------------------------
 
@@ -106,6 +108,41 @@ class Postprocessor:
             if self._view is None or not self._view.is_current(self.registry):
                 self._view = KnowledgeView.build(self.registry)
             return self._view
+
+    def prepare(self, rag_chunks: list[KnowledgeChunk] = (), history: list[DialogueTurn] = (),
+                resolved_entities: list[ResolvedEntity] = (), question: str = ""):
+        """Ready, in a worker, what a coming answer held to retrieved chunks will be checked against: the
+        indexes of the chunks and of the question (with the user's earlier turns), then (given an embedder)
+        the vectors of the evidence sentences — the chunks', earlier turns', and the records of the entities
+        the question resolved to or the chunks name — with their words. A turn calls it before the model is
+        called, so the check finds them ready when the answer comes: embedding those sentences was most of
+        what checking such an answer cost. Changes no result, only when the work is done. Returns the
+        Future doing it (None: nothing to do)."""
+        if not rag_chunks:
+            return None  # without retrieved chunks (or with evidence, given with the answer) nothing to ready
+        history = list(history)[-self.settings.history_turns_checked:]
+        # The very texts process() indexes for a chat turn (no evidence supplied): text_index keeps them.
+        supplied = [chunk_text(c) for c in rag_chunks]
+        given = [read_part(repair_surrogates(question or "")), *(t.content for t in history if t.role == "user")]
+
+        def index() -> None:
+            text_index(supplied).found_values  # noqa: B018 - fills the chunks' values
+            text_index(given)
+
+        with self._lock:
+            if self._prefetch_thread is None:
+                self._prefetch_thread = ThreadPoolExecutor(1, thread_name_prefix="postprocess-prefetch")
+        if self.embedder is None or self.support_model.similarity == "never":
+            return self._prefetch_thread.submit(index)
+        view = self.view()
+        # The records of the entities the question resolved to, and of those the chunks name (an answer
+        # names what its documents do).
+        named = [i for c in rag_chunks for m in view.find_mentions(chunk_text(c)) for i in m.entity_ids[:1]]
+        ids = [r.entity_id for r in resolved_entities if r.entity_id] + named
+        records = SimpleNamespace(texts=_entity_records(view, None, ids))
+        parts = evidence_parts([], None, rag_chunks, records, [t.content for t in history])
+        texts = [sentence.text for sentence in EvidencePool(parts).sentences]
+        return self.support_model.prefetch(self.embedder, texts, self._prefetch_thread, first=index)
 
     # --- the entry point ---------------------------------------------------------
 
@@ -292,10 +329,12 @@ def _without_names(doc):
     return copy
 
 
-def _entity_records(view: KnowledgeView, analysis: AnswerAnalysis, resolved: list[ResolvedEntity]) -> list[str]:
-    """What the registry says about the entities in play, as sentences the answer can be held to."""
-    ids = list(dict.fromkeys([e for s in analysis.sentences for e in s.entity_ids]
-                             + [r.entity_id for r in resolved if r.entity_id in view.entities]))
+def _entity_records(view: KnowledgeView, analysis: AnswerAnalysis | None, resolved: list) -> list[str]:
+    """What the registry says about the entities in play (those of the answer's sentences, then those
+    resolved: ResolvedEntity records or entity ids), as sentences the answer can be held to."""
+    in_answer = [e for s in analysis.sentences for e in s.entity_ids] if analysis is not None else []
+    resolved_ids = [r if isinstance(r, str) else r.entity_id for r in resolved]
+    ids = list(dict.fromkeys(in_answer + [i for i in resolved_ids if i in view.entities]))
     texts = []
     for entity_id in ids:
         entity = view.entities[entity_id]

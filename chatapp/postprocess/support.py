@@ -236,29 +236,65 @@ def _pairs(tokens: list[str]) -> set[tuple[str, str]]:
 
 
 class SentenceVectors:
-    """Embeddings of evidence sentences, kept per sentence text (evidence comes back turn after turn)."""
+    """Embeddings of evidence sentences, kept per sentence text (evidence comes back turn after turn).
+
+    `prefetch` embeds texts in a worker ahead of need — a turn's retrieved chunks while the model
+    answers — and `of` waits for that work rather than repeating it. A vector is the same whoever
+    computes it (the embedder's batching does not change it), so this changes only when it is done."""
 
     def __init__(self, size: int = 4096):
         self.size = size
         self._vectors: OrderedDict[str, object] = OrderedDict()
         self._lock = threading.Lock()
+        self._pending: dict[str, object] = {}  # text → the Future computing it
+
+    def prefetch(self, embedder, texts: list[str], executor, first=None):
+        """Start embedding those of `texts` not kept yet, on `executor`, after calling `first` (when given):
+        the Future doing it (None: nothing to do)."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._vectors and t not in self._pending]
+            if not missing:
+                return executor.submit(first) if first is not None else None
+            future = executor.submit(self._compute, embedder, missing, first)
+            for text in missing:
+                self._pending[text] = future
+            return future
 
     def of(self, embedder, texts: list[str]):
         import numpy as np
 
         with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+            waiting = {self._pending[t] for t in texts if t in self._pending}
+        for future in waiting:
+            try:
+                future.result()
+            except Exception:  # noqa: BLE001 - computed below, where a failure reaches the caller
+                pass
+        with self._lock:
+            found = {t: self._vectors[t] for t in texts if t in self._vectors}
+            for t in found:
+                self._vectors.move_to_end(t)
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
-            computed = embedder.embed(missing)
+            found.update(self._compute(embedder, missing))
+        return np.stack([found[t] for t in texts])
+
+    def _compute(self, embedder, texts: list[str], first=None) -> dict:
+        try:
+            if first is not None:
+                first()
+            computed = dict(zip(texts, embedder.embed(texts)))
             with self._lock:
-                for text, vector in zip(missing, computed):
+                for text, vector in computed.items():
                     self._vectors[text] = vector
+                    self._vectors.move_to_end(text)
                 while len(self._vectors) > self.size:
                     self._vectors.popitem(last=False)
-        with self._lock:
-            for t in texts:
-                self._vectors.move_to_end(t)
-            return np.stack([self._vectors[t] for t in texts])
+            return computed
+        finally:
+            with self._lock:
+                for text in texts:
+                    self._pending.pop(text, None)
 
 
 class SupportModel:
@@ -267,6 +303,13 @@ class SupportModel:
         self.weights = weights or default_weights()
         self.similarity = similarity
         self.vectors = SentenceVectors()
+
+    def prefetch(self, embedder, sentences: list[str], executor, first=None):
+        """Start embedding evidence sentences before an answer is checked against them, and their words
+        (which _near_words compares a claim's missing words with), on `executor`, after calling `first`
+        (when given): the Future doing it."""
+        plain = [w for sentence in sentences for w in _plain_words(sentence)]
+        return self.vectors.prefetch(embedder, sentences + plain, executor, first)
 
     def assess(self, analysis: AnswerAnalysis, sources: Sources, question: str, parts: list[tuple[str, str, str]],
                embedder=None) -> list[ClaimSupport]:
@@ -534,12 +577,17 @@ class SupportModel:
         lexical_best, _ = pool.best({stem(w) for w in words(support.text) if not is_stop(w)})
         if lexical_best >= 0:
             texts.add(pool.sentences[lexical_best].text)
-        beside = sorted({w.lower() for t in texts for w in words(t) if w.isalpha() and not is_stop(w)} - set(missing))
+        beside = sorted({w for t in texts for w in _plain_words(t)} - set(missing))
         if not beside:
             return frozenset()
         vectors = self.vectors.of(embedder, missing + beside)
         similarities = vectors[:len(missing)] @ vectors[len(missing):].T
         return frozenset(w for w, row in zip(missing, similarities) if float(row.max()) >= NEAR_WORD_SIMILARITY)
+
+
+def _plain_words(sentence: str) -> list[str]:
+    """The words of an evidence sentence that _near_words compares a claim's missing words with."""
+    return [w.lower() for w in words(sentence) if w.isalpha() and not is_stop(w)]
 
 
 def answer_features(claim_support: list[ClaimSupport], text: str, sources: Sources,
@@ -689,9 +737,14 @@ def evidence_parts(evidence: list[str], evidence_labels: list[str] | None, chunk
 
 
 def chunk_text(chunk) -> str:
+    return _chunk_text(chunk.title, chunk.content, getattr(chunk, "date", None))
+
+
+@functools.lru_cache(maxsize=256)  # a turn reads its chunks' text several times, and chunks come back
+def _chunk_text(title: str, content: str, written) -> str:
     # "next Tuesday" in a retrieved mail states the day it meant then, so an answer giving that day holds.
-    content = with_days_meant(chunk.content, getattr(chunk, "date", None))
-    return f"{chunk.title}\n{content}" if chunk.title else content
+    content = with_days_meant(content, written)
+    return f"{title}\n{content}" if title else content
 
 
 def settle_flags(claim_support: list[ClaimSupport], reported, grounded: bool) -> None:

@@ -11,7 +11,10 @@ Three workloads, all warm (models loaded, one throw-away call first):
   worded alike) as a chat turn checks them: held to the chunks their question
   retrieves from its three folders of work documents, ingested into one data
   dir, with no evidence supplied (so the support model may embed claims beside
-  every sentence of those chunks, kept per sentence from turn to turn).
+  every sentence of those chunks, kept per sentence from turn to turn). As a
+  turn does, those sentences are embedded while the model answers
+  (Postprocessor.prepare, untimed here, as the question's embedding is; a build
+  without prepare embeds them in the check).
 Each workload runs once without and once with the embedder given to the
 Postprocessor (it is then used for the answer's topical fit to the question).
 With the embedder, each answer starts with nothing remembered but its question,
@@ -120,6 +123,10 @@ def main() -> int:
                 for answer, kwargs in items:
                     embedder.forget()
                     embedder.embed([kwargs["question"]])  # what retrieval did before the model answered
+                    if kwargs.get("rag_chunks"):  # … and what the turn embeds while the model answers
+                        ready = post.prepare(kwargs["rag_chunks"], question=kwargs["question"])
+                        if ready is not None:
+                            ready.result()
                     start, cpu = time.perf_counter(), time.process_time()
                     post.process(answer, **kwargs)
                     post_ms.append(1000 * (time.perf_counter() - start))

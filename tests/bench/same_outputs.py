@@ -89,6 +89,8 @@ def dump(path: Path, begin_rows: int, halueval_lines: int) -> None:
             on_evidence = Postprocessor(empty_engine.kb.registry, embedder=given)
             for name, answer, kwargs in [*kb_cases, *cases(begin_rows, halueval_lines), *chat_cases]:
                 post = on.get(name.split(":")[0], on_evidence)
+                if kwargs.get("rag_chunks") and hasattr(post, "prepare"):
+                    post.prepare(kwargs["rag_chunks"], question=kwargs["question"])  # as a turn does
                 results[f"{name}|embedder={with_embedder}"] = outcome(post.process(answer, **kwargs))
         kb_engine.close()
         empty_engine.close()
