@@ -21,7 +21,7 @@ from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
-from chatapp.postprocess.values import measure_pattern
+from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
@@ -596,11 +596,9 @@ def _names_written(text: str) -> set[str]:
     first word that it also writes in lower case."""
     capitalised = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", text)}
     # An address writes names in lower case ("lorcan.abernethy@…", "www.harrowgate.com"): not prose.
-    prose = _ADDRESS.sub(" ", text)
+    prose = URL_RE.sub(" ", EMAIL_RE.sub(" ", text))
     return capitalised - set(re.findall(r"\b[a-z]+\b", prose))
 
-
-_ADDRESS = re.compile(r"[\w.+'-]+@[\w.-]+|(?:https?://|www\.)\S+", re.IGNORECASE)
 
 
 def _stems(words: set[str]) -> set[str]:

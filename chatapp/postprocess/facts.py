@@ -296,11 +296,11 @@ class FactValidator:
         stems = sentence.stems - {stem(w) for w in words(vc.claim.text)}
         if len(stems) < MOVED_MIN_WORDS:
             return None
-        contradiction = self._against_source_sentence(vc, sentence, analysis, sources)
-        if contradiction is None:
-            return None
         _, overlap = sources.supplied.best_sentence(stems)
         if overlap < MOVED_MIN_OVERLAP:
+            return None
+        contradiction = self._against_source_sentence(vc, sentence, analysis, sources)
+        if contradiction is None:
             return None
         for text, text_stems, _ in sources.supplied.sentences:
             near = len(stems & text_stems) / len(stems) > overlap * MOVED_RIVAL_SHARE

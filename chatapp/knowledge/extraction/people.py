@@ -158,7 +158,7 @@ def _lower_case_role(field: str) -> str | None:
     written in lower case at the head of a directory entry, as the words before any note or comma,
     when its last word is a word for someone who does something (_is_prose_role)."""
     head = re.sub(r"\s*\([^()]*\)", "", field.split(", ")[0]).strip(" .")
-    if not re.fullmatch(r"[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}", head):
+    if not re.fullmatch(_PROSE_ROLE, head):
         return None
     return head if _is_prose_role(head) else None
 
