@@ -83,6 +83,18 @@ def only_entity(engine: ChatEngine, name: str):
     return found[0]
 
 
+# The start of a probe run with `python -c`: chatapp's command line with the probe's own arguments, as a user
+# runs it, then whatever the probe appends reads the process it ran in (sys.modules, …).
+RUN_CHATAPP = (
+    "import runpy, sys\n"
+    "sys.argv = ['chatapp', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('chatapp', run_name='__main__')\n"
+    "except SystemExit as exc:\n"
+    "    assert not exc.code, exc.code\n"
+)
+
+
 def run_cli(*args: str, data_dir: Path | None = None, env: dict | None = None, timeout: float = 300,
             input_text: str | None = None) -> subprocess.CompletedProcess:
     """Run `python -m chatapp ARGS` as a user would, in a separate process."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import chatapp  # noqa: F401  (offline environment first)
 from chatapp.engine import ChatEngine
+from tests.conftest import RUN_CHATAPP
 
 ROOT = Path(__file__).resolve().parent.parent
 LEFT_OUT = ("spacy.cli", "weasel", "requests", "grpc", "opentelemetry.exporter.otlp.proto.grpc", "httpx._main",
@@ -34,12 +35,7 @@ def test_a_whole_offline_ask_loads_neither_spacys_command_line_nor_chromadbs_tra
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(docs)
     probe = (
-        "import runpy, sys\n"
-        "sys.argv = ['chatapp', *sys.argv[1:]]\n"
-        "try:\n"
-        "    runpy.run_module('chatapp', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    assert not exc.code, exc.code\n"
+        RUN_CHATAPP +
         f"left_out = {LEFT_OUT!r}\n"
         "print('loaded:', [n for n in left_out if any(m == n or m.startswith(n + '.') for m in sys.modules)],\n"
         "      'spacy and chromadb:', 'spacy' in sys.modules and 'chromadb' in sys.modules)\n"

@@ -22,6 +22,7 @@ from chatapp.llm.client import load_litellm
 from chatapp.llm.offline import passage_sentences
 from chatapp.records import KnowledgeChunk, ResolvedEntity
 from tests.openai_server import Scripted, split_into_pieces  # the fixtures come from tests/conftest.py
+from tests.conftest import RUN_CHATAPP
 
 # litellm's own pydantic deprecation noise is not ours to fix.
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -307,12 +308,7 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_trio_o
     only HTTP/2 (together 0.15 s of CPU and 15 MiB to import)."""
     openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
     probe = (
-        "import runpy, sys\n"
-        "sys.argv = ['chatapp', *sys.argv[1:]]\n"
-        "try:\n"
-        "    runpy.run_module('chatapp', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    assert not exc.code, exc.code\n"
+        RUN_CHATAPP +
         "print('aiohttp, trio, h2 loaded:', [name in sys.modules for name in ('aiohttp', 'trio', 'h2')],\n"
         "      'openai loaded:', 'openai' in sys.modules)\n"
     )
