@@ -323,27 +323,37 @@ def test_a_regenerated_answer_is_labelled_in_the_chat_and_when_the_session_is_re
         assert sum(GOOD_ANSWER in text for text in shown) == 1
 
 
-def test_a_resume_while_the_chat_is_still_starting_shows_that_session_once(tui_engine, monkeypatch):
-    tui_engine.ask("What is John Smith's email address?", session="earlier", model="offline")
-    tui_engine.ask("Who leads Project Atlas?", session="atlas-talk", model="offline")
-    # Hold the start-up at the knowledge base (as a first start loading the sample does) so the
-    # resume lands before the start-up would show the --session's history.
+def hold_start_up(engine, monkeypatch) -> threading.Event:
+    """Hold the chat's start-up at the knowledge base (as a first start loading the sample is held)
+    until the event returned is set."""
     knowledge_loaded = threading.Event()
-    real_ensure = tui_engine.ensure_sample_kb
+    real_ensure = engine.ensure_sample_kb
 
     def slow_ensure(**kwargs):
         knowledge_loaded.wait(30)
         return real_ensure(**kwargs)
 
-    monkeypatch.setattr(tui_engine, "ensure_sample_kb", slow_ensure)
+    monkeypatch.setattr(engine, "ensure_sample_kb", slow_ensure)
+    return knowledge_loaded
+
+
+async def live_diff_ready(app) -> None:
+    for _ in range(200):
+        if app.live_ready:
+            return
+        await asyncio.sleep(0.05)
+
+
+def test_a_resume_while_the_chat_is_still_starting_shows_that_session_once(tui_engine, monkeypatch):
+    tui_engine.ask("What is John Smith's email address?", session="earlier", model="offline")
+    tui_engine.ask("Who leads Project Atlas?", session="atlas-talk", model="offline")
+    # The resume lands before the start-up would show the --session's history.
+    knowledge_loaded = hold_start_up(tui_engine, monkeypatch)
 
     async def scenario():
         app = ChatApp(tui_engine, session_name="earlier")
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(200):
-                if app.live_ready:
-                    break
-                await asyncio.sleep(0.05)
+            await live_diff_ready(app)
             app.query_one("#prompt", PromptInput).value = "/resume atlas-talk"
             await pilot.press("enter")
             for _ in range(200):  # the resumed history shown (its own worker), start-up still held
@@ -358,6 +368,35 @@ def test_a_resume_while_the_chat_is_still_starting_shows_that_session_once(tui_e
             assert len(questions) == 1 and "Atlas" in questions[0]
 
     asyncio.run(scenario())
+
+
+def test_a_question_sent_while_the_chat_is_still_starting_follows_the_sessions_history_once(
+        tui_engine, monkeypatch):
+    """`chat --session earlier` and a question sent at once: the earlier exchange is shown above it,
+    and the new question and its checked answer once, not again as history read after they were stored."""
+    tui_engine.ask("What is John Smith's email address?", session="earlier", model="offline")
+    knowledge_loaded = hold_start_up(tui_engine, monkeypatch)
+
+    async def scenario():
+        app = ChatApp(tui_engine, session_name="earlier", model="offline")
+        async with app.run_test(size=SIZE) as pilot:
+            await live_diff_ready(app)
+            app.query_one("#prompt", PromptInput).value = "Who leads Project Atlas?"
+            await pilot.press("enter")
+            for _ in range(600):  # the answer finished and checked, the start-up still held
+                await pilot.pause(0.05)
+                answers = app.query(AssistantMessage)
+                if not app.busy and answers and answers.last().status != "streaming":
+                    break
+            knowledge_loaded.set()
+            await settle(pilot)
+            return ([str(m.render()) for m in app.query(UserMessage)],
+                    [(m.text, m.review is not None) for m in app.query(AssistantMessage)])
+
+    questions, answers = asyncio.run(scenario())
+    assert len(questions) == 2 and "email" in questions[0] and "Atlas" in questions[1]
+    assert len(answers) == 2 and all(checked for _, checked in answers)
+    assert answers[0][1] and "@" in answers[0][0]
 
 
 def test_a_model_name_no_provider_takes_is_refused_and_the_model_kept(tui_engine):

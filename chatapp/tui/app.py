@@ -101,6 +101,11 @@ class ChatApp(App):
         # Bumped whenever the conversation on screen is replaced (Ctrl+N, /new, a resume): the start-up
         # shows the --session's history only into the conversation it opened.
         self._conversation_generation = 0
+        # The conversation whose stored history has been shown (or is being shown, under the lock):
+        # the start-up, a resume and the first message sent race to show it, and it is shown once,
+        # before that message is stored (else the message came back as history, after itself).
+        self._history_lock = threading.Lock()
+        self._history_shown_for: int | None = None
         if engine is not None:
             self.engine_ready.set()
         self.startup_error: Exception | None = None  # opening the engine failed: the chat ended with it
@@ -207,8 +212,7 @@ class ChatApp(App):
                                   timeout=8)
         self._refresh_status()
         # A session opened meanwhile (/resume while the sample loaded) has shown its own history.
-        if self.session_name and conversation == self._conversation_generation:
-            self._show_history()
+        if self.session_name and self._show_history_once(conversation):
             self.call_from_thread(self._show_session, self.session_name)
         if self._quitting.is_set():
             return
@@ -281,6 +285,18 @@ class ChatApp(App):
     def _refresh_status(self) -> None:
         stats = self.engine.kb.stats()
         self.call_from_thread(self.query_one(KnowledgeStatus).show_stats, stats, self.model)
+
+    def _show_history_once(self, conversation: int) -> bool:
+        """In a worker: show the stored history of the session on screen, unless conversation
+        `conversation` is no longer the one on screen or its history was shown already. Waits while
+        another worker shows it. True if it was shown here."""
+        with self._history_lock:
+            if conversation != self._conversation_generation or self._history_shown_for == conversation:
+                return False
+            self._history_shown_for = conversation
+            if self.session_name:
+                self._show_history()
+            return True
 
     def _show_history(self) -> None:
         store = self.engine.sessions
@@ -356,7 +372,7 @@ class ChatApp(App):
         event.input.value = ""
         self.busy = True
         self.draft_preview.turn_started()
-        self._turn = TurnView(text, session_name=self.session_name)
+        self._turn = TurnView(text, session_name=self.session_name, conversation=self._conversation_generation)
         self.query_one("#conversation", VerticalScroll).anchor()  # sending brings the end into view
         self.run_turn(self._turn, "off" if event.as_typed else self.level)
 
@@ -375,6 +391,9 @@ class ChatApp(App):
                     return
                 if turn.session_name is None and turn.attached:  # sent before --session was looked up
                     turn.session_name = self.session_name
+            # What the session held before is shown above this question, and only that: read once
+            # this turn is stored, the history would show the turn again, after itself.
+            self._show_history_once(turn.conversation)
             if not self._engine_turn.acquire(blocking=False):
                 if not self.draft_preview.running:  # a draft's preview holds it a moment: nothing to say
                     self.call_from_thread(self.notify, "Waiting for the answer still running in the other session …")
@@ -504,11 +523,11 @@ class ChatApp(App):
         self.session_name = session.name
         self._show_session(session.name)
         self.refresh_status_bar()
-        self.show_history()
+        self.show_history(self._conversation_generation)
 
     @work(thread=True, exclusive=True, group="history")
-    def show_history(self) -> None:
-        self._show_history()
+    def show_history(self, conversation: int) -> None:
+        self._show_history_once(conversation)
 
     @work(thread=True, group="ingest")
     def ingest(self, path: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 class TurnView:
     text: str
     session_name: str | None = None  # None: the engine starts a new session for it
+    conversation: int = 0  # the app's conversation generation it was sent in (Ctrl+N, a resume start another)
     cancel: threading.Event = field(default_factory=threading.Event)
     message: Any = None  # the AssistantMessage, once the model starts
     attached: bool = True
