@@ -23,7 +23,7 @@ from chatapp.tui.app import ChatApp
 from chatapp.tui.prompt_input import PromptInput
 from chatapp.tui.widgets import CorrectionDiff, UserMessage
 from tests.conftest import SAMPLE_KB
-from tests.openai_server import Scripted
+from tests.openai_server import Scripted, split_into_pieces
 from tests.test_tui import settle
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -465,7 +465,10 @@ def test_a_long_streamed_answer_keeps_finished_blocks_apart_and_esc_keeps_all_of
     code = "```python\ndef f():\n\n    return 1\n```"  # a blank line inside a fence does not end it
     reply = "\n\n".join(paragraphs[:6] + [code] + paragraphs[6:]) + "\n\n"
     assert len(reply) > 3 * SETTLE_CHARS
-    openai_server.script(Scripted.endless_stream(reply, piece_delay=0.002))
+    # Word by word, then the stream stays open with nothing more (an answer still coming) until Esc:
+    # an endless stream would start the reply again, and on a busy machine the Esc can come after that.
+    words = split_into_pieces(reply, len(reply.split()))
+    openai_server.script(Scripted.in_parts(*words, "And then", piece_delay=0.002, stall_after=len(words)))
     engine = model_engine(data_dir, openai_server)
 
     async def scenario():
