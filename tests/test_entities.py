@@ -309,3 +309,12 @@ def test_a_pronoun_with_a_rival_nearly_as_salient_is_less_sure(resolver):
     unsure = by_surface(resolver.resolve("when will she finish?", two, NOW), "she")
     assert unsure.entity_id == "person:emma-johansson" and len(unsure.candidates) == 2
     assert unsure.confidence < 0.6 < 0.8 <= sure.confidence
+
+
+def test_it_after_a_thing_named_earlier_in_the_sentence_is_that_thing_not_the_salient_project(resolver):
+    state = state_after(("how is Project Atlas going?", ["project:atlas"]))
+    results = resolver.resolve("how much was the shed quote and who sent it?", state, NOW)
+    assert not [r for r in results if r.surface == "it"]
+    # What is asked of "it" in its own clause ("the status of it") is no antecedent.
+    it = by_surface(resolver.resolve("what is the status of it?", state, NOW), "it")
+    assert it.entity_id == "project:atlas"

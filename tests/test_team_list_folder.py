@@ -137,3 +137,12 @@ def test_the_person_the_sources_name_is_accepted_by_first_name_or_in_full(engine
             ("who runs the monitor training?", "Bettina will run the training session on 9 December.")):
         response = checked(engine, question, answer)
         assert response.hallucination_flags == [], answer
+
+
+def test_a_contact_column_of_numbers_or_addresses_is_their_phone_or_email():
+    from chatapp.knowledge.extraction.people import reach_key
+
+    assert reach_key("contact", "07700 912 448") == "phone"
+    assert reach_key("contact", "ysolde.prentiss@orchard.example") == "email"
+    assert reach_key("contact", "ring 07700 912 448 after six") == "contact"  # more than a number: kept whole
+    assert reach_key("role", "07700 912 448") == "role"

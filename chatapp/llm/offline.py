@@ -303,10 +303,14 @@ class OfflineResponder:
             found = []
             for r in resolved:
                 known = self._known(r.entity_id)
-                found.append(known or _KnownEntity(r.entity_id, r.canonical_name, dict(r.attributes or {})))
+                # A document's record states what it has: no date is no "Date: None".
+                stated = {k: v for k, v in (r.attributes or {}).items() if v not in (None, "", [])}
+                found.append(known or _KnownEntity(r.entity_id, r.canonical_name, stated))
             return list({e.entity_id: e for e in found}.values())
         ids = self._mentioned(question)
-        if not ids and PRONOUNS.search(question):
+        # A chat turn's resolver has read the pronouns already: one it left alone points at nothing known
+        # ("how much was the quote and who sent it"), so only a bare call guesses from earlier messages.
+        if not ids and PRONOUNS.search(question) and "resolved_entities" not in context:
             # A follow-up ("and his phone?"): the entity of the latest earlier message that names one.
             earlier = [m for m in messages if m.get("role") in ("user", "assistant")][:-1]
             for message in reversed(earlier[-6:]):

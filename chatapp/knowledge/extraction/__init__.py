@@ -4,6 +4,8 @@ its source. `extract` reads one parsed document; `merge` joins what every docume
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from chatapp.knowledge.extraction.observations import Observation
 
 
@@ -15,20 +17,22 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     from chatapp.knowledge.extraction.fields import read_fields
     from chatapp.knowledge.extraction.legal_names import read_legal_names
     from chatapp.knowledge.extraction.mentions import read_mentions
-    from chatapp.knowledge.extraction.people import read_people
+    from chatapp.knowledge.extraction.people import reach_key, read_people
     from chatapp.knowledge.extraction.records import read_csv, read_json
 
     if parsed.format == "csv":
-        return read_csv(raw_text or "")
-    if parsed.format == "json":
-        return read_json(raw_text or "")
-    is_email = parsed.format == "email"
-    found = read_people(parsed.text, parsed.metadata, is_email)
-    found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
-    found += read_legal_names(parsed.text)
-    if with_mentions:
-        found += read_mentions(parsed.text)
-    return found
+        found = read_csv(raw_text or "")
+    elif parsed.format == "json":
+        found = read_json(raw_text or "")
+    else:
+        is_email = parsed.format == "email"
+        found = read_people(parsed.text, parsed.metadata, is_email)
+        found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
+        found += read_legal_names(parsed.text)
+        if with_mentions:
+            found += read_mentions(parsed.text)
+    # A "Contact" column of addresses is their email, one of numbers their phone, whatever the format.
+    return [replace(o, key=reach_key(o.key, o.value)) for o in found]
 
 
 def reads_mentions(parsed) -> bool:

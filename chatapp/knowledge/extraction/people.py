@@ -135,6 +135,24 @@ def phones_in(text: str) -> list[str]:
     return [value for _, value in phone_spans(text)]
 
 
+# Columns and labels that give "how to reach them" without saying how: "Contact", "Details".
+_REACH_KEYS = frozenset({"contact", "contact_details", "contact_info", "details", "reach", "how_to_reach"})
+
+
+def reach_key(key: str, value: str) -> str:
+    """"email" or "phone" for a contact field that holds only an address or only a number, so
+    "Contact: 07700 912 448" answers "what's her phone number?"; the key as it was otherwise."""
+    if key not in _REACH_KEYS:
+        return key
+    value = value.strip()
+    if EMAIL.fullmatch(value):
+        return "email"
+    phones = phone_spans(value)
+    if len(phones) == 1 and phones[0][0] == (0, len(value)):
+        return "phone"
+    return key
+
+
 def _is_role_text(text: str) -> bool:
     """A job title as directories write one: short, capitalised, no address, number or sentence."""
     text = text.strip()

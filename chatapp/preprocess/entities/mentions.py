@@ -35,7 +35,7 @@ def find_mentions(text: str, index: AliasIndex, doc=None, now: datetime | None =
     found += _role_mentions(text, index)
     found += _ner_mentions(doc, date_spans)
     found += _temporal_mentions(text, now, date_spans, context_years)
-    found += [Mention(t, span, kind, label=label) for t, span, kind, label in reference_mentions(text)]
+    found += reference_mentions(text)
     # Exact sources (markers, registry names, dates) first, longest first;
     # spaCy's spans and the reference words only fill the gaps they leave.
     found.sort(key=lambda m: (_PRIORITY[m.kind] >= _PRIORITY["ner"], -(m.span[1] - m.span[0]), _PRIORITY[m.kind], m.span[0]))

@@ -44,22 +44,52 @@ _DESCRIPTION_RE = re.compile(
 )
 
 
-def reference_mentions(text: str) -> list[tuple[str, tuple[int, int], str, str]]:
-    """Definite descriptions and pronouns in `text`, as (text, span, kind, label)
-    for mention detection to turn into Mentions."""
-    found: list[tuple[str, tuple[int, int], str, str]] = []
+def reference_mentions(text: str) -> list[Mention]:
+    """Definite descriptions and pronouns in `text`. An "it" or "its" whose own sentence names a thing
+    before it, a clause earlier ("how much was the shed quote and who sent it"), carries that noun
+    phrase's span as its `value`: the likeliest thing it means."""
+    found: list[Mention] = []
     for m in _DESCRIPTION_RE.finditer(text):
         end = m.end("plural") if m.group("plural") else m.end("noun")
         # "+" marks a restrictive phrase ("the email from Sarah"): likely a new
         # description rather than a pointer back to the last one.
         label = m.group("noun").lower() + ("+" if m.group("restrict") else "")
-        found.append((text[m.start():end], (m.start(), end), "description", label))
+        found.append(Mention(text[m.start():end], (m.start(), end), "description", label=label))
     expletive = [m.span() for m in _EXPLETIVE_IT.finditer(text)]
     for m in _PRONOUN_RE.finditer(text):
-        if m.group(1).lower() == "it" and any(s <= m.start() < e for s, e in expletive):
+        label = m.group(1).lower()
+        if label == "it" and any(s <= m.start() < e for s, e in expletive):
             continue
-        found.append((m.group(0), m.span(), "pronoun", m.group(1).lower()))
+        antecedent = _thing_named_before(text, m.start()) if PRONOUNS[label] == "thing" else None
+        found.append(Mention(m.group(0), m.span(), "pronoun", label=label, value=antecedent))
     return found
+
+
+# A noun phrase with its determiner ("the shed quote", "our new supplier"); the words after the
+# determiner stop at the first that cannot be part of it.
+_NOUN_PHRASE = re.compile(r"\b(?:the|a|an|this|that|my|our|your|their)\s+[A-Za-z][\w'-]*", re.IGNORECASE)
+# Where one clause of a sentence ends and the next begins: "…the invoice, when is it due?",
+# "…the quote and who sent it".
+_CLAUSE_BREAK = re.compile(r",|;|\s(?:and|but|so|then|or|because|since|until|when|while|before|after)\s", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.?!]\s")
+# "thanks for the help, when does it start?": courtesy names no thing the rest is about.
+_COURTESY_BEFORE = re.compile(r"\b(?:thanks|thank\s+you|cheers)\s+(?:for|about)\s*$", re.IGNORECASE)
+
+
+def _thing_named_before(text: str, at: int) -> tuple[int, int] | None:
+    """The span of the last noun phrase in the sentence before position `at` that a clause break
+    separates from it, if any: what a pronoun in the next clause most likely points back to. A phrase
+    right before the pronoun's own clause ("the status of it") is what is asked of it, not its
+    antecedent, so only one a clause earlier counts."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text, start, at)]
+    if not breaks:
+        return None
+    last = None
+    for phrase in _NOUN_PHRASE.finditer(text, start, breaks[-1]):
+        if not _COURTESY_BEFORE.search(text, start, phrase.start()):
+            last = phrase.span()
+    return last
 
 
 class ReferenceResolver:
@@ -96,6 +126,11 @@ class ReferenceResolver:
 
         present: dict[str, float] = {}
         has_antecedent = any(r.entity_id and r.span[1] <= mention.span[0] for r in earlier)
+        own = mention.value if mention.kind == "pronoun" else None
+        if own and not any(r.entity_id and own[0] <= r.span[1] and r.span[0] <= mention.span[0] for r in earlier):
+            # The sentence named the thing before ("the shed quote and who sent it") and it is nothing
+            # known: "it" is that, not whatever the conversation left salient.
+            return []
         # Something named earlier in this very text is newer than anything in
         # past turns: those count as one turn older then.
         age = state.decay if (state and has_antecedent) else 1.0
