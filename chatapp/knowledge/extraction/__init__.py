@@ -32,7 +32,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         if with_mentions:
             found += read_mentions(parsed.text)
     # A "Contact" column of addresses is their email, one of numbers their phone, whatever the format.
-    return [replace(o, key=reach_key(o.key, o.value)) for o in found]
+    return [o if (key := reach_key(o.key, o.value)) == o.key else replace(o, key=key) for o in found]
 
 
 def reads_mentions(parsed) -> bool:

@@ -65,8 +65,7 @@ def reference_mentions(text: str) -> list[Mention]:
     return found
 
 
-# A noun phrase with its determiner ("the shed quote", "our new supplier"); the words after the
-# determiner stop at the first that cannot be part of it.
+# Where a noun phrase starts: a determiner and the word after it ("the shed" of "the shed quote").
 _NOUN_PHRASE = re.compile(r"\b(?:the|a|an|this|that|my|our|your|their)\s+[A-Za-z][\w'-]*", re.IGNORECASE)
 # Where one clause of a sentence ends and the next begins: "…the invoice, when is it due?",
 # "…the quote and who sent it".
