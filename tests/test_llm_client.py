@@ -316,6 +316,42 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_no_aiohttp_trio_o
     assert done.stdout.rstrip().endswith("aiohttp, trio, h2 loaded: [False, False, False] openai loaded: True")
 
 
+def test_a_whole_ask_against_an_openai_compatible_server_loads_only_the_chat_types_of_the_openai_package(
+        openai_server, tmp_path):
+    """`openai.types` and `openai.types.responses` would import, in their `__init__`, the models of every
+    endpoint (the Responses API alone is hundreds of modules); a streamed chat completion needs a few."""
+    openai_server.script(Scripted.reply("Nobody leads it yet.", pieces=2))
+    probe = (
+        RUN_CHATAPP +
+        "types = [name for name in sys.modules if name.startswith('openai.types.')]\n"
+        "print('responses types:', len([name for name in types if name.startswith('openai.types.responses.')]))\n"
+        "print('chat types:', any(name.startswith('openai.types.chat.') for name in types))\n"
+    )
+    done = _ask_in_a_process(openai_server, tmp_path, "-c", probe)
+    *_, responses_line, chat_line = done.stdout.rstrip().splitlines()
+    assert chat_line == "chat types: True"
+    # one parameter type the chat code imports by its own name, against about 250 with the whole package
+    assert int(responses_line.removeprefix("responses types: ")) <= 5
+
+
+def test_the_openai_types_package_answers_every_name_once_asked(openai_server):
+    """Whatever asks the package itself for a name later (a caller of another endpoint) gets it."""
+    openai_server.script(Scripted.reply("Hello there.", pieces=1))
+    script = (
+        "import chatapp\n"
+        "from chatapp.llm import LLMClient, LLMSettings\n"
+        f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
+        "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n"
+        "import openai.types, openai.types.responses\n"
+        "from openai.types import CompletionUsage\n"
+        "print(answer, openai.types.Embedding.__name__, openai.types.responses.Response.__name__, CompletionUsage.__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "Hello there. Embedding Response CompletionUsage"
+
+
 def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them_later(openai_server):
     """litellm (every other provider) imports aiohttp, maybe later in the same chat."""
     openai_server.script(Scripted.reply("Hello there.", pieces=1))
