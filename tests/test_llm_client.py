@@ -334,40 +334,40 @@ def test_a_whole_ask_against_an_openai_compatible_server_loads_only_the_chat_typ
     assert int(responses_line.removeprefix("responses types: ")) <= 5
 
 
-def test_the_openai_types_package_answers_every_name_once_asked(openai_server):
-    """Whatever asks the package itself for a name later (a caller of another endpoint) gets it."""
-    openai_server.script(Scripted.reply("Hello there.", pieces=1))
-    script = (
-        "import chatapp\n"
-        "from chatapp.llm import LLMClient, LLMSettings\n"
-        f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
-        "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n"
-        "import openai.types, openai.types.responses\n"
-        "from openai.types import CompletionUsage\n"
-        "print(answer, openai.types.Embedding.__name__, openai.types.responses.Response.__name__, CompletionUsage.__name__)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          cwd=Path(__file__).resolve().parent.parent)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "Hello there. Embedding Response CompletionUsage"
-
-
-def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them_later(openai_server):
-    """litellm (every other provider) imports aiohttp, maybe later in the same chat."""
+def _after_one_streamed_answer(openai_server, then: str) -> str:
+    """What a fresh interpreter prints running `then` after one answer ("Hello there.") streamed from the
+    test server through chatapp's client."""
     openai_server.script(Scripted.reply("Hello there.", pieces=1))
     script = (
         "import sys, chatapp\n"
         "from chatapp.llm import LLMClient, LLMSettings\n"
         f"client = LLMClient(LLMSettings(model='test-model', api_base={openai_server.url!r}))\n"
-        "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n"
-        "before = [name in sys.modules for name in ('aiohttp', 'trio', 'h2')]\n"
-        "import aiohttp, h2.connection, trio\n"
-        "print(answer, before, aiohttp.ClientSession.__name__, trio.Lock.__name__, h2.connection.H2Connection.__name__)\n"
+        "answer = client.stream([{'role': 'user', 'content': 'hi'}]).text\n" + then
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "Hello there. [False, False, False] ClientSession Lock H2Connection"
+    return done.stdout.strip()
+
+
+def test_the_openai_types_package_answers_every_name_once_asked(openai_server):
+    """Whatever asks the package itself for a name later (a caller of another endpoint) gets it."""
+    printed = _after_one_streamed_answer(openai_server, (
+        "import openai.types, openai.types.responses\n"
+        "from openai.types import CompletionUsage\n"
+        "print(answer, openai.types.Embedding.__name__, openai.types.responses.Response.__name__, CompletionUsage.__name__)\n"
+    ))
+    assert printed == "Hello there. Embedding Response CompletionUsage"
+
+
+def test_modules_left_out_of_the_openai_route_still_load_for_whatever_needs_them_later(openai_server):
+    """litellm (every other provider) imports aiohttp, maybe later in the same chat."""
+    printed = _after_one_streamed_answer(openai_server, (
+        "before = [name in sys.modules for name in ('aiohttp', 'trio', 'h2')]\n"
+        "import aiohttp, h2.connection, trio\n"
+        "print(answer, before, aiohttp.ClientSession.__name__, trio.Lock.__name__, h2.connection.H2Connection.__name__)\n"
+    ))
+    assert printed == "Hello there. [False, False, False] ClientSession Lock H2Connection"
 
 
 def test_an_openai_name_without_api_base_follows_the_openai_environment(openai_server, monkeypatch):
