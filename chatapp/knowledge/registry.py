@@ -27,8 +27,9 @@ class RegistryFileError(ValueError):
 
 def normalize_alias(text: str) -> str:
     """Case-, accent- and punctuation-insensitive key for alias lookup."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    if not text.isascii():  # ASCII has no accents, and NFKD leaves it as it is
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return re.sub(r"[^\w@.]+", " ", text.casefold()).strip()
 
 

@@ -258,10 +258,17 @@ class ClaimExtractor:
             if span is None or len(span) == 0:
                 continue
             raw = text[start:end]
-            content = [(t.text, (t.idx, t.idx + len(t)), t.pos_) for t in span if is_content(t)]
+            # One pass over the tokens (each token read makes a Python object of it).
+            content, negated, future = [], False, False
+            for t in span:
+                if is_content(t):
+                    content.append((t.text, (t.idx, t.idx + len(t)), t.pos_))
+                low = t.lower_
+                negated = negated or low in NEGATIONS or t.dep_ == "neg"
+                future = future or low in FUTURE_MARKERS
             info = SentenceInfo(Claim(raw, (start, end), "sentence"), len(sentences), content)
-            info.negated = any(t.lower_ in NEGATIONS or t.dep_ == "neg" for t in span)
-            info.future = any(t.lower_ in FUTURE_MARKERS for t in span) or "going to" in raw.lower()
+            info.negated = negated
+            info.future = future or "going to" in raw.lower()
             root = span.root
             info.root_lemma = root.lemma_.lower()
             info.past = root.tag_ == "VBD" or any(c.dep_ in ("aux", "auxpass") and c.tag_ == "VBD"

@@ -152,15 +152,18 @@ class TextIndex:
         # The same text with markdown and layout between words flattened: an answer that quotes
         # "SEV-2\n\n## Postmortem" on one line still quotes it.
         self.flat = _LAYOUT_RE.sub(" ", self.lower)
-        tokens = [w.lower() for w in words(joined)]
+        written = words(joined)
+        tokens = [w.lower() for w in written]
         self.tokens = set(tokens)
         # The words in reading order without fillers, for names written a little differently
         # ("Snoop Dog" for "Snoop Dogg", "Healing the World" for "Heal the World").
         self.name_sequence = [t for t in tokens if t not in NAME_FILLERS]
+        self._name_starts: dict[str, list[int]] | None = None
         self.stems = {stem(t) for t in tokens}
         # Stems of words written in lower case: "Cooke" (a name) must not vouch for "cooking".
-        self.common_stems = {stem(w) for w in words(joined) if w.islower()}
-        self.common_families = {root for w in words(joined) if w.islower() for root in families(w)}
+        lowercase = {w for w in written if w.islower()}
+        self.common_stems = {stem(w) for w in lowercase}
+        self.common_families = {root for w in lowercase for root in families(w)}
         self.sentences: list[tuple[str, set[str], int]] = []
         for index, text in enumerate(self.texts):
             headers = row_headers(text) if "|" in text else {}
@@ -308,10 +311,24 @@ class TextIndex:
             return False
         size = len(tokens)
         sequence = self.name_sequence
-        for start in range(len(sequence) - size + 1):
-            if all(_near_word(t, sequence[start + i]) for i, t in enumerate(tokens)):
+        for start in self._possible_starts(tokens[0]):
+            if start + size <= len(sequence) and all(_near_word(t, sequence[start + i]) for i, t in enumerate(tokens)):
                 return True
         return False
+
+    def _possible_starts(self, word: str) -> list[int]:
+        """The places in name_sequence where a word near `word` (_near_word) may stand, in order: those
+        of a word with its first letter (a near spelling keeps it) or its stem. A name is looked for turn
+        after turn and claim after claim, and most of a text's words are none of these."""
+        if self._name_starts is None:
+            starts: dict[str, list[int]] = {}
+            for i, known in enumerate(self.name_sequence):
+                starts.setdefault(known[0], []).append(i)
+                starts.setdefault("stem:" + stem(known), []).append(i)
+            self._name_starts = starts
+        by_letter = self._name_starts.get(word[0], [])
+        by_stem = self._name_starts.get("stem:" + stem(word), [])
+        return sorted({*by_letter, *by_stem}) if by_stem else by_letter
 
     def best_sentence(self, stems: set[str]) -> tuple[str, float]:
         """The source sentence sharing the most of `stems`, and the share."""

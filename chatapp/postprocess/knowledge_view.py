@@ -294,6 +294,8 @@ def _stamp(registry) -> tuple:
 
 def _without_accents(text: str) -> str:
     """`text` with each accented letter as its base letter, one character for one, so spans hold."""
+    if text.isascii():  # no accents to take off (most answers): the text as it is
+        return text
     return "".join(base if len(base := "".join(c for c in unicodedata.normalize("NFKD", ch)
                                                 if not unicodedata.combining(c))) == 1 else ch
                    for ch in text)

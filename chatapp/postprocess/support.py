@@ -206,15 +206,28 @@ class EvidencePool:
         if not stems:
             return -1, 0.0
         if self._by_stem is None:  # which sentences have each stem: a claim visits only those
-            self._by_stem = {}
+            by_stem: dict[str, list[int]] = {}
             for i, sentence in enumerate(self.sentences):
                 for s in sentence.stems:
-                    self._by_stem.setdefault(s, []).append(i)
+                    by_stem.setdefault(s, []).append(i)
+            self._by_stem = by_stem  # set whole: a pool is shared between checks (evidence_pool)
         shared = Counter(i for s in stems for i in self._by_stem.get(s, ()))
         if not shared:
             return -1, 0.0
         best = min(shared, key=lambda i: (-shared[i], i))  # the first of the best, as a scan in order finds
         return best, shared[best] / len(stems)
+
+
+def evidence_pool(parts: list[tuple[str, str, str]]) -> EvidencePool:
+    """The EvidencePool of `parts`, shared with earlier calls over the same parts: a conversation's
+    records, chunks and turns come back turn after turn, and the pool (read, never written, but for
+    its stem index, filled once) is a function of them alone."""
+    return _shared_pool(tuple(parts))
+
+
+@functools.lru_cache(maxsize=16)
+def _shared_pool(parts: tuple[tuple[str, str, str], ...]) -> EvidencePool:
+    return EvidencePool(list(parts))
 
 
 @functools.lru_cache(maxsize=512)
@@ -314,7 +327,7 @@ class SupportModel:
     def assess(self, analysis: AnswerAnalysis, sources: Sources, question: str, parts: list[tuple[str, str, str]],
                embedder=None) -> list[ClaimSupport]:
         """A ClaimSupport for every sentence of the answer (`claim=False` for those that claim nothing)."""
-        pool = EvidencePool(parts)
+        pool = evidence_pool(parts)
         asked = {stem(w) for w in words(question) if not is_stop(w)}
         small_talk = bool(question.strip()) and is_small_talk(question)
         taste_asked = asks_for_taste(question)
