@@ -73,6 +73,7 @@ def is_soft(word: str) -> bool:
     return word.lower() in SOFT_WORDS
 
 
+@functools.lru_cache(maxsize=200_000)  # asked of every word of every claim, evidence text and turn
 def is_stop(word: str) -> bool:
     return word.lower() in _stop_words()
 
