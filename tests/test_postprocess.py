@@ -415,6 +415,31 @@ def test_a_name_spelt_a_little_differently_from_the_evidence_is_the_same_name(op
     assert result.hallucination_flags == [], result.hallucination_flags
 
 
+ALLOTMENT_MINUTES = ("Minutes of the allotment committee, 4 March. Present: Wendell Ashgrove (chair), Pella Quennick, "
+                     "Ottilie Branagh. The water trough by plot 12 leaks again; Pella will ask the council for a new "
+                     "one. The seed swap moves to the church hall. Ottilie Branagh keeps the key to the tool shed.")
+
+
+def test_a_name_one_slip_from_a_note_s_is_that_person_and_another_name_is_not(open_post):
+    """Anywhere in a longer note, a name with a slip in a word or two is the note's; another surname or first
+    name is not, and what another check's evidence named counts for nothing here."""
+    question = "Who keeps the key to the tool shed?"
+    bowls = ["Minutes of the bowls club. Ottilie Brennan keeps the key to the pavilion."]
+    there = open_post.process("Ottilie Brennan keeps the key to the pavilion.", question="Who keeps the pavilion key?",
+                              evidence=bowls)
+    assert there.hallucination_flags == []
+    slipped = open_post.process("Otilie Brannagh keeps the key to the tool shed.", question=question,
+                                evidence=[ALLOTMENT_MINUTES])
+    assert slipped.hallucination_flags == []
+    asking = open_post.process("Pella Quenick will ask the council for a new trough.",
+                               question="Who asks the council about the trough?", evidence=[ALLOTMENT_MINUTES])
+    assert asking.hallucination_flags == []
+    for other in ("Ottilie Brennan", "Orla Branagh"):
+        result = open_post.process(f"{other} keeps the key to the tool shed.", question=question,
+                                   evidence=[ALLOTMENT_MINUTES])
+        assert [(f.hallucination_type, f.content) for f in result.hallucination_flags] == [("UnsupportedClaim", other)]
+
+
 def test_a_number_in_a_title_is_part_of_the_name_not_a_count(open_post):
     evidence = ["Vin Diesel starred in Pitch Black. Vin Diesel produced Fast Five."]
     answer = "He produced Fast Five, and Cole Hauser from Pitch Black was in 2 Fast 2 Furious."
