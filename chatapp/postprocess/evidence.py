@@ -212,12 +212,7 @@ class TextIndex:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())
         if not phrase:
             return False
-        # Most names asked about are in neither text at all: that is told without compiling a pattern
-        # for each (Python keeps only the latest 512, and a conversation's names are many more).
-        if phrase not in self.lower and phrase not in self.flat:
-            return False
-        pattern = re.compile(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)")
-        return pattern.search(self.lower) is not None or pattern.search(self.flat) is not None
+        return _whole_words_in(phrase, self.lower) or _whole_words_in(phrase, self.flat)
 
     def supports_value(self, value: V.FoundValue) -> str | None:
         """The source sentence that states this value, if any."""
@@ -365,6 +360,23 @@ class TextIndex:
             if needle in sentence.lower():
                 return sentence
         return None
+
+
+def _whole_words_in(phrase: str, text: str) -> bool:
+    """`phrase` in `text` with no word character either side (as the pattern (?<!\\w)phrase(?!\\w) finds
+    it), without compiling a pattern for each: a conversation's names are many more than the 512
+    patterns Python keeps."""
+    start = text.find(phrase)
+    while start >= 0:
+        end = start + len(phrase)
+        if not (start > 0 and _is_word_char(text[start - 1])) and not (end < len(text) and _is_word_char(text[end])):
+            return True
+        start = text.find(phrase, start + 1)
+    return False
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"  # what \w is in a str pattern
 
 
 @functools.lru_cache(maxsize=200_000)
