@@ -185,3 +185,28 @@ def test_a_later_change_is_picked_up_without_restarting(tmp_path):
         engine.ingest(folder)
         after = checked(engine, "When does Project Kestrel launch?", answer)
         assert after.delivered == "Project Kestrel launches on 19 April 2027 [corrected]."
+
+
+MAIL_BUDGET_NOW = """From: Imogen Vasquez <imogen@larchmont.example>
+To: Workshop <workshop@larchmont.example>
+Subject: Kestrel batteries
+Date: Tue, 24 Nov 2026 11:40:00 +0000
+
+Hi all,
+
+The owners agreed to the larger batteries for Kestrel: the budget is now £66,150.
+
+Imogen
+"""
+
+
+def test_a_value_a_later_email_says_is_now_something_else_is_out_of_date(tmp_path_factory):
+    """"the budget is now £66,150" replaces the project page's £62,300 as "moved to" would."""
+    engine, _ = engine_learnt_from(tmp_path_factory, "larchmont-now", {
+        "project-kestrel.md": PROJECT, "2026-11-24-kestrel-batteries.eml": MAIL_BUDGET_NOW})
+    with engine:
+        old = checked(engine, "What is the budget for Project Kestrel?", "Project Kestrel has a budget of £62,300.")
+        assert old.delivered == "Project Kestrel has a budget of £66,150 [corrected]."
+        assert [f.hallucination_type for f in old.hallucination_flags] == ["TemporalError"]
+        new = checked(engine, "What is the budget for Project Kestrel?", "Project Kestrel has a budget of £66,150.")
+        assert new.hallucination_flags == []

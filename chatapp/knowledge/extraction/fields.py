@@ -58,6 +58,13 @@ CHANGED_FROM = re.compile(
     r"\s+from\s+",
     re.IGNORECASE,
 )
+# "the budget is now £134,200", "attendance now stands at 240": the value that holds from now on, the
+# thing it is the value of in the clause before (as for _CHANGE_VERB).
+_NOW_IS = re.compile(
+    r"\b(?:is|are|has become|have become)\s+now\s+(?:at\s+|set\s+(?:at|to|for)\s+|due\s+(?:on\s+)?)?"
+    r"|\bnow\s+(?:stands|sits|comes|totals|amounts)\s+(?:at\s+|to\s+)?",
+    re.IGNORECASE,
+)
 _REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 # "please move the production budget for Skyline to £41,200", "we raise the fee to $40": a change
 # asked for or made now, the thing changed between the verb and "to".
@@ -272,13 +279,13 @@ class FieldReader:
                 continue
             if self._from_to(line, position):
                 continue
-            for pattern in (_CHANGE_VERB, _REVISED, _MOVE_TO):
+            for pattern in (_CHANGE_VERB, _NOW_IS, _REVISED, _MOVE_TO):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
                     value = _value_at_start(after)
                     if not value:
                         continue
-                    if pattern is not _CHANGE_VERB:
+                    if pattern not in (_CHANGE_VERB, _NOW_IS):
                         label = match.group(1)
                     else:
                         label = _clause_label(line, match.start())
