@@ -280,3 +280,23 @@ def test_a_question_word_typed_as_another_word_is_fixed_where_an_auxiliary_follo
 def test_a_capitalised_name_or_a_word_with_no_auxiliary_after_it_stays(pipeline, typed):
     first = pipeline.correct(typed, "standard")[0].corrected_input.split()[0]
     assert first.lower() == typed.split()[0].lower()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("whats his mobil number", "What's his mobile number?"),
+    ("can you check the colum headers", "Can you check the column headers?"),
+])
+def test_a_rare_word_its_neighbours_do_not_expect_is_the_common_word_a_letter_away(pipeline, text, expected):
+    result = pipeline.correct(text, "standard", ("lexical", "syntactic", "semantic"))[0]
+    assert result.corrected_input == expected
+
+
+@pytest.mark.parametrize("text", [
+    "She plays the oboe in the county orchestra.",
+    "The recipe needs a pinch of nutmeg and some mace.",
+    "Mobil and Shell both cut their prices.",  # a capitalised word is a name here
+    "We moored the dinghy by the old quay.",
+])
+def test_rare_words_that_are_meant_stay(pipeline, text):
+    result = pipeline.correct(text, "standard", ("lexical", "syntactic", "semantic"))[0]
+    assert result.corrected_input == text

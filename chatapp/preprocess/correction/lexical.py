@@ -52,6 +52,12 @@ SENTENCE_ENDS = frozenset(".!?…")
 # A technology name typed without its capitals ("graphql") is as sure a fix as a shift slip.
 TECHNOLOGY_CASE_CONFIDENCE = 0.9
 PLURAL_MIN_STEM = 5  # shorter stems plus "s" are too often typos ("thes", "ands")
+# A known word this rare (Zipf scale: 3 is once per million words) may be a slip for a far commoner word one
+# edit away that its neighbours expect: "his mobil number" is "mobile". Applied only when the context is
+# that sure of the other word, and the other word is this much commoner.
+RARE_KNOWN_ZIPF = 4.0
+REAL_WORD_SURE = 0.8
+REAL_WORD_COMMONER_ZIPF = 1.0
 
 
 @dataclass(frozen=True)
@@ -341,7 +347,7 @@ class LexicalCorrector:
             fixed = _case_slip(typed)
             if fixed and typed not in self._extra_exact:
                 return Decision(fixed, "CaseNormalization", 0.9)
-            return None
+            return self._rare_word_slip(typed, lower, left, right)
         if len(lower) < 2 or any(c.isupper() for c in typed[1:]):
             return None  # capitals inside a word are deliberate: "SLOs", "iOS", "McKenna"
         stem, apostrophe, suffix = lower.partition("'")
@@ -369,6 +375,25 @@ class LexicalCorrector:
         alternatives = tuple((apply_case(typed, c.word) + ending, round(p, 3)) for c, p in zip(candidates[1:4], probabilities[2:]))
         return Decision(corrected + ending, best.correction_type, _clamp(probabilities[1]), alternatives)
 
+    def _rare_word_slip(self, typed: str, lower: str, left: str | None, right: str | None) -> Decision | None:
+        """A rare dictionary word its neighbours do not expect, typed a letter away from a far commoner
+        one they do ("mobil number", "the colum header"), as that word; else None. Capitalised words
+        are left alone (a name, a brand), and so is a word with no neighbour to judge it by."""
+        lex = self.lexicon
+        if not (left and right) or typed[:1].isupper() or lower not in lex or "'" in lower:
+            return None
+        own_zipf = _zipf(lex.count(lower), lex.total)
+        if own_zipf >= RARE_KNOWN_ZIPF:
+            return None
+        candidates = self._candidates(lower, left, right, include_self=True)
+        probabilities = self._probabilities([c.score for c in candidates])
+        best, sure = candidates[0], probabilities[0]
+        if (best.word == lower or sure < REAL_WORD_SURE or best.known_name
+                or _zipf(lex.count(best.word), lex.total) - own_zipf < REAL_WORD_COMMONER_ZIPF):
+            return None
+        alternatives = tuple((apply_case(typed, c.word), round(p, 3)) for c, p in zip(candidates[1:4], probabilities[1:]))
+        return Decision(apply_case(typed, best.word), "Spelling", _clamp(sure), alternatives)
+
     def _choose_expansion(self, expansion, left: str | None, right: str | None, single_letter: bool) -> tuple[str, float]:
         return abbreviations.choose_expansion(expansion, self.lexicon, left, right, single_letter, self.weights.backoff)
 
@@ -384,6 +409,10 @@ def _glued(text: str, token: Token) -> bool:
 
 
 _JOINERS = frozenset(".&-/'’_@")
+
+
+def _zipf(count: float, total: float) -> float:
+    return math.log10(count / total) + 9 if count > 0 else 0.0
 
 
 def _clamp(confidence: float) -> float:
