@@ -87,6 +87,17 @@ def test_dates_resolve_relative_to_the_turn(resolver, text, surface, attributes)
     assert date.attributes == attributes
 
 
+@pytest.mark.parametrize("text", ["who signs off invoices over 2000?", "did we spend more than 2000 on flour?"])
+def test_a_number_after_over_or_more_than_is_an_amount_not_a_year(resolver, text):
+    assert [r for r in resolver.resolve(text, now=NOW) if r.entity_type == "DATE"] == []
+
+
+@pytest.mark.parametrize("text", ["what happened in 2025?", "what has to be done by 2027?"])
+def test_a_year_on_its_own_is_the_whole_year(resolver, text):
+    year = next(r for r in resolver.resolve(text, now=NOW) if r.entity_type == "DATE")
+    assert year.entity_id == f"date:{year.surface}-01-01..{year.surface}-12-31"
+
+
 def test_a_just_discussed_john_doe_wins_over_john_smith(resolver):
     state = state_after(("tell me about John Doe and the Q4 sales pipeline", ["person:john-doe"]))
     assert state.salience["person:john-doe"] == 1.0
@@ -150,6 +161,25 @@ def test_the_email_is_the_document_just_discussed(resolver):
     assert email.attributes["source"].endswith(".eml")
     sheet = by_surface(resolver.resolve("open that spreadsheet", state, NOW), "that spreadsheet")
     assert sheet.entity_id == "doc:doc-csv-1"
+
+
+def test_the_email_about_something_is_the_discussed_email_whose_subject_says_so(resolver):
+    state = state_after(("what changed at the bakehouse?", []))
+    state.note_documents([
+        KnowledgeChunk("c1", "mail/2026-12-02-night-shift.eml", 0.9, "…", title="Re: Christmas night shift",
+                       document_id="doc-shift", date="2026-12-02"),
+        KnowledgeChunk("c2", "mail/2026-11-25-opening-moved.eml", 0.8, "…",
+                       title="Bakehouse opening moved to 8 March", document_id="doc-opening", date="2026-11-25"),
+    ])
+    state.add_assistant_turn("Two emails mention it.", STAMP, [])
+    about = by_surface(resolver.resolve("what did the email about the opening say?", state, NOW), "the email")
+    assert about.entity_id == "doc:doc-opening"  # not the latest email, which is about something else
+    # About something no discussed email's subject names: no link rather than the wrong email.
+    results = resolver.resolve("what did the email about the oven service say?", state, NOW)
+    assert not [r for r in results if r.entity_type == "DOCUMENT"]
+    # From someone: the sender is not in the subject, so the latest email still stands.
+    sender = by_surface(resolver.resolve("what did the email from Priyanka say?", state, NOW), "the email")
+    assert sender.entity_id == "doc:doc-shift"
 
 
 def test_the_email_without_a_discussed_document_links_nothing(resolver):

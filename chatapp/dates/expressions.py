@@ -327,6 +327,20 @@ def parse_date(text: str, now: datetime, prefer: str = "past") -> date | None:
     return parsed.date() if parsed else None
 
 
+_BARE_YEAR = re.compile(r"(?:19|20)\d\d")
+_BEFORE_AN_AMOUNT = re.compile(
+    r"\b(?:over|under|above|below|than|exceeding|exceeds?|up\s+to|about|around|approximately|roughly|"
+    r"nearly|almost|least|most|costs?|costing|paid|pay|spent|spend|budget|totals?|total\s+of)\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_an_amount(text: str, span: tuple[int, int]) -> bool:
+    """Whether a bare number a tagger took for a year is a quantity by the word before it: "invoices
+    over 2000", "more than 1500" (not "in 2025", "by 2027", "the class of 2019")."""
+    return bool(_BARE_YEAR.fullmatch(text[span[0]:span[1]])) and bool(_BEFORE_AN_AMOUNT.search(text, 0, span[0]))
+
+
 def find_temporal_expressions(
     text: str,
     now: date | datetime,
@@ -379,6 +393,13 @@ def find_temporal_expressions(
         surface = text[start_char:end_char]
         if not re.search(rf"\d|\b{_MON}\b|\b{_WD}\b", surface, re.IGNORECASE):
             continue  # "the past", "recently": dateparser would invent a date
+        if _BARE_YEAR.fullmatch(surface):
+            # "in 2025" is that whole year (dateparser would give today's day of it)
+            if not is_an_amount(text, (start_char, end_char)):
+                year = int(surface)
+                found.append(TemporalExpression(surface, (start_char, end_char), date(year, 1, 1), date(year, 12, 31),
+                                                "year", 0.6))
+            continue
         parsed = parse_date(surface, now if isinstance(now, datetime) else datetime.combine(now, time()))
         if parsed:
             found.append(TemporalExpression(surface, (start_char, end_char), parsed, parsed, "day", 0.6))

@@ -378,9 +378,10 @@ class LexicalCorrector:
     def _rare_word_slip(self, typed: str, lower: str, left: str | None, right: str | None) -> Decision | None:
         """A rare dictionary word its neighbours do not expect, typed a letter away from a far commoner
         one they do ("mobil number", "the colum header"), as that word; else None. Capitalised words
-        are left alone (a name, a brand), and so is a word with no neighbour to judge it by."""
+        are left alone (a name, a brand), and so is a word with no known neighbour to judge it by (a
+        neighbour that is no known word, such as "tomaszs", comes as None)."""
         lex = self.lexicon
-        if not (left and right) or typed[:1].isupper() or lower not in lex or "'" in lower:
+        if not (left or right) or typed[:1].isupper() or lower not in lex or "'" in lower:
             return None
         own_zipf = _zipf(lex.count(lower), lex.total)
         if own_zipf >= RARE_KNOWN_ZIPF:

@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 from typing import Sequence
 
-from chatapp.dates.expressions import find_temporal_expressions, find_time_expressions
+from chatapp.dates.expressions import find_temporal_expressions, find_time_expressions, is_an_amount
 from chatapp.overlaps import keep_unclaimed
 from chatapp.preprocess.entities.aliases import TOKEN, AliasIndex, fold
 from chatapp.preprocess.entities.references import reference_mentions
@@ -120,7 +120,7 @@ def _temporal_mentions(text: str, now: datetime, date_spans: list, context_years
     expressions = find_temporal_expressions(text, now, date_spans, context_years)
     found = [Mention(e.text, e.span, "date", value=e) for e in expressions]
     for start, end in date_spans:
-        if not any(e.span[0] < end and start < e.span[1] for e in expressions):
+        if not any(e.span[0] < end and start < e.span[1] for e in expressions) and not is_an_amount(text, (start, end)):
             found.append(Mention(text[start:end], (start, end), "date"))
     found += [Mention(e.text, e.span, "time", value=e) for e in find_time_expressions(text)]
     return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from chatapp.preprocess.dialogue import DialogueState
 from chatapp.preprocess.entities.aliases import AliasIndex
@@ -54,7 +55,9 @@ def reference_mentions(text: str) -> list[Mention]:
         # "+" marks a restrictive phrase ("the email from Sarah"): likely a new
         # description rather than a pointer back to the last one.
         label = m.group("noun").lower() + ("+" if m.group("restrict") else "")
-        found.append(Mention(text[m.start():end], (m.start(), end), "description", label=label))
+        about = m.group("restrict") and m.group("restrict").split()[0].lower() in _ABOUT
+        topic = _topic_words(text, m.end("restrict")) if about and label[:-1] in DOCUMENT_NOUNS else ()
+        found.append(Mention(text[m.start():end], (m.start(), end), "description", label=label, value=topic or None))
     expletive = [m.span() for m in _EXPLETIVE_IT.finditer(text)]
     for m in _PRONOUN_RE.finditer(text):
         label = m.group(1).lower()
@@ -63,6 +66,29 @@ def reference_mentions(text: str) -> list[Mention]:
         antecedent = _thing_named_before(text, m.start()) if PRONOUNS[label] == "thing" else None
         found.append(Mention(m.group(0), m.span(), "pronoun", label=label, value=antecedent))
     return found
+
+
+# "the email about the opening date": what the document is about, up to where the phrase ends.
+_TOPIC_PHRASE = re.compile(r"[^,;.?!]*")
+_TOPIC_END = re.compile(r"\s(?:and|but|or|so|who|what|when|where|which|why|how|did|does|do|is|was|were|are|say|said|"
+                        r"says|from|to|sent|with)\b", re.IGNORECASE)
+_ABOUT = frozenset({"about", "regarding", "on", "for", "of"})  # not "from", "by", "sent", "with": a sender
+_FUNCTION_WORDS = frozenset("the a an our my your their his her its this that these those new last latest about".split())
+
+
+def _topic_words(text: str, start: int) -> tuple[str, ...]:
+    """The content words of the phrase after "about", "on", "regarding", … (up to five)."""
+    phrase = _TOPIC_PHRASE.match(text, start).group(0)
+    if end := _TOPIC_END.search(phrase):
+        phrase = phrase[: end.start()]
+    words = [w.lower() for w in re.findall(r"[^\W_]+", phrase)]
+    return tuple(w for w in words if w not in _FUNCTION_WORDS and (len(w) > 2 or any(c.isdigit() for c in w)))[:5]
+
+
+def _shares_a_word(topic: tuple[str, ...], title: str) -> bool:
+    """Whether a title has one of the topic's words, loosely ("opening" ~ "opens": the first five letters)."""
+    stems = {w.lower()[:5] for w in re.findall(r"[^\W_]+", title)}
+    return any(word[:5] in stems for word in topic)
 
 
 # Where a noun phrase starts: a determiner and the word after it ("the shed" of "the shed quote").
@@ -181,9 +207,16 @@ class ReferenceResolver:
         context = (0.9 if kinds else 0.7) * (0.6 if restricted else 1.0)
         scored = []
         freshness = state.document_salience()
+        topic = mention.value if isinstance(mention.value, tuple) else ()
+        if topic:
+            # "the email about the opening": one whose title says so, or none of those discussed (a
+            # document not discussed yet is retrieval's to find, not the last email's to stand in for).
+            context = 0.9 if kinds else 0.7
         for rank, document in enumerate(state.recent_documents):
             source = str(document.get("source") or "").lower()
             if kinds and not source.endswith(kinds):
+                continue
+            if topic and not _shares_a_word(topic, f"{document.get('title') or ''} {Path(source).stem}"):
                 continue
             scored.append((f"doc:{document['document_id']}", self._linker.combine(context, freshness * state.decay ** rank, 0.5)))
         return self._linker.link(mention, scored, state)
