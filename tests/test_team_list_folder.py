@@ -127,6 +127,10 @@ def test_the_wrong_person_in_a_sentence_of_the_sources_is_corrected_to_the_one_t
     response = checked(engine, "who wrote to the landlord?", "Bettina wrote to the landlord on 25 November.")
     assert [(f.hallucination_type, f.suggestion) for f in response.hallucination_flags] == [
         ("ContradictsFact", "Lorcan Abernethy")]
+    # A short claim that is mostly an amount: "£18,400" is matched as the page writes it.
+    response = checked(engine, "who approved the £18,400?", "Rufus approved the £18,400.")
+    assert [(f.hallucination_type, f.suggestion) for f in response.hallucination_flags] == [
+        ("ContradictsFact", "Anouk Vasquez-Tremayne")]
 
 
 def test_the_person_the_sources_name_is_accepted_by_first_name_or_in_full(engine):
