@@ -48,6 +48,7 @@ def test_a_name_the_parser_misses_still_answers_who(post):
     "Beatrix keeps the tool-shed key.",  # a first name in no name list, tagged a common noun
     "The key is held by Okafor.",  # a surname the recogniser misses, as the doer of a passive
     "Greenleaf Supplies keeps a spare key.",  # a firm answers "who" too
+    "The spare keys come from Hollowbrook Locks Ltd.",  # … also when it is not the doer
 ])
 def test_whoever_does_it_answers_who_even_when_no_list_knows_the_name(post, answer):
     result = post.process(answer, question="Who keeps the key?")

@@ -51,7 +51,8 @@ REFUSAL_RE = re.compile(r"\b(?:i don'?t know|i'?m not sure|i (?:could|can)(?:n'?
                         r"i (?:do not|don'?t) have)\b", re.I)
 WANTS = {  # question type -> answer types that satisfy it
     "email": {"email"}, "phone": {"phone"}, "url": {"url"}, "date": {"date"}, "quantity": {"quantity"},
-    "location": {"location"}, "person": {"person"},
+    # "who supplies the ovens?" is answered by a company as well as by a person
+    "location": {"location"}, "person": {"person", "organisation"},
 }
 # An answer that opens with a pronoun as its subject ("It's on…", "She is…", "That was…").
 _SAID_OF_THE_ASKED = re.compile(r"\s*(?:it|he|she|they|that|this)(?:['’]s|['’]re|\s+(?:is|was|are|were|will|has|had))\b",
@@ -137,6 +138,8 @@ def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
             analysis.doc) or any(
             is_first_name(w) and w.lower() not in AMBIGUOUS_NAMES for w in re.findall(r"\b[A-Z][a-z]+\b", analysis.text)):
         found.append("person")
+    if "ORG" in labels or entity_types & {"organization", "organisation", "company", "team", "department"}:
+        found.append("organisation")
     if labels & {"GPE", "LOC", "FAC"} or analysis.profile_links or re.search(r"\b(?:room|office|building|floor)\b",
                                                                               analysis.text, re.I):
         found.append("location")
