@@ -35,7 +35,7 @@ from chatapp.token_count import token_counter
 # since folders of documents commonly hold images and archives.
 KNOWN_UNSUPPORTED_SUFFIXES = frozenset(
     ".png .jpg .jpeg .gif .bmp .svg .webp .ico .tif .tiff .mp3 .mp4 .wav .mov .avi .zip .gz .tgz .bz2 .xz .7z "
-    ".rar .tar .xlsx .xls .docx .doc .pptx .ppt .odt .ods .exe .dll .so .dylib .bin .pyc .class .jar .woff "
+    ".rar .tar .xls .doc .pptx .ppt .odt .ods .exe .dll .so .dylib .bin .pyc .class .jar .woff "
     ".woff2 .ttf .otf .db .sqlite .parquet .pkl .npy".split()
 )
 
