@@ -47,12 +47,17 @@ def _parse_xlsx(data: bytes, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pa
     tables: list[list[list[str]]] = []
     kept_total = total = 0
     for name, rows, counted in sheets:
-        total += max(counted - 1, 0)
+        notes = _title_rows(rows)
+        total += max(counted - len(notes) - 1, 0)
         rows = rows[:max(max_rows - kept_total, 0) + 1]  # the workbook's rows share one limit
+        if not rows and not notes:
+            continue
+        builder.add("heading", "# " + " ".join(name.split()), 1)
+        for note in notes:
+            builder.add("paragraph", note)
         if not rows:
             continue
         kept_total += len(rows) - 1
-        builder.add("heading", "# " + " ".join(name.split()), 1)
         header = [cell or f"column {n}" for n, cell in enumerate(rows[0], 1)]
         for row in rows[1:]:
             names = header + [f"column {n}" for n in range(len(header) + 1, len(row) + 1)]
@@ -69,11 +74,24 @@ def _parse_xlsx(data: bytes, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pa
     return doc
 
 
+def _title_rows(rows: list[list[str]]) -> list[str]:
+    """The lines above a sheet's table ("Harvest log 2026", "Prices include VAT"), taken off `rows`:
+    rows of one cell before the first row of several, which is the header."""
+    notes: list[str] = []
+    while len(rows) > 1 and sum(1 for cell in rows[0] if cell) == 1 and any(
+            sum(1 for cell in row if cell) > 1 for row in rows[1:]):
+        notes.append(next(cell for cell in rows.pop(0) if cell))
+    return notes
+
+
 def _sheet_rows(sheet, max_rows: int) -> tuple[list[list[str]], int]:
     """The sheet's first non-empty rows (its header and up to max_rows more) as shown, trailing empty
     cells dropped, and how many non-empty rows it has in all."""
     rows: list[list[str]] = []
     counted = 0
+    # The size a sheet declares can be wrong (some programs write "A1"); read-only mode would cut its
+    # rows to it.
+    sheet.reset_dimensions()
     for row in sheet.iter_rows():
         if counted > max_rows:  # past the limit only counted, not formatted
             if any(cell.value not in (None, "") for cell in row):
