@@ -109,6 +109,33 @@ def test_a_date_the_memo_states_beats_its_creation_date_and_a_templates_date_is_
     assert parse_file(write_memo(tmp_path / "undated.docx", created=None)).date is None
 
 
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def test_tracked_changes_read_as_accepted_content_controls_read_and_merged_cells_keep_columns(tmp_path):
+    from docx.oxml import parse_xml
+
+    notes = docx.Document()
+    key = notes.add_paragraph("The shed key is with ")
+    key._p.append(parse_xml(f'<w:ins {_W} w:id="1" w:author="a" w:date="2026-11-02T10:00:00Z">'
+                            '<w:r><w:t xml:space="preserve">Ezinne</w:t></w:r></w:ins>'))
+    key._p.append(parse_xml(f'<w:del {_W} w:id="2" w:author="a" w:date="2026-11-02T10:00:00Z">'
+                            "<w:r><w:delText>Tamsin</w:delText></w:r></w:del>"))
+    key._p.append(parse_xml(f'<w:r {_W}><w:t xml:space="preserve"> this winter.</w:t></w:r>'))
+    notes.element.body.insert(0, parse_xml(
+        f"<w:sdt {_W}><w:sdtContent><w:p><w:r><w:t>Plot rents are due in March.</w:t></w:r></w:p>"
+        "</w:sdtContent></w:sdt>"))
+    table = notes.add_table(rows=3, cols=3)
+    for (row, column), text in {(0, 0): "Plot", (0, 1): "Holder", (0, 2): "Since", (1, 0): "17",
+                                (1, 1): "Ezinne Halloran", (1, 2): "2019", (2, 2): "none yet"}.items():
+        table.cell(row, column).text = text
+    table.cell(2, 0).merge(table.cell(2, 1)).text = "Waiting list"
+    notes.save(tmp_path / "notes.docx")
+    doc = parse_file(tmp_path / "notes.docx")
+    assert _texts(doc, "paragraph") == ["Plot rents are due in March.", "The shed key is with Ezinne this winter."]
+    assert _texts(doc, "row")[-1] == "| Waiting list |  | none yet |"
+
+
 def test_a_word_table_of_people_teaches_the_registry_as_a_markdown_table_does(tmp_path):
     from chatapp.knowledge.extraction import extract
 
@@ -207,6 +234,8 @@ def _office_folder(folder: Path) -> Path:
     (folder / "minutes-draft.docx").write_bytes(os.urandom(3000))
     _empty_workbook(folder / "ledger.xlsx")
     (folder / "compost.md").write_text("# Compost\n\nThe compost bays are turned every second Saturday.\n")
+    # The owner file Word leaves beside a document open on someone's desktop.
+    (folder / "~$mmittee-memo.docx").write_bytes(b"\x0bTamsin O-V " + b"\x00" * 150)
     return folder
 
 
@@ -217,7 +246,9 @@ def test_an_ingested_folder_answers_from_a_word_table_and_a_budget_sheet_naming_
         failed = {Path(f.path).name: f.reason for f in report.files_failed}
         assert failed == {"minutes-draft.docx": "broken Word document: not a zip package",
                           "ledger.xlsx": "empty: no values in any sheet"}
-        assert report.files_ingested == 3 and report.files_skipped == []
+        assert report.files_ingested == 3
+        assert [(Path(f.path).name, f.reason) for f in report.files_skipped] == [
+            ("~$mmittee-memo.docx", "an Office lock file (kept while the document is open), not a document")]
 
         result = engine.ask("what is Bartholomew Ncube's email?", session="memo", model="offline", now=NOW)
         assert "bart.ncube@quarrylane.example" in result.response.delivered

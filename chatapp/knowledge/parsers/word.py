@@ -137,9 +137,12 @@ class _WordReader:
         for row in table.rows:
             cells, seen = [], set()
             for cell in row.cells:
-                if id(cell._tc) in seen:  # a cell merged across columns is listed once per column
+                if cell._tc in seen:
+                    # A cell merged across columns is listed once per column: its text goes in the
+                    # first, and the others stay empty so the next cells keep their columns.
+                    cells.append("")
                     continue
-                seen.add(id(cell._tc))
+                seen.add(cell._tc)
                 # A pipe inside a cell would split it in two when the row is read back.
                 cells.append(" ".join(cell.text.split()).replace("|", "¦"))
             if any(cells):
