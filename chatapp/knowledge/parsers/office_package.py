@@ -29,7 +29,8 @@ def check_package(data: bytes, kind: str, old_suffix: str, main_part: str) -> No
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as package:
             entries = package.infolist()
-    except (zipfile.BadZipFile, ValueError, EOFError):  # truncated, or a damaged central directory
+    # Truncated, a damaged central directory, or a zip feature Python cannot read (a later version).
+    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError):
         raise FileRejected(f"broken {kind}: damaged zip package") from None
     names = {entry.filename for entry in entries}
     if main_part not in names:
