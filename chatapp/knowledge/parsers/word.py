@@ -3,8 +3,9 @@
 Headings become "#" lines, lists "-" or "1." items and tables pipe tables, with the blocks the
 Markdown parser makes of the same text: chunking, section titles, the people and records a table
 states (extraction reads pipe tables) and the offline responder's reading of a row with its header
-all behave as they do for a Markdown page. Tracked changes read as if accepted; comments, headers,
-footers, text boxes and images are not read.
+all behave as they do for a Markdown page. Tracked changes read as if accepted; comments, footnotes,
+headers, footers, text boxes, images and a table of contents (its headings are read where they stand)
+are not read.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ class _WordReader:
 
     def _paragraph(self, paragraph) -> None:
         text = _paragraph_text(paragraph)
-        if not text.strip():
+        if not text.strip() or _in_contents(paragraph):
             return
         level = _heading_level(paragraph, self.qn)
         if level:
@@ -175,6 +176,12 @@ def _styles(paragraph):
         seen.add(style.style_id)
         yield style
         style = style.base_style
+
+
+def _in_contents(paragraph) -> bool:
+    """A line of a table of contents ("TOC 1", "TOC Heading" styles): the headings it lists, with their
+    page numbers, are read where they stand."""
+    return any((style.name or "").lower().startswith("toc ") for style in _styles(paragraph))
 
 
 def _outline_level(properties, qn) -> int | None:
