@@ -16,7 +16,8 @@ import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .base import FileRejected, ParsedDocument, _aware, _clip_title, _filename_date, _front_date, _make_doc, _short, _TextBuilder
+from .base import (FileRejected, ParsedDocument, _aware, _clip_title, _filename_date, _front_date, _make_doc,
+                   _short, _TextBuilder)
 from .office_package import check_package
 
 # A paragraph's text: its runs and hyperlinks, and those inside tracked insertions, content controls,
@@ -42,12 +43,13 @@ def _parse_docx(data: bytes, path: Path) -> ParsedDocument:
             document = docx.Document(io.BytesIO(data))
             reader = _WordReader(document, qn)
             reader.read(document.element.body)
-            properties = document.core_properties
-            title, created = properties.title, properties.created
-    except FileRejected:
-        raise
     except Exception as exc:  # python-docx and lxml raise many types for damaged parts
         raise FileRejected(f"broken Word document: {_short(exc)}") from exc
+    title = created = None
+    try:  # the file's properties are optional and sometimes malformed; they never reject a file
+        title, created = document.core_properties.title, document.core_properties.created
+    except Exception:  # noqa: BLE001
+        pass
     text = reader.builder.text
     if not text.strip():
         raise FileRejected("empty: no text in the document (images only?)")
