@@ -13,7 +13,6 @@ import io
 import re
 import warnings
 from datetime import date, datetime, time, timedelta
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from .base import FileRejected, ParsedDocument, _filename_date, _humanise, _make_doc, _short, _TextBuilder
@@ -141,6 +140,8 @@ def _number(value: float, number_format: str) -> str:
     if decimals or ("0" in section and section != "General"):
         places = len(decimals.group(1)) if decimals else 0
         grouping = "," if "#,##" in section or "#,#" in section else ""
+        from decimal import ROUND_HALF_UP, Decimal  # here: only a workbook's formatted numbers need it
+
         # Halves round away from zero, as Excel shows them (0.125 as 13%, not Python's 12%).
         rounded = Decimal(repr(abs(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
         shown = f"{rounded:{grouping}.{places}f}"
