@@ -200,16 +200,18 @@ def _empty_workbook(path: Path) -> None:
     openpyxl.Workbook().save(path)
 
 
-def _zip_without_document(path: Path) -> None:
+def _plain_zip(path: Path) -> None:
     with zipfile.ZipFile(path, "w") as package:
-        package.writestr("[Content_Types].xml", "<Types/>")
+        package.writestr("minutes.txt", "Minutes of the October meeting.")
 
 
 @pytest.mark.parametrize("name, write, reason", [
     ("random.docx", lambda p: p.write_bytes(os.urandom(3000)), "broken Word document: not a zip package"),
     ("cut-short.docx", lambda p: p.write_bytes(write_memo(p).read_bytes()[:2000]),
      "broken Word document: damaged zip package"),
-    ("no-body.docx", _zip_without_document, "broken Word document: no word/document.xml in the package"),
+    ("zipped.docx", _plain_zip, "broken Word document: a zip file, but not an Office package"),
+    ("sheet.docx", lambda p: p.write_bytes(write_budget(p).read_bytes()),
+     "not a Word document: an Office package of another kind"),
     ("locked.docx", lambda p: p.write_bytes(_ole("EncryptionInfo", "EncryptedPackage")),
      "password-protected Word document: save a copy without the password to index it"),
     ("old.xlsx", lambda p: p.write_bytes(_ole("Workbook")),

@@ -19,13 +19,16 @@ from .base import FileRejected, ParsedDocument, _filename_date, _humanise, _make
 from .office_package import check_package
 from .tabular import DEFAULT_MAX_ROWS, _record_line, _rows_note
 
+# A workbook's main part, as openpyxl opens it: a workbook, a template, either with macros.
+_EXCEL_CONTENT_TYPES = (b"spreadsheetml.sheet.main+xml", b"spreadsheetml.template.main+xml",
+                        b"ms-excel.sheet.macroEnabled.main+xml", b"ms-excel.template.macroEnabled.main+xml")
 _DECIMALS = re.compile(r"0\.(0+)")
 _QUOTED = re.compile(r'"[^"]*"|\\.')
 _CURRENCY = re.compile(r"\[\$([^\]-]*)[^\]]*\]|([£$€¥])")
 
 
 def _parse_xlsx(data: bytes, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> ParsedDocument:
-    check_package(data, "Excel workbook", ".xls", "xl/workbook.xml")
+    check_package(data, "Excel workbook", ".xlsx", ".xls", _EXCEL_CONTENT_TYPES)
     import openpyxl  # imported here: most ingests never meet a workbook
 
     try:
@@ -123,7 +126,11 @@ def _shown(cell) -> str:
     if isinstance(value, timedelta):
         return str(value)
     if isinstance(value, (int, float)):
-        return _number(value, getattr(cell, "number_format", "General") or "General")
+        try:
+            number_format = cell.number_format or "General"
+        except (IndexError, KeyError, AttributeError):  # a style the workbook does not define: shown plain
+            number_format = "General"
+        return _number(value, number_format)
     return " ".join(str(value).split())
 
 

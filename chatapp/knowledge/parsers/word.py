@@ -27,13 +27,15 @@ _PARAGRAPH_TEXT = ("./w:r | ./w:hyperlink | ./w:ins/w:r | ./w:ins/w:hyperlink | 
                    " | ./w:smartTag/w:r | ./w:fldSimple/w:r | ./w:customXml/w:r")
 _HEADING_STYLE = re.compile(r"heading\s*([1-9])$", re.IGNORECASE)
 _MAX_HEADING_LEVEL = 6
+# A Word document's main part (python-docx opens no other: not a template, nor a macro-enabled file).
+_WORD_CONTENT_TYPES = (b"wordprocessingml.document.main+xml",)
 # The creation date of the template python-docx makes every new file from: a file a script wrote with
 # it carries this date unless the script set one, and it says nothing of when the file was written.
 _LIBRARY_TEMPLATE_DATE = datetime(2013, 12, 23, 23, 15, tzinfo=timezone.utc)
 
 
 def _parse_docx(data: bytes, path: Path) -> ParsedDocument:
-    check_package(data, "Word document", ".doc", "word/document.xml")
+    check_package(data, "Word document", ".docx", ".doc", _WORD_CONTENT_TYPES)
     import docx  # imported here: most ingests never meet a Word file
     from docx.oxml.ns import qn
 
