@@ -144,13 +144,16 @@ def _number(value: float, number_format: str) -> str:
     if percent:
         value *= 100
     decimals = _DECIMALS.search(section)
-    if decimals or ("0" in section and section != "General"):
+    if decimals or "0" in section:
         places = len(decimals.group(1)) if decimals else 0
-        grouping = "," if "#,##" in section or "#,#" in section else ""
-        from decimal import ROUND_HALF_UP, Decimal  # here: only a workbook's formatted numbers need it
+        grouping = "," if "#,#" in section else ""
+        from decimal import ROUND_HALF_UP, Decimal, InvalidOperation  # here: only formatted numbers need it
 
-        # Halves round away from zero, as Excel shows them (0.125 as 13%, not Python's 12%).
-        rounded = Decimal(repr(abs(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        try:
+            # Halves round away from zero, as Excel shows them (0.125 as 13%, not Python's 12%).
+            rounded = Decimal(repr(abs(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        except InvalidOperation:  # more digits than a Decimal holds (1e30 to two places)
+            rounded = abs(value)
         shown = f"{rounded:{grouping}.{places}f}"
     elif isinstance(value, int):
         shown = str(abs(value))
