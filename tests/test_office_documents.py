@@ -284,3 +284,12 @@ def test_the_command_line_ingest_lists_the_bad_files_without_a_traceback_and_sho
     search = run_cli("kb", "search", "gate code changed monthly", data_dir=data, env=wide)
     assert search.returncode == 0 and "Traceback" not in search.stderr
     assert "[bold]4471[/bold]" in search.stdout and "\u202e" not in search.stdout
+
+
+def test_a_word_document_is_evidence_for_check_as_an_ingested_one_is(tmp_path):
+    memo = write_memo(tmp_path / "committee-memo.docx")
+    result = run_cli("check", "--response", "Bartholomew Ncube's email is b.ncube@quarrylane.example.",
+                     "--question", "what is Bartholomew Ncube's email?", "--evidence", str(memo),
+                     data_dir=tmp_path / "data", env={"COLUMNS": "200"})
+    assert "Traceback" not in result.stderr
+    assert "bart.ncube@quarrylane.example" in result.stdout, result.stdout
