@@ -29,8 +29,9 @@ def write_memo(path: Path, created: datetime | None = datetime(2026, 10, 14, 9, 
     memo.add_heading("Quarry Lane allotments — committee memo", 0)
     memo.add_paragraph("The water trough by plot 17 leaks again; the treasurer will ring the plumber on Thursday.")
     memo.add_heading("Committee", 1)
-    table = memo.add_table(rows=1, cols=3)
-    for cell, text in zip(table.rows[0].cells, ("Name", "Role", "Email")):
+    table = memo.add_table(rows=2, cols=3)
+    table.cell(0, 0).merge(table.cell(0, 2)).text = "Committee for 2026–27"  # a title across the table
+    for cell, text in zip(table.rows[1].cells, ("Name", "Role", "Email")):
         cell.text = text
     for person in (("Tamsin Oyelaran-Voss", "Treasurer", "tamsin.ov@quarrylane.example"),
                    ("Bartholomew Ncube", "Secretary", "bart.ncube@quarrylane.example")):
@@ -89,11 +90,12 @@ def test_a_word_memo_reads_as_headings_paragraphs_a_list_and_a_table_in_order(tm
     assert doc.format == "docx"
     assert doc.title == "Quarry Lane allotments — committee memo"
     assert [(b.kind, b.level) for b in doc.blocks] == [
-        ("heading", 1), ("paragraph", 0), ("heading", 1), ("row", 0), ("row", 0), ("row", 0), ("heading", 2),
-        ("list", 0)]
+        ("heading", 1), ("paragraph", 0), ("heading", 1), ("paragraph", 0), ("row", 0), ("row", 0), ("row", 0),
+        ("heading", 2), ("list", 0)]
     assert _texts(doc, "heading") == ["# Quarry Lane allotments — committee memo", "# Committee", "## Actions"]
     # The table is the pipe table a Markdown page would hold: what reads tables reads it the same way.
-    assert "| Name | Role | Email |\n| --- | --- | --- |\n| Tamsin Oyelaran-Voss | Treasurer |" in doc.text
+    assert ("Committee for 2026–27\n\n| Name | Role | Email |\n| --- | --- | --- |\n| Tamsin Oyelaran-Voss | Treasurer |"
+            in doc.text)
     assert _texts(doc, "list") == [
         "- Order wood chip for the paths\n1. Fix the north gate latch\n2. Repaint the seed shed"]
     assert doc.date == datetime(2026, 10, 14, 9, 30, tzinfo=timezone.utc)  # Word's creation date, as a PDF's

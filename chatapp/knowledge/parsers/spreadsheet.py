@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .base import FileRejected, ParsedDocument, _filename_date, _humanise, _make_doc, _short, _TextBuilder
 from .office_package import check_package
-from .tabular import DEFAULT_MAX_ROWS, _record_line, _rows_note
+from .tabular import DEFAULT_MAX_ROWS, _record_line, _rows_note, _title_rows
 
 # A workbook's main part, as openpyxl opens it: a workbook, a template, either with macros.
 _EXCEL_CONTENT_TYPES = (b"spreadsheetml.sheet.main+xml", b"spreadsheetml.template.main+xml",
@@ -74,16 +74,6 @@ def _parse_xlsx(data: bytes, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pa
     doc = _make_doc(path, "xlsx", _humanise(path.stem), builder.text, builder.blocks, _filename_date(path), metadata)
     doc.record_tables = tables
     return doc
-
-
-def _title_rows(rows: list[list[str]]) -> list[str]:
-    """The lines above a sheet's table ("Harvest log 2026", "Prices include VAT"), taken off `rows`:
-    rows of one cell before the first row of several, which is the header."""
-    notes: list[str] = []
-    while len(rows) > 1 and sum(1 for cell in rows[0] if cell) == 1 and any(
-            sum(1 for cell in row if cell) > 1 for row in rows[1:]):
-        notes.append(next(cell for cell in rows.pop(0) if cell))
-    return notes
 
 
 def _sheet_rows(sheet, max_rows: int) -> tuple[list[list[str]], int]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from .base import (FileRejected, ParsedDocument, _aware, _clip_title, _filename_date, _front_date, _make_doc,
                    _short, _TextBuilder)
 from .office_package import check_package
+from .tabular import _title_rows
 
 # A paragraph's text: its runs and hyperlinks, and those inside tracked insertions, content controls,
 # smart tags and simple fields (python-docx's Paragraph.text leaves these out). Deleted text is in
@@ -152,6 +153,8 @@ class _WordReader:
                 cells.append(" ".join(cell.text.split()).replace("|", "¦"))
             if any(cells):
                 rows.append(cells)
+        for note in _title_rows(rows):
+            self.builder.add("paragraph", note)
         if len(rows) < 2 or max(len(r) for r in rows) < 2:
             # One row or one column lays out a page; it holds no records.
             for cells in rows:
