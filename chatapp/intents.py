@@ -16,8 +16,8 @@ _DOCUMENT_REQUEST = re.compile(
     rf"\b(?:the|a|an|that|this|those|these|any|all|my|last|latest|recent)\s+(?:[\w-]+\s+){{0,2}}{_DOCUMENT_NOUN}\b"
     rf"|['’]s\s+{_DOCUMENT_NOUN}\s+(?:from|about|on|sent|of|last|yesterday|today)\b", re.I)
 # Which file types a document noun points at.
-NOUN_SUFFIXES = {"mail": (".eml",), "message": (".eml",), "thread": (".eml",), "note": (".md", ".txt"),
-                  "minutes": (".md", ".txt"), "spreadsheet": (".csv", ".xlsx")}
+NOUN_SUFFIXES = {"mail": (".eml",), "message": (".eml",), "thread": (".eml",), "note": (".md", ".txt", ".docx"),
+                  "minutes": (".md", ".txt", ".docx"), "memo": (".docx",), "spreadsheet": (".csv", ".xlsx")}
 MAX_DOCUMENTS = 3
 
 ALL_CHANNELS = ["system", "dialogue", "entities", "rag", "query"]

@@ -77,7 +77,7 @@ def minimal_pdf(text: str, info: dict[str, str] | None = None) -> bytes:
 
 def test_supported_suffixes():
     assert SUPPORTED_SUFFIXES == frozenset(
-        {".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".eml", ".pdf", ".csv", ".json"}
+        {".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".eml", ".pdf", ".csv", ".json", ".docx", ".xlsx"}
     )
 
 

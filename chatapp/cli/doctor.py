@@ -30,7 +30,8 @@ def _version(package: str) -> str | None:
 
 def check_packages() -> list[dict]:
     packages = ["textual", "rich", "typer", "litellm", "rapidfuzz", "spacy", "chromadb", "tiktoken",
-                "sqlite-utils", "dateparser", "bm25s", "onnxruntime", "tokenizers", "pypdf"]
+                "sqlite-utils", "dateparser", "bm25s", "onnxruntime", "tokenizers", "pypdf",
+                "python-docx", "openpyxl"]
     missing = [p for p in packages if _version(p) is None]
     found = ", ".join(f"{p} {_version(p)}" for p in packages if p not in missing)
     if missing:

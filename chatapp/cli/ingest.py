@@ -28,7 +28,7 @@ def ingest(
         "--follow-links", help="Follow symlinks that lead outside PATHS (by default they are skipped).")] = False,
     as_json: JsonOption = False,
 ):
-    """Add documents to the knowledge base: .txt .md .rst .html .eml .pdf .csv .json,
+    """Add documents to the knowledge base: .txt .md .rst .html .eml .pdf .csv .json .docx .xlsx,
     plus entities.jsonl and facts.jsonl for the registry. Unchanged files are skipped."""
     from chatapp.cli.ingest_view import IngestView
 

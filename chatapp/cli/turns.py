@@ -170,7 +170,7 @@ def check(
     data: DataLocation,
     response: Annotated[str, typer.Option("--response", help="The answer to check.")],
     question: Annotated[str, typer.Option("--question", help="The question it answers.")] = "",
-    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="A file of evidence: text, Markdown, HTML, PDF, mail, CSV or JSON (repeatable).")] = None,
+    evidence: Annotated[Optional[list[Path]], typer.Option("--evidence", help="A file of evidence: text, Markdown, HTML, PDF, mail, CSV, JSON, Word or Excel (repeatable).")] = None,
     explain: Annotated[bool, typer.Option("--explain", help=EXPLAIN_HELP)] = False,
     as_json: JsonOption = False,
 ):

@@ -35,9 +35,14 @@ from chatapp.token_count import token_counter
 # since folders of documents commonly hold images and archives.
 KNOWN_UNSUPPORTED_SUFFIXES = frozenset(
     ".png .jpg .jpeg .gif .bmp .svg .webp .ico .tif .tiff .mp3 .mp4 .wav .mov .avi .zip .gz .tgz .bz2 .xz .7z "
-    ".rar .tar .xlsx .xls .docx .doc .pptx .ppt .odt .ods .exe .dll .so .dylib .bin .pyc .class .jar .woff "
+    ".rar .tar .xls .doc .pptx .ppt .odt .ods .exe .dll .so .dylib .bin .pyc .class .jar .woff "
     ".woff2 .ttf .otf .db .sqlite .parquet .pkl .npy".split()
 )
+
+# "~$budget.xlsx": the owner file Office keeps beside a document while it is open, a few bytes naming
+# who has it open. Folders synced from a desktop hold them; they are no document, nor a broken one.
+OFFICE_SUFFIXES = frozenset({".docx", ".xlsx"})  # the older ones are skipped as unsupported already
+OFFICE_LOCK_NOTE = "an Office lock file (kept while the document is open), not a document"
 
 
 # Chroma writes are far cheaper in batches; this many chunks are queued
@@ -212,6 +217,9 @@ class Ingester:
         suffix = path.suffix.lower()
         if suffix in KNOWN_UNSUPPORTED_SUFFIXES:
             report.files_skipped.append(FailedFile(str(path), f"unsupported format {suffix}"))
+            return False
+        if path.name.startswith("~$") and suffix in OFFICE_SUFFIXES:
+            report.files_skipped.append(FailedFile(str(path), OFFICE_LOCK_NOTE))
             return False
         if suffix not in SUPPORTED_SUFFIXES:
             # README, LICENSE, .log, .cfg…: read as plain text when they are text.

@@ -8,22 +8,28 @@ from dataclasses import replace
 
 from chatapp.knowledge.extraction.observations import Observation
 
+# Formats whose rows are records, read by their columns rather than as prose.
+RECORD_FORMATS = ("csv", "json", "xlsx")
+
 
 def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> list[Observation]:
     """Everything one parsed document says about people, projects and things. `raw_text` is the
-    file's own text, for CSV and JSON whose records the parsed text has flattened. Without
+    file's own text, for CSV and JSON whose records the parsed text has flattened (a workbook's sheets
+    come as the parsed document's record_tables). Without
     `with_mentions` the recogniser's names are left out, for a caller that reads them in batches
     (mentions.read_mentions_many)."""
     from chatapp.knowledge.extraction.fields import read_fields
     from chatapp.knowledge.extraction.legal_names import read_legal_names
     from chatapp.knowledge.extraction.mentions import read_mentions
     from chatapp.knowledge.extraction.people import reach_key, read_people
-    from chatapp.knowledge.extraction.records import read_csv, read_json
+    from chatapp.knowledge.extraction.records import read_csv, read_json, read_table
 
     if parsed.format == "csv":
         found = read_csv(raw_text or "")
     elif parsed.format == "json":
         found = read_json(raw_text or "")
+    elif parsed.format == "xlsx":
+        found = [o for table in parsed.record_tables or [] for o in read_table(table)]
     else:
         is_email = parsed.format == "email"
         found = read_people(parsed.text, parsed.metadata, is_email)
@@ -37,4 +43,4 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
 
 def reads_mentions(parsed) -> bool:
     """Whether the recogniser reads this document (records are read by their columns)."""
-    return parsed.format not in ("csv", "json")
+    return parsed.format not in RECORD_FORMATS

@@ -87,6 +87,11 @@ def read_csv(text: str) -> list[Observation]:
         rows = [row for row in csv.reader(io.StringIO(text, newline=""), dialect) if any(c.strip() for c in row)]
     except csv.Error:
         return []
+    return read_table(rows)
+
+
+def read_table(rows: list[list[str]]) -> list[Observation]:
+    """A table's records: its first row the header, each other row a record (a CSV file, a sheet)."""
     if len(rows) < 2:
         return []
     keys = [key_for_label(h) or f"column_{n}" for n, h in enumerate(rows[0], 1)]

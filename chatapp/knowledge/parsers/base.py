@@ -27,6 +27,8 @@ class ParsedDocument:
     # A table cut at its row limit: the rows kept, in the file's own syntax, for what reads records
     # (extraction) so it sees the same rows as the index. None: the whole file was kept.
     record_text: str | None = None
+    # A workbook's sheets kept, each a header row and its rows as shown, for what reads records.
+    record_tables: list[list[list[str]]] | None = None
 
 
 class FileRejected(Exception):
@@ -38,7 +40,7 @@ class FileRejected(Exception):
 
 
 SUPPORTED_SUFFIXES: frozenset[str] = frozenset(
-    {".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".eml", ".pdf", ".csv", ".json"}
+    {".txt", ".md", ".markdown", ".rst", ".html", ".htm", ".eml", ".pdf", ".csv", ".json", ".docx", ".xlsx"}
 )
 
 _TITLE_MAX = 120
@@ -64,6 +66,12 @@ def _human_size(n: int) -> str:
             value = n / size
             return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
     return f"{n} bytes"
+
+
+def _short(exc: Exception) -> str:
+    """The first line of a library's error, bounded: a damaged file's message names what broke."""
+    message = str(exc).strip().splitlines()
+    return (message[0] if message else type(exc).__name__)[:80]
 
 
 def _reject_binary(data: bytes) -> None:
@@ -159,14 +167,19 @@ class _TextBuilder:
         self._length = 0
         self.blocks: list[Block] = []
 
-    def add(self, kind: str, text: str, level: int = 0) -> None:
+    def add(self, kind: str | None, text: str, level: int = 0, next_line: bool = False) -> None:
+        """`text` as a block of `kind` (None: text with no block of its own, such as a table's rule
+        line); `next_line` puts it on the line after the last piece rather than after a blank line,
+        as the rows of one Markdown table must be."""
         text = text.strip()
         if not text:
             return
         if self._parts:
-            self._parts.append("\n\n")
-            self._length += 2
-        self.blocks.append(Block(kind, self._length, self._length + len(text), level))
+            joiner = "\n" if next_line else "\n\n"
+            self._parts.append(joiner)
+            self._length += len(joiner)
+        if kind is not None:
+            self.blocks.append(Block(kind, self._length, self._length + len(text), level))
         self._parts.append(text)
         self._length += len(text)
 

@@ -9,8 +9,10 @@ from .base import SUPPORTED_SUFFIXES, FileRejected, ParsedDocument, _decode_text
 from .mail import _parse_email
 from .markup import _parse_html
 from .pdf import _parse_pdf
+from .spreadsheet import _parse_xlsx
 from .tabular import DEFAULT_MAX_ROWS, _parse_csv, _parse_json
 from .text import _parse_markdown, _parse_rst, _parse_text
+from .word import _parse_docx
 
 
 # Mail headers from the first line on: From and at least one more, each "Name: value" on its line.
@@ -23,7 +25,7 @@ _MAIL_HEADERS = re.compile(
 def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None = None,
                max_rows: int = DEFAULT_MAX_ROWS) -> ParsedDocument:
     """Read and parse one file; `suffix` parses it as that format instead of its own
-    (ingest reads README, LICENSE and the like as ".txt"). A table (CSV, JSON records) keeps its
+    (ingest reads README, LICENSE and the like as ".txt"). A table (CSV, JSON records, a workbook) keeps its
     first `max_rows` rows and says in its metadata how many it had."""
     path = Path(path)
     suffix = (suffix or path.suffix).lower()
@@ -43,6 +45,10 @@ def parse_file(path: Path, max_bytes: int = 25 * 1024 * 1024, suffix: str | None
         raise FileRejected("empty")
     if suffix == ".pdf":
         doc = _parse_pdf(data, path)
+    elif suffix == ".docx":
+        doc = _parse_docx(data, path)
+    elif suffix == ".xlsx":
+        doc = _parse_xlsx(data, path, max_rows=max_rows)
     elif suffix == ".eml":
         _reject_binary(data)
         doc = _parse_email(data, path)

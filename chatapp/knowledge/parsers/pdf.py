@@ -7,17 +7,12 @@ import logging
 import re
 from pathlib import Path
 
-from .base import FileRejected, ParsedDocument, _aware, _clip_title, _filename_date, _make_doc, _TextBuilder
+from .base import FileRejected, ParsedDocument, _aware, _clip_title, _filename_date, _make_doc, _short, _TextBuilder
 
 # pypdf logs a warning for every damaged file it meets. With no handler in
 # the tree, logging's last resort prints it to stderr, across the TUI. A
 # NullHandler keeps stderr clean; the app's own handlers still see records.
 logging.getLogger("pypdf").addHandler(logging.NullHandler())
-
-
-def _short(exc: Exception) -> str:
-    message = str(exc).strip().splitlines()
-    return (message[0] if message else type(exc).__name__)[:80]
 
 
 def _parse_pdf(data: bytes, path: Path) -> ParsedDocument:

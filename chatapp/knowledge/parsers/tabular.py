@@ -35,6 +35,16 @@ def _rows_note(metadata: dict, kept: int, total: int) -> None:
         metadata["rows_indexed"] = kept
 
 
+def _title_rows(rows: list[list[str]]) -> list[str]:
+    """The lines above a table ("Harvest log 2026", a title cell merged across a Word table), taken off
+    `rows`: rows of one cell before the first row of several, which is the header."""
+    notes: list[str] = []
+    while len(rows) > 1 and sum(1 for cell in rows[0] if cell) == 1 and any(
+            sum(1 for cell in row if cell) > 1 for row in rows[1:]):
+        notes.append(next(cell for cell in rows.pop(0) if cell))
+    return notes
+
+
 def _parse_csv(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> ParsedDocument:
     try:
         dialect = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|")
