@@ -200,7 +200,7 @@ class ClaimExtractor:
     def _attach_entities(self, doc, sentences, names, resolved_ids) -> list[tuple[tuple[int, int], str, bool]]:
         """Fill in who each sentence talks about, resolving he/she/it to the last person or thing
         named (or asked about). Returns the pronouns as (span, entity, identified beyond doubt)."""
-        from chatapp.postprocess.evidence import stem, words
+        from chatapp.postprocess.evidence import stem
 
         last_person = next(((i, True) for i in resolved_ids if self.view.entities[i].type == "person"), None)
         last_thing = next(((i, True) for i in resolved_ids if self.view.entities[i].type != "person"), None)
@@ -236,8 +236,7 @@ class ClaimExtractor:
                     last_person = subject
                 else:
                     last_thing = subject
-            # Split as the evidence's words are ("£2,000" is "2" and "000" there), or a number never matches.
-            info.stems = {stem(part) for w, _, _ in info.words for part in words(w)}
+            info.stems = {stem(w) for w, _, _ in info.words}
             info.claim.entity_id = info.subject_id or (info.entity_ids[0] if info.entity_ids else None)
         return pronoun_refs
 

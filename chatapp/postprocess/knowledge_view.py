@@ -97,6 +97,7 @@ class KnowledgeView:
     alias_pattern: re.Pattern | None = None
     profile_pattern: re.Pattern | None = None
     stamp: tuple = ()
+    _role_holders: dict[str, str] | None = None
 
     @classmethod
     def empty(cls) -> "KnowledgeView":
@@ -273,6 +274,19 @@ class KnowledgeView:
             if value.key == key and value.shape in ("text", "entity"):
                 return value
         return None
+
+    def role_holders(self) -> dict[str, str]:
+        """A role as the documents write it, lower-cased ("managing director"), -> the one person who
+        holds it; a role two people share names neither."""
+        if self._role_holders is None:
+            holders: dict[str, set[str]] = {}
+            for entity in self.entities.values():
+                role = decode_attribute(entity.attributes.get("role")) if entity.type == "person" else None
+                if isinstance(role, str) and 0 < len(role.split()) <= 5:
+                    for form in {role, role.split(",")[0]}:
+                        holders.setdefault(" ".join(form.lower().split()), set()).add(entity.id)
+            self._role_holders = {role: ids.pop() for role, ids in holders.items() if len(ids) == 1}
+        return self._role_holders
 
     def first_name_matches(self, first: str) -> list[str]:
         """Entities whose canonical first name is `first` (for "did you mean")."""

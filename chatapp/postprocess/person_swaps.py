@@ -14,6 +14,8 @@ like it says of the answer's own person.
 
 from __future__ import annotations
 
+import re
+
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo
 from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.findings import Finding, Sources
@@ -59,7 +61,8 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) ->
     """(the other person's id, the source sentence) when the source sentence most like the claim names
     exactly one known person and it is not the answer's."""
     view, person = sources.view, said.entity_ids[0]
-    stems = sentence.stems - {stem(w) for w in words(said.claim.text)}
+    # The claim's words split as the evidence's are: "£2,000" is "2" and "000" there.
+    stems = {stem(part) for w, _, _ in sentence.words for part in words(w)} - {stem(w) for w in words(said.claim.text)}
     if len(stems) < MIN_WORDS:
         return None
     scored = [(len(stems & s) / len(stems), text) for text, s, _ in sources.supplied.sentences]
@@ -81,6 +84,12 @@ def _person(name: NameClaim, view: KnowledgeView) -> bool:
 
 
 def _people_in(text: str, view: KnowledgeView) -> set[str]:
-    """The known people `text` names (a first name or a surname that is one person's only)."""
-    return {m.entity_ids[0] for m in view.find_mentions(text)
-            if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"}
+    """The known people `text` names (a first name or a surname that is one person's only), or names by
+    a role only they hold ("only the managing director can approve …")."""
+    named = {m.entity_ids[0] for m in view.find_mentions(text)
+             if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"}
+    lowered = " ".join(text.lower().split())
+    for role, holder in view.role_holders().items():
+        if re.search(rf"\b(?:the|our|your|its)\s+{re.escape(role)}\b", lowered):
+            named.add(holder)
+    return named

@@ -65,13 +65,18 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     if len(own) < MIN_SHARED_WORDS:
         return None
     best: tuple[float, str, V.FoundValue] | None = None
-    for text, stems, _ in supplied.sentences:
+    before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
+    for text, stems, source in supplied.sentences:
+        # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
+        # 94,500": what changed may be named in the sentence before the change.
+        context = stems | before[0] if before[1] == source else stems
+        before = (stems, source)
         for old, new in stated_changes(text):
             if not _says(old, value) or _says(new, value):
                 continue
             if any(_says(new, other.value) for other in analysis.values if other is not vc):
                 return None  # the answer gives the new value too: it tells the change
-            shared = len(own & stems)
+            shared = len(own & context)
             if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
                 continue
             if best is None or shared / len(own) > best[0]:

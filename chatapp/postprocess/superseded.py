@@ -111,6 +111,8 @@ def _current_values(value: V.FoundValue, view: KnowledgeView, entity_ids: list[s
 def precise(value: V.FoundValue) -> bool:
     if value.vtype == "date":
         return value.parsed.month is not None and value.parsed.day is not None
+    if value.vtype == "number":  # "86,000 words" says one count; "3" could be anything's
+        return sum(c.isdigit() for c in value.text) >= 4
     return value.vtype in PRECISE_TYPES
 
 

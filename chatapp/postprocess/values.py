@@ -66,9 +66,12 @@ TIME_RE = re.compile(
     re.IGNORECASE,
 )
 # "NZ$", "A$", "US$", "HK$": a dollar sign with its country's letters in front is still an amount.
+# "EUR 0.12", "CHF 1,200": a currency's ISO code before the number, as price lists and invoices write it.
+_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|usd|euros?|eur|pounds|gbp)\b",
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£]|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
+    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|euros?|pounds|" + _CODES + r")\b",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -409,11 +412,12 @@ _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 def currency(amount_text: str) -> str | None:
     """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
     "NZD"); a bare "$" is "$", any dollar."""
-    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£]|\b(?:dollars|usd|euros?|eur|pounds|gbp)\b", amount_text, re.IGNORECASE)
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£]|\b(?:dollars|euros?|pounds|" + _CODES + r")\b", amount_text,
+                      re.IGNORECASE)
     if not found:
         return None
     mark = found.group(0).lower()
-    return _CURRENCY.get(mark, mark.upper() if mark.endswith("$") else None)
+    return _CURRENCY.get(mark, mark.upper() if mark.endswith("$") or mark in _CODES.split("|") else None)
 
 
 def same_currency(one: str | None, other: str | None) -> bool:

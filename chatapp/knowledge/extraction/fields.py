@@ -55,7 +55,7 @@ CHANGE_STATED = re.compile(
 CHANGED_FROM = re.compile(
     r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
     r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
-    r"\s+from\s+",
+    r"(?:\s+(?:up|down|back|forward))?\s+from\s+",  # "went up from 86,000 to 94,500"
     re.IGNORECASE,
 )
 # "the budget is now £134,200", "attendance now stands at 240": the value that holds from now on, the

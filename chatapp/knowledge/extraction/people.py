@@ -114,6 +114,13 @@ _PAREN_LINE = re.compile(
     r"\s*(?P<rest>.*)$"
 )
 
+# "Managing director: Oluwaseun Abiodun-Grey (seun@example.eu, +31 20 555 0140)": a who-does-what list
+# with the job first and the way to reach the person after the name.
+_ROLE_FIRST_LINE = re.compile(
+    r"^\s*(?:[-*•+]\s+)?(?:\*\*|__)?(?P<role>[^:*_|<>()\n]{2,60}?)(?:\*\*|__)?\s*:(?:\*\*|__)?\s+"
+    r"(?P<name>[^,;:()<>|\n]{3,60}?)\s*(?:\((?P<paren>[^()]*)\)|[,;—–]\s*(?P<rest>.+)|\s+-\s+(?P<dashed>.+))\s*\.?$"
+)
+
 
 def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
     """Where `text` gives a phone number, and the number as written: at least seven digits (or an
@@ -332,6 +339,8 @@ class PeopleReader:
                 continue
             if self._paren_line(line, position):
                 continue
+            if self._role_first_line(line, position):
+                continue
             self._directory_line(line, position)
             self._inline_roles(line, position)
             self._prose_roles(line, position)
@@ -385,6 +394,25 @@ class PeopleReader:
         self.add(name, "role", match.group("role").strip(), 0.93, "directory", position)
         for address in emails:
             self._person_with_address(name, address.lower(), 0.95, "directory", position)
+        for phone in phones:
+            self.add(name, "phone", phone, 0.9, "directory", position)
+        return True
+
+    def _role_first_line(self, line: str, position: int) -> bool:
+        """ "Head of Japanese desk: Haruki Tsubame (haruki@example.eu)": the job, the person, and an
+        address or phone beside them — without one, "Lead: Dana Kim" is a project's field, not a
+        directory entry."""
+        match = _ROLE_FIRST_LINE.match(line)
+        if not match:
+            return False
+        role, name = match.group("role").strip(), clean_name(match.group("name"))
+        contact = match.group("paren") or match.group("rest") or match.group("dashed") or ""
+        emails, phones = EMAIL.findall(contact), phones_in(contact)
+        if not (emails or phones) or not looks_like_person(name) or not _is_role_text(role):
+            return False
+        self.add(name, "role", role, 0.9, "directory", position)
+        for address in emails:
+            self._person_with_address(name, address.lower(), 0.93, "directory", position)
         for phone in phones:
             self.add(name, "phone", phone, 0.9, "directory", position)
         return True
