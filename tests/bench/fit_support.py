@@ -149,12 +149,16 @@ def dev_answers() -> list[tuple[str, str, str, str, int]]:
 
 def _features_of(item):
     from chatapp.postprocess.evidence import TextIndex
-    from chatapp.postprocess.support import answer_features
+    from chatapp.postprocess.support import EvidencePool, answer_features
 
     dataset, answer, question, evidence, label = item
     result = bench_begin._worker.process(answer, question=question, evidence=[evidence])
-    # A claim of the assistant's own experience is flagged whatever its score: the fit must know.
-    claims = [dict(c.features, own_experience=float(OWN_EXPERIENCE in c.reason))
+    # A claim of the assistant's own experience is flagged whatever its score: the fit must know. And
+    # whether it restates the evidence (a terse record, in other words, a short answer naming what it
+    # states), which spares a weak answer whose claims all score as supported (support.SupportModel.restates).
+    model = bench_begin._worker.support_model
+    claims = [dict(c.features, own_experience=float(OWN_EXPERIENCE in c.reason),
+                   restates=float(model.restates(c, EvidencePool([]), None)))
               for c in result.claim_support if c.claim]
     # The dev answers have no registry and no history: the evidence text is every source there is.
     sources = Sources(None, TextIndex([evidence]), TextIndex([]), TextIndex([question]), [])
@@ -199,8 +203,8 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                     datasets: list[str]) -> tuple[float, float]:
     """The answer support under which a weak answer is flagged though no claim is alone (as
     SupportModel.judge_answer does: its weakest claim when that claim lacks enough, else the answer
-    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut` or the answer
-    voices an aside — a taste or judgement in words the evidence lacks, support.ASIDE_MODES — whatever
+    as a whole, UnsupportedAnswer, when that claim scores under the claim threshold `cut`, when a claim of
+    it does not restate the evidence (SupportModel.restates), or when the answer voices an aside — a taste or judgement in words the evidence lacks, support.ASIDE_MODES — whatever
     its claims score or when it has none; never an answer that claims nothing else, nor one replying to
     small talk), at
     most ANSWER_FLAG_CAP: best mean balanced accuracy of the flag over the dev datasets, with right
@@ -231,7 +235,8 @@ def fit_answer_flag(answered: list[dict], answer_scores, full: dict, cut: float,
                 out.append(whole and r.get("aside", False))
             else:
                 out.append(weakest["missing_mass"] >= least or weakest["unaligned"] > 0 or whole and (
-                    r.get("aside", False) or logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut))
+                    r.get("aside", False) or logistic({k: weakest.get(k, 0.0) for k in FEATURES}, full) < cut
+                    or not all(c.get("restates", 1.0) for c in claims)))
         return out
 
     def report(flagged, what):
