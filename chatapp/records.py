@@ -321,6 +321,7 @@ class ClaimSupport:
     # ("Odile Marchetti does." adds two, both in a name).
     added: int = 0
     added_in_names: int = 0
+    added_values: int = 0  # values the evidence states that the question did not give
 
 
 @dataclass

@@ -444,15 +444,17 @@ class SupportModel:
         return judged
 
     def restates(self, support: ClaimSupport, pool: EvidencePool, embedder) -> bool:
-        """The claim, scored as supported, says what the evidence says: its evidence sentence is a terse
-        record (a line of labels and values, which any answer words differently: "Jennifer Tran, Science
-        Department Chair" → "Jennifer Tran chairs the Science Department"), or its meaning is one
-        evidence sentence's (in_other_words), or all it adds to the question is a name the evidence
-        states and at most one other word it has ("Odile Marchetti does.", "You can't use a hosepipe on
-        any plot." to "Can I use a hosepipe at the allotment?"): a short answer to what was asked."""
-        if support.added and not support.missing and support.added - support.added_in_names <= 1:
+        """The claim, scored as supported, says what the evidence says: it quotes its evidence sentence;
+        that sentence is a terse record (a line of labels and values, which any answer words otherwise:
+        "Jennifer Tran, Science Department Chair" → "Jennifer Tran chairs the Science Department"); its
+        meaning is one evidence sentence's (in_other_words); or all it adds to the question is names and
+        values the evidence states and at most one other word it has ("Odile Marchetti does.", "It is
+        now on 10 December.", "You can't use a hosepipe on any plot." to "Can I use a hosepipe at the
+        allotment?"): a short answer to what was asked."""
+        if ((support.added or support.added_values) and not support.missing
+                and support.added - support.added_in_names <= 1):
             return True
-        if support.evidence and terse_record(support.evidence):
+        if support.evidence and (terse_record(support.evidence) or _quoted(support.text, support.evidence)):
             return True
         if "similarity" not in support.features and embedder is not None and pool.sentences:
             self._add_similarity([support], pool, embedder, set())
@@ -560,6 +562,7 @@ class SupportModel:
         record.score = round(logistic(features, self.weights.lexical), 4)
         record.missing = missing[:8]
         record.added, record.added_in_names = int(total), by_name
+        record.added_values = self._stated_values_added(sentence, analysis, sources, asked)
         if best >= 0:
             record.evidence, record.source = pool.sentences[best].text, pool.sentences[best].label
         return record
@@ -586,6 +589,16 @@ class SupportModel:
                 else:
                     unaligned += 1
         return unaligned, aligned, named
+
+    def _stated_values_added(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources,
+                             asked: set[str]) -> int:
+        """How many values of the sentence the sources state that the question did not give ("now on 10
+        December" to "When is the walk-through?")."""
+        indexes = sources.indexes
+        return sum(1 for vc in analysis.values
+                   if vc.sentence == sentence.index and vc.value.vtype != "relative"
+                   and not {stem(w) for w in words(vc.claim.text)} <= asked
+                   and any(index.supports_value(vc.value) for index in indexes))
 
     def _vouched_cues(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources) -> set[str]:
         """Stems of the nouns that the sentence's values are said of, for values the sources state."""
@@ -639,6 +652,12 @@ def terse_record(sentence: str) -> bool:
         return True
     tokens = [w for w in words(sentence) if w.isalpha()]
     return bool(tokens) and sum(is_stop(w) for w in tokens) / len(tokens) <= TERSE_FUNCTION_SHARE
+
+
+def _quoted(claim: str, sentence: str) -> bool:
+    """The claim is the evidence sentence's own words, in its order (all of it, or a run of it)."""
+    said, source = [w.lower() for w in words(claim)], [w.lower() for w in words(sentence)]
+    return bool(said) and any(source[i:i + len(said)] == said for i in range(len(source) - len(said) + 1))
 
 
 def _plain_words(sentence: str) -> list[str]:
