@@ -322,6 +322,9 @@ class ClaimSupport:
     added: int = 0
     added_in_names: int = 0
     added_values: int = 0  # values the evidence states that the question did not give
+    # Every content word the evidence lacks is a verb or a particle: how it says a thing ("brought in"),
+    # not a thing, name or manner the evidence lacks.
+    lacks_wording_only: bool = True
 
 
 @dataclass

@@ -104,7 +104,15 @@ NEAR_WORD_SIMILARITY = 0.8
 # Odile Marchetti", "Phone: 214", a row of a table — has next to none, so an answer can only say it in
 # other words than its own.
 TERSE_FUNCTION_SHARE = 0.2
+# The words a claim saying a terse record may lack, at most: the verb and a link or two ("reach", "brought in",
+# "stands at") — more, and it says something the record does not.
+RECORD_WORDING = 2
+WORDING_POS = frozenset({"VERB", "AUX", "ADP", "PART"})
 _TABLE_ROW_RE = re.compile(r"^\s*\|.*\|\s*$")  # a row of a Markdown table is a record whatever its words
+# A labelled line ("Phone: 214 555 0199", "- **Decision:** write off the balance", "Fee income July–September:
+# £612,400 against a target of £590,000") is a record whatever its words: a label of a few words and a colon.
+LABEL_LINKS = frozenset({"of", "and", "for", "the", "in", "to", "per"})  # words a label may hold ("Head of Science:")
+_LABELLED_RE = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?[^\s:.!?][^:.!?]{0,40}:(?:\*\*)?(?:\s|$)")
 # Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
 OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
@@ -373,6 +381,9 @@ class SupportModel:
                 if support.flagged and reworded and self.in_other_words(support):
                     support.flagged = False
                     support.reason += "; " + _in_other_words_reason(support)
+                if support.flagged and says_record(support):
+                    support.flagged = False
+                    support.reason += f"; not flagged: a terse record said in a sentence ({support.evidence!r})"
                 if sentence.mode == "experience" and sources.grounded and not _told_first_hand(support):
                     # Whatever words it shares with the sources, what the assistant says it did or has
                     # is its own story: made up, unless the sources tell it first hand too.
@@ -416,7 +427,7 @@ class SupportModel:
             weakest.reason += "; " + _in_other_words_reason(weakest)
             return judged
         if (weakest.features.get("missing_mass", 0.0) >= self.weights.answer_min_missing_mass
-                or weakest.features.get("unaligned", 0.0) > 0):
+                or weakest.features.get("unaligned", 0.0) > 0) and not says_record(weakest):
             weakest.flagged = True
             lacking = ", ".join(weakest.missing[:6]) or "names or values"
             weakest.reason = (f"the answer's support {judged.score:.2f} < {below:.2f} and this is its weakest claim "
@@ -424,7 +435,7 @@ class SupportModel:
             return judged
         if asides:
             return _unsupported_whole(judged, asides, claims)
-        if weakest.score >= weakest.threshold:
+        if weakest.score >= weakest.threshold or says_record(weakest):
             # Every claim scores as supported and nothing voices a taste or judgement of its own. When each
             # claim restates what the evidence says — a terse record said in sentences ("Chair" → "chairs"),
             # a sentence in other words, a name it gives — the weakness is in the wording, or in what claims
@@ -510,6 +521,7 @@ class SupportModel:
         total = weighted_total = supported = weighted_supported = 0.0
         by_name = 0  # words found as part of a name the evidence states
         missing: list[str] = []
+        wording = True  # every word missing is a verb or a particle ("brought in", "set aside")
         stems: set[str] = set()
         echoed = evaluative = 0
         unaligned, aligned, named = self._alignment(sentence, analysis, sources)
@@ -537,6 +549,7 @@ class SupportModel:
                 by_name += in_name
             else:
                 missing.append(word)
+                wording = wording and pos in WORDING_POS
 
         if total == 0 and aligned == 0 and not (echoed and sentence.mode == "experience"):
             record.claim = False
@@ -562,6 +575,7 @@ class SupportModel:
         record.score = round(logistic(features, self.weights.lexical), 4)
         record.missing = missing[:8]
         record.added, record.added_in_names = int(total), by_name
+        record.lacks_wording_only = wording
         record.added_values = self._stated_values_added(sentence, analysis, sources, asked)
         if best >= 0:
             record.evidence, record.source = pool.sentences[best].text, pool.sentences[best].label
@@ -647,11 +661,28 @@ class SupportModel:
 
 def terse_record(sentence: str) -> bool:
     """A line of labels and values rather than prose ("Phone: 214", "Treasurer | Amaury Lisle", a CSV
-    row): a row of a table, or at most TERSE_FUNCTION_SHARE of its words are function words."""
+    row): a row of a table, a labelled line, or at most TERSE_FUNCTION_SHARE of its words are function words."""
     if _TABLE_ROW_RE.match(sentence):
         return True
+    label = _LABELLED_RE.match(sentence)
+    if label and not any(is_stop(w) and w.lower() not in LABEL_LINKS for w in words(label.group())):
+        return True  # not "He said: …", whose "label" is a speaker and a verb
     tokens = [w for w in words(sentence) if w.isalpha()]
     return bool(tokens) and sum(is_stop(w) for w in tokens) / len(tokens) <= TERSE_FUNCTION_SHARE
+
+
+def says_record(support: ClaimSupport) -> bool:
+    """The claim says a terse record in a sentence ("You can reach her on 214 555 0199" for "Phone: 214 555
+    0199", "The firm brought in £612,400 in fees" for "Fee income: £612,400"): its evidence sentence is a
+    terse record, which has none of the verbs and links a sentence needs; the evidence has at least half the
+    claim's content words, and what it lacks is at most RECORD_WORDING verbs or particles (WORDING_POS: not
+    a thing, a name or a manner: "a live band", "Sage", "weekly"); and the claim states no name or value the
+    evidence lacks, no opposite polarity and no judgement of its own. The words missing are the wording."""
+    f = support.features
+    return (bool(support.evidence) and terse_record(support.evidence) and support.lacks_wording_only
+            and len(support.missing) <= RECORD_WORDING
+            and f.get("share", 0.0) >= 0.5
+            and not f.get("unaligned") and not f.get("negation_conflict") and not f.get("evaluative"))
 
 
 def _quoted(claim: str, sentence: str) -> bool:
