@@ -317,6 +317,14 @@ class ClaimSupport:
     claim: bool = True  # False: a question, opinion, courtesy or the question's own words said back
     features: dict[str, float] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)  # content words no evidence has
+    # Content words it adds to the question's, and how many of those are in names the evidence states
+    # ("Odile Marchetti does." adds two, both in a name).
+    added: int = 0
+    added_in_names: int = 0
+    added_values: int = 0  # values the evidence states that the question did not give
+    # Every content word the evidence lacks is a verb or a particle: how it says a thing ("brought in"),
+    # not a thing, name or manner the evidence lacks.
+    lacks_wording_only: bool = True
 
 
 @dataclass

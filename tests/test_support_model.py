@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from chatapp.engine import ChatEngine
 from chatapp.postprocess.support import FEATURES, LEXICAL_FEATURES, SupportWeights, default_weights
 from chatapp.records import KnowledgeChunk
@@ -260,14 +262,6 @@ def test_check_leaves_a_faithful_paraphrase_unflagged(tmp_path):
     assert "the answer as a whole: support" in shown and "(weak under" in shown
 
 
-def test_an_answer_whose_every_claim_the_evidence_states_is_not_flagged_for_a_question_back(open_post):
-    result = open_post.process("Odile Marchetti does. Anything else you would like to know about the society?",
-                               question="Who collects the plot fee?", evidence=[ALLOTMENT])
-    # Weak as a whole (the offer is in no source), but nothing it claims is missing from the notes.
-    assert result.support < result.support_threshold
-    assert not result.hallucination_flags and result.recommendation == "Accept"
-
-
 def test_an_answer_to_small_talk_is_never_flagged_as_a_whole(open_post):
     asked = open_post.process(WEAK_AS_A_WHOLE, question="When does the allotment society meet?", evidence=[ALLOTMENT])
     assert [f.hallucination_type for f in asked.hallucination_flags] == ["UnsupportedAnswer"]
@@ -317,3 +311,47 @@ def test_courtesy_or_a_question_back_around_claims_the_evidence_states_is_not_fl
                                    else "Who collects the plot fee?", evidence=evidence if "Tran" in answer else [ALLOTMENT])
         assert not result.hallucination_flags, answer
 
+
+
+# --- an answer weak as a whole whose every claim scores as supported ------------------------------
+
+# A user's notes kept as records: lines of labels and values, which any answer says in other words.
+BAKERY_CARD = """# Wrenfield bakery co-op — who does what
+
+- Head baker: Tamsin Verity — tamsin@wrenfield-coop.example — ext. 12
+- Deliveries: Lowen Garrick, van 2, Tuesdays and Fridays
+- Flour order | Brackley Mill | every 3 weeks
+"""
+
+
+@pytest.mark.parametrize("answer, question, evidence", [
+    # A name the notes give, with an offer around it (in no source).
+    ("Odile Marchetti does. Anything else you would like to know about the society?", "Who collects the plot fee?",
+     ALLOTMENT),
+    # A record of the notes (the line has none of the answer's phrasing) said in sentences.
+    ("The flour comes from Brackley Mill, ordered every three weeks. Anything else?", "Where do we get flour?",
+     BAKERY_CARD),
+    # A short answer to what was asked.
+    ("No. You can't use a hosepipe on any plot.", "Can I use a hosepipe at the allotment?",
+     "Hosepipes are banned on all plots. Bonfires are not permitted between May and September."),
+])
+def test_a_weak_answer_whose_every_claim_restates_the_notes_is_not_flagged(open_post, answer, question, evidence):
+    result = open_post.process(answer, question=question, evidence=[evidence])
+    # Weak as a whole, but what it claims is what the notes say.
+    assert result.support < result.support_threshold
+    assert not result.hallucination_flags and result.recommendation == "Accept"
+
+
+def test_an_answer_taking_the_notes_words_without_what_they_say_is_flagged_as_a_whole(open_post):
+    question = "Who collects the fee?"
+    # Every word of its claim is in the notes, but the notes say no such thing: the hall collects nothing.
+    loose = open_post.process("I'm not sure, to be honest. The church hall collects the plot fee every Saturday.",
+                              question=question, evidence=[ALLOTMENT])
+    (flag,) = loose.hallucination_flags
+    assert flag.hallucination_type == "UnsupportedAnswer"
+    assert "without saying what the evidence says" in flag.evidence[0]
+    assert not any(c.flagged for c in loose.claim_support) and loose.recommendation == "AcceptWithFlags"
+    # What the notes say, in the same words around it, is not flagged.
+    faithful = open_post.process("I'm not sure, to be honest. Odile Marchetti collects the plot fee in April.",
+                                 question=question, evidence=[ALLOTMENT])
+    assert not faithful.hallucination_flags

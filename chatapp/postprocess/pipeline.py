@@ -196,7 +196,8 @@ class Postprocessor:
         parts = evidence_parts(list(evidence), evidence_labels, rag_chunks, sources.records,
                                [t.content for t in history])
         claim_support = self.support_model.assess(analysis, sources, question, parts, self.embedder)
-        judged = self.support_model.judge_answer(claim_support, analysis.text, sources, question)
+        judged = self.support_model.judge_answer(claim_support, analysis.text, sources, question, parts,
+                                                  self.embedder)
         context = CheckContext(analysis, sources, question, list(history), list(rag_chunks), now,
                                claim_support=claim_support, answer_support=judged)
         for check in self.checks:

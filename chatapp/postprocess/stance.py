@@ -30,8 +30,9 @@ SentenceMode = Literal["statement", "experience", "question", "opinion", "courte
 OPINION_LEMMAS = frozenset({"like", "love", "enjoy", "hate", "prefer", "feel", "think", "believe", "guess", "hope",
                             "wish", "recommend", "suggest", "agree", "want", "try", "bet", "adore", "dislike"})
 SPEAKER_PRONOUNS = frozenset({"i", "you", "we", "me", "us"})
-# "Did you know (that) …?", "Do you realise …": a question in form that tells the user something.
-TELLING_QUESTION_RE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:did|do) you (?:also |even )?(?:know|realize|realise|hear)"
+# "Did you know (that) …?", "Do you realise …", "Are you aware …": a question in form that tells the user something.
+TELLING_QUESTION_RE = re.compile(r"^\W*(?:\w+\W+){0,2}?(?:(?:did|do) you (?:also |even )?(?:know|realize|realise|hear)"
+                                 r"|(?:are|were) you (?:also |even )?aware)"
                                  r"\b(?! (?:of|about|anything|any)\b)\s*(?:that\b)?\s*\w+", re.IGNORECASE)
 # A question typed without its mark: an auxiliary before "you" opens it ("Are you a fan of X by
 # any chance.", "Have you seen it"); "Do you know that …" still tells, as above.
@@ -61,7 +62,7 @@ def sentence_mode(span, raw: str, meta: bool) -> SentenceMode:
     if polite or judging or is_personal(root):
         # "I like pink, and pink comes from the flower of that name": the taste is an opinion, the
         # clause joined to it a statement about the world.
-        if states_aside(root):
+        if states_aside(root) or wraps_statement(root):
             return "statement"
         return "courtesy" if polite else "opinion" if judging else "personal"
     return "statement"
@@ -80,6 +81,35 @@ def states_aside(root) -> bool:
                 "it", "he", "she", "they"):
             continue
         if any(c.tag_ == "MD" for c in clause.children) or _judges(clause) or is_opinion(clause):
+            continue
+        return True
+    return False
+
+
+# What opens an indirect question ("I'm not sure how good they are"): it asks, it does not state.
+ASKING_WORDS = frozenset({"how", "what", "which", "who", "whom", "whose", "why", "when", "where", "whether", "if"})
+
+
+def wraps_statement(root) -> bool:
+    """How the speaker feels or stands — "I'm sure", "I'm glad that", "I was surprised to find out that",
+    "it's interesting that" — framing a clause that says something of the world in its own right ("I'm
+    sure the club owns six boats" states that it does). Not when the frame is denied ("I'm not sure
+    the club …"), nor a clause about the speaker or the listener ("I'm glad you asked"), one that might
+    be ("I'm sure they would like it"), an indirect question ("I'm not sure how good they are") or a
+    judgement or taste itself ("I know he is a great musician")."""
+    frames = [root] + [c for c in root.children if c.dep_ == "acomp"]
+    for frame in frames:  # "surprised to find out that …": through the verb the feeling takes
+        frames += [c for c in frame.children if c.dep_ == "xcomp" and c.pos_ in ("VERB", "AUX") and c not in frames]
+    if any(c.dep_ == "neg" or c.lower_ in ("never", "not", "n't") for f in frames for c in f.children):
+        return False
+    for clause in (c for f in frames for c in f.children if c.dep_ == "ccomp" and c.pos_ in ("VERB", "AUX")):
+        subject = _subject(clause)
+        if subject is None or subject.lower_ in SPEAKER_PRONOUNS:
+            continue
+        if clause.doc[clause.left_edge.i].lower_ in ASKING_WORDS or any(
+                c.tag_ == "MD" or c.dep_ == "mark" and c.lower_ in ASKING_WORDS for c in clause.children):
+            continue
+        if _judges(clause) or is_opinion(clause):
             continue
         return True
     return False

@@ -100,6 +100,19 @@ ANSWER_FLAG_CAP = 0.5
 # ("begin"/"start" 0.84, "purchase"/"buy" 0.87, "likely"/"probably" 0.88), where near-misses of another
 # meaning stay under it ("Marriott"/"hotel" 0.67, "June"/"November" 0.60, "bathroom"/"kitchen" 0.52).
 NEAR_WORD_SIMILARITY = 0.8
+# Prose has function words ("the", "of", "was", "in": a third to a half of its words); a record — "Chair:
+# Odile Marchetti", "Phone: 214", a row of a table — has next to none, so an answer can only say it in
+# other words than its own.
+TERSE_FUNCTION_SHARE = 0.2
+# The words a claim saying a terse record may lack, at most: the verb and a link or two ("reach", "brought in",
+# "stands at") — more, and it says something the record does not.
+RECORD_WORDING = 2
+WORDING_POS = frozenset({"VERB", "AUX", "ADP", "PART"})
+_TABLE_ROW_RE = re.compile(r"^\s*\|.*\|\s*$")  # a row of a Markdown table is a record whatever its words
+# A labelled line ("Phone: 214 555 0199", "- **Decision:** write off the balance", "Fee income July–September:
+# £612,400 against a target of £590,000") is a record whatever its words: a label of a few words and a colon.
+LABEL_LINKS = frozenset({"of", "and", "for", "the", "in", "to", "per"})  # words a label may hold ("Head of Science:")
+_LABELLED_RE = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?[^\s:.!?][^:.!?]{0,40}:(?:\*\*)?(?:\s|$)")
 # Why a claim of the assistant's own life is flagged, whatever words it shares with the sources.
 OWN_EXPERIENCE = "the assistant telling of its own experience, which no source states"
 # How much a source is trusted, and the name shown for it.
@@ -368,6 +381,9 @@ class SupportModel:
                 if support.flagged and reworded and self.in_other_words(support):
                     support.flagged = False
                     support.reason += "; " + _in_other_words_reason(support)
+                if support.flagged and says_record(support):
+                    support.flagged = False
+                    support.reason += f"; not flagged: a terse record said in a sentence ({support.evidence!r})"
                 if sentence.mode == "experience" and sources.grounded and not _told_first_hand(support):
                     # Whatever words it shares with the sources, what the assistant says it did or has
                     # is its own story: made up, unless the sources tell it first hand too.
@@ -375,8 +391,8 @@ class SupportModel:
                     support.reason += "; " + OWN_EXPERIENCE
         return results
 
-    def judge_answer(self, results: list[ClaimSupport], text: str, sources: Sources,
-                     question: str = "") -> AnswerSupport | None:
+    def judge_answer(self, results: list[ClaimSupport], text: str, sources: Sources, question: str = "",
+                     parts: list[tuple[str, str, str]] | None = None, embedder=None) -> AnswerSupport | None:
         """The answer as a whole against the evidence at hand (None without evidence or retrieved
         chunks: nothing to hold it to). An answer the evidence bears out too little — a made-up aside
         here, an unsupported word there, none enough alone — has its weakest claim flagged when that
@@ -387,9 +403,13 @@ class SupportModel:
         An answer that voices a taste or judgement of its own whose words the evidence lacks (an aside:
         ASIDE_MODES) is reported as a whole, whatever its claims score and even when it has none.
         Never an answer that claims nothing but questions, notices, courtesy and where the assistant
-        stands, nor one in reply to small talk ("hi", "thanks"), which there is nothing to hold to."""
+        stands, nor one in reply to small talk ("hi", "thanks"), which there is nothing to hold to.
+        An answer weak as a whole whose every claim scores as supported is reported as a whole unless each
+        claim restates the evidence (restates); `parts` and `embedder` (the evidence texts, as to assess)
+        let a claim be read as an evidence sentence in other words."""
         if not sources.grounded:
             return None
+        pool = EvidencePool(parts or [])
         cap = min(self.weights.answer_flag_below, ANSWER_FLAG_CAP)
         below = cap * (1.0 if sources.explicit else RETRIEVED_FACTOR)
         judged = AnswerSupport(self.answer_support(results, text, sources), below)
@@ -407,7 +427,7 @@ class SupportModel:
             weakest.reason += "; " + _in_other_words_reason(weakest)
             return judged
         if (weakest.features.get("missing_mass", 0.0) >= self.weights.answer_min_missing_mass
-                or weakest.features.get("unaligned", 0.0) > 0):
+                or weakest.features.get("unaligned", 0.0) > 0) and not says_record(weakest):
             weakest.flagged = True
             lacking = ", ".join(weakest.missing[:6]) or "names or values"
             weakest.reason = (f"the answer's support {judged.score:.2f} < {below:.2f} and this is its weakest claim "
@@ -415,17 +435,41 @@ class SupportModel:
             return judged
         if asides:
             return _unsupported_whole(judged, asides, claims)
-        if weakest.score >= weakest.threshold:
-            # Every claim scores as supported and nothing voices a taste or judgement of its own: the weakness
-            # is in how the answer words them (a terse record said in sentences: "Chair" → "chairs") or in
-            # what claims nothing around them — a question back, an offer, courtesy ("Anything else you'd
-            # like to know?") — none of it held to the evidence.
+        if weakest.score >= weakest.threshold or says_record(weakest):
+            # Every claim scores as supported and nothing voices a taste or judgement of its own. When each
+            # claim restates what the evidence says — a terse record said in sentences ("Chair" → "chairs"),
+            # a sentence in other words, a name it gives — the weakness is in the wording, or in what claims
+            # nothing around them (a question back, an offer, courtesy: "Anything else you'd like to know?").
+            # Otherwise the answer takes the evidence's words without saying what it says.
+            loose = [c for c in claims if not self.restates(c, pool, embedder)]
+            if not loose:
+                return judged
+            judged.unsupported = True
+            judged.reason = (f"the answer's support {judged.score:.2f} < {below:.2f}: it takes the evidence's words "
+                             f"without saying what the evidence says ({loose[0].text.strip()!r})")
             return judged
         judged.unsupported = True
         judged.missing = list(dict.fromkeys(word for c in claims for word in c.missing))[:8]
         judged.reason = (f"the answer's support {judged.score:.2f} < {below:.2f}: the evidence bears out too little "
                          "of it as a whole, though no one claim lacks enough to flag alone")
         return judged
+
+    def restates(self, support: ClaimSupport, pool: EvidencePool, embedder) -> bool:
+        """The claim, scored as supported, says what the evidence says: it quotes its evidence sentence;
+        that sentence is a terse record (a line of labels and values, which any answer words otherwise:
+        "Jennifer Tran, Science Department Chair" → "Jennifer Tran chairs the Science Department"); its
+        meaning is one evidence sentence's (in_other_words); or all it adds to the question is names and
+        values the evidence states and at most one other word it has ("Odile Marchetti does.", "It is
+        now on 10 December.", "You can't use a hosepipe on any plot." to "Can I use a hosepipe at the
+        allotment?"): a short answer to what was asked."""
+        if ((support.added or support.added_values) and not support.missing
+                and support.added - support.added_in_names <= 1):
+            return True
+        if support.evidence and (terse_record(support.evidence) or _quoted(support.text, support.evidence)):
+            return True
+        if "similarity" not in support.features and embedder is not None and pool.sentences:
+            self._add_similarity([support], pool, embedder, set())
+        return self.in_other_words(support)
 
     def _may_reword(self, sources: Sources) -> bool:
         """Held to retrieved chunks alone (a chat turn), where the model answers in its own words."""
@@ -475,7 +519,9 @@ class SupportModel:
         start, end = claim.span
         inner = [(c.span, c.kind) for c in analysis.claims if c.kind != "sentence" and start <= c.span[0] < end]
         total = weighted_total = supported = weighted_supported = 0.0
+        by_name = 0  # words found as part of a name the evidence states
         missing: list[str] = []
+        wording = True  # every word missing is a verb or a particle ("brought in", "set aside")
         stems: set[str] = set()
         echoed = evaluative = 0
         unaligned, aligned, named = self._alignment(sentence, analysis, sources)
@@ -496,12 +542,14 @@ class SupportModel:
             stems.add(stem(word))
             total += 1
             weighted_total += weight
-            if (_supported_word(word, sources) or any(a <= span[0] < b for a, b in named)
-                    or stem(word) in vouched or word.lower() in near):
+            in_name = any(a <= span[0] < b for a, b in named)
+            if _supported_word(word, sources) or in_name or stem(word) in vouched or word.lower() in near:
                 supported += 1
                 weighted_supported += weight
+                by_name += in_name
             else:
                 missing.append(word)
+                wording = wording and pos in WORDING_POS
 
         if total == 0 and aligned == 0 and not (echoed and sentence.mode == "experience"):
             record.claim = False
@@ -526,6 +574,9 @@ class SupportModel:
         record.features = {k: round(v, 4) for k, v in features.items()}
         record.score = round(logistic(features, self.weights.lexical), 4)
         record.missing = missing[:8]
+        record.added, record.added_in_names = int(total), by_name
+        record.lacks_wording_only = wording
+        record.added_values = self._stated_values_added(sentence, analysis, sources, asked)
         if best >= 0:
             record.evidence, record.source = pool.sentences[best].text, pool.sentences[best].label
         return record
@@ -552,6 +603,16 @@ class SupportModel:
                 else:
                     unaligned += 1
         return unaligned, aligned, named
+
+    def _stated_values_added(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources,
+                             asked: set[str]) -> int:
+        """How many values of the sentence the sources state that the question did not give ("now on 10
+        December" to "When is the walk-through?")."""
+        indexes = sources.indexes
+        return sum(1 for vc in analysis.values
+                   if vc.sentence == sentence.index and vc.value.vtype != "relative"
+                   and not {stem(w) for w in words(vc.claim.text)} <= asked
+                   and any(index.supports_value(vc.value) for index in indexes))
 
     def _vouched_cues(self, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources) -> set[str]:
         """Stems of the nouns that the sentence's values are said of, for values the sources state."""
@@ -596,6 +657,38 @@ class SupportModel:
         vectors = self.vectors.of(embedder, missing + beside)
         similarities = vectors[:len(missing)] @ vectors[len(missing):].T
         return frozenset(w for w, row in zip(missing, similarities) if float(row.max()) >= NEAR_WORD_SIMILARITY)
+
+
+def terse_record(sentence: str) -> bool:
+    """A line of labels and values rather than prose ("Phone: 214", "Treasurer | Amaury Lisle", a CSV
+    row): a row of a table, a labelled line, or at most TERSE_FUNCTION_SHARE of its words are function words."""
+    if _TABLE_ROW_RE.match(sentence):
+        return True
+    label = _LABELLED_RE.match(sentence)
+    if label and not any(is_stop(w) and w.lower() not in LABEL_LINKS for w in words(label.group())):
+        return True  # not "He said: …", whose "label" is a speaker and a verb
+    tokens = [w for w in words(sentence) if w.isalpha()]
+    return bool(tokens) and sum(is_stop(w) for w in tokens) / len(tokens) <= TERSE_FUNCTION_SHARE
+
+
+def says_record(support: ClaimSupport) -> bool:
+    """The claim says a terse record in a sentence ("You can reach her on 214 555 0199" for "Phone: 214 555
+    0199", "The firm brought in £612,400 in fees" for "Fee income: £612,400"): its evidence sentence is a
+    terse record, which has none of the verbs and links a sentence needs; the evidence has at least half the
+    claim's content words, and what it lacks is at most RECORD_WORDING verbs or particles (WORDING_POS: not
+    a thing, a name or a manner: "a live band", "Sage", "weekly"); and the claim states no name or value the
+    evidence lacks, no opposite polarity and no judgement of its own. The words missing are the wording."""
+    f = support.features
+    return (bool(support.evidence) and terse_record(support.evidence) and support.lacks_wording_only
+            and len(support.missing) <= RECORD_WORDING
+            and f.get("share", 0.0) >= 0.5
+            and not f.get("unaligned") and not f.get("negation_conflict") and not f.get("evaluative"))
+
+
+def _quoted(claim: str, sentence: str) -> bool:
+    """The claim is the evidence sentence's own words, in its order (all of it, or a run of it)."""
+    said, source = [w.lower() for w in words(claim)], [w.lower() for w in words(sentence)]
+    return bool(said) and any(source[i:i + len(said)] == said for i in range(len(source) - len(said) + 1))
 
 
 def _plain_words(sentence: str) -> list[str]:

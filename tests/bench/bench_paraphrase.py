@@ -11,7 +11,7 @@ else) is ingested into a real engine; each answer is checked with
 retrieves as a chat turn holds its own. Pairs are split by position: every third is test (held out:
 nothing was tuned on it), the rest dev.
 
-    python tests/bench/bench_paraphrase.py [--split dev|test|both] [--show]
+    python tests/bench/bench_paraphrase.py [--split dev|test|both] [--show] [--evidence]
 
 Reported per split: right paraphrases with any hallucination flag, sent to Regenerate, not Accept;
 wrong ones flagged; mean confidence of each.
@@ -302,8 +302,15 @@ def open_engines(root: Path, together: bool = False):
     return next(iter(engines.values())) if together else engines
 
 
-def judge(engine, question: str, answer: str) -> dict:
-    response = engine.postprocess(answer, question=question, search_documents=True)
+def judge(engine, question: str, answer: str, explicit: bool = False) -> dict:
+    if explicit:  # the passages the question retrieves, given as evidence (as `chatapp check --evidence` gives files)
+        from chatapp.postprocess.support import chunk_text
+
+        chunks = engine.kb.search(question)
+        response = engine.postprocess(answer, question=question, evidence=[chunk_text(c) for c in chunks],
+                                      evidence_labels=[c.source for c in chunks])
+    else:
+        response = engine.postprocess(answer, question=question, search_documents=True)
     flags = [f"{getattr(f.hallucination_type, 'value', f.hallucination_type)}:{f.content[:40]!r}" for f in response.hallucination_flags]
     weakest = min((c for c in response.claim_support if c.claim), key=lambda c: c.score, default=None)
     return {"flags": flags, "recommendation": response.recommendation, "confidence": response.confidence,
@@ -314,6 +321,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=["dev", "test", "both"], default="both")
     parser.add_argument("--show", action="store_true", help="print every right answer flagged and wrong one missed")
+    parser.add_argument("--evidence", action="store_true",
+                        help="hold each answer to the passages its question retrieves given as explicit evidence "
+                             "(as with `chatapp check --evidence`), not as a chat turn's retrieved chunks")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-paraphrase-") as tmp:
         engines = open_engines(Path(tmp))
@@ -322,7 +332,8 @@ def main() -> int:
             split = split_of(i)
             if args.split not in ("both", split):
                 continue
-            r, w = judge(engines[folder], question, right), judge(engines[folder], question, wrong)
+            r, w = (judge(engines[folder], question, right, args.evidence),
+                    judge(engines[folder], question, wrong, args.evidence))
             results[split].append((i, question, right, wrong, r, w))
         for engine in engines.values():
             engine.close()
