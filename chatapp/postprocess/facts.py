@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
+from chatapp.knowledge.extraction.observations import key_for_label
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
 from chatapp.postprocess.evidence import stem, text_index, words
@@ -158,6 +159,15 @@ class FactValidator:
                 # The sources say what the answer says, of the same subject: trust them over a stale record.
                 return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
             return self._registry_contradiction(vc, known, label, sources)
+        if (stated and claim.entity_id and sentence.mode == "statement"
+                and not _said_of(stated, claim.entity_id, sources.view)
+                and len(own := _known_of_kind(vc, sources.view)) == 1
+                and _record_key_of(stated, value) == own[0].key):
+            # "St Aidan's Church gave £250": the sources give £250 only as another record's amount
+            # ("donor: Anonymous; amount: £250"), and the registry holds one amount of St Aidan's own,
+            # £650 — the value was read off the wrong row.
+            label = f"{sources.view.name(claim.entity_id)}: {own[0].key} = {sources.view.display(own[0])}"
+            return self._registry_contradiction(vc, own[0], label, sources)
         if stated:
             return self._stated_apart(vc, sentence, analysis, sources) or (
                 ClaimCheck(claim, "verified", 0.85, [stated]), None)
@@ -190,10 +200,7 @@ class FactValidator:
         same kind of value of the same attribute of the same subject; else the registry cannot
         tell it wrong, and the claim is checked as if it knew nothing of it."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
-        money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
-        # An amount in another currency is another amount, never a wrong one.
-        known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
-                 and not (k.shape == "amount" and not V.same_currency(money, V.currency(k.raw)))]
+        known = _known_of_kind(vc, view)
         if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
             # The thing is named by its one distinctive word and the value by its key: the claim is
             # about it as surely as if it were named in full.
@@ -434,6 +441,28 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
         return False
     best, overlap = sources.supplied.best_sentence(sentence.stems)
     return overlap >= 0.7 and said.lower() in best.lower()
+
+
+_RECORD_FIELD = re.compile(r"(?:^|;\s*)([^:;]{1,40}):\s*([^;]*)")
+
+
+def _record_key_of(text: str, value: V.FoundValue) -> str | None:
+    """The key under which a record line ("date: 2026-11-16; donor: Anonymous; amount: £250") gives
+    `value`, as the registry names keys; None when the text is no such line or lacks the value."""
+    for match in _RECORD_FIELD.finditer(text):
+        if any(f.vtype == value.vtype and V.same_value(f.vtype, f.parsed, value.parsed)
+               for f in V.find_values(match.group(2))):
+            return key_for_label(match.group(1).strip())
+    return None
+
+
+def _known_of_kind(vc: ValueClaim, view: KnowledgeView) -> list[KnownValue]:
+    """The registry's values of the claim's entity that are of the claimed value's kind; an amount in
+    another currency is another amount, never a wrong one."""
+    shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
+    money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
+    return [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
+            and not (k.shape == "amount" and not V.same_currency(money, V.currency(k.raw)))]
 
 
 def _said_of(stated: str, entity_id: str | None, view: KnowledgeView) -> bool:
