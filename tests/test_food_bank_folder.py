@@ -13,10 +13,11 @@ MINUTES = """# Trustee meeting, 12 November 2026
 Present: Orla Nwachukwu-Berg (chair), Giedre Paulauskaite, Fintan McAleese
 
 ## Grant
-Giedre will submit the Lottery Community Fund application by 30 November.
+Giedre will submit the Lottery Community Fund application by 30 November. We are asking for £24,500.
 
 ## Van
-Fintan got a quote from Kerrow Motors.
+Fintan got two quotes: Kerrow Motors £3,450 and
+Brightline Vans £3,980. Trustees agreed to go with Kerrow Motors.
 """
 
 DONATIONS = """date,donor,type,amount
@@ -26,10 +27,24 @@ DONATIONS = """date,donor,type,amount
 """
 
 
+MAIL = """From: Giedre Paulauskaite <giedre@foodbank.example>
+To: Orla Nwachukwu-Berg <orla@foodbank.example>
+Date: Tue, 24 Nov 2026 18:22:00 +0000
+Subject: Grant application
+
+Hi Orla,
+
+The Lottery Community Fund has extended the deadline to 11 December, so I'll submit then. After going
+through the budget again I have reduced our ask to £22,800.
+
+Giedre
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "foodbank", {
-        "trustee-meeting-2026-11-12.md": MINUTES, "donations-nov.csv": DONATIONS})
+        "trustee-meeting-2026-11-12.md": MINUTES, "donations-nov.csv": DONATIONS, "2026-11-24-grant.eml": MAIL})
     yield engine
     engine.close()
 
@@ -51,3 +66,32 @@ def test_an_amount_read_off_another_records_row_is_corrected_to_this_ones(engine
     assert wrong.delivered == "St Brannock's Church gave £650 [corrected] in cash."
     assert checked(engine, "How much did St Brannock's Church give?",
                    "St Brannock's Church gave £650 in cash.").hallucination_flags == []
+
+
+@pytest.mark.parametrize("question, answer, delivered", [
+    ("When is the grant application due?", "Giedre will submit the Lottery Community Fund application by 30 November.",
+     "Giedre will submit the Lottery Community Fund application by 11 December [corrected]."),
+    ("How much is the grant for?", "The food bank is asking the Lottery Community Fund for £24,500.",
+     "The food bank is asking the Lottery Community Fund for £22,800 [corrected]."),
+])
+def test_a_value_a_later_email_says_was_changed_to_another_is_out_of_date(engine, question, answer, delivered):
+    """"extended the deadline to 11 December" names no old value: the older notes' value is the old one."""
+    result = checked(engine, question, answer)
+    assert result.delivered == delivered
+    assert [f.hallucination_type for f in result.hallucination_flags] == ["TemporalError"]
+
+
+def test_an_answer_telling_the_change_is_not_flagged(engine):
+    result = checked(engine, "What's the latest on the grant?",
+                     "The deadline was extended to 11 December, and Giedre reduced the ask to £22,800.")
+    assert result.hallucination_flags == []
+
+
+def test_an_amount_a_list_gives_to_another_name_is_corrected_to_this_names_own(engine):
+    # The notes' line is wrapped after "and": the two quotes are still one sentence.
+    swapped = checked(engine, "How much did Kerrow Motors quote?", "Kerrow Motors quoted £3,980 for the van.")
+    assert swapped.delivered == "Kerrow Motors quoted £3,450 [corrected] for the van."
+    assert [f.hallucination_type for f in swapped.hallucination_flags] == ["ContradictsFact"]
+    for right in ("Kerrow Motors quoted £3,450 for the van.",
+                  "The trustees chose Kerrow Motors, who quoted £3,450, over Brightline Vans at £3,980."):
+        assert checked(engine, "Which garage is fixing the van?", right).hallucination_flags == []

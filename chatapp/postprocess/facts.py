@@ -30,6 +30,7 @@ from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.stated_changes import replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
+from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
 
 # A value the sources state of something else (_stated_apart): the claim must share this many words with
@@ -144,8 +145,8 @@ class FactValidator:
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
         # A value a newer document replaced: the sources may still state it, but it is out of date.
-        outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(vc, analysis,
-                                                                                          sources.supplied)
+        outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(
+            vc, analysis, sources.supplied, sources.supplied_dates)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
         registry = self._against_registry(vc, sentence, analysis, sources.view)
@@ -168,6 +169,14 @@ class FactValidator:
             # £650 — the value was read off the wrong row.
             label = f"{sources.view.name(claim.entity_id)}: {own[0].key} = {sources.view.display(own[0])}"
             return self._registry_contradiction(vc, own[0], label, sources)
+        if stated and sentence.mode == "statement" and (swap := swapped_value(vc, sentence, sources.supplied)):
+            # "Kerrow Motors quoted £3,980" against "Kerrow Motors £3,450 and Brightline Vans £3,980"
+            name, own, stated = swap
+            replacement = V.render_like(claim.text, value.vtype, own.text, own.parsed)
+            finding = Finding("ContradictsFact", claim.span, claim.text, VALUE_PAIR_CONFIDENCE, own.text,
+                              [f"the sources give {claim.text} to another name and {own.text} to {name}: {stated}"],
+                              vc.sentence, claim.span, replacement, major=True)
+            return ClaimCheck(claim, "contradicted", VALUE_PAIR_CONFIDENCE, finding.evidence, own.text), finding
         if stated:
             return self._stated_apart(vc, sentence, analysis, sources) or (
                 ClaimCheck(claim, "verified", 0.85, [stated]), None)
