@@ -51,13 +51,13 @@ def swapped_value(vc: ValueClaim, sentence: SentenceInfo, supplied: TextIndex) -
     """(the answer's name, the value a source sentence pairs with it, that sentence) when the sentence
     gives the claim's value to another name the answer does not say, and the answer's sentence says
     exactly one of its names; else None."""
-    digits = re.sub(r"\D", "", vc.claim.text)
-    if not digits:
+    number = re.search(r"\d[\d,.]*\d|\d", vc.claim.text)
+    if number is None:
         return None
     text = sentence.claim.text
     for stated, _, _ in supplied.sentences:
-        if digits not in re.sub(r"\D", "", stated):
-            continue  # cheap: most sentences hold no such number
+        if number.group(0) not in stated:
+            continue  # cheap: most sentences hold no such number as the answer writes it
         paired = pairs(stated, vc.value.vtype)
         owner = next((name for name, value in paired.items()
                       if V.same_value(value.vtype, value.parsed, vc.value.parsed)), None)
