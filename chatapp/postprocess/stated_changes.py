@@ -64,10 +64,11 @@ CHANGED_TO = re.compile(
 def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
     deadline to 11 December")."""
-    if " to " not in sentence.lower():
+    matches = list(CHANGED_TO.finditer(sentence)) if " to " in sentence.lower() else []
+    if not matches:
         return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
-    return [new for match in CHANGED_TO.finditer(sentence) if (new := _value_next(sentence, found, match.end()))]
+    return [new for match in matches if (new := _value_next(sentence, found, match.end()))]
 
 
 def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: TextIndex,
@@ -87,7 +88,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         return None
     best: tuple[float, str, V.FoundValue] | None = None
     before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
-    stated_on = _first_stated(value, supplied, dates)
+    stated_on: str | None | bool = False  # not looked up yet: most sources state no change
     for text, stems, source in supplied.sentences:
         # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
         # 94,500": what changed may be named in the sentence before the change.
@@ -95,9 +96,12 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         before = (stems, source)
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
-        if stated_on and written and written[:10] > stated_on:
-            # Written after every text that gives the answer's value: "changed to" replaces it.
-            changes += [(value, new) for new in stated_new_values(text) if _same_kind(value, new)]
+        if written and (news := [new for new in stated_new_values(text) if _same_kind(value, new)]):
+            if stated_on is False:
+                stated_on = _last_stated(value, supplied, dates)
+            if stated_on and written[:10] > stated_on:
+                # Written after every text that gives the answer's value: "changed to" replaces it.
+                changes += [(value, new) for new in news]
         for old, new in changes:
             if not _says(old, value) or _says(new, value):
                 continue
@@ -117,12 +121,13 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                    major=True)
 
 
-def _first_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | None, ...]) -> str | None:
+def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | None, ...]) -> str | None:
     """The latest date (YYYY-MM-DD) of the texts that state `value`; None when one of them has no date
     (nothing can be said to come after it) or none states it."""
+    written_as = {found.text.lower() for found in supplied.found_values if _says(found, value)}
     latest = None
     for text, _, source in supplied.sentences:
-        if not any(_says(found, value) for found in V.find_values(text)):
+        if not any(form in text.lower() for form in written_as):
             continue
         written = dates[source] if source < len(dates) else None
         if not written:

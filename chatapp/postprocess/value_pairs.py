@@ -12,6 +12,7 @@ or name between), where two values share a name, and an answer sentence that nam
 
 from __future__ import annotations
 
+import functools
 import re
 
 from chatapp.postprocess import values as V
@@ -28,6 +29,7 @@ _NOT_NAMES = frozenset({"The", "A", "An", "We", "I", "It", "They", "He", "She", 
 CONFIDENCE = 0.8
 
 
+@functools.lru_cache(maxsize=4096)  # the same evidence sentences come back turn after turn
 def pairs(sentence: str, kind: str) -> dict[str, V.FoundValue]:
     """Name -> the value of `kind` (a vtype) written right after it, for each such pair in the
     sentence; empty unless there are two or more, each with its own name."""
@@ -51,9 +53,9 @@ def swapped_value(vc: ValueClaim, sentence: SentenceInfo, supplied: TextIndex) -
     """(the answer's name, the value a source sentence pairs with it, that sentence) when the sentence
     gives the claim's value to another name the answer does not say, and the answer's sentence says
     exactly one of its names; else None."""
-    number = re.search(r"\d[\d,.]*\d|\d", vc.claim.text)
-    if number is None:
-        return None
+    number = re.search(r"\d[\d,.]*\d", vc.claim.text)
+    if vc.value.vtype not in ("amount", "number", "quantity") or number is None or len(number.group(0)) < 3:
+        return None  # "3", "12": too many sentences hold one
     text = sentence.claim.text
     for stated, _, _ in supplied.sentences:
         if number.group(0) not in stated:
