@@ -95,3 +95,16 @@ def test_an_amount_a_list_gives_to_another_name_is_corrected_to_this_names_own(e
     for right in ("Kerrow Motors quoted £3,450 for the van.",
                   "The trustees chose Kerrow Motors, who quoted £3,450, over Brightline Vans at £3,980."):
         assert checked(engine, "Which garage is fixing the van?", right).hallucination_flags == []
+
+
+def test_a_thing_moved_from_one_day_to_another_is_corrected_without_its_old_weekday(tmp_path_factory):
+    """"moved our van slot from Tuesday 8 December to Thursday 10 December": the thing moved stands between
+    the verb and "from"; the answer's old weekday goes with its old date."""
+    mail = MAIL.replace("Subject: Grant application", "Subject: MOT moved").replace(
+        "The Lottery Community Fund has extended the deadline to 11 December, so I'll submit then. After going\n"
+        "through the budget again I have reduced our ask to £22,800.",
+        "The garage has moved our van's MOT slot from Tuesday 8 December to Thursday 10 December.")
+    engine, _ = engine_learnt_from(tmp_path_factory, "foodbank-mot", {"2026-11-30-mot.eml": mail})
+    with engine:
+        result = checked(engine, "When is the van's MOT?", "The van's MOT slot is on Tuesday 8 December.")
+        assert result.delivered == "The van's MOT slot is on 10 December [corrected]."

@@ -22,7 +22,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
 from chatapp.postprocess.evidence import TextIndex, is_stop, stem, words
 from chatapp.postprocess.findings import Finding
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, KnownValue
-from chatapp.postprocess.superseded import PAST_MARKERS, precise
+from chatapp.postprocess.superseded import PAST_MARKERS, precise, replacement_in_answer
 
 # The sentence must share this many of its own words (not the value's) with the change, and at least
 # this share of them: "the site visit is on 3 December" against "the site visit has moved from …".
@@ -31,12 +31,21 @@ MIN_SHARED_SHARE = 0.5
 CONFIDENCE = 0.85
 
 
+# "The facility has moved our confocal slot from Tuesday 8 December to Thursday 10 December": the thing
+# moved, said with a determiner, between the verb and "from".
+_CHANGED_THING_FROM = re.compile(
+    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought)\s+(?:our|the|their|his|her|its|your|my|this|that)"
+    r"\s+(?:[\w'’-]+\s+){0,3}?from\s+",
+    re.IGNORECASE,
+)
+
+
 def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     """(old, new) for each "moved from OLD to NEW" in a source sentence; a weekday written before a
     date ("from Monday 7 December") goes with the date."""
     if "from" not in sentence.lower():
         return []
-    matches = list(CHANGED_FROM.finditer(sentence))
+    matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
     if not matches:
         return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
@@ -115,9 +124,9 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     if best is None:
         return None
     _, text, new = best
-    replacement = V.render_like(vc.claim.text, value.vtype, new.text, new.parsed)
+    span, replacement = replacement_in_answer(vc, analysis, new.text, new.parsed)
     return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
-                   [f"the sources state a change to {new.text}: {text}"], vc.sentence, vc.claim.span, replacement,
+                   [f"the sources state a change to {new.text}: {text}"], vc.sentence, span, replacement,
                    major=True)
 
 

@@ -97,7 +97,7 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
     rivals = {repr(o.superseded_by.parsed) for lv, _, o in ranked if lv == level}
     if len(rivals) > 1:
         level = min(level, levels.one_tie)  # two old values alike, replaced differently: say so, change nothing
-    span, replacement = _replacement(vc, analysis, current)
+    span, replacement = replacement_in_answer(vc, analysis, current.raw, current.parsed)
     evidence = [_history(view, entity_id, old)]
     return Finding("TemporalError", vc.claim.span, vc.claim.text, level, view.display(current), evidence,
                    vc.sentence, span, replacement, major=True)
@@ -165,18 +165,19 @@ def _names_partly(view: KnowledgeView, entity_id: str, text: str) -> bool:
     return False
 
 
-def _replacement(vc: ValueClaim, analysis: AnswerAnalysis, current: KnownValue) -> tuple[tuple[int, int], str]:
+def replacement_in_answer(vc: ValueClaim, analysis: AnswerAnalysis, raw: str, parsed) -> tuple[tuple[int, int], str]:
     """Where the new value goes and how it is written, in the answer's style. A weekday written
-    just before an old date ("Monday 7 December") is replaced with the date's own."""
-    text = V.render_like(vc.claim.text, vc.value.vtype, current.raw, current.parsed)
+    just before an old date ("Monday 7 December") is replaced with the new date's own, or dropped
+    when the new date has no year to tell it by."""
+    text = V.render_like(vc.claim.text, vc.value.vtype, raw, parsed)
     start, end = vc.claim.span
-    day = current.parsed.as_date() if isinstance(current.parsed, V.DateValue) else None
-    if day is None:
+    if not isinstance(parsed, V.DateValue):
         return (start, end), text
+    day = parsed.as_date()
     for other in analysis.values:
         gap = analysis.text[other.claim.span[1]:start]
         if other.value.vtype == "weekday" and other.claim.span[1] <= start and not gap.strip(", ") and len(gap) <= 2:
-            return (other.claim.span[0], end), f"{day:%A}{gap}{text}"
+            return (other.claim.span[0], end), f"{day:%A}{gap}{text}" if day else text
     return (start, end), text
 
 
