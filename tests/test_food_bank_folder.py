@@ -108,3 +108,15 @@ def test_a_thing_moved_from_one_day_to_another_is_corrected_without_its_old_week
     with engine:
         result = checked(engine, "When is the van's MOT?", "The van's MOT slot is on Tuesday 8 December.")
         assert result.delivered == "The van's MOT slot is on 10 December [corrected]."
+
+
+def test_a_name_like_column_that_repeats_does_not_name_the_records(tmp_path_factory):
+    """Two items from one supplier: the items are the records, the supplier what each has."""
+    stock = ("item,supplier,lot number\nTinned tomatoes,Harlow Wholesale,TT-4411\n"
+             "Pasta shells,Harlow Wholesale,PS-0927\nRice,Corrin Foods,RC-7310\n")
+    engine, _ = engine_learnt_from(tmp_path_factory, "foodbank-stock", {"stock.csv": stock})
+    with engine:
+        assert only_entity(engine, "Pasta shells").attributes["lot_number"] == "PS-0927"
+        assert only_entity(engine, "Tinned tomatoes").attributes["supplier"] == "Harlow Wholesale"
+        result = checked(engine, "What's the lot number of the pasta shells?", "The pasta shells are lot TT-4411.")
+        assert "PS-0927 [corrected]" in result.delivered
