@@ -20,7 +20,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
 )
-from chatapp.lexicon import is_first_name
+from chatapp.lexicon import is_common, is_first_name
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
@@ -299,7 +299,12 @@ class PeopleReader:
         # The address's local part is a name people use when it is not just the full name
         # re-spelt: "kostas@" for Konstantinos, "jokafor" like "jsmith".
         if re.fullmatch(r"[a-z][a-z'-]{2,}", local) and local not in ("".join(words), ".".join(words)):
-            self.add(name, ALIAS, local, confidence * 0.8, method, position)
+            written = local.capitalize()
+            if re.search(rf"(?<![\w@.]){re.escape(written)}(?![\w@])", self.text):
+                # The text writes it as a name ("Emeka leading"): the alias keeps the capital.
+                self.add(name, ALIAS, written, confidence * 0.8, method, position)
+            elif not is_common(local, 3.0):  # "treasurer@", "chair@" name a post, not the person
+                self.add(name, ALIAS, local, confidence * 0.8, method, position)
 
     def _quoted_headers(self) -> None:
         for match in _BODY_HEADER.finditer(self.text):

@@ -9,6 +9,7 @@ from typing import Iterable, Iterator
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from chatapp.accents import strip_accents
 from chatapp.lexicon import AMBIGUOUS_NAMES, zipf
 from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
@@ -155,11 +156,11 @@ class KnownNames:
         words = tuple(t.original for t in tokenize(text).tokens)
         if not words or not any(any(c.isalpha() for c in w) for w in words):
             return
-        key = tuple(w.lower() for w in words)
+        key = tuple(map(name_key, words))
         form = self.forms.get(key)
         if form is None:
             form = self.forms[key] = NameForm(words, entity_type, explicit=explicit)
-        elif explicit and not form.explicit:
+        elif explicit and (not form.explicit or _better_written(words, form.words)):
             form.words, form.entity_type, form.explicit = words, entity_type, True
         if entity_id is not None and entity_id not in form.entity_ids:
             self._weights[(key, entity_id)] = weight
@@ -181,7 +182,7 @@ class KnownNames:
     # --- lookup --------------------------------------------------------------------
 
     def exact(self, text: str) -> NameForm | None:
-        return self.forms.get(tuple(t.original.lower() for t in tokenize(text).tokens))
+        return self.forms.get(tuple(name_key(t.original) for t in tokenize(text).tokens))
 
     def find(self, doc: TokenizedInput) -> Iterator[NameMatch]:
         """Longest known names in the doc's current text, left to right."""
@@ -199,7 +200,7 @@ class KnownNames:
 
     def _match_at(self, doc: TokenizedInput, sequence: list[int], position: int) -> NameMatch | None:
         tokens = doc.tokens
-        first = tokens[sequence[position]].text.lower()
+        first = name_key(tokens[sequence[position]].text)
         lengths = self.lengths_by_first.get(first) or self.lengths_by_first.get(_strip_possessive(first))
         if not lengths:
             return None
@@ -207,7 +208,7 @@ class KnownNames:
             if length > len(sequence) - position:
                 continue
             indices = sequence[position : position + length]
-            texts = [tokens[i].text.lower() for i in indices]
+            texts = [name_key(tokens[i].text) for i in indices]
             form = self.forms.get(tuple(texts))
             suffix = ""
             if form is None:
@@ -223,7 +224,7 @@ class KnownNames:
         return None
 
     def person_word(self, word: str) -> NameForm | None:
-        form = self.forms.get((word.lower(),))
+        form = self.forms.get((name_key(word),))
         return form if form is not None and form.entity_type == "person" else None
 
     def has_fuzzy_candidates(self, length: int, first_word: str) -> bool:
@@ -260,6 +261,19 @@ class KnownNames:
             if distance <= allowed:
                 results.append((form, 100.0 * (1 - distance / max(len(word), len(text)))))
         return sorted(results, key=lambda r: -r[1])
+
+
+def name_key(word: str) -> str:
+    """How a name's word is looked up: in lower case without accents, as users type it ("oisin"
+    for "Oisín", "dang" for "Đặng")."""
+    return strip_accents(word).lower()
+
+
+def _better_written(words: tuple[str, ...], than: tuple[str, ...]) -> bool:
+    """ "Siobhán" is the name "siobhan" (an address's local part) writes: capitals and accents win."""
+    def richness(ws):
+        return (sum(c.isupper() for w in ws for c in w), sum(not c.isascii() for w in ws for c in w))
+    return richness(words) > richness(than)
 
 
 def _only_spaces_between(doc: TokenizedInput, indices: list[int]) -> bool:
