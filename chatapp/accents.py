@@ -1,7 +1,7 @@
 """Letters without their accents, for matching what a user types to a name as documents write it.
 
-Decomposition removes most accents ("Dálaigh" -> "Dalaigh", "Phạm" -> "Pham"), but a few Latin
-letters carry a stroke that is part of the letter and never decompose ("Đặng", "Łukasz", "Søren").
+Decomposition removes most accents ("Súilleabháin" -> "Suilleabhain", "Hạnh" -> "Hanh"), but a few Latin
+letters carry a stroke that is part of the letter and never decompose ("Đoàn", "Łukasz", "Søren").
 Users without those keys type the bare letter, so they are mapped to it, one letter for one.
 """
 
@@ -13,7 +13,7 @@ _UNDECOMPOSED = str.maketrans("đĐłŁøØħĦıŧŦ", "dDlLoOhHitT")
 
 
 def strip_accents(text: str) -> str:
-    """ "Đặng Minh Châu" -> "Dang Minh Chau"; ASCII text comes back unchanged."""
+    """ "Đoàn Văn Khoa" -> "Doan Van Khoa"; ASCII text comes back unchanged."""
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKD", text).translate(_UNDECOMPOSED)

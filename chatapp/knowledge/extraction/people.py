@@ -167,6 +167,8 @@ def _is_role_text(text: str) -> bool:
         return False
     if EMAIL.search(text) or _URL.search(text) or phones_in(text) or text.endswith(("?", "!")):
         return False
+    # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
+    text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
 
 
@@ -300,10 +302,12 @@ class PeopleReader:
         # re-spelt: "kostas@" for Konstantinos, "jokafor" like "jsmith".
         if re.fullmatch(r"[a-z][a-z'-]{2,}", local) and local not in ("".join(words), ".".join(words)):
             written = local.capitalize()
-            if re.search(rf"(?<![\w@.]){re.escape(written)}(?![\w@])", self.text):
-                # The text writes it as a name ("Emeka leading"): the alias keeps the capital.
+            if is_common(local, 3.0) and not is_first_name(local):
+                pass  # "treasurer@", "chair@" name a post, not the person
+            elif re.search(rf"(?<![\w@.]){re.escape(written)}(?![\w@])", self.text):
+                # The text writes it as a name ("Ifeanyi is bringing"): the alias keeps the capital.
                 self.add(name, ALIAS, written, confidence * 0.8, method, position)
-            elif not is_common(local, 3.0):  # "treasurer@", "chair@" name a post, not the person
+            else:
                 self.add(name, ALIAS, local, confidence * 0.8, method, position)
 
     def _quoted_headers(self) -> None:

@@ -63,8 +63,8 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
 
 
 def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, method: str) -> list[Observation]:
-    """ "client: Northgate Cycle Works; contact: Pekka Salonen": a cell that is a person's full
-    name and nothing else names someone the user may ask about, though the row is the firm's."""
+    """ "venue: St Anselm's Hall; contact: Sakari Heikkilä": a cell that is a person's full
+    name and nothing else names someone the user may ask about, though the row is the venue's."""
     found = []
     for index, (key, cell) in enumerate(zip(keys, row)):
         if index == column or key.endswith("_name") or key in ORGANISATION_COLUMNS:

@@ -264,13 +264,13 @@ class KnownNames:
 
 
 def name_key(word: str) -> str:
-    """How a name's word is looked up: in lower case without accents, as users type it ("oisin"
-    for "Oisín", "dang" for "Đặng")."""
+    """How a name's word is looked up: in lower case without accents, as users type it ("lucja"
+    for "Łucja", "doan" for "Đoàn")."""
     return strip_accents(word).lower()
 
 
 def _better_written(words: tuple[str, ...], than: tuple[str, ...]) -> bool:
-    """ "Siobhán" is the name "siobhan" (an address's local part) writes: capitals and accents win."""
+    """ "Súilleabháin" over "suilleabhain" (an address's local part): capitals and accents win."""
     def richness(ws):
         return (sum(c.isupper() for w in ws for c in w), sum(not c.isascii() for w in ws for c in w))
     return richness(words) > richness(than)

@@ -139,7 +139,7 @@ def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tag
     if tag == "ADJ" and after is not None:
         _, marker, tag, head = tagger((name, "'s", noun, doc.tokens[after].text.lower()))
         if marker == "PART" and tag == "ADJ" and head in ("NOUN", "PROPN"):
-            return REGISTRY_CONFIDENCE["ADJ NOUN"]  # "Oisín's first audit"
+            return REGISTRY_CONFIDENCE["ADJ NOUN"]  # "Cillian's next meeting"
         return REGISTRY_CONFIDENCE["ADJ"]
     return REGISTRY_CONFIDENCE.get(tag)
 
