@@ -99,3 +99,12 @@ def test_a_possessive_before_an_adjective_and_its_noun(engine):
     pre = engine.preprocess("is cillians next committee meeting on monday")
     assert pre.corrected_input.startswith("Is Cillian's next committee meeting")
     assert "Cillian Ó Súilleabháin" in [r.canonical_name for r in pre.resolved_entities]
+
+
+def test_a_day_of_the_month_alone_is_a_date(engine):
+    dates = [r for r in engine.preprocess("who is bringing the risers on the 11th").resolved_entities
+             if r.entity_type == "DATE"]
+    assert [r.canonical_name[-3:] for r in dates] == ["-11"]
+    # A floor or a place in a list is counted, not dated.
+    assert not [r for r in engine.preprocess("is the library on the 2nd floor").resolved_entities
+                if r.entity_type == "DATE"]
