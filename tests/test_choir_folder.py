@@ -108,3 +108,8 @@ def test_a_day_of_the_month_alone_is_a_date(engine):
     # A floor or a place in a list is counted, not dated.
     assert not [r for r in engine.preprocess("is the library on the 2nd floor").resolved_entities
                 if r.entity_type == "DATE"]
+
+
+def test_question_words_typed_without_their_apostrophe(engine):
+    assert engine.preprocess("whens the winter concert").corrected_input == "When's the winter concert?"
+    assert engine.preprocess("hows the scores list going").corrected_input == "How's the scores list going?"
