@@ -25,6 +25,10 @@ St Anselm's Hall,Sakari Heikkilä,220,£150
 Brookfold Arts Centre,Maeve Ní Fhlannagáin,340,£400
 """
 
+SUPPLIERS = """supplier,service,phone
+Quillfeather Music Hire Ltd,Sheet music hire,0161 555 0420
+"""
+
 MAIL = """From: Łucja Kamińska <lucja.kaminska@willowmere.example>
 To: Grace Ibekwe <grace.ibekwe@willowmere.example>
 Cc: Ifeanyichukwu Eze-Lindqvist <ifeanyi@willowmere.example>, Bartosz Wrzesiński <treasurer@willowmere.example>
@@ -43,7 +47,7 @@ St Anselm's Hall on the 12th, and the first full rehearsal there is on Saturday 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "willowmere", {
-        "whos-who.txt": PEOPLE, "venues.csv": VENUES, "2026-11-10-winter-concert.eml": MAIL})
+        "whos-who.txt": PEOPLE, "venues.csv": VENUES, "suppliers.csv": SUPPLIERS, "2026-11-10-winter-concert.eml": MAIL})
     yield engine
     engine.close()
 
@@ -113,3 +117,9 @@ def test_a_day_of_the_month_alone_is_a_date(engine):
 def test_question_words_typed_without_their_apostrophe(engine):
     assert engine.preprocess("whens the winter concert").corrected_input == "When's the winter concert?"
     assert engine.preprocess("hows the scores list going").corrected_input == "How's the scores list going?"
+
+
+def test_a_firm_is_called_by_the_first_word_of_its_name(engine):
+    pre = engine.preprocess("who do we call at quillfeather about the scores")
+    assert pre.corrected_input == "Who do we call at Quillfeather about the scores?"
+    assert "Quillfeather Music Hire Ltd" in [r.canonical_name for r in pre.resolved_entities]

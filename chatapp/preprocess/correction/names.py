@@ -10,7 +10,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from chatapp.accents import strip_accents
-from chatapp.lexicon import AMBIGUOUS_NAMES, zipf
+from chatapp.lexicon import AMBIGUOUS_NAMES, is_first_name, zipf
 from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
 
@@ -148,6 +148,10 @@ class KnownNames:
             for part in entity.name.split():
                 if len(part) > 1 and part[0].isalpha():
                     self._add(part, "person", entity.id, entity.prior, explicit=False)
+        elif entity.type == "organization" and (short := _distinctive_first_word(entity.name)):
+            # People call a firm by its first word when no one else has it ("at northgate" for
+            # Northgate Cycle Works Ltd): a name part, as a person's first name is.
+            self._add(short, "organization", entity.id, entity.prior, explicit=False)
         for key in PLACE_ATTRIBUTES:
             for place in _place_names(entity.attributes.get(key)):
                 self._add(place, "place", None, 0.0, explicit=True)
@@ -261,6 +265,16 @@ class KnownNames:
             if distance <= allowed:
                 results.append((form, 100.0 * (1 - distance / max(len(word), len(text)))))
         return sorted(results, key=lambda r: -r[1])
+
+
+def _distinctive_first_word(name: str) -> str | None:
+    """The first word of a firm's name of several words when it is no everyday word or first name
+    ("Northgate" of "Northgate Cycle Works Ltd"; not "United", "The", "Harriet")."""
+    words = name.split()
+    first = words[0] if len(words) >= 2 else ""
+    if len(first) < 4 or not first.isalpha() or not first[0].isupper() or first.isupper():
+        return None
+    return first if zipf(first.lower()) < 3.0 and not is_first_name(first) else None
 
 
 def name_key(word: str) -> str:
