@@ -24,9 +24,13 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # one, except inside a paragraph before a line that goes on in lower case: a mail wrapped at 72
 # characters ("…takes about four hours and the\nwarehouse must be empty…") is one sentence, while
 # fields a line each ("Owner: …\nInstall date: …", front matter's "lead: …") stay apart.
+# A line that ends on one of these words goes on in the next, even when that starts with a capital:
+# "… quotes: Kerrow Motors £3,450 and\nBrightline Vans £3,980."
+_LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in")
 _SENTENCE_SPLIT_RE = re.compile(
     "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
-    r"|\n\s*\n\s*|\n+(?=[^a-z]|[a-z][\w /-]{0,40}:(?:\s|$))")
+    r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)
+    + r"\n+(?=[^a-z]|[a-z][\w /-]{0,40}:(?:\s|$))")
 _WRAPPED = re.compile(r"[ \t]*\n[ \t]*")
 _LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})

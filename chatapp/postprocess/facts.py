@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
+from chatapp.knowledge.extraction.observations import key_for_label
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
 from chatapp.postprocess.evidence import stem, text_index, words
@@ -29,6 +30,7 @@ from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.stated_changes import replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
 from chatapp.postprocess.statements import in_title
+from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
 
 # A value the sources state of something else (_stated_apart): the claim must share this many words with
@@ -143,8 +145,8 @@ class FactValidator:
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
         # A value a newer document replaced: the sources may still state it, but it is out of date.
-        outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(vc, analysis,
-                                                                                          sources.supplied)
+        outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(
+            vc, analysis, sources.supplied, sources.supplied_dates)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
         registry = self._against_registry(vc, sentence, analysis, sources.view)
@@ -158,6 +160,23 @@ class FactValidator:
                 # The sources say what the answer says, of the same subject: trust them over a stale record.
                 return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
             return self._registry_contradiction(vc, known, label, sources)
+        if (stated and claim.entity_id and sentence.mode == "statement"
+                and not _said_of(stated, claim.entity_id, sources.view)
+                and len(own := _known_of_kind(vc, sources.view)) == 1
+                and _record_key_of(stated, value) == own[0].key):
+            # "St Aidan's Church gave £250": the sources give £250 only as another record's amount
+            # ("donor: Anonymous; amount: £250"), and the registry holds one amount of St Aidan's own,
+            # £650 — the value was read off the wrong row.
+            label = f"{sources.view.name(claim.entity_id)}: {own[0].key} = {sources.view.display(own[0])}"
+            return self._registry_contradiction(vc, own[0], label, sources)
+        if stated and sentence.mode == "statement" and (swap := swapped_value(vc, sentence, sources.supplied)):
+            # "Kerrow Motors quoted £3,980" against "Kerrow Motors £3,450 and Brightline Vans £3,980"
+            name, own, stated = swap
+            replacement = V.render_like(claim.text, value.vtype, own.text, own.parsed)
+            finding = Finding("ContradictsFact", claim.span, claim.text, VALUE_PAIR_CONFIDENCE, own.text,
+                              [f"the sources give {claim.text} to another name and {own.text} to {name}: {stated}"],
+                              vc.sentence, claim.span, replacement, major=True)
+            return ClaimCheck(claim, "contradicted", VALUE_PAIR_CONFIDENCE, finding.evidence, own.text), finding
         if stated:
             return self._stated_apart(vc, sentence, analysis, sources) or (
                 ClaimCheck(claim, "verified", 0.85, [stated]), None)
@@ -190,10 +209,7 @@ class FactValidator:
         same kind of value of the same attribute of the same subject; else the registry cannot
         tell it wrong, and the claim is checked as if it knew nothing of it."""
         shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
-        money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
-        # An amount in another currency is another amount, never a wrong one.
-        known = [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
-                 and not (k.shape == "amount" and not V.same_currency(money, V.currency(k.raw)))]
+        known = _known_of_kind(vc, view)
         if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
             # The thing is named by its one distinctive word and the value by its key: the claim is
             # about it as surely as if it were named in full.
@@ -434,6 +450,28 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
         return False
     best, overlap = sources.supplied.best_sentence(sentence.stems)
     return overlap >= 0.7 and said.lower() in best.lower()
+
+
+_RECORD_FIELD = re.compile(r"(?:^|;\s*)([^:;]{1,40}):\s*([^;]*)")
+
+
+def _record_key_of(text: str, value: V.FoundValue) -> str | None:
+    """The key under which a record line ("date: 2026-11-16; donor: Anonymous; amount: £250") gives
+    `value`, as the registry names keys; None when the text is no such line or lacks the value."""
+    for match in _RECORD_FIELD.finditer(text):
+        if any(f.vtype == value.vtype and V.same_value(f.vtype, f.parsed, value.parsed)
+               for f in V.find_values(match.group(2))):
+            return key_for_label(match.group(1).strip())
+    return None
+
+
+def _known_of_kind(vc: ValueClaim, view: KnowledgeView) -> list[KnownValue]:
+    """The registry's values of the claim's entity that are of the claimed value's kind; an amount in
+    another currency is another amount, never a wrong one."""
+    shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
+    money = V.currency(vc.claim.text) if vc.value.vtype == "amount" else None
+    return [k for k in view.values_of(vc.claim.entity_id) if k.shape in shapes
+            and not (k.shape == "amount" and not V.same_currency(money, V.currency(k.raw)))]
 
 
 def _said_of(stated: str, entity_id: str | None, view: KnowledgeView) -> bool:

@@ -52,6 +52,8 @@ class Sources:
     prior: list[AnswerAnalysis]  # earlier assistant answers
     # True when evidence texts were given to check against (not only retrieved chunks).
     explicit: bool = True
+    # The date of each supplied text (ISO, or None): a retrieved chunk's document date.
+    supplied_dates: tuple[str | None, ...] = ()
 
     @functools.cached_property
     def earlier(self) -> TextIndex:

@@ -98,6 +98,7 @@ class KnowledgeView:
     profile_pattern: re.Pattern | None = None
     stamp: tuple = ()
     _role_holders: dict[str, str] | None = None
+    _role_pattern: re.Pattern | None = None
 
     @classmethod
     def empty(cls) -> "KnowledgeView":
@@ -287,6 +288,17 @@ class KnowledgeView:
                         holders.setdefault(" ".join(form.lower().split()), set()).add(entity.id)
             self._role_holders = {role: ids.pop() for role, ids in holders.items() if len(ids) == 1}
         return self._role_holders
+
+    def role_holders_in(self, text: str) -> set[str]:
+        """The people `text` names by a role only they hold, said with a determiner ("the managing
+        director", "our treasurer")."""
+        holders = self.role_holders()
+        if not holders:
+            return set()
+        if self._role_pattern is None:
+            roles = sorted(holders, key=len, reverse=True)
+            self._role_pattern = re.compile(r"\b(?:the|our|your|its)\s+(" + "|".join(map(re.escape, roles)) + r")\b")
+        return {holders[m.group(1)] for m in self._role_pattern.finditer(" ".join(text.lower().split()))}
 
     def first_name_matches(self, first: str) -> list[str]:
         """Entities whose canonical first name is `first` (for "did you mean")."""

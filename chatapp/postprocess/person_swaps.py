@@ -14,8 +14,6 @@ like it says of the answer's own person.
 
 from __future__ import annotations
 
-import re
-
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo
 from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.findings import Finding, Sources
@@ -86,10 +84,5 @@ def _person(name: NameClaim, view: KnowledgeView) -> bool:
 def _people_in(text: str, view: KnowledgeView) -> set[str]:
     """The known people `text` names (a first name or a surname that is one person's only), or names by
     a role only they hold ("only the managing director can approve …")."""
-    named = {m.entity_ids[0] for m in view.find_mentions(text)
-             if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"}
-    lowered = " ".join(text.lower().split())
-    for role, holder in view.role_holders().items():
-        if re.search(rf"\b(?:the|our|your|its)\s+{re.escape(role)}\b", lowered):
-            named.add(holder)
-    return named
+    return {m.entity_ids[0] for m in view.find_mentions(text)
+            if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"} | view.role_holders_in(text)

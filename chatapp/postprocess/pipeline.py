@@ -189,6 +189,7 @@ class Postprocessor:
             given=text_index([question, *(t.content for t in history if t.role == "user")]),
             prior=prior,
             explicit=bool(evidence),
+            supplied_dates=(*(None for _ in evidence), *(c.date for c in rag_chunks)),
         )
         coherence = assess_coherence(question, analysis, view, resolved, embedder,
                                      topic_vectors.result() if topic_vectors is not None else None)

@@ -52,9 +52,31 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     return changes
 
 
-def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: TextIndex) -> Finding | None:
+# "has extended the deadline to 11 December", "I have reduced our ask to £22,800": a change that says only
+# what the value is now; the value it replaced is whatever an older document gave.
+CHANGED_TO = re.compile(
+    r"\b(?:moved|changed|extended|postponed|pushed(?:\s+back)?|brought\s+forward|rescheduled|delayed|"
+    r"reduced|increased|raised|cut|lowered|revised|updated)\b[^.;:!?]{0,60}?\bto\s+",
+    re.IGNORECASE,
+)
+
+
+def stated_new_values(sentence: str) -> list[V.FoundValue]:
+    """The values a source sentence says something was changed to, with no "from" side ("extended the
+    deadline to 11 December")."""
+    matches = list(CHANGED_TO.finditer(sentence)) if " to " in sentence.lower() else []
+    if not matches:
+        return []
+    found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
+    return [new for match in matches if (new := _value_next(sentence, found, match.end()))]
+
+
+def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: TextIndex,
+                           dates: tuple[str | None, ...] = ()) -> Finding | None:
     """A finding when the claim's value is the old side of a change its sources state about what the
-    claim's sentence is about, and the answer does not tell the change itself; else None."""
+    claim's sentence is about, and the answer does not tell the change itself; else None. `dates`: each
+    supplied text's date (ISO, or None), which lets a later "changed to" replace a value an older text
+    gives."""
     value = vc.value
     if not precise(value) or supplied.empty:
         return None
@@ -66,12 +88,21 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         return None
     best: tuple[float, str, V.FoundValue] | None = None
     before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
+    stated_on: str | None | bool = False  # not looked up yet: most sources state no change
     for text, stems, source in supplied.sentences:
         # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
         # 94,500": what changed may be named in the sentence before the change.
         context = stems | before[0] if before[1] == source else stems
         before = (stems, source)
-        for old, new in stated_changes(text):
+        changes = stated_changes(text)
+        written = dates[source] if source < len(dates) else None
+        if written and (news := [new for new in stated_new_values(text) if _same_kind(value, new)]):
+            if stated_on is False:
+                stated_on = _last_stated(value, supplied, dates)
+            if stated_on and written[:10] > stated_on:
+                # Written after every text that gives the answer's value: "changed to" replaces it.
+                changes += [(value, new) for new in news]
+        for old, new in changes:
             if not _says(old, value) or _says(new, value):
                 continue
             if any(_says(new, other.value) for other in analysis.values if other is not vc):
@@ -88,6 +119,21 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
                    [f"the sources state a change to {new.text}: {text}"], vc.sentence, vc.claim.span, replacement,
                    major=True)
+
+
+def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | None, ...]) -> str | None:
+    """The latest date (YYYY-MM-DD) of the texts that state `value`; None when one of them has no date
+    (nothing can be said to come after it) or none states it."""
+    written_as = {found.text.lower() for found in supplied.found_values if _says(found, value)}
+    latest = None
+    for text, _, source in supplied.sentences:
+        if not any(form in text.lower() for form in written_as):
+            continue
+        written = dates[source] if source < len(dates) else None
+        if not written:
+            return None
+        latest = max(latest or "", written[:10])
+    return latest
 
 
 def _value_next(text: str, found: list[V.FoundValue], start: int) -> V.FoundValue | None:

@@ -68,7 +68,12 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
         line_starts.append(line_starts[-1] + len(line) + 1)
     for ent in doc.ents:
         kind = _TYPES.get(ent.label_)
-        name = clean_name(ent.text.replace("\n", " "))
+        text = ent.text
+        if "\n" in text and doc.text[:ent.start_char].rsplit("\n", 1)[-1].lstrip().startswith("#"):
+            # "## Grant" over "Giedre will submit …": a heading ends where its line does; no name runs
+            # on from it into the text below.
+            text = text.rsplit("\n", 1)[-1]
+        name = clean_name(text.replace("\n", " "))
         if kind is None or len(name) < 3 or not name[0].isupper() or any(c in name for c in "@/|<>#*"):
             continue
         line = max(i for i, s in enumerate(line_starts) if s <= ent.start_char)

@@ -15,6 +15,7 @@ import io
 import json
 
 from chatapp.knowledge.extraction.fields import subject_column
+from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
     MENTION,
@@ -41,7 +42,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     # the rooms' occupants, not the records. Without one, the first column is the record's key.
     column = subject_column(keys, rows, named_only=True)
     if column is None:
-        column = 0
+        column = _named_column_of_a_log(rows)
     subjects = [clean_name(row[column]) if column < len(row) else "" for row in rows]
     subject_type = table_subject_type(keys[column], subjects)
     for number, (row, subject) in enumerate(zip(rows, subjects)):
@@ -73,6 +74,28 @@ def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, 
         if name and looks_like_person(name):
             found.append(Observation(name, "person", MENTION, name, 0.8, method, number))
     return found
+
+
+def _named_column_of_a_log(rows: list[list[str]]) -> int:
+    """The column naming each record when no header says: the first. But a log keyed by date
+    ("2026-11-23, Eastgate Rotary Club, cash, £1,000") is a list of what each named party did: its
+    first text column whose every cell is a different capitalised name is the record's name."""
+    first = [row[0] for row in rows if row and row[0]]
+    if len(rows) < 2 or not first or not all(_whole_date(cell) for cell in first):
+        return 0
+    for index in range(1, max(len(row) for row in rows)):
+        cells = [row[index].strip() if index < len(row) else "" for row in rows]
+        if (all(c[:1].isupper() and not any(ch.isdigit() for ch in c) and len(c) <= 80 for c in cells)
+                and len(set(cells)) == len(cells)):
+            return index
+    return 0
+
+
+def _whole_date(cell: str) -> bool:
+    """ "2026-11-23", "23 November 2026", "2026-12-04T17:30": the cell is a date (a time after it aside)."""
+    cell = cell.strip()
+    found = find_dates(cell)
+    return bool(found) and found[0][0].start() == 0 and not cell[found[0][0].end():].strip(" T:0123456789")
 
 
 def _paired_people(keys: list[str], row: list[str], number: int, method: str) -> list[Observation]:
