@@ -271,7 +271,10 @@ def test_a_column_of_suppliers_gives_firms_not_people_however_their_names_read(t
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
         engine.ingest(folder)
         assert {only_entity(engine, name).type for name in ("Harrow Vet Supplies", "Pelham Imaging")} == {"organization"}
-        assert only_entity(engine, "Harrow Vet Supplies").attributes["account_manager"] == "Dominik Sauer"
+        # The account manager is a person of their own, whom the firm's record points to.
+        manager = only_entity(engine, "Dominik Sauer")
+        assert manager.type == "person"
+        assert only_entity(engine, "Harrow Vet Supplies").attributes["account_manager"] == manager.id
         # A firm has no first name: "which vet" is no mention of it.
         resolved = engine.preprocess("which vet is on call this weekend?").resolved_entities
         assert not any(r.entity_id and "harrow" in r.entity_id for r in resolved)

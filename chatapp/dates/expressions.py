@@ -77,6 +77,10 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
         ("month_day", rf"\b(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}}){_ORD}(?:,?\s+(?P<y>\d{{4}}))?\b"),
         ("day_month", rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon>{_MON})\.?(?:,?\s+(?P<y>\d{{4}}))?\b"),
         ("quarter", r"\bQ(?P<q>[1-4])(?:\s+(?P<y>\d{4}))?\b"),
+        # A day of the month alone ("on the 14th", "by the 3rd"), after a word that dates it and not
+        # before a noun it counts ("on the 5th floor").
+        ("ordinal_day", r"\b(?:on|by|until|till|before|after|from|since|for)\s+(?P<core>the\s+(?P<d>3[01]|[12]\d|0?[1-9])"
+                        r"(?:st|nd|rd|th))\b(?!\s+(?!(?:at|or|and|to|in|for|with|please)\b)[a-z])"),
         ("month_year", rf"\b(?P<mon>{_MON})\.?\s+(?P<y>\d{{4}})\b"),
         # A bare month name is a date only after a preposition ("in March");
         # the span is the month itself.
@@ -171,6 +175,8 @@ def _resolve_match(kind: str, m: re.Match, today: date, tense: str, years: Seque
         return _yearless(kind, g, today, tense, years)
     if kind == "rel_month":
         return _relative_month(_month_number(g["mon"]), g["mod"].lower(), today)
+    if kind == "ordinal_day":
+        return _day_of_month(int(g["d"]), today, tense)
     if kind == "rel_weekday" and not g.get("mod"):
         return _bare_weekday(_weekday_number(g["wd"]), today, tense)
     fixed = _fixed(kind, g, m.group(0), today)
@@ -214,6 +220,14 @@ def _relative_month(month: int, mod: str, today: date) -> tuple[Occurrence, str,
     edge = shift_months(first_of_month, 1) if step > 0 else first_of_month - timedelta(days=1)
     chosen = choose_occurrence(lambda y: month_range(y, month), edge, FUTURE if step > 0 else PAST)
     return (Occurrence(chosen.start, chosen.end), "month", 0.9) if chosen else None
+
+
+def _day_of_month(day: int, today: date, tense: str) -> tuple[Occurrence, str, float] | None:
+    """ "the 14th": that day of last month, this month or next, as the tense or the nearness says."""
+    months = [shift_months(today.replace(day=1), step) for step in (-1, 0, 1)]
+    days = [period for first in months if (period := day_in(first.year, first.month, day)) is not None]
+    chosen = choose_among(days, today, tense)
+    return (chosen, "day", 0.75) if chosen else None
 
 
 def _bare_weekday(target: int, today: date, tense: str) -> tuple[Occurrence, str, float]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from chatapp.accents import strip_accents
 from chatapp.records import Entity, Fact
 from chatapp.storage.database import Database
 
@@ -27,9 +27,7 @@ class RegistryFileError(ValueError):
 
 def normalize_alias(text: str) -> str:
     """Case-, accent- and punctuation-insensitive key for alias lookup."""
-    if not text.isascii():  # ASCII has no accents, and NFKD leaves it as it is
-        text = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in text if not unicodedata.combining(c))
+    text = strip_accents(text)
     return re.sub(r"[^\w@.]+", " ", text.casefold()).strip()
 
 

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from chatapp.accents import strip_accents
 from chatapp.lexicon import is_common
 
 # key "" means the document only names the subject (a mention).
@@ -34,13 +35,22 @@ class Observation:
 
 
 _HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IGNORECASE)
-# Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries".
-NAME_PARTICLES = frozenset("van von de der den da di du del della la le bin ibn al ter".split())
-# A capitalised name word: "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés".
-_NAME_TOKEN = re.compile(
-    r"^(?:[A-Z]['’])?[A-Z\u00C0-\u00DE][a-z\u00DF-\u00FF'’]+(?:[A-Z][a-z\u00DF-\u00FF]+)?"
-    r"(?:[-'’][A-Z\u00C0-\u00DE]?[a-z\u00DF-\u00FF]+)*\.?$"
-)
+# Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
+# "Ó" ("Cillian Ó Súilleabháin"), a capital letter standing alone that no other name word is.
+NAME_PARTICLES = frozenset("van von de der den da di du del della la le bin ibn al ter ó".split())
+# A capitalised name word by the shape of its letters ("A" a capital, "a" a small letter of any
+# alphabet): "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés", "Kamińska", "Đoàn", "Hạnh".
+_NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*\.?$")
+
+
+def _letter_shape(word: str) -> str:
+    return "".join("A" if c.isupper() else "a" if c.isalpha() else c for c in word)
+
+
+def is_name_word(word: str) -> bool:
+    return bool(_NAME_SHAPE.match(_letter_shape(word)))
+
+
 # Words that end an organisation's or group's name, never a person's.
 _GROUP_WORDS = frozenset(
     "staff team teachers all everyone list group department office committee board council ltd llp inc "
@@ -83,7 +93,7 @@ def looks_like_person(name: str) -> bool:
     if not 2 <= len(words) <= 5:
         return False
     capitalised = [w for w in words if w.lower() not in NAME_PARTICLES]
-    if len(capitalised) < 2 or len(capitalised) > 4 or not all(_NAME_TOKEN.match(w) for w in capitalised):
+    if len(capitalised) < 2 or len(capitalised) > 4 or not all(is_name_word(w) for w in capitalised):
         return False
     if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS:
         return False
@@ -106,7 +116,7 @@ PERSON_KEYS_FROM_A_ROW = frozenset({"email", "phone", "role", "department"})
 
 def looks_like_given_name(name: str) -> bool:
     """A person written by first name only: one capitalised name word ("Priya", "Tavita")."""
-    return len(name.split()) == 1 and bool(_NAME_TOKEN.match(name)) and not name.isupper()
+    return len(name.split()) == 1 and is_name_word(name) and not name.isupper()
 
 
 # Columns whose cells are firms however personal their names read: "Marlow Vet Supplies", "Harrier Imaging".
@@ -158,6 +168,5 @@ LABEL_SYNONYMS = {
 
 
 def entity_slug(name: str) -> str:
-    text = unicodedata.normalize("NFKD", name)
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = strip_accents(name)
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "unnamed"

@@ -20,7 +20,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
 )
-from chatapp.lexicon import is_first_name
+from chatapp.lexicon import is_common, is_first_name
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
@@ -167,6 +167,8 @@ def _is_role_text(text: str) -> bool:
         return False
     if EMAIL.search(text) or _URL.search(text) or phones_in(text) or text.endswith(("?", "!")):
         return False
+    # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
+    text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
 
 
@@ -299,7 +301,14 @@ class PeopleReader:
         # The address's local part is a name people use when it is not just the full name
         # re-spelt: "kostas@" for Konstantinos, "jokafor" like "jsmith".
         if re.fullmatch(r"[a-z][a-z'-]{2,}", local) and local not in ("".join(words), ".".join(words)):
-            self.add(name, ALIAS, local, confidence * 0.8, method, position)
+            written = local.capitalize()
+            if is_common(local, 3.0) and not is_first_name(local):
+                pass  # "treasurer@", "chair@" name a post, not the person
+            elif re.search(rf"(?<![\w@.]){re.escape(written)}(?![\w@])", self.text):
+                # The text writes it as a name ("Ifeanyi is bringing"): the alias keeps the capital.
+                self.add(name, ALIAS, written, confidence * 0.8, method, position)
+            else:
+                self.add(name, ALIAS, local, confidence * 0.8, method, position)
 
     def _quoted_headers(self) -> None:
         for match in _BODY_HEADER.finditer(self.text):

@@ -19,6 +19,7 @@ from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
     MENTION,
+    ORGANISATION_COLUMNS,
     Observation,
     clean_name,
     key_for_label,
@@ -58,6 +59,20 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
             if cell and key in NICKNAME_KEYS and subject_type == "person" and cell.casefold() != subject.casefold():
                 found.append(Observation(subject, subject_type, ALIAS, cell, 0.85, method, number))
         found += _paired_people(keys, row, number, method)
+        found += _people_in_cells(keys, row, column, number, method)
+    return found
+
+
+def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, method: str) -> list[Observation]:
+    """ "venue: St Anselm's Hall; contact: Sakari Heikkilä": a cell that is a person's full
+    name and nothing else names someone the user may ask about, though the row is the venue's."""
+    found = []
+    for index, (key, cell) in enumerate(zip(keys, row)):
+        if index == column or key.endswith("_name") or key in ORGANISATION_COLUMNS:
+            continue  # the record itself, a name paired with its address (above), or a firm
+        name = clean_name(str(cell))
+        if name and looks_like_person(name):
+            found.append(Observation(name, "person", MENTION, name, 0.8, method, number))
     return found
 
 

@@ -120,7 +120,7 @@ CONTRACTIONS = {
                "you're you've they're they've"),
         (0.92, "I'm mustn't you'll they'll that's there's"),
         (0.9, "I've you'd it'll"),
-        (0.88, "who's what's"),
+        (0.88, "who's what's where's how's when's"),
         (0.85, "can't"),
         (0.82, "won't"),
     )

@@ -9,7 +9,8 @@ from typing import Iterable, Iterator
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from chatapp.lexicon import AMBIGUOUS_NAMES, zipf
+from chatapp.accents import strip_accents
+from chatapp.lexicon import AMBIGUOUS_NAMES, is_first_name, zipf
 from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
 
@@ -147,6 +148,10 @@ class KnownNames:
             for part in entity.name.split():
                 if len(part) > 1 and part[0].isalpha():
                     self._add(part, "person", entity.id, entity.prior, explicit=False)
+        elif entity.type == "organization" and (short := _distinctive_first_word(entity.name)):
+            # People call a firm by its first word when no one else has it ("at northgate" for
+            # Northgate Cycle Works Ltd): a name part, as a person's first name is.
+            self._add(short, "organization", entity.id, entity.prior, explicit=False)
         for key in PLACE_ATTRIBUTES:
             for place in _place_names(entity.attributes.get(key)):
                 self._add(place, "place", None, 0.0, explicit=True)
@@ -155,11 +160,11 @@ class KnownNames:
         words = tuple(t.original for t in tokenize(text).tokens)
         if not words or not any(any(c.isalpha() for c in w) for w in words):
             return
-        key = tuple(w.lower() for w in words)
+        key = tuple(map(name_key, words))
         form = self.forms.get(key)
         if form is None:
             form = self.forms[key] = NameForm(words, entity_type, explicit=explicit)
-        elif explicit and not form.explicit:
+        elif explicit and (not form.explicit or _better_written(words, form.words)):
             form.words, form.entity_type, form.explicit = words, entity_type, True
         if entity_id is not None and entity_id not in form.entity_ids:
             self._weights[(key, entity_id)] = weight
@@ -181,7 +186,7 @@ class KnownNames:
     # --- lookup --------------------------------------------------------------------
 
     def exact(self, text: str) -> NameForm | None:
-        return self.forms.get(tuple(t.original.lower() for t in tokenize(text).tokens))
+        return self.forms.get(tuple(name_key(t.original) for t in tokenize(text).tokens))
 
     def find(self, doc: TokenizedInput) -> Iterator[NameMatch]:
         """Longest known names in the doc's current text, left to right."""
@@ -199,7 +204,7 @@ class KnownNames:
 
     def _match_at(self, doc: TokenizedInput, sequence: list[int], position: int) -> NameMatch | None:
         tokens = doc.tokens
-        first = tokens[sequence[position]].text.lower()
+        first = name_key(tokens[sequence[position]].text)
         lengths = self.lengths_by_first.get(first) or self.lengths_by_first.get(_strip_possessive(first))
         if not lengths:
             return None
@@ -207,7 +212,7 @@ class KnownNames:
             if length > len(sequence) - position:
                 continue
             indices = sequence[position : position + length]
-            texts = [tokens[i].text.lower() for i in indices]
+            texts = [name_key(tokens[i].text) for i in indices]
             form = self.forms.get(tuple(texts))
             suffix = ""
             if form is None:
@@ -223,7 +228,7 @@ class KnownNames:
         return None
 
     def person_word(self, word: str) -> NameForm | None:
-        form = self.forms.get((word.lower(),))
+        form = self.forms.get((name_key(word),))
         return form if form is not None and form.entity_type == "person" else None
 
     def has_fuzzy_candidates(self, length: int, first_word: str) -> bool:
@@ -260,6 +265,29 @@ class KnownNames:
             if distance <= allowed:
                 results.append((form, 100.0 * (1 - distance / max(len(word), len(text)))))
         return sorted(results, key=lambda r: -r[1])
+
+
+def _distinctive_first_word(name: str) -> str | None:
+    """The first word of a firm's name of several words when it is no everyday word or first name
+    ("Northgate" of "Northgate Cycle Works Ltd"; not "United", "The", "Harriet")."""
+    words = name.split()
+    first = words[0] if len(words) >= 2 else ""
+    if len(first) < 4 or not first.isalpha() or not first[0].isupper() or first.isupper():
+        return None
+    return first if zipf(first.lower()) < 3.0 and not is_first_name(first) else None
+
+
+def name_key(word: str) -> str:
+    """How a name's word is looked up: in lower case without accents, as users type it ("lucja"
+    for "Łucja", "doan" for "Đoàn")."""
+    return strip_accents(word).lower()
+
+
+def _better_written(words: tuple[str, ...], than: tuple[str, ...]) -> bool:
+    """ "Súilleabháin" over "suilleabhain" (an address's local part): capitals and accents win."""
+    def richness(ws):
+        return (sum(c.isupper() for w in ws for c in w), sum(not c.isascii() for w in ws for c in w))
+    return richness(words) > richness(than)
 
 
 def _only_spaces_between(doc: TokenizedInput, indices: list[int]) -> bool:

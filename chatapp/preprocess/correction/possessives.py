@@ -46,7 +46,9 @@ NOT_BEFORE_A_POSSESSIVE = frozenset(
 )
 # Tags of the word before a name that say it modifies or is the subject of the word: "car jacks".
 NOT_BEFORE_TAGS = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "DET", "PRON"})
-REGISTRY_CONFIDENCE = {"NOUN": 0.85, "PROPN": 0.85, "ADJ": 0.6}
+REGISTRY_CONFIDENCE = {"NOUN": 0.85, "PROPN": 0.85, "ADJ NOUN": 0.8, "ADJ": 0.6}
+# Words after which no verb comes: a word ending in "s" there is a noun or a possessive.
+NO_VERB_AFTER = frozenset("what's how's where's when's who's is was about of for from with on at to".split())
 OTHER_NAME_CONFIDENCE = {"NOUN": 0.8, "PROPN": 0.8, "ADJ NOUN": 0.75}
 PLURAL_DAY_CONFIDENCE = 0.55  # a suggestion at the standard level, applied when aggressive
 
@@ -80,7 +82,8 @@ def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str,
         return None
     stem = lower[:-1]
     form = names.person_word(stem)
-    if form is not None and form.capitalize_confidence > 0.5 and names.exact(lower) is None:
+    if form is not None and names.exact(lower) is None and (
+            form.capitalize_confidence > 0.5 or _no_verb_can_follow(doc, index)):
         if zipf(lower) >= COMMON_WORD_ZIPF:
             return None  # "does" is not "Doe's", "news" not "New's"
         confidence = _registry_confidence(doc, index, form.words[0], tagger)
@@ -112,6 +115,13 @@ def _other_name(lower: str, stem: str, names: KnownNames, vocabulary_form) -> st
     return None
 
 
+def _no_verb_can_follow(doc: TokenizedInput, index: int) -> bool:
+    """A registry person's name that is an everyday word ("hope", "will") is read as the name's
+    possessive only where the word before leaves no room for the verb ("how's hopes plan")."""
+    before = previous_word(doc, index)
+    return before is not None and doc.tokens[before].text.lower().replace("’", "'") in NO_VERB_AFTER
+
+
 def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tagger | None) -> float | None:
     """How sure "<name>s <next>" is a registry person's possessive: a noun must follow."""
     following = next_word(doc, index)
@@ -125,6 +135,12 @@ def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tag
     _, marker, tag = tagger((name, "'s", noun))
     if marker != "PART":
         return None  # spaCy reads "'s" as "is" / "has": "John's going"
+    after = next_word(doc, following)
+    if tag == "ADJ" and after is not None:
+        _, marker, tag, head = tagger((name, "'s", noun, doc.tokens[after].text.lower()))
+        if marker == "PART" and tag == "ADJ" and head in ("NOUN", "PROPN"):
+            return REGISTRY_CONFIDENCE["ADJ NOUN"]  # "Cillian's next meeting"
+        return REGISTRY_CONFIDENCE["ADJ"]
     return REGISTRY_CONFIDENCE.get(tag)
 
 

@@ -159,7 +159,7 @@ class SemanticCorrector:
             bare = _strip_possessive(words[-1])
             suffix = words[-1][len(bare) :]
             words = [*words[:-1], bare]
-            if self.names.forms.get(tuple(w.lower() for w in words)):
+            if self.names.exact(" ".join(words)):
                 return None  # the window is itself a known name
             if not self.names.has_fuzzy_candidates(len(words), words[0]):
                 continue
@@ -189,6 +189,8 @@ class SemanticCorrector:
             confidence = form.capitalize_confidence or 0.7
             if written_as_name:
                 confidence = max(confidence, 0.9)
+            elif confidence <= 0.5 and form.entity_type == "person":
+                continue  # a first name that is an everyday word, left as typed ("what will the budget be")
             markers.append({
                 "kind": "entity",
                 "span": (first.start, last.end),

@@ -33,6 +33,8 @@ from chatapp.preprocess.correction.confusions import fix_confusions
 from chatapp.preprocess.correction.text_helpers import (  # noqa: F401 - render_with_owners re-exported
     ParsedText,
     is_editable_word,
+    next_word,
+    previous_word,
     render_with_owners,
 )
 from chatapp.preprocess.correction.tokens import Token, TokenizedInput
@@ -63,6 +65,14 @@ BARE_NAME_BEFORE = frozenset(
     "on about for from with without in into of at to by regarding re behind under and or".split()
 ) | AUXILIARIES | QUESTION_WORDS
 BARE_NAME_CONFIDENCE = 0.8
+# A person's name that is an everyday word, where the sentence leaves room only for a person.
+NAME_SLOT_CONFIDENCE = 0.8
+# Auxiliaries a question puts before its subject: "what did will say", "is hope coming".
+QUESTION_AUXILIARIES = frozenset("did does do has had is was can could will would should".split())
+# Verbs whose object is a person, and the words that follow that object: "ask joy to check".
+PERSON_OBJECT_VERBS = frozenset("ask asked tell told email emailed call called message remind ping cc "
+                                "thank invite contact text".split())
+AFTER_A_PERSON_OBJECT = frozenset("to about for if whether when what why . ? , !".split())
 # A dot after these does not end a sentence.
 ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st jr sr inc ltd co approx no fig dept est al".split())
 SENTENCE_END = frozenset(". ! ? ?! !? ... …".split())
@@ -93,6 +103,9 @@ class _Edits:
     def set(self, index: int, text: str, correction_type: str, confidence: float) -> None:
         token = self.doc.tokens[index]
         if text == token.text:
+            if index in self.kinds:  # a second rule wants the same text: "will" starts a sentence too
+                kind, surest = self.kinds[index][-1]
+                self.kinds[index][-1] = (kind, max(surest, confidence))
             return
         self.before.setdefault(index, token.text)
         self.kinds.setdefault(index, []).append((correction_type, confidence))
@@ -198,6 +211,8 @@ class SyntacticCorrector:
             confidence = match.form.capitalize_confidence
             if match.form.common_word and _bare(doc, match.indices[0]):
                 confidence = BARE_NAME_CONFIDENCE  # "the tech lead on atlas": no article, so a name
+            elif confidence <= 0.5 and match.form.entity_type == "person" and self._in_name_slot(doc, match.indices):
+                confidence = NAME_SLOT_CONFIDENCE  # "what did will say": only a person says
             for index, canonical in zip(match.indices, match.canonical):
                 token = doc.tokens[index]
                 current = token.text
@@ -213,6 +228,28 @@ class SyntacticCorrector:
             if index not in claimed and is_editable_word(token) and token.text.lower() in ALWAYS_CAPITALISED:
                 if token.text.islower():
                     edits.set(index, ALWAYS_CAPITALISED[token.text.lower()], "Capitalization", 0.9)
+
+    def _in_name_slot(self, doc: TokenizedInput, indices: list[int]) -> bool:
+        """Whether a one-word person's name that is also an everyday word ("will", "joy", "hope")
+        stands where only a name can: the subject between a question's auxiliary and its verb
+        ("what did will say", "has joy sent it"), or the person asked or told something ("ask
+        joy to check", "email will about it")."""
+        if len(indices) != 1:
+            return False
+        before, after = previous_word(doc, indices[0]), next_word(doc, indices[0])
+        if before is None:
+            return False
+        previous = doc.tokens[before].text.lower()
+        following = doc.tokens[after].text.lower() if after is not None else None
+        if previous in PERSON_OBJECT_VERBS:
+            return following is None or following in AFTER_A_PERSON_OBJECT
+        if previous not in QUESTION_AUXILIARIES or following is None or self.tagger is None:
+            return False
+        opener = previous_word(doc, before)
+        if opener is not None and doc.tokens[opener].text.lower() not in QUESTION_WORDS:
+            return False  # "they did will it": no question's inversion
+        name = doc.tokens[indices[0]].text.capitalize()
+        return self.tagger((previous, name, following))[2] in ("VB", "VBG", "VBN")
 
     def _capitalise_sentence_starts(self, doc: TokenizedInput, edits: _Edits) -> None:
         at_start, confidence = True, 0.9

@@ -9,13 +9,13 @@ here (exactly or fuzzily), and scoring reads the profiles.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
 from chatapp import lexicon
+from chatapp.accents import strip_accents
 from chatapp.knowledge.registry import decode_attribute
 from chatapp.preprocess.dialogue import keywords_of
 from chatapp.records import Entity
@@ -26,8 +26,7 @@ FULL_NAME_EXACTNESS, ALIAS_EXACTNESS, NAME_PART_EXACTNESS = 1.0, 0.97, 0.75
 
 def fold(text: str) -> str:
     """Case- and accent-insensitive form of a text."""
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return strip_accents(text).casefold()
 
 
 def name_tokens(text: str) -> tuple[str, ...]:
