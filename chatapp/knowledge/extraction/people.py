@@ -393,19 +393,9 @@ class PeopleReader:
         match = _PAREN_LINE.match(line)
         if not match:
             return False
-        name = clean_name(match.group("name"))
-        rest = match.group("rest")
-        emails = EMAIL.findall(rest)
-        phones = phones_in(rest)
         # Without an address or phone beside it, "Dana Kim (Finance)" in prose is too loose to be a role.
-        if not looks_like_person(name) or not (emails or phones) or not _is_role_text(match.group("role")):
-            return False
-        self.add(name, "role", match.group("role").strip(), 0.93, "directory", position)
-        for address in emails:
-            self._person_with_address(name, address.lower(), 0.95, "directory", position)
-        for phone in phones:
-            self.add(name, "phone", phone, 0.9, "directory", position)
-        return True
+        return self._entry_with_contact(clean_name(match.group("name")), match.group("role"), match.group("rest"),
+                                        position, role_confidence=0.93, email_confidence=0.95)
 
     def _role_first_line(self, line: str, position: int) -> bool:
         """ "Head of Japanese desk: Haruki Tsubame (haruki@example.eu)": the job, the person, and an
@@ -414,14 +404,21 @@ class PeopleReader:
         match = _ROLE_FIRST_LINE.match(line)
         if not match:
             return False
-        role, name = match.group("role").strip(), clean_name(match.group("name"))
         contact = match.group("paren") or match.group("rest") or match.group("dashed") or ""
+        return self._entry_with_contact(clean_name(match.group("name")), match.group("role"), contact, position,
+                                        role_confidence=0.9, email_confidence=0.93)
+
+    def _entry_with_contact(self, name: str, role: str, contact: str, position: int,
+                            role_confidence: float, email_confidence: float) -> bool:
+        """A directory entry: a person, their job, and an address or phone in `contact` — each
+        recorded, when all three are there."""
+        role = role.strip()
         emails, phones = EMAIL.findall(contact), phones_in(contact)
-        if not (emails or phones) or not looks_like_person(name) or not _is_role_text(role):
+        if not looks_like_person(name) or not (emails or phones) or not _is_role_text(role):
             return False
-        self.add(name, "role", role, 0.9, "directory", position)
+        self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
-            self._person_with_address(name, address.lower(), 0.93, "directory", position)
+            self._person_with_address(name, address.lower(), email_confidence, "directory", position)
         for phone in phones:
             self.add(name, "phone", phone, 0.9, "directory", position)
         return True
