@@ -23,6 +23,7 @@ from typing import Any
 from chatapp import lexicon
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
 from chatapp.postprocess import values as V
+from chatapp.preprocess.entities.aliases import sole_holders
 from chatapp.postprocess.evidence import date_covers, is_stop, stem, words
 from chatapp.records import Entity
 
@@ -280,13 +281,10 @@ class KnowledgeView:
         """A role as the documents write it, lower-cased ("managing director"), -> the one person who
         holds it; a role two people share names neither."""
         if self._role_holders is None:
-            holders: dict[str, set[str]] = {}
-            for entity in self.entities.values():
-                role = decode_attribute(entity.attributes.get("role")) if entity.type == "person" else None
-                if isinstance(role, str) and 0 < len(role.split()) <= 5:
-                    for form in {role, role.split(",")[0]}:
-                        holders.setdefault(" ".join(form.lower().split()), set()).add(entity.id)
-            self._role_holders = {role: ids.pop() for role, ids in holders.items() if len(ids) == 1}
+            roles = ((entity.id, role) for entity in self.entities.values() if entity.type == "person"
+                     and isinstance(role := decode_attribute(entity.attributes.get("role")), str)
+                     and 0 < len(role.split()) <= 5)
+            self._role_holders = sole_holders(roles, lambda form: " ".join(form.lower().split()))
         return self._role_holders
 
     def role_holders_in(self, text: str) -> set[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterable
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -151,20 +152,22 @@ ROLE_KEYS = ("role", "title", "position", "job_title")
 
 
 def _sole_holders(profiles: dict[str, Profile]) -> dict[tuple[str, ...], str]:
-    """Folded role words held by exactly one entity: a role two people share names neither. The
-    role as written, and without what follows a comma ("Associate, heritage projects" is also
-    an "associate")."""
-    holders: dict[tuple[str, ...], set[str]] = {}
-    for entity_id, profile in profiles.items():
-        for key in ROLE_KEYS:
-            value = profile.attributes.get(key)
-            if not isinstance(value, str):
-                continue
-            for form in {value, value.split(",")[0]}:
-                tokens = name_tokens(form)
-                if tokens and len(tokens) <= 5:
-                    holders.setdefault(tokens, set()).add(entity_id)
-    return {tokens: next(iter(ids)) for tokens, ids in holders.items() if len(ids) == 1}
+    """Folded role words (five at most) held by exactly one entity."""
+    roles = ((entity_id, value) for entity_id, profile in profiles.items() for key in ROLE_KEYS
+             if isinstance(value := profile.attributes.get(key), str))
+    return sole_holders(roles, lambda form: tokens if (tokens := name_tokens(form)) and len(tokens) <= 5 else None)
+
+
+def sole_holders(roles: Iterable[tuple[str, str]], form_key: Callable[[str], Hashable]) -> dict:
+    """`form_key(role)` -> the one entity holding that role, from (entity id, role as written) pairs: a
+    role two entities hold names neither. A role counts as written and without what follows a comma
+    ("Associate, heritage projects" is also an "associate"); a form whose key is empty counts not."""
+    holders: dict[Hashable, set[str]] = {}
+    for entity_id, role in roles:
+        for form in {role, role.split(",")[0]}:
+            if key := form_key(form):
+                holders.setdefault(key, set()).add(entity_id)
+    return {key: next(iter(ids)) for key, ids in holders.items() if len(ids) == 1}
 
 
 def _link_related(profiles: dict[str, Profile]) -> None:
