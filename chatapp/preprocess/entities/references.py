@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from chatapp.preprocess.dialogue import DialogueState
+from chatapp.preprocess.dialogue import STOPWORDS, DialogueState
 from chatapp.preprocess.entities.aliases import AliasIndex
 from chatapp.preprocess.entities.linking import Linker, ResolutionSettings
 from chatapp.preprocess.entities.name_gender import PRONOUN_GENDER, person_gender
@@ -73,7 +73,7 @@ _TOPIC_PHRASE = re.compile(r"[^,;.?!]*")
 _TOPIC_END = re.compile(r"\s(?:and|but|or|so|who|what|when|where|which|why|how|did|does|do|is|was|were|are|say|said|"
                         r"says|from|to|sent|with)\b", re.IGNORECASE)
 _ABOUT = frozenset({"about", "regarding", "on", "for", "of"})  # not "from", "by", "sent", "with": a sender
-_FUNCTION_WORDS = frozenset("the a an our my your their his her its this that these those new last latest about".split())
+_NOT_A_TOPIC = STOPWORDS | {"new", "latest"}  # "the email about the new oven": the oven
 
 
 def _topic_words(text: str, start: int) -> tuple[str, ...]:
@@ -82,7 +82,7 @@ def _topic_words(text: str, start: int) -> tuple[str, ...]:
     if end := _TOPIC_END.search(phrase):
         phrase = phrase[: end.start()]
     words = [w.lower() for w in re.findall(r"[^\W_]+", phrase)]
-    return tuple(w for w in words if w not in _FUNCTION_WORDS and (len(w) > 2 or any(c.isdigit() for c in w)))[:5]
+    return tuple(w for w in words if w not in _NOT_A_TOPIC and (len(w) > 2 or any(c.isdigit() for c in w)))[:5]
 
 
 def _shares_a_word(topic: tuple[str, ...], title: str) -> bool:
@@ -204,14 +204,13 @@ class ReferenceResolver:
             return None
         noun, restricted = mention.label.rstrip("+"), mention.label.endswith("+")
         kinds = DOCUMENT_NOUNS.get(noun, ())
-        context = (0.9 if kinds else 0.7) * (0.6 if restricted else 1.0)
+        # "the email about the opening": one whose title says so, or none of those discussed (a document
+        # not discussed yet is retrieval's to find, not the last email's to stand in for); restricted so,
+        # it is no less likely to be that one.
+        topic = mention.value if isinstance(mention.value, tuple) else ()
+        context = (0.9 if kinds else 0.7) * (0.6 if restricted and not topic else 1.0)
         scored = []
         freshness = state.document_salience()
-        topic = mention.value if isinstance(mention.value, tuple) else ()
-        if topic:
-            # "the email about the opening": one whose title says so, or none of those discussed (a
-            # document not discussed yet is retrieval's to find, not the last email's to stand in for).
-            context = 0.9 if kinds else 0.7
         for rank, document in enumerate(state.recent_documents):
             source = str(document.get("source") or "").lower()
             if kinds and not source.endswith(kinds):
