@@ -330,13 +330,17 @@ class Lexicon:
         if verdict is None:
             ids, _ = self.index.near(word, 1)
             best = float(self.counts[ids].max()) if len(ids) else 0.0
-            verdict = best > 0 and math.log10(best / self.total) + 9 - zipf >= MISSPELLING_GAP
+            verdict = best > 0 and self.zipf_of(best) - zipf >= MISSPELLING_GAP
             self._misspelling_verdicts[word] = verdict
         return not verdict
 
     def count(self, word: str) -> float:
         i = self.word_id.get(word)
         return 0.0 if i is None else float(self.counts[i])
+
+    def zipf_of(self, count: float) -> float:
+        """A count in these lists on the Zipf scale (3: once per million words); 0 for none."""
+        return math.log10(count / self.total) + 9 if count > 0 else 0.0
 
     def _pair_counts(self, keys: np.ndarray) -> np.ndarray:
         """Counts of the bigrams with these keys (left id * size + right id); 0 where unlisted."""

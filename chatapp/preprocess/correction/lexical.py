@@ -383,14 +383,14 @@ class LexicalCorrector:
         lex = self.lexicon
         if not (left or right) or typed[:1].isupper() or lower not in lex or "'" in lower:
             return None
-        own_zipf = _zipf(lex.count(lower), lex.total)
+        own_zipf = lex.zipf_of(lex.count(lower))
         if own_zipf >= RARE_KNOWN_ZIPF:
             return None
         candidates = self._candidates(lower, left, right, include_self=True)
         probabilities = self._probabilities([c.score for c in candidates])
         best, sure = candidates[0], probabilities[0]
         if (best.word == lower or sure < REAL_WORD_SURE or best.known_name
-                or _zipf(lex.count(best.word), lex.total) - own_zipf < REAL_WORD_COMMONER_ZIPF):
+                or lex.zipf_of(lex.count(best.word)) - own_zipf < REAL_WORD_COMMONER_ZIPF):
             return None
         alternatives = tuple((apply_case(typed, c.word), round(p, 3)) for c, p in zip(candidates[1:4], probabilities[1:]))
         return Decision(apply_case(typed, best.word), "Spelling", _clamp(sure), alternatives)
@@ -410,10 +410,6 @@ def _glued(text: str, token: Token) -> bool:
 
 
 _JOINERS = frozenset(".&-/'’_@")
-
-
-def _zipf(count: float, total: float) -> float:
-    return math.log10(count / total) + 9 if count > 0 else 0.0
 
 
 def _clamp(confidence: float) -> float:
