@@ -355,7 +355,7 @@ def subject_column(keys: list[str], rows: list[list[str]], named_only: bool = Fa
     else (unless `named_only`) the first column most of whose cells read as people's names.
     A table of actions has people in its "Owner" column, but its records are the actions."""
     for wanted in _NAME_KEYS:
-        if wanted in keys and _names_each_row(rows, keys.index(wanted)):
+        if wanted in keys and names_each_row(rows, keys.index(wanted)):
             return keys.index(wanted)
     if named_only:
         return None
@@ -366,7 +366,7 @@ def subject_column(keys: list[str], rows: list[list[str]], named_only: bool = Fa
     return None
 
 
-def _names_each_row(rows: list[list[str]], index: int) -> bool:
+def names_each_row(rows: list[list[str]], index: int) -> bool:
     """Whether a column can name the records: no two rows share a name. A "Supplier" column that lists
     one firm for two reagents names who supplies them, not the rows ("Trypsin", "DMEM" are)."""
     cells = [row[index].strip().casefold() for row in rows if index < len(row) and row[index].strip()]

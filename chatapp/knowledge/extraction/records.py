@@ -14,7 +14,7 @@ import csv
 import io
 import json
 
-from chatapp.knowledge.extraction.fields import subject_column
+from chatapp.knowledge.extraction.fields import names_each_row, subject_column
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
@@ -86,7 +86,7 @@ def _named_column_of_a_log(rows: list[list[str]]) -> int:
     for index in range(1, max(len(row) for row in rows)):
         cells = [row[index].strip() if index < len(row) else "" for row in rows]
         if (all(c[:1].isupper() and not any(ch.isdigit() for ch in c) and len(c) <= 80 for c in cells)
-                and len(set(cells)) == len(cells)):
+                and names_each_row(rows, index)):
             return index
     return 0
 
