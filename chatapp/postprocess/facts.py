@@ -171,10 +171,10 @@ class FactValidator:
             return self._registry_contradiction(vc, own[0], label, sources)
         if stated and sentence.mode == "statement" and (swap := swapped_value(vc, sentence, sources.supplied)):
             # "Kerrow Motors quoted £3,980" against "Kerrow Motors £3,450 and Brightline Vans £3,980"
-            name, own, stated = swap
+            name, own, listed_in = swap
             replacement = V.render_like(claim.text, value.vtype, own.text, own.parsed)
             finding = Finding("ContradictsFact", claim.span, claim.text, VALUE_PAIR_CONFIDENCE, own.text,
-                              [f"the sources give {claim.text} to another name and {own.text} to {name}: {stated}"],
+                              [f"the sources give {claim.text} to another name and {own.text} to {name}: {listed_in}"],
                               vc.sentence, claim.span, replacement, major=True)
             return ClaimCheck(claim, "contradicted", VALUE_PAIR_CONFIDENCE, finding.evidence, own.text), finding
         if stated:
