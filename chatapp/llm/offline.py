@@ -430,6 +430,10 @@ class OfflineResponder:
         longest = max(m[0] for m in matches)
         chosen = [(e, k) for n, e, k in matches if n == longest][:3]
         known = [(_KnownEntity.of(e), k) for e, k in chosen]
+        # "Which room is the Menai Analytics away day in?": the value quoted names the record, and
+        # the question asks for another of its fields — that one, not the value it already holds.
+        known = [(e, other) for e, k in known
+                 for other in ([a for a in self._asked_keys(question, e) if a != k] or [k])]
         return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
 
     def _names_of(self, entity: _KnownEntity) -> list[str]:

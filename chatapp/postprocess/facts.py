@@ -13,7 +13,7 @@ against, is left alone rather than littered with doubts.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.observations import key_for_label
@@ -59,6 +59,9 @@ class ValidationSettings:
     near_miss_overlap: float = 0.5
     # A value another the sources give in the same slot (slots.py) contradicts: sure enough to correct.
     slot_confidence: float = 0.9
+    # A value the sources give only of something else, where the sentence most like the claim gives
+    # another (_stated_apart): two findings agree, sure enough to correct.
+    moved_value_confidence: float = 0.85
 
 
 class FactValidator:
@@ -309,7 +312,7 @@ class FactValidator:
         the training is "on 9 December": a value moved from one fact to another."""
         if not self._in_scope(sentence, sources) or sentence.mode != "statement":
             return None
-        stems = sentence.stems - {stem(w) for w in words(vc.claim.text)}
+        stems = _stems_beside(vc, sentence)
         if len(stems) < MOVED_MIN_WORDS:
             return None
         _, overlap = sources.supplied.best_sentence(stems)
@@ -324,7 +327,9 @@ class FactValidator:
             # to it ("Start moved to Wednesday 9 December"): the claim may well mean it.
             if (near or CHANGE_STATED.search(text)) and text_index([text]).supports_value(vc.value):
                 return None
-        return contradiction
+        check, finding = contradiction
+        confidence = max(finding.confidence, self.settings.moved_value_confidence)
+        return replace(check, confidence=confidence), replace(finding, confidence=confidence)
 
     def _near_miss(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
         """An amount the sources give one slip away, in the same currency, in a passage about what
@@ -719,3 +724,9 @@ def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> l
     a, b = best[0]
     return [f for f in rivals if a <= f.span[0] < b]
 
+
+def _stems_beside(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
+    """The sentence's words other than the value's own: "£21,900" is one word of the sentence
+    ("21,900") but two of the value's ("21", "900"), so both readings are left out."""
+    value_text = vc.claim.text.lower()
+    return {s for s in sentence.stems - {stem(w) for w in words(vc.claim.text)} if s not in value_text}

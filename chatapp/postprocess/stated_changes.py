@@ -40,16 +40,25 @@ _CHANGED_THING_FROM = re.compile(
 )
 
 
+# "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May":
+# the value before the words replaces the one after them.
+_INSTEAD_OF = re.compile(r"\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+", re.IGNORECASE)
+
+
 def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
-    """(old, new) for each "moved from OLD to NEW" in a source sentence; a weekday written before a
-    date ("from Monday 7 December") goes with the date."""
-    if "from" not in sentence.lower():
+    """(old, new) for each "moved from OLD to NEW" and "NEW instead of OLD" in a source sentence; a
+    weekday written before a date ("from Monday 7 December") goes with the date."""
+    lowered = sentence.lower()
+    if "from" not in lowered and not re.search(r"instead of|rather than|, not ", lowered):
         return []
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
-    if not matches:
-        return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
     changes = []
+    for new in found:
+        instead = _INSTEAD_OF.match(sentence, new.span[1])
+        old = _value_next(sentence, found, instead.end()) if instead else None
+        if old is not None and _same_kind(old, new):
+            changes.append((old, new))
     for match in matches:
         old = _value_next(sentence, found, match.end())
         if old is None:
@@ -96,13 +105,9 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     if len(own) < MIN_SHARED_WORDS:
         return None
     best: tuple[float, str, V.FoundValue] | None = None
-    before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
     stated_on: str | None | bool = False  # not looked up yet: most sources state no change
-    for text, stems, source in supplied.sentences:
-        # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
-        # 94,500": what changed may be named in the sentence before the change.
-        context = stems | before[0] if before[1] == source else stems
-        before = (stems, source)
+    sentences = supplied.sentences
+    for n, (text, stems, source) in enumerate(sentences):
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
         if written and (news := [new for new in stated_new_values(text) if _same_kind(value, new)]):
@@ -116,6 +121,12 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                 continue
             if any(_says(new, other.value) for other in analysis.values if other is not vc):
                 return None  # the answer gives the new value too: it tells the change
+            # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
+            # 94,500", "… they now start on 25 January instead of 11 January. They still say three weeks
+            # on site": what changed may be named in the sentences either side, in the same text, or
+            # in its title ("Orangery works - new start date").
+            context = stems.union(*(sentences[m][1] for m in (n - 1, n + 1, _title_of(sentences, n))
+                                    if 0 <= m < len(sentences) and sentences[m][2] == source))
             shared = len(own & context)
             if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
                 continue
@@ -128,6 +139,16 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
                    [f"the sources state a change to {new.text}: {text}"], vc.sentence, span, replacement,
                    major=True)
+
+
+def _title_of(sentences: list, n: int) -> int:
+    """The index of the title of the text sentence `n` is in: its first sentence, when that is a short
+    line with no full stop, as a document's title or a mail's subject is; -1 when it has none."""
+    first = n
+    while first > 0 and sentences[first - 1][2] == sentences[n][2]:
+        first -= 1
+    title = sentences[first][0].strip()
+    return first if first != n and len(title.split()) <= 12 and not title.endswith((".", "?", "!")) else -1
 
 
 def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | None, ...]) -> str | None:

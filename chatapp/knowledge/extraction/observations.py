@@ -37,7 +37,9 @@ class Observation:
 _HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
 # "Ó" ("Cillian Ó Súilleabháin"), a capital letter standing alone that no other name word is.
-NAME_PARTICLES = frozenset("van von de der den da di du del della la le bin ibn al ter ó".split())
+# Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
+NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti ibn al ter ó ap ab "
+                           "ferch".split())
 # A capitalised name word by the shape of its letters ("A" a capital, "a" a small letter of any
 # alphabet): "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés", "Kamińska", "Đoàn", "Hạnh".
 _NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*\.?$")

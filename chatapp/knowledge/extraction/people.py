@@ -15,11 +15,13 @@ from chatapp.knowledge.extraction.observations import (
     ALIAS,
     INNER_NICKNAME,
     MENTION,
+    NAME_PARTICLES,
     Observation,
     clean_name,
     key_for_label,
     looks_like_person,
 )
+from chatapp.accents import strip_accents
 from chatapp.lexicon import is_common, is_first_name
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
@@ -48,13 +50,14 @@ _CLOSING = re.compile(
 _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
-_INLINE_ROLE = re.compile(r"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3})\s+\(([A-Z][^()]{2,60})\)")
+_PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
+_INLINE_ROLE = re.compile(rf"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|{_PARTICLE})){{1,3}})\s+\(([A-Z][^()]{{2,60}})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
 # A job named in prose, in lower case, beside a name set off by a comma: "the conservation officer,
 # Ifor Penhaligon," and "Wenna Trask, our parish clerk". Its last word (or the one before "of") is
 # a word for someone who does something: an agent ending ("-er", "-or", "-ist", "-ant", "-ian",
 # "-ee", "-ary") or one of the few everyday titles without one.
-_PROSE_NAME = r"[A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3}"
+_PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
 _PROSE_ROLE = r"[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}"
 _OWNER = r"(?:the|our|their|your|its|my|his|her)\s+"
 _ROLE_BEFORE_NAME = re.compile(rf"\b{_OWNER}(?P<role>{_PROSE_ROLE}),\s+(?P<name>{_PROSE_NAME})(?![\w'’-])")
@@ -62,7 +65,13 @@ _NAME_BEFORE_ROLE = re.compile(
     rf"(?<![\w'’-])(?P<name>{_PROSE_NAME}),\s+(?:{_OWNER})?(?P<role>{_PROSE_ROLE})"
     r"(?=\s*(?:[,.;:)]|$)|\s+(?:at|for|in|on|with)\b)"
 )
-_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary)$")
+# The job right before the name, with no comma, at the head of a line or after "our"/"the":
+# "- Sous chef Kwabena Owusu covers weekends", "our finance officer Nerys Lloyd".
+_ROLE_RIGHT_BEFORE_NAME = re.compile(
+    rf"(?:^\s*(?:[-*•+]\s+)?|\b{_OWNER})(?P<role>[A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})\s+(?P<name>{_PROSE_NAME})"
+    r"(?![\w'’-])"
+)
+_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith)$")  # shipwright, locksmith
 _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
                          "medic".split())
 _PAST_ROLE = frozenset("former ex previous old retired late outgoing".split())  # not what they do now
@@ -96,6 +105,14 @@ _APPOINTED = re.compile(
     r"(?:(?:our|the|their|a)\s+)?(?:new\s+)?"
     r"(?P<title>[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*)"
 )
+_TITLE = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
+_NAME_IS_TITLE = re.compile(
+    rf"(?<![\w'’-])(?P<name>{_PROSE_NAME})\s+(?:is|works\s+as|serves\s+as)\s+(?:our|the|their)\s+(?:new\s+)?"
+    rf"(?P<title>{_TITLE})"
+)
+# A team list's entry that opens with the person's name and goes on in prose: "- **Dana Kim** runs …".
+_NAMED_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+(?:\*\*|__)(?P<name>[^*_\n]{3,60}?)(?:\*\*|__)\s+(?P<rest>[a-z].*)$")
+_AS_TITLE = re.compile(rf"\b(?:as|is)\s+(?:(?:our|the|their|a|an)\s+)?(?:new\s+)?(?P<title>{_TITLE})")
 _NOT_TITLES = re.compile(
     r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|"
     r"August|September|October|November|December)\b"
@@ -118,7 +135,8 @@ _PAREN_LINE = re.compile(
 # with the job first and the way to reach the person after the name.
 _ROLE_FIRST_LINE = re.compile(
     r"^\s*(?:[-*•+]\s+)?(?:\*\*|__)?(?P<role>[^:*_|<>()\n]{2,60}?)(?:\*\*|__)?\s*:(?:\*\*|__)?\s+"
-    r"(?P<name>[^,;:()<>|\n]{3,60}?)\s*(?:\((?P<paren>[^()]*)\)|[,;—–]\s*(?P<rest>.+)|\s+-\s+(?P<dashed>.+))\s*\.?$"
+    r"(?P<name>[^,;:()<>|\n]{3,60}?)\s*(?:\((?P<paren>[^()]*)\)(?:\.\s+[A-Z][^()]*)?|[,;—–]\s*(?P<rest>.+)|\s+-\s+(?P<dashed>.+))"
+    r"\s*\.?$"
 )
 
 
@@ -228,6 +246,64 @@ def _split_role(text: str) -> tuple[str, str]:
     return role.strip(" ."), department.strip(" .")
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
+
+
+def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
+    """The document's lines with their offsets, a list item wrapped onto indented lines under it
+    joined back into one line: "- **Dana Kim** runs the office. Mobile 0412 555 010," then
+    "  dana@example.com" is one entry."""
+    joined: list[tuple[int, str]] = []
+    offset = 0
+    in_item = False
+    for line in lines:
+        position = offset
+        offset += len(line) + 1
+        if in_item and joined and re.match(r"^\s{2,}\S", line) and not _LIST_ITEM.match(line):
+            joined[-1] = (joined[-1][0], f"{joined[-1][1].rstrip()} {line.strip()}")
+            continue
+        in_item = bool(_LIST_ITEM.match(line))
+        joined.append((position, line))
+    return joined
+
+
+def _person_names(line: str) -> set[str]:
+    """The full names of people a line writes, the longest reading of each: "Ask Dana Kim" gives
+    "Dana Kim" (the sentence's opening word is no part of it)."""
+    plain = re.sub(r"[*_`]+", "", line)
+    found = set()
+    for match in re.finditer(_PROSE_NAME, plain):
+        words = clean_name(match.group(0)).split()
+        while len(words) > 2 and not looks_like_person(" ".join(words)):
+            words.pop(0)
+        if looks_like_person(name := " ".join(words)):
+            found.add(name)
+    return found
+
+
+def address_spells_name(local: str, name: str) -> bool:
+    """Whether an address's local part is written from the person's name, as offices make them:
+    "dana.kim", "dkim", "dana_k", "elin.vj" (Elin Vaughan-Jones), "gethin.aprhys" (Gethin ap Rhys),
+    "sian" for Siân Prydderch. Each name word gives all its letters, its initial or nothing, in
+    order; a given or family name must be there whole."""
+    target = re.sub(r"[^a-z]", "", strip_accents(local).lower())
+    words = [w for w in re.split(r"[^a-z]+", strip_accents(name).lower()) if w]
+    if len(target) < 3 or len(words) < 2:
+        return False
+
+    def fits(rest: str, remaining: list[str], whole: bool) -> bool:
+        if not remaining:
+            return not rest and whole
+        word, others = remaining[0], remaining[1:]
+        if rest.startswith(word) and fits(rest[len(word):], others, whole or (len(word) >= 3 and word not in NAME_PARTICLES)):
+            return True
+        if rest[:1] == word[0] and fits(rest[1:], others, whole):
+            return True
+        return fits(rest, others, whole)
+
+    return fits(target, words, False)
+
+
 class PeopleReader:
     """Reads one parsed document; `observations` collects what it found."""
 
@@ -333,10 +409,9 @@ class PeopleReader:
         if self.is_email:
             self._stacked_signatures(lines)
         self._heading_entries(lines)
-        offset = 0
-        for line in lines:
-            position = offset
-            offset += len(line) + 1
+        logical = _logical_lines(lines)
+        for n, (position, line) in enumerate(logical):
+            previous = logical[n - 1][1] if n else ""
             line = re.sub(r"^\s*>+\s?", "", line).rstrip()
             if not line.strip() or len(line) > 400 or line.rstrip().endswith("wrote:"):
                 continue
@@ -353,6 +428,8 @@ class PeopleReader:
             self._directory_line(line, position)
             self._inline_roles(line, position)
             self._prose_roles(line, position)
+            self._stated_titles(line, position)
+            self._addresses_by_name(line, previous, position)
 
     def _attendees_line(self, line: str, position: int) -> bool:
         """ "Present: Ingrid Valtonen, Kofi Mensah-Barros (notes) and Yusra Qadir": each listed name
@@ -437,11 +514,48 @@ class PeopleReader:
         """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
         "(contact: Wenna Trask, parish clerk)": someone introduced by what they do, which makes
         them a person even when their given name is in no list."""
-        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE):
+        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME):
             for match in pattern.finditer(line):
                 name, role = clean_name(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
+                role = role[0].lower() + role[1:]  # a line's first word: "Sous chef"
                 if looks_like_person(name) and _is_prose_role(role):
                     self.add(name, "role", role, 0.7, "prose", position + match.start())
+
+    def _stated_titles(self, line: str, position: int) -> None:
+        """ "Gethin ap Rhys is our Events Manager", and in a team list's entry that opens with the
+        person's name, "runs the hotel day to day as General Manager": a capitalised title the
+        sentence gives the person."""
+        found = [(m, m.group("name")) for m in _NAME_IS_TITLE.finditer(line)]
+        if item := _NAMED_ITEM.match(line):
+            first_sentence = re.split(r"(?<=[a-z)])\.\s", item.group("rest"), maxsplit=1)[0]
+            if (match := _AS_TITLE.search(first_sentence)) is not None:
+                found.append((match, item.group("name")))
+        for match, written in found:
+            name = clean_name(written)
+            title = re.sub(r"(?:\s+(?:of|and|&|for))+$", "", match.group("title")).strip()
+            if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
+                self.add(name, "role", title, 0.8, "prose", position + match.start())
+
+    def _addresses_by_name(self, line: str, previous: str, position: int) -> None:
+        """An address on a line with exactly one name it is written from is that person's:
+        "Sous chef Kwabena Owusu covers weekends (kwabena.owusu@…)", "Grounds: Dafydd Morgan
+        (dafydd.morgan@…)" — whatever the line's layout; on a line that names nobody, the name may
+        end the line before it (a wrapped sentence). When the line names only that person, its phone
+        numbers are theirs too."""
+        addresses = EMAIL.findall(line)
+        if not addresses:
+            return
+        names = _person_names(line) or _person_names(previous)
+        for address in addresses:
+            local = address.split("@")[0]
+            owners = {n for n in names if address_spells_name(local, n)}
+            if len(owners) != 1:
+                continue
+            owner = owners.pop()
+            self._person_with_address(owner, address.lower(), 0.88, "directory", position)
+            if names == {owner}:
+                for phone in phones_in(EMAIL.sub(" ", line)):
+                    self.add(owner, "phone", phone, 0.85, "directory", position)
 
     def _stacked_signatures(self, lines: list[str]) -> None:
         """A signature written down the page: the name alone on a line, the title under it
@@ -534,6 +648,11 @@ class PeopleReader:
                     self._person_with_address(name, address.lower(), 0.93, "directory", position)
                 for phone in phones:
                     self.add(name, "phone", phone, 0.9, "directory", position)
+                # "reservations supervisor (tomasz@…)": the job before the bracketed contact.
+                before = re.sub(r"\s*\([^()]*\)\s*$", "", field)
+                if n == 0 and before != field and not (EMAIL.search(before) or phones_in(before)):
+                    role = next((text for text in (before, before.split(", ")[0]) if _is_role_text(text)), None)
+                    role = role or _lower_case_role(before)
             elif n == 0:
                 if called := _CALLED_NOTE.search(field):
                     self.add(name, ALIAS, called.group("alias"), 0.85, "directory", position)

@@ -1,0 +1,122 @@
+"""A boatyard's folder: a team page written as a person would write it (a list item wrapped onto the
+next line, a job said in prose, a Welsh "ap" name, an address with no label), two quotes in one mail,
+a start date moved "instead of" the old one, a bookings log. Real ChatEngine, SQLite, Chroma and spaCy;
+names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, only_entity
+
+TEAM = """# Who's who at Lynher Boatyard
+
+- **Morwenna Tregaskis** looks after the yard day to day as Yard Manager. Mobile 07700 900 615,
+  morwenna.tregaskis@lynherboats.co.uk
+- **Iestyn ap Gwilym** is our Head Rigger and splices everything we sell. iestyn.apgwilym@lynherboats.co.uk
+- **Ruairi Cassidy** — slipway supervisor (ruairi.cassidy@lynherboats.co.uk)
+- Chandlery: **Bronagh Feeney** (bronagh.f@lynherboats.co.uk). Orders over £500 go through her.
+- Apprentice shipwright Kofi Boateng helps on the slip most weeks (kofi.boateng@lynherboats.co.uk).
+
+Moorings and the pontoon: Demelza Penrose (demelza.penrose@lynherboats.co.uk, 07700 900 622).
+"""
+
+QUOTES = """From: Morwenna Tregaskis <morwenna.tregaskis@lynherboats.co.uk>
+To: Iestyn ap Gwilym <iestyn.apgwilym@lynherboats.co.uk>
+Date: Tue, 06 Oct 2026 09:05:00 +0100
+Subject: Travel hoist service quotes
+
+Iestyn,
+
+Tamar Lifting sent their figure for servicing the travel hoist. Their quote is £7,240 + VAT for
+replacing the worn slings and recertifying the hoist.
+
+The other quote, from Kernow Cranes, was £9,180 and they are booked up until spring.
+
+Morwenna
+"""
+
+MOVED = """From: Ruairi Cassidy <ruairi.cassidy@lynherboats.co.uk>
+To: Morwenna Tregaskis <morwenna.tregaskis@lynherboats.co.uk>
+Date: Wed, 18 Nov 2026 14:20:00 +0000
+Subject: Hoist service - new date
+
+Morwenna,
+
+Tamar Lifting phoned: the slings are on back order, so the engineers now come on 19 January instead of
+5 January. They still expect two days on site.
+
+Ruairi
+"""
+
+FIRST_DATE = """From: Iestyn ap Gwilym <iestyn.apgwilym@lynherboats.co.uk>
+To: Morwenna Tregaskis <morwenna.tregaskis@lynherboats.co.uk>
+Date: Thu, 08 Oct 2026 11:00:00 +0100
+Subject: Re: Travel hoist service quotes
+
+Booked Tamar Lifting. Their engineers come on 5 January and need two days on site.
+
+Iestyn
+"""
+
+BOOKINGS = """date,job,owner,berth,hours
+2027-01-12,Antifouling,Pascoe family,Berth 4,6
+2027-01-20,Rudder bearing,Saltash Sailing Club,Berth 2,9
+2027-02-03,Engine lift-out,Hendra Charters,Berth 7,4
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "lynher", {
+        "team.md": TEAM, "email-2026-10-06-hoist-quotes.eml": QUOTES,
+        "email-2026-10-08-re-hoist-quotes.eml": FIRST_DATE, "email-2026-11-18-hoist-date.eml": MOVED,
+        "bookings-2027.csv": BOOKINGS})
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("name, role, email, phone", [
+    # A list item wrapped onto the next line is one entry; the job is said in prose.
+    ("Morwenna Tregaskis", "Yard Manager", "morwenna.tregaskis@lynherboats.co.uk", "07700 900 615"),
+    # "ap" ("son of") inside a Welsh name; "is our Head Rigger".
+    ("Iestyn ap Gwilym", "Head Rigger", "iestyn.apgwilym@lynherboats.co.uk", None),
+    # A job in lower case before the bracketed address.
+    ("Ruairi Cassidy", "slipway supervisor", "ruairi.cassidy@lynherboats.co.uk", None),
+    # The job first, the name in bold, a sentence after the address.
+    ("Bronagh Feeney", None, "bronagh.f@lynherboats.co.uk", None),
+    # The job right before the name; an address spelt from the name, wherever it sits on the line.
+    ("Kofi Boateng", "apprentice shipwright", "kofi.boateng@lynherboats.co.uk", None),
+    # What she looks after is no job title, but the address and number are still hers.
+    ("Demelza Penrose", None, "demelza.penrose@lynherboats.co.uk", "07700 900 622"),
+])
+def test_a_team_page_written_in_prose_gives_each_person_their_details(engine, name, role, email, phone):
+    attributes = only_entity(engine, name).attributes
+    assert attributes.get("email") == email
+    if role:
+        assert attributes.get("role") == role
+    if phone:
+        assert attributes.get("phone") == phone
+
+
+def test_an_amount_the_mail_gives_the_other_firm_is_corrected_to_this_firms(engine):
+    response = checked(engine, "how much was the Tamar Lifting quote for the hoist?",
+                       "Tamar Lifting quoted £9,180 + VAT for replacing the worn slings and recertifying the hoist.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("ContradictsFact", "£9,180")]
+    assert "£7,240 [corrected]" in response.delivered
+
+
+def test_a_date_a_later_mail_moved_instead_of_the_old_one_is_corrected(engine):
+    response = checked(engine, "when do the hoist engineers come?",
+                       "Tamar Lifting's engineers come on 5 January and need two days on site.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("TemporalError", "5 January")]
+    assert "19 January [corrected]" in response.delivered
+    right = checked(engine, "when do the hoist engineers come?", "The engineers now come on 19 January, for two days.")
+    assert right.hallucination_flags == []
+
+
+def test_offline_a_record_named_by_one_of_its_values_answers_the_field_asked(engine):
+    answer = engine.ask("which berth is the Saltash Sailing Club job on?", session="berth",
+                        model="offline").response.delivered
+    assert "Berth 2" in answer
+    assert "owner is Saltash Sailing Club" not in answer
