@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from chatapp.postprocess.support import EvidencePool, SupportModel, default_weights
+from chatapp.records import ClaimSupport
 from tests.conftest import checked, engine_learnt_from, only_entity
 
 TEAM = """# Who's who at Lynher Boatyard
@@ -59,6 +61,20 @@ Booked Tamar Lifting. Their engineers come on 5 January and need two days on sit
 Iestyn
 """
 
+NOTES = """# Yard meeting — 24 November 2026
+
+Present: Morwenna, Ruairi, Iestyn.
+
+## Hoist
+Engineers now come 19 January (sling delay).
+
+## Berths
+The Hendra Charters lift-out moves to Berth 5; Ruairi will tell the skipper this week.
+
+## Winter
+The staff supper is on Friday 15 January at the Ferry Inn, from 7pm. Iestyn is collecting names.
+"""
+
 BOOKINGS = """date,job,owner,berth,hours
 2027-01-12,Antifouling,Pascoe family,Berth 4,6
 2027-01-20,Rudder bearing,Saltash Sailing Club,Berth 2,9
@@ -71,7 +87,7 @@ def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "lynher", {
         "team.md": TEAM, "email-2026-10-06-hoist-quotes.eml": QUOTES,
         "email-2026-10-08-re-hoist-quotes.eml": FIRST_DATE, "email-2026-11-18-hoist-date.eml": MOVED,
-        "bookings-2027.csv": BOOKINGS})
+        "bookings-2027.csv": BOOKINGS, "yard-meeting-2026-11-24.md": NOTES})
     yield engine
     engine.close()
 
@@ -120,3 +136,24 @@ def test_offline_a_record_named_by_one_of_its_values_answers_the_field_asked(eng
                         model="offline").response.delivered
     assert "Berth 2" in answer
     assert "owner is Saltash Sailing Club" not in answer
+
+
+def test_a_claim_quoting_two_evidence_sentences_as_one_restates_the_evidence():
+    # The notes wrap a line after a semicolon, so their sentence is read as two; an answer quoting it
+    # joins the halves: the claim's closest evidence sentence is only its first half, yet the claim is
+    # the notes' own words.
+    notes = "The Hendra Charters lift-out moves to Berth 5;\nRuairi will tell the skipper this week."
+    quoted = " ".join(notes.split())
+    pool = EvidencePool([(notes, "yard meeting notes", "retrieved")])
+    claim = ClaimSupport(quoted, (0, len(quoted)), 0.9, evidence=pool.sentences[0].text)
+    assert [s.text for s in pool.sentences] == ["The Hendra Charters lift-out moves to Berth 5;",
+                                                "Ruairi will tell the skipper this week."]
+    assert SupportModel(default_weights()).restates(claim, pool, embedder=None)
+
+
+def test_an_address_in_a_sentence_naming_two_people_is_the_one_it_spells(engine):
+    # "… when Ruairi is away (kofi.boateng@…)" gives Kofi's address, not a second one of Ruairi's.
+    answer = ("Kofi Boateng helps on the slip when Ruairi is away (kofi.boateng@lynherboats.co.uk). "
+              "Ruairi Cassidy's email is ruairi.cassidy@lynherboats.co.uk.")
+    response = checked(engine, "who helps on the slip?", answer)
+    assert response.hallucination_flags == []

@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from chatapp.knowledge.extraction.people import address_spells_name
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
@@ -308,10 +309,15 @@ class ClaimExtractor:
                 candidates.append((e, -1, certain, False))
             candidates += [(e, -1, True, False) for e in resolved_ids[:1] if e not in earlier]
         best, best_score, certain = None, float("-inf"), False
+        local = value.text.split("@")[0] if value.vtype == "email" else ""
         for entity_id, position, is_certain, possessive in candidates:
             compatible = any(k.shape in shapes for k in self.view.values_of(entity_id))
             before = position < value.span[0]
-            score = 3 * compatible + 2 * (possessive and before) + 1 * before - 0.001 * abs(value.span[0] - position)
+            # "Kwabena Owusu covers when Elin is off (kwabena.owusu@…)": the address says whose it is.
+            spelt = bool(local) and entity_id in self.view.entities and address_spells_name(
+                local, self.view.entities[entity_id].name)
+            score = (3 * compatible + 2 * (possessive and before) + 1 * before + 4 * spelt
+                     - 0.001 * abs(value.span[0] - position))
             if score > best_score:
                 best, best_score, certain = entity_id, score, is_certain
         cue = _cue(doc, value.span, sentence.claim.span, [n.claim.span for n in names if s_start <= n.claim.span[0] < s_end])

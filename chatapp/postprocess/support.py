@@ -210,6 +210,16 @@ class EvidencePool:
             self.pairs |= pairs
         self._by_stem: dict[str, list[int]] | None = None
 
+    def with_neighbours(self, sentence: str) -> str:
+        """The evidence sentence `sentence` with the one either side of it from the same text: a claim
+        may quote two sentences that the evidence splits where the answer does not ("… moves to the
+        Library; Gethin will tell the couple this week.")."""
+        for i, found in enumerate(self.sentences):
+            if found.text == sentence:
+                around = self.sentences[max(0, i - 1):i + 2]
+                return " ".join(s.text for s in around if s.label == found.label)
+        return sentence
+
     @property
     def retrieved_only(self) -> bool:
         return RETRIEVED in self.kinds and SUPPLIED not in self.kinds
@@ -465,7 +475,8 @@ class SupportModel:
         if ((support.added or support.added_values) and not support.missing
                 and support.added - support.added_in_names <= 1):
             return True
-        if support.evidence and (terse_record(support.evidence) or _quoted(support.text, support.evidence)):
+        if support.evidence and (terse_record(support.evidence) or _quoted(support.text, support.evidence)
+                                 or _quoted(support.text, pool.with_neighbours(support.evidence))):
             return True
         if "similarity" not in support.features and embedder is not None and pool.sentences:
             self._add_similarity([support], pool, embedder, set())
