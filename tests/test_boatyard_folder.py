@@ -15,7 +15,8 @@ TEAM = """# Who's who at Lynher Boatyard
 
 - **Morwenna Tregaskis** looks after the yard day to day as Yard Manager. Mobile 07700 900 615,
   morwenna.tregaskis@lynherboats.co.uk
-- **Iestyn ap Gwilym** is our Head Rigger and splices everything we sell. iestyn.apgwilym@lynherboats.co.uk
+- **Iestyn ap Gwilym** is our Head Rigger and splices everything we sell. iestyn.apgwilym@lynherboats.co.uk,
+  01752 840 117
 - **Ruairi Cassidy** — slipway supervisor (ruairi.cassidy@lynherboats.co.uk)
 - Chandlery: **Bronagh Feeney** (bronagh.f@lynherboats.co.uk). Orders over £500 go through her.
 - Apprentice shipwright Kofi Boateng helps on the slip most weeks (kofi.boateng@lynherboats.co.uk).
@@ -75,9 +76,21 @@ The Hendra Charters lift-out moves to Berth 5; Ruairi will tell the skipper this
 The staff supper is on Friday 15 January at the Ferry Inn, from 7pm. Iestyn is collecting names.
 """
 
+SLIPS = """[
+  {"name": "Top Slip", "cradles": 4, "surface": "concrete"},
+  {"name": "Creek Slip", "cradles": 2, "surface": "shingle"},
+  {"name": "Sail Loft", "seated": 40, "hire_fee": "£180"}
+]
+"""
+
+LOFT_EVENTS = """date,event,organiser,room,guests
+2027-02-13,Prize-giving,Saltash Sailing Club,Sail Loft,36
+2027-03-06,Safety talk,RNLI crew,Sail Loft,22
+"""
+
 BOOKINGS = """date,job,owner,berth,hours
 2027-01-12,Antifouling,Pascoe family,Berth 4,6
-2027-01-20,Rudder bearing,Saltash Sailing Club,Berth 2,9
+2027-01-20,Rudder bearing,Saltash Sailing Club,Top Slip,12
 2027-02-03,Engine lift-out,Hendra Charters,Berth 7,4
 """
 
@@ -87,7 +100,8 @@ def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "lynher", {
         "team.md": TEAM, "email-2026-10-06-hoist-quotes.eml": QUOTES,
         "email-2026-10-08-re-hoist-quotes.eml": FIRST_DATE, "email-2026-11-18-hoist-date.eml": MOVED,
-        "bookings-2027.csv": BOOKINGS, "yard-meeting-2026-11-24.md": NOTES})
+        "bookings-2027.csv": BOOKINGS, "yard-meeting-2026-11-24.md": NOTES,
+        "slipways.json": SLIPS, "loft-events.csv": LOFT_EVENTS})
     yield engine
     engine.close()
 
@@ -96,7 +110,7 @@ def engine(tmp_path_factory):
     # A list item wrapped onto the next line is one entry; the job is said in prose.
     ("Morwenna Tregaskis", "Yard Manager", "morwenna.tregaskis@lynherboats.co.uk", "07700 900 615"),
     # "ap" ("son of") inside a Welsh name; "is our Head Rigger".
-    ("Iestyn ap Gwilym", "Head Rigger", "iestyn.apgwilym@lynherboats.co.uk", None),
+    ("Iestyn ap Gwilym", "Head Rigger", "iestyn.apgwilym@lynherboats.co.uk", "01752 840 117"),
     # A job in lower case before the bracketed address.
     ("Ruairi Cassidy", "slipway supervisor", "ruairi.cassidy@lynherboats.co.uk", None),
     # The job first, the name in bold, a sentence after the address.
@@ -134,7 +148,7 @@ def test_a_date_a_later_mail_moved_instead_of_the_old_one_is_corrected(engine):
 def test_offline_a_record_named_by_one_of_its_values_answers_the_field_asked(engine):
     answer = engine.ask("which berth is the Saltash Sailing Club job on?", session="berth",
                         model="offline").response.delivered
-    assert "Berth 2" in answer
+    assert "Top Slip" in answer
     assert "owner is Saltash Sailing Club" not in answer
 
 
@@ -157,3 +171,17 @@ def test_an_address_in_a_sentence_naming_two_people_is_the_one_it_spells(engine)
               "Ruairi Cassidy's email is ruairi.cassidy@lynherboats.co.uk.")
     response = checked(engine, "who helps on the slip?", answer)
     assert response.hallucination_flags == []
+
+
+def test_a_number_someone_else_holds_is_corrected_even_where_the_line_stating_it_names_nobody(engine):
+    # "Mobile 07700 900 615," is read apart from the line naming Morwenna: it is still her number.
+    response = checked(engine, "what's Iestyn's phone number?", "You can reach Iestyn ap Gwilym on 07700 900 615.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("WrongAttribute", "07700 900 615")]
+    assert "01752 840 117 [corrected]" in response.delivered
+
+
+def test_a_value_a_record_gives_under_another_key_does_not_bear_out_this_one(engine):
+    # 36 is an event's guests in the Sail Loft, not how many the loft seats.
+    response = checked(engine, "how many does the sail loft seat?", "The Sail Loft seats 36 people.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("ContradictsFact", "36")]
+    assert "40 [corrected] people" in response.delivered

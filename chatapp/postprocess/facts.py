@@ -159,8 +159,12 @@ class FactValidator:
             label = f"{sources.view.name(claim.entity_id)}: {known.key} = {sources.view.display(known)}"
             if status == "verified":
                 return ClaimCheck(claim, "verified", 0.95, [label]), None
-            if stated and _said_of(stated, claim.entity_id, sources.view):
-                # The sources say what the answer says, of the same subject: trust them over a stale record.
+            if (stated and _said_of(stated, claim.entity_id, sources.view)
+                    and not _registered_to_another(vc, claim.entity_id, sources.view)
+                    and _record_key_of(stated, value) in (None, known.key)):
+                # The sources say what the answer says, of the same subject: trust them over a stale record
+                # — unless the registry holds it as someone else's, or a record gives it under another key
+                # ("The Great Hall seats 120", where 120 is a booking's "guests: 120" in that room).
                 return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
             return self._registry_contradiction(vc, known, label, sources)
         if (stated and claim.entity_id and sentence.mode == "statement"
@@ -485,6 +489,16 @@ def _said_of(stated: str, entity_id: str | None, view: KnowledgeView) -> bool:
     table row of a colleague whose phone the answer gave — states that value of someone else."""
     named = {i for m in view.find_mentions(stated) for i in m.entity_ids}
     return not named or entity_id in named
+
+
+def _registered_to_another(vc: ValueClaim, entity_id: str | None, view: KnowledgeView) -> bool:
+    """An address or number the registry holds as someone else's: a source line stating it that names
+    nobody ("Mobile 07700 914 221," split from the line naming its owner) is not about the claim's
+    subject."""
+    if vc.value.vtype not in IDENTIFYING_SHAPES:
+        return False
+    return any(known.matches(vc.value) for other in view.entities if other != entity_id
+               for known in view.values_of(other, vc.value.vtype))
 
 
 def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView,

@@ -553,7 +553,8 @@ class PeopleReader:
                 continue
             owner = owners.pop()
             self._person_with_address(owner, address.lower(), 0.88, "directory", position)
-            if names == {owner}:
+            # Nobody else the line names by a given name ("Head Rigger" reads as a name but is a title).
+            if not any(n != owner and is_first_name(n.split()[0]) for n in names):
                 for phone in phones_in(EMAIL.sub(" ", line)):
                     self.add(owner, "phone", phone, 0.85, "directory", position)
 
