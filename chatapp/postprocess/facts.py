@@ -192,6 +192,10 @@ class FactValidator:
                          or self._near_miss(vc, sentence, analysis, sources))
         if contradiction is not None:
             return contradiction
+        if value.vtype == "date" and (dated := _document_dated(value.parsed, sources.supplied_dates)):
+            # "At the Board meeting on 21 January 2027": the day a retrieved document (minutes, a mail)
+            # is dated, though the passage below its header does not write it — nothing invented.
+            return ClaimCheck(claim, "unverifiable", 0.5, [f"a retrieved document is dated {dated}"]), None
         where = "the supplied sources" if sources.grounded else "the knowledge base"
         confidence = 0.6 if value.vtype not in ("number", "year", "decade") else 0.5
         if sentence.mode != "statement" or (sources.grounded and not states_kind(sources, value)):
@@ -719,3 +723,14 @@ def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> l
     a, b = best[0]
     return [f for f in rivals if a <= f.span[0] < b]
 
+
+def _document_dated(claimed: V.DateValue, dates) -> str | None:
+    """The date of a supplied document (ISO text) that is the claimed day, when one is."""
+    if claimed.day is None or claimed.month is None:
+        return None
+    for written in dates:
+        if written and re.match(r"\d{4}-\d{2}-\d{2}", written):
+            year, month, day = (int(part) for part in written[:10].split("-"))
+            if (claimed.day, claimed.month) == (day, month) and claimed.year in (None, year):
+                return written[:10]
+    return None

@@ -461,7 +461,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
         with_year = bool(re.search(r"\d{4}", claimed_text))
-        month = day.strftime("%B") if re.search(r"[A-Za-z]{4,}", claimed_text) else day.strftime("%b")
+        # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
+        written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
+        month = day.strftime("%B") if written_full else day.strftime("%b")
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             text = f"{day.day} {month}" + (f" {day.year}" if with_year else "")  # "20 November 2026"
         else:
