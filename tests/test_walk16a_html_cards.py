@@ -24,7 +24,7 @@ CARDS = """<!DOCTYPE html><html><head><title>Our people - Brackenmoor Trust</tit
   <p>07700 900 775 &middot; fergus.lennox@brackenmoor.org.uk</p></div>
 <div class="card"><h3>Nadia Rahman</h3>
   <p>Our Volunteer Coordinator, Nadia recruits and trains the weekend guides.</p>
-  <p>01632 960 340 &middot; nadia.rahman@brackenmoor.org.uk</p></div>
+  <p>Office 01632 960 340 &middot; mobile 07700 900 912<br>nadia.rahman@brackenmoor.org.uk</p></div>
 </body></html>
 """
 
@@ -66,3 +66,13 @@ def test_the_right_role_and_phone_from_a_card_are_accepted(engine):
     response = checked(engine, "who handles bookings?", answer)
     assert response.hallucination_flags == []
     assert response.delivered == answer
+
+
+def test_a_cards_second_number_is_another_way_to_reach_them_not_an_old_one(engine):
+    # Two numbers on one card: neither replaced the other, so the mobile is no out-of-date value.
+    answer = "Nadia Rahman's mobile is 07700 900 912."
+    response = checked(engine, "whats nadia's mobile?", answer)
+    assert response.hallucination_flags == []
+    assert response.delivered == answer
+    offline = engine.ask("what is nadia rahman's phone number?", model="offline").response.delivered
+    assert "before" not in offline, offline
