@@ -10,7 +10,7 @@ from tests.conftest import checked, engine_learnt_from
 
 MINUTES = """# Trustees' meeting minutes
 
-Wednesday 10 March 2027, 7pm, Rowan Hall
+7pm, Rowan Hall
 
 Present: Ailsa Drummond (Chair), Kwabena Asante, Zofia Mazur
 
@@ -50,7 +50,8 @@ def engine(tmp_path_factory):
 
 
 def test_the_date_of_the_retrieved_minutes_is_no_invention(engine):
-    # The passage about the path comes from below the minutes' header: only the document's own date says 10 March.
+    # Only the file name dates the minutes; they also say the contractor's start "has moved to" another
+    # day, which is no reason to move the meeting's.
     answer = "At their meeting on 10 March 2027 the trustees approved the orchard path resurfacing at £18,750."
     response = checked(engine, "what did the trustees approve for the orchard path?", answer)
     assert response.hallucination_flags == []

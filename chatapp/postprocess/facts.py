@@ -726,11 +726,4 @@ def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> l
 
 def _document_dated(claimed: V.DateValue, dates) -> str | None:
     """The date of a supplied document (ISO text) that is the claimed day, when one is."""
-    if claimed.day is None or claimed.month is None:
-        return None
-    for written in dates:
-        if written and re.match(r"\d{4}-\d{2}-\d{2}", written):
-            year, month, day = (int(part) for part in written[:10].split("-"))
-            if (claimed.day, claimed.month) == (day, month) and claimed.year in (None, year):
-                return written[:10]
-    return None
+    return next((written[:10] for written in dates if written and V.is_day(claimed, written)), None)

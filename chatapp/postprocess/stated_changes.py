@@ -124,9 +124,11 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         if written and (news := [new for new in stated_new_values(text) if _same_kind(value, new)]):
             if stated_on is False:
                 stated_on = _last_stated(value, supplied, dates)
-            if stated_on is not None and written[:10] > stated_on:
-                # Written after every text that gives the answer's value (or none gives it): "changed
-                # to" says what holds now, and the answer's value is not it.
+            # Written after every text that gives the answer's value: "changed to" says what holds now.
+            # Where no text gives it, the change's own sentence must name something the answer's does
+            # ("Start on site has moved to …" for "the works start on …"): a page's title alone does not
+            # tie "the board met on 21 January" to it.
+            if stated_on is not None and written[:10] > stated_on and (stated_on or own & stems):
                 changes += [(value, new) for new in news]
         for old, new in changes:
             if not _says(old, value) or _says(new, value) or _says(value, new):
@@ -156,7 +158,8 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     """The latest date (YYYY-MM-DD) of the texts that state `value`; "" when none states it; None when
     one of them has no date (nothing can be said to come after it)."""
     written_as = {found.text.lower() for found in supplied.found_values if _says(found, value)}
-    latest = ""
+    # A text dated the answer's day gives it too: "the meeting on 21 January" over that day's minutes.
+    latest = max((d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)), default="")
     for text, _, source in supplied.sentences:
         if not any(form in text.lower() for form in written_as):
             continue

@@ -206,6 +206,14 @@ def _date(year, month, day, weekday=None) -> DateValue:
     return DateValue(year, month, day, weekday, valid)
 
 
+def is_day(parsed: DateValue, written: str) -> bool:
+    """Whether a date the answer gives is the day of a document's date (ISO text, perhaps with a time)."""
+    if parsed.day is None or parsed.month is None or not re.match(r"\d{4}-\d{2}-\d{2}", written):
+        return False
+    year, month, day = (int(part) for part in written[:10].split("-"))
+    return (parsed.day, parsed.month) == (day, month) and parsed.year in (None, year)
+
+
 def _month(name: str) -> int:
     return MONTHS[name.lower().rstrip(".")[:3] if name.lower()[:3] != "sep" else "sep"]
 
@@ -270,7 +278,11 @@ def find_values(text: str) -> list[FoundValue]:
             continue
         add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
     for m in NUMERIC_DATE_RE.finditer(text):
-        add(m.span(), "date", "date", _date(m.group(3), m.group(1), m.group(2)))
+        # Month first, as the date readers take it, unless that is impossible: "22/01/2027" is written
+        # day first (the 22nd of January), not a date off the calendar.
+        first, second = int(m.group(1)), int(m.group(2))
+        month, day = (m.group(2), m.group(1)) if first > 12 >= second else (m.group(1), m.group(2))
+        add(m.span(), "date", "date", _date(m.group(3), month, day))
     for span, number in phone_spans(text):
         # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
         line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", number)[0]
