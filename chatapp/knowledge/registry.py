@@ -241,8 +241,8 @@ class Registry:
 
     def attribute_history(self, entity_id: str) -> list[dict]:
         """Every value an extracted entity's attributes had: key, value, status ("current" or
-        "superseded" by a newer document's value, or "disputed": newer but outweighed by a surer
-        reading), source (document path), position (character offset in it), doc_date,
+        "superseded" by a newer document's value, "disputed": newer but outweighed by a surer
+        reading, or "also": a second phone or address the current value's document gives), source (document path), position (character offset in it), doc_date,
         confidence and method (how it was read: mail_header, signature, directory, key_value…).
         Newest first within a key."""
         return self.database.query(

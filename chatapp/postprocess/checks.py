@@ -114,7 +114,8 @@ class Consistency(_Check):
     reads = ("analysis", "sources", "findings")
 
     def run(self, context: CheckContext) -> list[Finding]:
-        return consistency_findings(context.analysis, context.sources.prior, context.findings)
+        return consistency_findings(context.analysis, context.sources.prior, context.findings,
+                                    context.sources.supplied)
 
 
 @CHECKS.register("answer_support")

@@ -43,13 +43,18 @@ def _stemmer():
     return Stemmer.Stemmer("english")
 
 
+# Short forms price lists and tables write for words an answer spells out: "£38,940 (incl. VAT)" is
+# "including VAT".
+SHORT_FORMS = {"incl": "including", "excl": "excluding", "approx": "approximately"}
+
+
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """The Snowball stem, irregular forms first brought back to their base ("led" and "leads" → lead)."""
     word = word.lower().replace("’", "'")
     if word.endswith("'s"):
         word = word[:-2]
-    return _stemmer().stemWord(base_form(word))
+    return _stemmer().stemWord(base_form(SHORT_FORMS.get(word, word)))
 
 
 @functools.lru_cache(maxsize=1)

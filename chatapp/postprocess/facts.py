@@ -199,6 +199,10 @@ class FactValidator:
                          or self._near_miss(vc, sentence, analysis, sources))
         if contradiction is not None:
             return contradiction
+        if value.vtype == "date" and (dated := _document_dated(value.parsed, sources.supplied_dates)):
+            # "At the Board meeting on 21 January 2027": the day a retrieved document (minutes, a mail)
+            # is dated, though the passage below its header does not write it — nothing invented.
+            return ClaimCheck(claim, "unverifiable", 0.5, [f"a retrieved document is dated {dated}"]), None
         where = "the supplied sources" if sources.grounded else "the knowledge base"
         confidence = 0.6 if value.vtype not in ("number", "year", "decade") else 0.5
         if sentence.mode != "statement" or (sources.grounded and not states_kind(sources, value)):
@@ -744,3 +748,8 @@ def _stems_beside(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
     ("21,900") but two of the value's ("21", "900"), so both readings are left out."""
     value_text = vc.claim.text.lower()
     return {s for s in sentence.stems - {stem(w) for w in words(vc.claim.text)} if s not in value_text}
+
+
+def _document_dated(claimed: V.DateValue, dates) -> str | None:
+    """The date of a supplied document (ISO text) that is the claimed day, when one is."""
+    return next((written[:10] for written in dates if written and V.is_day(claimed, written)), None)

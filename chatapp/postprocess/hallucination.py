@@ -161,7 +161,11 @@ def _ago(day, now: datetime) -> str:
 # --- contradictions inside the answer and with earlier answers ------------------------
 
 
-def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], already: list[Finding]) -> list[Finding]:
+def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], already: list[Finding],
+                         supplied: TextIndex | None = None) -> list[Finding]:
+    """`supplied`: the sources; two sentences each quoted from them word for word (two rows of a log,
+    "ticket: T-7731; site: Glenbervie Depot …" and "ticket: T-7742; site: Glenbervie Depot …") are two
+    records listed, not the answer contradicting itself."""
     findings = []
     flagged = {f.span for f in already}
     values = analysis.values
@@ -178,6 +182,9 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
                 continue
             texts = analysis.sentences[later.sentence].claim.text + " " + analysis.sentences[earlier.sentence].claim.text
             if CHANGE_WORDS.search(texts):
+                continue
+            if supplied is not None and all(_quoted(analysis.sentences[v.sentence], supplied)
+                                            for v in (earlier, later)):
                 continue
             findings.append(Finding("LogicalInconsistency", later.claim.span, later.claim.text, 0.75, earlier.claim.text,
                                     [f"the answer also says: {analysis.sentences[earlier.sentence].claim.text}"],

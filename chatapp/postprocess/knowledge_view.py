@@ -161,8 +161,8 @@ class KnowledgeView:
                 if current.document is None and row["value"] == current.raw:
                     current.document, current.doc_date = row["source"], row["doc_date"]
                 continue
-            if row["value"] == current.raw:
-                continue
+            if row["value"] == current.raw or row["status"] == "also":
+                continue  # "also": held beside the current value (a second number, an undated second role), not an old one
             old = self._known_value(key, row["value"])
             old.status, old.superseded_by = "superseded", current
             old.document, old.doc_date = row["source"], row["doc_date"]

@@ -64,10 +64,19 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         if old is None:
             continue
         to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", sentence[old.span[1]:])
-        new = _value_next(sentence, found, old.span[1] + to.end()) if to else None
+        new = _value_next(sentence, found, old.span[1] + to.end()) if to else _value_before(found, sentence, match.start())
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
     return changes
+
+
+def _value_before(found: list[V.FoundValue], text: str, end: int) -> V.FoundValue | None:
+    """The value just before a change with no "to" side: "Start: 17 February 2027 (moved from 3 February)"
+    gives the new value first, and only a bracket or a comma between it and "moved"."""
+    before = [value for value in found if value.span[1] <= end]
+    if before and re.fullmatch(r"[\s,;(–—-]*", text[before[-1].span[1]:end]):
+        return before[-1]
+    return None
 
 
 # "has extended the deadline to 11 December", "I have reduced our ask to £22,800": a change that says only
@@ -106,27 +115,40 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         return None
     best: tuple[float, str, V.FoundValue] | None = None
     stated_on: str | None | bool = False  # not looked up yet: most sources state no change
+    before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
+    opening: tuple[set[str], int] = (set(), -1)  # each text's first sentence (a retrieved chunk's title)
+    heading: tuple[set[str], int] = (set(), -1)  # and the last heading-like line before this sentence
     sentences = supplied.sentences
     for n, (text, stems, source) in enumerate(sentences):
+        if opening[1] != source:
+            opening = heading = (stems, source)
+        elif _heading_like(text):
+            heading = (stems, source)
+        previous, before = (before[0] if before[1] == source else set()), (stems, source)
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
         if written and (news := [new for new in stated_new_values(text) if _same_kind(value, new)]):
             if stated_on is False:
                 stated_on = _last_stated(value, supplied, dates)
-            if stated_on and written[:10] > stated_on:
-                # Written after every text that gives the answer's value: "changed to" replaces it.
+            # Written after every text that gives the answer's value: "changed to" says what holds now.
+            # Where no text gives it, the change's own sentence must name something the answer's does
+            # ("Start on site has moved to …" for "the works start on …"): a page's title alone does not
+            # tie "the board met on 21 January" to it.
+            if stated_on is not None and written[:10] > stated_on and (stated_on or own & stems):
                 changes += [(value, new) for new in news]
-        for old, new in changes:
-            if not _says(old, value) or _says(new, value):
-                continue
-            if any(_says(new, other.value) for other in analysis.values if other is not vc):
-                return None  # the answer gives the new value too: it tells the change
+        if changes:
             # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
             # 94,500", "… they now start on 25 January instead of 11 January. They still say three weeks
-            # on site": what changed may be named in the sentences either side, in the same text, or
-            # in its title ("Orangery works - new start date").
-            context = stems.union(*(sentences[m][1] for m in (n - 1, n + 1, _title_of(sentences, n))
-                                    if 0 <= m < len(sentences) and sentences[m][2] == source))
+            # on site": what changed may be named in the sentences either side of the change, or in the
+            # title of the page or mail it is in ("Orangery works - new start date", "Millbrook depot
+            # works … Start: 9 May (moved from 2 May)").
+            after = sentences[n + 1][1] if n + 1 < len(sentences) and sentences[n + 1][2] == source else set()
+            context = stems | previous | after | opening[0] | heading[0]
+        for old, new in changes:
+            if not _says(old, value) or _says(new, value) or _says(value, new):
+                continue  # the answer gives the new value, perhaps more fully ("11 May 2027" for "11 May")
+            if any(_says(new, other.value) for other in analysis.values if other is not vc):
+                return None  # the answer gives the new value too: it tells the change
             shared = len(own & context)
             if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
                 continue
@@ -141,28 +163,24 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                    major=True)
 
 
-def _title_of(sentences: list, n: int) -> int:
-    """The index of the title of the text sentence `n` is in: its first sentence, when that is a short
-    line with no full stop, as a document's title or a mail's subject is; -1 when it has none."""
-    first = n
-    while first > 0 and sentences[first - 1][2] == sentences[n][2]:
-        first -= 1
-    title = sentences[first][0].strip()
-    return first if first != n and len(title.split()) <= 12 and not title.endswith((".", "?", "!")) else -1
+def _heading_like(text: str) -> bool:
+    """A section's heading as the sources' sentences keep it: a few words with no closing stop."""
+    return len(words(text)) <= 6 and not text.rstrip().endswith((".", "!", "?", ":", ","))
 
 
 def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | None, ...]) -> str | None:
-    """The latest date (YYYY-MM-DD) of the texts that state `value`; None when one of them has no date
-    (nothing can be said to come after it) or none states it."""
+    """The latest date (YYYY-MM-DD) of the texts that state `value`; "" when none states it; None when
+    one of them has no date (nothing can be said to come after it)."""
     written_as = {found.text.lower() for found in supplied.found_values if _says(found, value)}
-    latest = None
+    # A text dated the answer's day gives it too: "the meeting on 21 January" over that day's minutes.
+    latest = max((d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)), default="")
     for text, _, source in supplied.sentences:
         if not any(form in text.lower() for form in written_as):
             continue
         written = dates[source] if source < len(dates) else None
         if not written:
             return None
-        latest = max(latest or "", written[:10])
+        latest = max(latest, written[:10])
     return latest
 
 

@@ -49,6 +49,7 @@ from pathlib import Path
 
 from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import is_small_talk
+from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
 from chatapp.postprocess.facts import states_kind
@@ -603,7 +604,11 @@ class SupportModel:
         for vc in analysis.values:
             if vc.sentence == sentence.index and vc.value.vtype != "relative":
                 aligned += 1
-                unaligned += not any(index.supports_value(vc.value) for index in indexes) and (
+                # A retrieved document's own date ("the meeting on 21 January" over that day's minutes)
+                # is stated by the document, though not in the passage's words.
+                dated = vc.value.vtype == "date" and any(
+                    written and V.is_day(vc.value.parsed, written) for written in sources.supplied_dates)
+                unaligned += not dated and not any(index.supports_value(vc.value) for index in indexes) and (
                     not sources.grounded or states_kind(sources, vc.value))
         for name in analysis.names:
             if name.sentence == sentence.index:

@@ -206,6 +206,14 @@ def _date(year, month, day, weekday=None) -> DateValue:
     return DateValue(year, month, day, weekday, valid)
 
 
+def is_day(parsed: DateValue, written: str) -> bool:
+    """Whether a date the answer gives is the day of a document's date (ISO text, perhaps with a time)."""
+    if parsed.day is None or parsed.month is None or not re.match(r"\d{4}-\d{2}-\d{2}", written):
+        return False
+    year, month, day = (int(part) for part in written[:10].split("-"))
+    return (parsed.day, parsed.month) == (day, month) and parsed.year in (None, year)
+
+
 def _month(name: str) -> int:
     return MONTHS[name.lower().rstrip(".")[:3] if name.lower()[:3] != "sep" else "sep"]
 
@@ -270,7 +278,11 @@ def find_values(text: str) -> list[FoundValue]:
             continue
         add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
     for m in NUMERIC_DATE_RE.finditer(text):
-        add(m.span(), "date", "date", _date(m.group(3), m.group(1), m.group(2)))
+        # Month first, as the date readers take it, unless that is impossible: "22/01/2027" is written
+        # day first (the 22nd of January), not a date off the calendar.
+        first, second = int(m.group(1)), int(m.group(2))
+        month, day = (m.group(2), m.group(1)) if first > 12 >= second else (m.group(1), m.group(2))
+        add(m.span(), "date", "date", _date(m.group(3), month, day))
     for span, number in phone_spans(text):
         # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
         line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", number)[0]
@@ -461,7 +473,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
         with_year = bool(re.search(r"\d{4}", claimed_text))
-        month = day.strftime("%B") if re.search(r"[A-Za-z]{4,}", claimed_text) else day.strftime("%b")
+        # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
+        written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
+        month = day.strftime("%B") if written_full else day.strftime("%b")
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             text = f"{day.day} {month}" + (f" {day.year}" if with_year else "")  # "20 November 2026"
         else:

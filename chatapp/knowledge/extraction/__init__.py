@@ -32,7 +32,8 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         found = [o for table in parsed.record_tables or [] for o in read_table(table)]
     else:
         is_email = parsed.format == "email"
-        found = read_people(parsed.text, parsed.metadata, is_email)
+        headings = frozenset(block.start for block in parsed.blocks if block.kind == "heading")
+        found = read_people(parsed.text, parsed.metadata, is_email, headings)
         found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
         found += read_legal_names(parsed.text)
         if with_mentions:

@@ -273,6 +273,22 @@ def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
     return list(spelt.values())
 
 
+# Ways to reach someone: a directory entry giving two ("Direct line … · mobile …") gives both at once.
+_REACH_KEYS = frozenset({"phone", "email"})
+
+
+def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
+    """Whether `cluster` is a value held beside the current one ("also"), not an old one: a second phone
+    or address the current value's own document gives (the same page cannot replace one of its numbers
+    with another), or a role no dated document orders against the current one (a title in the directory
+    and a duty on the safety page: "Test & Certification Engineer" and "Lab safety officer")."""
+    if any(r.method == CHANGE for r in [*cluster, *current]):
+        return False  # "her address changes from … to …" does replace one with the other
+    if key == "role":
+        return not any(r.doc_date for r in [*cluster, *current])
+    return key in _REACH_KEYS and bool({r.source for r in cluster} & {r.source for r in current})
+
+
 def _authority(row: Row) -> float:
     return row.confidence + (0.2 if row.method == "change" else 0.0)
 
@@ -318,8 +334,10 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         current_date = max(r.doc_date or "" for r in current)
         for n, cluster in enumerate(clusters):
             # An older value is superseded; a newer one that lost on authority (a signature's guess
-            # against the directory) is only "disputed": nothing says it was ever the value.
-            status = "current" if n == 0 else (
+            # against the directory) is only "disputed": nothing says it was ever the value; a second
+            # phone or address from the current value's own document, or an undated second role, is
+            # held "also".
+            status = "current" if n == 0 else "also" if _held_too(key, cluster, current) else (
                 "superseded" if max(r.doc_date or "" for r in cluster) < current_date or not current_date
                 else "disputed")
             # One value of a cluster stands for it: the surest, then the fullest.

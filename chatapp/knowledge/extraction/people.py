@@ -123,6 +123,19 @@ _CALLED_NOTE = re.compile(
     r"\s*\((?:[^()]*?\b)?(?:known as|calls? (?:him|her|them)|goes by|called)\s+[\"“'‘]?"
     r"(?P<alias>[A-Z][a-z'’-]{1,15})[\"”'’]?\s*\)"
 )
+# The same said as a sentence of a directory entry: "Goes by Ola.", "most people call her Mags".
+_CALLED_FIELD = re.compile(
+    r"\b(?:known as|goes by|calls? (?:him|her|them))\s+[\"“'‘]?(?P<alias>[A-Z][a-z'’-]{1,15})[\"”'’]?(?![\w'’-])",
+    re.IGNORECASE,
+)
+# A job told in a directory entry's sentence rather than as its first field: "has been our Chief
+# Executive since 2022", "looks after empty homes as our Voids Supervisor".
+_ENTRY_PROSE_ROLE = re.compile(
+    r"\b(?:as|is|been|became|becomes)\s+(?:our|the|their)\s+"
+    r"(?P<title>[A-Z][\w'’-]+(?:\s+(?:of|and|&|for|[A-Z][\w'’-]+)){0,4})"
+)
+# "Our Tenancy Sustainment Officer, Siobhan supports…": the owner's word is no part of the title.
+_OWNER_WORD = re.compile(r"^(?:our|the|their|your)\s+(?=[A-Z])", re.IGNORECASE)
 # Fields end at a full stop, a semicolon, a middle dot or bar, or a spaced dash
 # ("Glaze Technician — wren@…").
 _FIELD_END = re.compile(r"(?<=[a-z)\d])\.\s+|;\s+|\s+[·|•—–-]\s+")
@@ -196,6 +209,22 @@ def _is_prose_role(role: str) -> bool:
         return False
     head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
     return head in _AGENT_WORDS or (len(head) > 4 and _AGENT_ENDING.search(head) is not None)
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")")
+
+
+def _entry_prose_role(field: str) -> str | None:
+    """ "Voids Supervisor" from "Tunde looks after empty homes as our Voids Supervisor": a capitalised
+    title after "as our"/"is the", when its last word is a word for someone who does something."""
+    for match in _ENTRY_PROSE_ROLE.finditer(field):
+        title = re.sub(r"(?:\s+(?:of|and|&|for))+$", "", match.group("title"))
+        words = title.split()
+        head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+        if len(words) >= 2 and _is_role_text(title) and (_is_prose_role(head.lower()) or head.endswith("ive")):
+            return title
+    return None
 
 
 def _lower_case_role(field: str) -> str | None:
@@ -307,10 +336,13 @@ def address_spells_name(local: str, name: str) -> bool:
 class PeopleReader:
     """Reads one parsed document; `observations` collects what it found."""
 
-    def __init__(self, text: str, metadata: dict, is_email: bool):
+    def __init__(self, text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()):
         self.text = text
         self.metadata = metadata
         self.is_email = is_email
+        # Where the parser found a heading (an HTML <h3>, a Word heading style): a heading line
+        # carries no "##" of its own in the parsed text, so its offset is what marks it.
+        self.headings = headings
         self.observations: list[Observation] = []
         self.sender: str | None = None
 
@@ -592,13 +624,18 @@ class PeopleReader:
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
+        def is_heading(n: int) -> bool:
+            return bool(_ENTRY_HEADING.match(lines[n])) or offsets[n] in self.headings
+
         for n, line in enumerate(lines):
             match = _ENTRY_HEADING.match(line)
-            if not match or not looks_like_person(name := clean_name(match.group("name"))):
+            written = match.group("name") if match else line if offsets[n] in self.headings else ""
+            if not written or not looks_like_person(name := clean_name(written)):
                 continue
             details = []
-            for follow in lines[n + 1:]:
-                if _ENTRY_END.match(follow) or _ENTRY_HEADING.match(follow) or len(details) == _ENTRY_LINES:
+            for m in range(n + 1, len(lines)):
+                follow = lines[m]
+                if _ENTRY_END.match(follow) or is_heading(m) or len(details) == _ENTRY_LINES:
                     break
                 if follow.strip():
                     details.append(follow.strip())
@@ -658,10 +695,19 @@ class PeopleReader:
                 if called := _CALLED_NOTE.search(field):
                     self.add(name, ALIAS, called.group("alias"), 0.85, "directory", position)
                     field = _CALLED_NOTE.sub("", field).strip()
+                field = _OWNER_WORD.sub("", field)
                 # "Apprentice landscaper (2nd year), works with Crew A. (Lachlan's sister…)": a
-                # title with a note after it is the title before the note.
-                role = next((text for text in (field, field.split(", ")[0]) if _is_role_text(text)), None)
+                # title with a note after it is the title before the note; "Finance Officer (rent
+                # accounts, invoices)" is the title before its bracketed note, not cut inside it.
+                unbracketed = re.sub(r"\s*\([^()]*\)", "", field).strip()
+                listing = re.search(r"\([^()]*,[^()]*\)", field)  # a bracketed list describes the job
+                candidates = [unbracketed, field] if listing else [field, field.split(", ")[0], unbracketed]
+                role = next((text for text in candidates if _is_role_text(text) and _balanced(text)), None)
                 role = role or _lower_case_role(field)
+            if n and (called := _CALLED_FIELD.search(field)) and not _NOT_TITLES.match(called.group("alias")):
+                self.add(name, ALIAS, called.group("alias"), 0.8, "directory", position)
+        if role is None:
+            role = next((title for field in fields if (title := _entry_prose_role(field))), None)
         # A role is only taken from a line that also gives a way to reach the person, or is laid out as
         # a team list's entry: that is what tells a directory entry from "Dana Kim: thanks, see you
         # Monday" in meeting notes.
@@ -687,5 +733,6 @@ class PeopleReader:
                 self.add(self.sender, ALIAS, word, 0.8, "sign_off", own.find(lines[n + 1]))
 
 
-def read_people(text: str, metadata: dict, is_email: bool) -> list[Observation]:
-    return PeopleReader(text, metadata, is_email).read()
+def read_people(text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()) -> list[Observation]:
+    """`headings`: the offsets where the parser found heading lines (see PeopleReader)."""
+    return PeopleReader(text, metadata, is_email, headings).read()
