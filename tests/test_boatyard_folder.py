@@ -206,3 +206,11 @@ def _roles(engine, name: str) -> set[str]:
     entity = only_entity(engine, name)
     return {r["value"] for r in engine.kb.registry.attribute_history(entity.id)
             if r["key"] == "role" and r["status"] in ("current", "also")}
+
+
+def test_an_amount_one_slip_from_the_quotes_is_corrected_to_it(engine):
+    # £7,420 is £7,240 with two digits swapped: surer than the sentence being merely like the claim.
+    response = checked(engine, "how much was the Tamar Lifting quote?",
+                       "Tamar Lifting quoted £7,420 + VAT for the travel hoist service.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("ContradictsFact", "£7,420")]
+    assert "£7,240 [corrected]" in response.delivered
