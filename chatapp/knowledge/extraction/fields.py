@@ -65,7 +65,9 @@ _NOW_IS = re.compile(
     r"|\bnow\s+(?:stands|sits|comes|totals|amounts)\s+(?:at\s+|to\s+)?",
     re.IGNORECASE,
 )
-_REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
+# "the revised budget of $12,000", "the new insurance value is $47,500": a value given as the one that now
+# holds (postprocess/stated_changes.py reads the same in the sources an answer is checked against).
+REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 # "please move the production budget for Skyline to £41,200", "we raise the fee to $40": a change
 # asked for or made now, the thing changed between the verb and "to".
 _MOVE_TO = re.compile(
@@ -279,7 +281,7 @@ class FieldReader:
                 continue
             if self._from_to(line, position):
                 continue
-            for pattern in (_CHANGE_VERB, _NOW_IS, _REVISED, _MOVE_TO):
+            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _MOVE_TO):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
                     value = _value_at_start(after)

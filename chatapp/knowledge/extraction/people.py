@@ -20,6 +20,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
 )
+from chatapp.accents import strip_accents
 from chatapp.lexicon import is_common, is_first_name
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
@@ -96,6 +97,24 @@ _APPOINTED = re.compile(
     r"(?:(?:our|the|their|a)\s+)?(?:new\s+)?"
     r"(?P<title>[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*)"
 )
+# "Kofi Mensah is Director of Facilities", "Min-jun Seo is the Registrar: loans…", "Ama Owusu works as
+# Development Manager", "Tomás Reyes, our Curator of Photography, looks after…", "Priya Rao heads
+# conservation as Chief Conservator": a staff page written in prose gives each person's title in a
+# sentence, not a field. A note between name and verb may say what people call them ("(everyone calls
+# him JP)", ", known as Tony,"). The title is capitalised words, and ends where the sentence goes on.
+_NAME_NOTE = r"(?P<note>\s*\([^()\n]{1,60}\)|,\s+(?:also\s+)?(?:known\s+as|called)\s+[A-Z][\w'’-]*,)?"
+# Capitalised words with "of", "and", "for", "the" inside: "Director of Finance", "Head of the Lab".
+TITLE_WORDS = re.compile(r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for|the))*")
+_TITLE = rf"(?P<title>{TITLE_WORDS.pattern})"
+_TITLE_ENDS = r"(?=\s*(?:[,.;:!?()]|$)|\s+(?:and|who|since|from|at|in|for|with|on|until)\b)"
+_STATED_TITLES = (
+    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+(?:is|works\s+as|serves\s+as|acts\s+as)\s+"
+               rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
+    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE},\s+(?:our|the|their)\s+{_TITLE}(?=,)"),
+    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
+               rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
+)
+_CALLED = re.compile(r"\b(?:known as|calls? (?:him|her|them)|goes by|called)\s+[\"“'‘]?(?P<alias>[A-Z][a-z'’-]{1,15}|[A-Z]{2,3})\b")
 _NOT_TITLES = re.compile(
     r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|"
     r"August|September|October|November|December)\b"
@@ -180,6 +199,17 @@ def _is_prose_role(role: str) -> bool:
     return head in _AGENT_WORDS or (len(head) > 4 and _AGENT_ENDING.search(head) is not None)
 
 
+def is_job_title(title: str) -> bool:
+    """A job title stated in a sentence: a role's text whose head word (the one before "of", or the
+    last) is a word for someone who does something ("Registrar", "Executive Director", "Head of
+    Conservation") — not a weekday or a place."""
+    if not _is_role_text(title) or _NOT_TITLES.match(title) or title.isupper():
+        return False
+    words = title.lower().split()
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    return _is_prose_role(head) or (len(head) > 4 and head.endswith(("ar", "ive")))
+
+
 def _lower_case_role(field: str) -> str | None:
     """ "head nurse", "receptionist (Mon–Wed)", "equine vet, covers the Thursday farm round": a job
     written in lower case at the head of a directory entry, as the words before any note or comma,
@@ -221,6 +251,14 @@ def _in_order(letters: str, word: str) -> bool:
     return all(c in remaining for c in letters)
 
 
+def _address_spells(address: str, name: str) -> bool:
+    """Whether an address's local part is the name of two to four words written out, with or without
+    dots or hyphens ("minjun.seo@" for "Min-jun Seo"): a person's own mailbox, not a room's or a list's."""
+    words = [w for w in re.split(r"[\s-]+", strip_accents(name).lower()) if w]
+    local = re.sub(r"[.\-_]", "", address.split("@")[0].lower())
+    return 2 <= len(name.split()) <= 4 and all(w.isalpha() for w in words) and local == "".join(words)
+
+
 def _split_role(text: str) -> tuple[str, str]:
     """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
     Commercial Property"; the part after the first comma or bar names the team the role is in."""
@@ -237,6 +275,13 @@ class PeopleReader:
         self.is_email = is_email
         self.observations: list[Observation] = []
         self.sender: str | None = None
+        # Names a mail header pairs with an address that spells them: people, however rare their words.
+        self.spelt_by_address: set[str] = set()
+
+    def is_person(self, name: str) -> bool:
+        """Whether a name reads as a person's, or this mail's headers vouch for it: "Min-jun Seo
+        <minjun.seo@…>" is someone though each of its words is also an English one."""
+        return looks_like_person(name) or name in self.spelt_by_address
 
     def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
         value = " ".join(str(value).split()).strip()
@@ -249,6 +294,7 @@ class PeopleReader:
         self._quoted_headers()
         self._nicknames()
         self._appointments()
+        self._stated_titles()
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
@@ -279,6 +325,22 @@ class PeopleReader:
             if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
                 self.add(name, "role", title, 0.9, "appointment", match.start())
 
+    def _stated_titles(self) -> None:
+        """ "Kofi Mensah is Director of Facilities": a title stated of a person in a sentence
+        (_STATED_TITLES), and what people call them when a note beside the name says so."""
+        text = re.sub(r"(?<!\n)\n(?![\n>])", " ", self.text)  # a wrapped paragraph; positions hold
+        for pattern in _STATED_TITLES:
+            for match in pattern.finditer(text):
+                name = clean_name(match.group("name"))
+                title = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", match.group("title")).strip()
+                if not (self.is_person(name) and is_job_title(title)):
+                    continue
+                self.add(name, "role", title, 0.85, "prose", match.start())
+                if match.group("note") and (called := _CALLED.search(match.group("note"))):
+                    alias = called.group("alias")
+                    self.add(name, ALIAS, alias, 0.85, "nickname", match.start())
+                    self.add(name, ALIAS, f"{alias} {name.split()[-1]}", 0.85, "nickname", match.start())
+
     # --- mail headers -------------------------------------------------------
 
     def _mail_headers(self) -> None:
@@ -286,7 +348,9 @@ class PeopleReader:
             raw = self.metadata.get(field) or ""
             for display, address in getaddresses([raw]):
                 name = clean_name(display)
-                if not address or "@" not in address or not looks_like_person(name):
+                if address and _address_spells(address, name):
+                    self.spelt_by_address.add(name)
+                if not address or "@" not in address or not self.is_person(name):
                     continue
                 if field == "from" and self.sender is None and address.split("@")[0].lower() not in ROLE_MAILBOXES:
                     self.sender = name
@@ -372,7 +436,7 @@ class PeopleReader:
             return False
         parts = [p.strip() for p in line.split("|") if p.strip()]
         name = clean_name(parts[0]) if parts else ""
-        if len(parts) < 2 or not looks_like_person(name):
+        if len(parts) < 2 or not self.is_person(name):
             return False
         for part in parts[1:]:
             emails = EMAIL.findall(part)
@@ -414,7 +478,7 @@ class PeopleReader:
         recorded, when all three are there."""
         role = role.strip()
         emails, phones = EMAIL.findall(contact), phones_in(contact)
-        if not looks_like_person(name) or not (emails or phones) or not _is_role_text(role):
+        if not self.is_person(name) or not (emails or phones) or not _is_role_text(role):
             return False
         self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
@@ -451,7 +515,7 @@ class PeopleReader:
             offsets.append(offsets[-1] + len(line) + 1)
         for n, line in enumerate(lines[:-1]):
             name = clean_name(line)
-            if name != line.strip().strip("*_") or not looks_like_person(name):
+            if name != line.strip().strip("*_") or not self.is_person(name):
                 continue
             title = lines[n + 1].strip()
             if not _is_role_text(title) or looks_like_person(clean_name(title)):
@@ -496,7 +560,7 @@ class PeopleReader:
         if not match:
             return
         name = clean_name(match.group("name"))
-        if not looks_like_person(name):
+        if not self.is_person(name):
             return
         fields = [f.strip() for f in _FIELD_END.split(match.group("rest")) if f.strip()]
         # "- **Bettina Kowalczyk** — head nurse" is a team list's entry even with no way to reach her:
