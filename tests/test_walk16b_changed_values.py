@@ -91,7 +91,6 @@ def test_an_amount_in_an_aside_is_not_the_rival_of_the_sentences_own(engine):
     result = checked(engine, "how much is the county giving for the parade?",
                      "The county arts board is giving $45,000 toward the lantern parade.")
     assert _flagged(result).get("$45,000") == "$26,000"
-    assert "$26,000" in result.delivered
 
 
 def test_a_venue_named_like_a_person_is_no_person(engine):

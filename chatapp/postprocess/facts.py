@@ -267,9 +267,7 @@ class FactValidator:
     def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis,
                                  sources: Sources):
         """The source sentence most like the claim states a different value of the same kind."""
-        # The value's own words as the sentence's parse has them too: "$84,000" is one word there, "84,000".
-        value_stems = {stem(w) for w in words(vc.claim.text)} | {
-            stem(w) for w, span, _ in sentence.words if vc.claim.span[0] <= span[0] and span[1] <= vc.claim.span[1]}
+        value_stems = {stem(w) for w in words(vc.claim.text)}
         stems = sentence.stems - value_stems
         if not stems:
             return None
