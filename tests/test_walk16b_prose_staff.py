@@ -76,3 +76,8 @@ def test_the_same_job_put_another_way_is_not_flagged(engine):
     assert checked(engine, "what does Odalys do?", "Odalys Ferreira is the Head Gardener.").hallucination_flags == []
     result = checked(engine, "who is Nkechi Balogun?", "Nkechi Balogun is the Curator of Collections.")
     assert result.hallucination_flags == []
+
+
+def test_a_title_sharing_a_words_stem_with_the_role_is_not_flagged(engine):
+    result = checked(engine, "what does Nkechi do?", "Nkechi Balogun is Head of the Curatorial team.")
+    assert not [f for f in result.hallucination_flags if f.hallucination_type == "WrongAttribute"]

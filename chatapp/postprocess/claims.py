@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from chatapp.knowledge.extraction.people import TITLE_WORDS, is_job_title
 from chatapp.postprocess import values as V
-from chatapp.postprocess.evidence import is_stop
+from chatapp.postprocess.evidence import is_stop, stem
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, code_block_spans, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.recogniser import recognise_names
@@ -201,8 +201,6 @@ class ClaimExtractor:
     def _attach_entities(self, doc, sentences, names, resolved_ids) -> list[tuple[tuple[int, int], str, bool]]:
         """Fill in who each sentence talks about, resolving he/she/it to the last person or thing
         named (or asked about). Returns the pronouns as (span, entity, identified beyond doubt)."""
-        from chatapp.postprocess.evidence import stem
-
         last_person = next(((i, True) for i in resolved_ids if self.view.entities[i].type == "person"), None)
         last_thing = next(((i, True) for i in resolved_ids if self.view.entities[i].type != "person"), None)
         pronoun_refs = []
@@ -422,7 +420,9 @@ def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView)
 
 
 def _title_words(title: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W\d_]+", title.lower()) if w not in ("of", "and", "for", "the")}
+    """A title's words by their first letters once stemmed: "Head of Conservation" and "Chief
+    Conservator" share "conse", so one may be the other put another way."""
+    return {stem(w)[:5] for w in re.findall(r"[^\W\d_]+", title.lower()) if w not in ("of", "and", "for", "the")}
 
 
 def _owner(gap: list[str], i: int) -> bool:
