@@ -16,7 +16,7 @@ Odalys Ferreira is Head Gardener, in charge of the walled garden and the glassho
 
 Ines Kowalczyk-Reyes works as Volunteer Coordinator and keeps the rota.
 
-Tadhg Okonjo, our Membership Officer, answers the phone on weekdays.
+Tadhg Okonjo, our Membership Officer, answers the phone on weekdays. ext. 214
 
 Lucinda Mayhew, known as Lucy, is the Treasurer.
 
@@ -81,3 +81,9 @@ def test_the_same_job_put_another_way_is_not_flagged(engine):
 def test_a_title_sharing_a_words_stem_with_the_role_is_not_flagged(engine):
     result = checked(engine, "what does Nkechi do?", "Nkechi Balogun is Head of the Curatorial team.")
     assert not [f for f in result.hallucination_flags if f.hallucination_type == "WrongAttribute"]
+
+
+def test_the_address_and_extension_closing_a_persons_paragraph_are_theirs(engine):
+    person = only_entity(engine, "Odalys Ferreira")
+    assert person.attributes["email"] == "odalys.ferreira@larchmere.org"
+    assert only_entity(engine, "Tadhg Okonjo").attributes["phone"] == "ext. 214"

@@ -114,6 +114,7 @@ _STATED_TITLES = (
     re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
 )
+_HONORIFIC_ONLY = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?")
 _CALLED = re.compile(r"\b(?:known as|calls? (?:him|her|them)|goes by|called)\s+[\"“'‘]?(?P<alias>[A-Z][a-z'’-]{1,15}|[A-Z]{2,3})\b")
 _NOT_TITLES = re.compile(
     r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|"
@@ -340,6 +341,21 @@ class PeopleReader:
                     alias = called.group("alias")
                     self.add(name, ALIAS, alias, 0.85, "nickname", match.start())
                     self.add(name, ALIAS, f"{alias} {name.split()[-1]}", 0.85, "nickname", match.start())
+                self._paragraph_contact(text, name, match.start())
+
+    def _paragraph_contact(self, text: str, name: str, start: int) -> None:
+        """A paragraph that opens by saying who someone is and closes with one address and one
+        number ("Kofi Mensah is Director of Facilities, in charge of … kofi.mensah@…, ext. 250.") is
+        their directory entry written as prose: the address and number are theirs."""
+        line_start = text.rfind("\n", 0, start) + 1
+        if not _HONORIFIC_ONLY.fullmatch(text[line_start:start]):
+            return  # the paragraph is about someone else first
+        paragraph = text[start:].split("\n", 1)[0]
+        emails, phones = EMAIL.findall(paragraph), phones_in(paragraph)
+        if len(emails) == 1:
+            self._person_with_address(name, emails[0].lower(), 0.85, "prose", start)
+        if len(phones) == 1:
+            self.add(name, "phone", phones[0], 0.85, "prose", start)
 
     # --- mail headers -------------------------------------------------------
 
