@@ -16,9 +16,9 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from chatapp.knowledge.extraction.people import address_spells_name
+from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title
 from chatapp.postprocess import values as V
-from chatapp.postprocess.evidence import is_stop
+from chatapp.postprocess.evidence import is_stop, stem
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, code_block_spans, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.recogniser import recognise_names
@@ -201,8 +201,6 @@ class ClaimExtractor:
     def _attach_entities(self, doc, sentences, names, resolved_ids) -> list[tuple[tuple[int, int], str, bool]]:
         """Fill in who each sentence talks about, resolving he/she/it to the last person or thing
         named (or asked about). Returns the pronouns as (span, entity, identified beyond doubt)."""
-        from chatapp.postprocess.evidence import stem
-
         last_person = next(((i, True) for i in resolved_ids if self.view.entities[i].type == "person"), None)
         last_thing = next(((i, True) for i in resolved_ids if self.view.entities[i].type != "person"), None)
         pronoun_refs = []
@@ -349,6 +347,31 @@ class ClaimExtractor:
                 continue
             links.append(ProfileLink(entity_id, (name.claim.span[0], span[1]), span, surface, key, name.certain,
                                      name.sentence))
+        return links + self._unknown_title_links(text, known, value_spans + [link.value_span for link in links])
+
+    def _unknown_title_links(self, text, known, taken) -> list[ProfileLink]:
+        """ "Kofi Mensah is the museum's Chief Curator" when nobody in the documents is one and Kofi
+        Mensah is Director of Facilities: a job title said of a known person right after their name,
+        sharing no word with the role the documents give them. A title that shares a word ("Senior
+        Curator" for a Curator of Photography) may be the same job put another way, and is left alone."""
+        links = []
+        for name in known:
+            role = self.view.profile_value(name.entity_ids[0], "role")
+            end = name.claim.span[1]
+            title = TITLE_WORDS.search(text, end, min(len(text), end + 80))
+            if role is None or title is None or _overlaps(title.span(), taken):
+                continue
+            gap = re.findall(r"[\w']+|[^\w\s]", text[end:title.start()].lower().replace("’", "'"))
+            if not set(gap) & {"is", "was", "as", ","} or any(
+                    w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
+                continue
+            said = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", title.group(0))
+            held = [self.view.display(role), *self.view.also_held(name.entity_ids[0], "role")]
+            if not is_job_title(said) or any(_title_words(said) & _title_words(h) for h in held):
+                continue
+            span = (title.start(), title.start() + len(said))
+            links.append(ProfileLink(name.entity_ids[0], (name.claim.span[0], span[1]), span, said, "role",
+                                     name.certain, name.sentence))
         return links
 
     def _role_first_link(self, text, span, surface, known) -> ProfileLink | None:
@@ -400,6 +423,12 @@ def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView)
             if inside and (m.span[1] - m.span[0]) < len(full) and not m.exact_name:
                 dropped.add(i)
     return [m for i, m in enumerate(mentions) if i not in dropped]
+
+
+def _title_words(title: str) -> set[str]:
+    """A title's words by their first letters once stemmed: "Head of Conservation" and "Chief
+    Conservator" share "conse", so one may be the other put another way."""
+    return {stem(w)[:5] for w in re.findall(r"[^\W\d_]+", title.lower()) if w not in ("of", "and", "for", "the")}
 
 
 def _owner(gap: list[str], i: int) -> bool:

@@ -729,12 +729,11 @@ def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tu
 
 def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> list:
     """Of several rival values in one source sentence, those of the clause the claim's words are in:
-    "Fittings from 4 November; costume parade on 26 November" gives the parade 26 November."""
-    clauses, start = [], 0
-    for part in re.split(r"(;\s+)", sentence):
-        if part.strip() and not re.fullmatch(r";\s+", part):
-            clauses.append((start, start + len(part), len(stems & {stem(w) for w in words(part)})))
-        start += len(part)
+    "Fittings from 4 November; costume parade on 26 November" gives the parade 26 November. An aside
+    in brackets is a clause of its own: "giving us $48,000 toward the show (we asked for $55,000)"
+    gives the show $48,000."""
+    clauses = [(m.start(), m.end(), len(stems & {stem(w) for w in words(m.group(0))}))
+               for m in re.finditer(r"\([^()]*\)|[^;()]+", sentence) if m.group(0).strip()]
     if len(clauses) < 2:
         return rivals
     top = max(n for _, _, n in clauses)

@@ -92,6 +92,8 @@ class KnowledgeView:
     profile_index: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # entity_id -> the values documents gave its attributes before newer ones replaced them
     superseded: dict[str, list[KnownValue]] = field(default_factory=dict)
+    # entity_id -> values held beside the current ones ("also": a second number, an undated second role)
+    held_too: dict[str, list[KnownValue]] = field(default_factory=dict)
     # stem of a distinctive word of a non-person's name -> the entities named with it ("chiller" ->
     # Chiller replacement), for a sentence that speaks of the thing without its whole name
     name_words: dict[str, list[str]] = field(default_factory=dict)
@@ -161,8 +163,11 @@ class KnowledgeView:
                 if current.document is None and row["value"] == current.raw:
                     current.document, current.doc_date = row["source"], row["doc_date"]
                 continue
-            if row["value"] == current.raw or row["status"] == "also":
-                continue  # "also": held beside the current value (a second number, an undated second role), not an old one
+            if row["value"] == current.raw:
+                continue
+            if row["status"] == "also":  # held beside the current value, not an old one
+                self.held_too.setdefault(entity_id, []).append(self._known_value(key, row["value"], row["source"]))
+                continue
             old = self._known_value(key, row["value"])
             old.status, old.superseded_by = "superseded", current
             old.document, old.doc_date = row["source"], row["doc_date"]
@@ -270,6 +275,10 @@ class KnowledgeView:
             if norm in self.profile_index:
                 found.append((match.span(1), surface, self.profile_index[norm]))
         return found
+
+    def also_held(self, entity_id: str, key: str) -> list[str]:
+        """The values, as shown, that `entity_id` holds under `key` beside its current one."""
+        return [self.display(k) for k in self.held_too.get(entity_id, []) if k.key == key]
 
     def profile_value(self, entity_id: str, key: str) -> KnownValue | None:
         for value in self.values_of(entity_id):

@@ -169,7 +169,8 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
                     uncertain_confidence: float) -> Finding | None:
     """"Sarah from marketing" when Sarah Chen is in Finance."""
     known = view.profile_value(link.entity_id, link.key)
-    if known is None or _same_profile(link.value_text, view.display(known)):
+    if known is None or any(_same_profile(link.value_text, held)
+                            for held in (view.display(known), *view.also_held(link.entity_id, link.key))):
         return None
     entity = view.entities[link.entity_id]
     content = text[link.span[0]:link.span[1]]

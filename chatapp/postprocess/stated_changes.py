@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from chatapp.knowledge.extraction.fields import CHANGED_FROM
+from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
 from chatapp.postprocess.evidence import TextIndex, is_stop, stem, words
@@ -88,14 +88,25 @@ CHANGED_TO = re.compile(
 )
 
 
+# "The show will now open on Saturday, March 20", "the fee is now $950": the value that holds from now
+# on is the first one after "now" in its clause. Not "until now", "by now", "now that …".
+NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)(?P<clause>[^.;:!?]{0,80})", re.IGNORECASE)
+
+
 def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
-    deadline to 11 December")."""
-    matches = list(CHANGED_TO.finditer(sentence)) if " to " in sentence.lower() else []
-    if not matches:
+    deadline to 11 December", "will now open on 20 March")."""
+    lowered = sentence.lower()
+    matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
+    matches += list(REVISED.finditer(sentence))
+    nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
+    if not matches and not nows:
         return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
-    return [new for match in matches if (new := _value_next(sentence, found, match.end()))]
+    news = [new for match in matches if (new := _value_next(sentence, found, match.end()))]
+    for match in nows:
+        news += [f for f in found if match.start("clause") <= f.span[0] < match.end("clause")][:1]
+    return list({new.span: new for new in news}.values())
 
 
 def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: TextIndex,
@@ -127,7 +138,11 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         previous, before = (before[0] if before[1] == source else set()), (stems, source)
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
-        if written and (news := [new for new in stated_new_values(text) if _same_kind(value, new)]):
+        news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)]
+        if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
+            # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
+            changes += [(value, new) for new in news]
+        elif written and news:
             if stated_on is False:
                 stated_on = _last_stated(value, supplied, dates)
             # Written after every text that gives the answer's value: "changed to" says what holds now.
@@ -147,8 +162,11 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         for old, new in changes:
             if not _says(old, value) or _says(new, value) or _says(value, new):
                 continue  # the answer gives the new value, perhaps more fully ("11 May 2027" for "11 May")
-            if any(_says(new, other.value) for other in analysis.values if other is not vc):
-                return None  # the answer gives the new value too: it tells the change
+            # The answer gives the new value too: it tells the change. A weekday alone gives no date
+            # ("Saturday, February 13" is no telling of a change to Saturday, March 20).
+            if any(_says(new, other.value) for other in analysis.values
+                   if other is not vc and other.value.vtype != "weekday"):
+                return None
             shared = len(own & context)
             if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
                 continue
@@ -175,13 +193,19 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     # A text dated the answer's day gives it too: "the meeting on 21 January" over that day's minutes.
     latest = max((d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)), default="")
     for text, _, source in supplied.sentences:
-        if not any(form in text.lower() for form in written_as):
-            continue
+        if not any(form in text.lower() for form in written_as) or CALLED_OFF.search(text):
+            continue  # "the February 13 date is cancelled" gives the value only to say it no longer holds
         written = dates[source] if source < len(dates) else None
         if not written:
             return None
         latest = max(latest, written[:10])
     return latest
+
+
+# Words just before a value that put it in the past: "was insured at $42,000", "originally 4 May".
+_OLD_SIDE = re.compile(r"\b(?:was|were|had been|previously|originally|formerly)(?:\s+[\w'’-]+){0,3}\s+$", re.IGNORECASE)
+# A sentence that gives a value only to call it off.
+CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|scrapped|withdrawn|no longer|superseded|replaced)\b", re.IGNORECASE)
 
 
 def _value_next(text: str, found: list[V.FoundValue], start: int) -> V.FoundValue | None:

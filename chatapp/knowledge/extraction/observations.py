@@ -62,6 +62,14 @@ _GROUP_WORDS = frozenset(
 )
 
 
+# Words that end a place's or a building's name, never a person's: "Foundry Town", "Hallam Gallery",
+# "Clark County Heritage Center". ("Hall", "Park", "Lane" and "Wing" are surnames too, so are not here.)
+_PLACE_WORDS = frozenset(
+    "town city village county district borough gallery galleries museum auditorium library centre center "
+    "theatre theater stadium avenue road street square campus building annex annexe".split()
+)
+
+
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
 INNER_NICKNAME = re.compile(
     r"\b([A-Z][\w'’-]+)\s+(?:\"([A-Z][\w'’-]{1,20})\"|“([A-Z][\w'’-]{1,20})”|'([A-Z][\w-]{1,20})'"
@@ -97,7 +105,7 @@ def looks_like_person(name: str) -> bool:
     capitalised = [w for w in words if w.lower() not in NAME_PARTICLES]
     if len(capitalised) < 2 or len(capitalised) > 4 or not all(is_name_word(w) for w in capitalised):
         return False
-    if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS:
+    if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS | _PLACE_WORDS:
         return False
     last = capitalised[-1].strip(".")
     if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):

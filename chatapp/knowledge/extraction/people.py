@@ -105,14 +105,28 @@ _APPOINTED = re.compile(
     r"(?:(?:our|the|their|a)\s+)?(?:new\s+)?"
     r"(?P<title>[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*)"
 )
-_TITLE = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
-_NAME_IS_TITLE = re.compile(
-    rf"(?<![\w'’-])(?P<name>{_PROSE_NAME})\s+(?:is|works\s+as|serves\s+as)\s+(?:our|the|their)\s+(?:new\s+)?"
-    rf"(?P<title>{_TITLE})"
+# "Kofi Mensah is Director of Facilities", "Min-jun Seo is the Registrar: loans…", "Ama Owusu works as
+# Development Manager", "Tomás Reyes, our Curator of Photography, looks after…", "Priya Rao heads
+# conservation as Chief Conservator": a staff page written in prose gives each person's title in a
+# sentence, not a field. A note between name and verb may say what people call them ("(everyone calls
+# him JP)", ", known as Tony,"). The title is capitalised words, and ends where the sentence goes on.
+_NAME_NOTE = r"(?P<note>\s*\([^()\n]{1,60}\)|,\s+(?:also\s+)?(?:known\s+as|called)\s+[A-Z][\w'’-]*,)?"
+# Capitalised words with "of", "and", "for", "the" inside: "Director of Finance", "Head of the Lab".
+TITLE_WORDS = re.compile(r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for|the))*")
+_TITLE = rf"(?P<title>{TITLE_WORDS.pattern})"
+_TITLE_ENDS = r"(?=\s*(?:[,.;:!?()]|$)|\s+(?:and|who|since|from|at|in|for|with|on|until)\b)"
+_STATED_TITLES = (
+    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+(?:is|works\s+as|serves\s+as|acts\s+as)\s+"
+               rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
+    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE},\s+(?:our|the|their)\s+{_TITLE}(?=,)"),
+    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
+               rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
 )
+_HONORIFIC_ONLY = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?")
+_CALLED = re.compile(r"\b(?:known as|calls? (?:him|her|them)|goes by|called)\s+[\"“'‘]?(?P<alias>[A-Z][a-z'’-]{1,15}|[A-Z]{2,3})\b")
 # A team list's entry that opens with the person's name and goes on in prose: "- **Dana Kim** runs …".
 _NAMED_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+(?:\*\*|__)(?P<name>[^*_\n]{3,60}?)(?:\*\*|__)\s+(?P<rest>[a-z].*)$")
-_AS_TITLE = re.compile(rf"\b(?:as|is)\s+(?:(?:our|the|their|a|an)\s+)?(?:new\s+)?(?P<title>{_TITLE})")
+_AS_TITLE = re.compile(rf"\b(?:as|is)\s+(?:(?:our|the|their|a|an)\s+)?(?:new\s+)?{_TITLE}")
 _NOT_TITLES = re.compile(
     r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|"
     r"August|September|October|November|December)\b"
@@ -227,6 +241,17 @@ def _entry_prose_role(field: str) -> str | None:
     return None
 
 
+def is_job_title(title: str) -> bool:
+    """A job title stated in a sentence: a role's text whose head word (the one before "of", or the
+    last) is a word for someone who does something ("Registrar", "Executive Director", "Head of
+    Conservation") — not a weekday or a place."""
+    if not _is_role_text(title) or _NOT_TITLES.match(title) or title.isupper():
+        return False
+    words = title.lower().split()
+    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    return _is_prose_role(head) or (len(head) > 4 and head.endswith(("ar", "ive")))
+
+
 def _lower_case_role(field: str) -> str | None:
     """ "head nurse", "receptionist (Mon–Wed)", "equine vet, covers the Thursday farm round": a job
     written in lower case at the head of a directory entry, as the words before any note or comma,
@@ -266,6 +291,14 @@ def abbreviates(short: str, name: str) -> bool:
 def _in_order(letters: str, word: str) -> bool:
     remaining = iter(word)
     return all(c in remaining for c in letters)
+
+
+def _address_spells(address: str, name: str) -> bool:
+    """Whether an address's local part is the name of two to four words written out, with or without
+    dots or hyphens ("minjun.seo@" for "Min-jun Seo"): a person's own mailbox, not a room's or a list's."""
+    words = [w for w in re.split(r"[\s-]+", strip_accents(name).lower()) if w]
+    local = re.sub(r"[.\-_]", "", address.split("@")[0].lower())
+    return 2 <= len(name.split()) <= 4 and all(w.isalpha() for w in words) and local == "".join(words)
 
 
 def _split_role(text: str) -> tuple[str, str]:
@@ -345,6 +378,13 @@ class PeopleReader:
         self.headings = headings
         self.observations: list[Observation] = []
         self.sender: str | None = None
+        # Names a mail header pairs with an address that spells them: people, however rare their words.
+        self.spelt_by_address: set[str] = set()
+
+    def is_person(self, name: str) -> bool:
+        """Whether a name reads as a person's, or this mail's headers vouch for it: "Min-jun Seo
+        <minjun.seo@…>" is someone though each of its words is also an English one."""
+        return looks_like_person(name) or name in self.spelt_by_address
 
     def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
         value = " ".join(str(value).split()).strip()
@@ -357,6 +397,7 @@ class PeopleReader:
         self._quoted_headers()
         self._nicknames()
         self._appointments()
+        self._stated_titles()
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
@@ -387,6 +428,37 @@ class PeopleReader:
             if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
                 self.add(name, "role", title, 0.9, "appointment", match.start())
 
+    def _stated_titles(self) -> None:
+        """ "Kofi Mensah is Director of Facilities": a title stated of a person in a sentence
+        (_STATED_TITLES), and what people call them when a note beside the name says so."""
+        text = re.sub(r"(?<!\n)\n(?![\n>])", " ", self.text)  # a wrapped paragraph; positions hold
+        for pattern in _STATED_TITLES:
+            for match in pattern.finditer(text):
+                name = clean_name(match.group("name"))
+                title = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", match.group("title")).strip()
+                if not (self.is_person(name) and is_job_title(title)):
+                    continue
+                self.add(name, "role", title, 0.85, "prose", match.start())
+                if match.group("note") and (called := _CALLED.search(match.group("note"))):
+                    alias = called.group("alias")
+                    self.add(name, ALIAS, alias, 0.85, "nickname", match.start())
+                    self.add(name, ALIAS, f"{alias} {name.split()[-1]}", 0.85, "nickname", match.start())
+                self._paragraph_contact(text, name, match.start())
+
+    def _paragraph_contact(self, text: str, name: str, start: int) -> None:
+        """A paragraph that opens by saying who someone is and closes with one address and one
+        number ("Kofi Mensah is Director of Facilities, in charge of … kofi.mensah@…, ext. 250.") is
+        their directory entry written as prose: the address and number are theirs."""
+        line_start = text.rfind("\n", 0, start) + 1
+        if not _HONORIFIC_ONLY.fullmatch(text[line_start:start]):
+            return  # the paragraph is about someone else first
+        paragraph = text[start:].split("\n", 1)[0]
+        emails, phones = EMAIL.findall(paragraph), phones_in(paragraph)
+        if len(emails) == 1:
+            self._person_with_address(name, emails[0].lower(), 0.85, "prose", start)
+        if len(phones) == 1:
+            self.add(name, "phone", phones[0], 0.85, "prose", start)
+
     # --- mail headers -------------------------------------------------------
 
     def _mail_headers(self) -> None:
@@ -394,7 +466,9 @@ class PeopleReader:
             raw = self.metadata.get(field) or ""
             for display, address in getaddresses([raw]):
                 name = clean_name(display)
-                if not address or "@" not in address or not looks_like_person(name):
+                if address and _address_spells(address, name):
+                    self.spelt_by_address.add(name)
+                if not address or "@" not in address or not self.is_person(name):
                     continue
                 if field == "from" and self.sender is None and address.split("@")[0].lower() not in ROLE_MAILBOXES:
                     self.sender = name
@@ -460,7 +534,7 @@ class PeopleReader:
             self._directory_line(line, position)
             self._inline_roles(line, position)
             self._prose_roles(line, position)
-            self._stated_titles(line, position)
+            self._list_item_title(line, position)
             self._addresses_by_name(line, previous, position)
 
     def _attendees_line(self, line: str, position: int) -> bool:
@@ -481,7 +555,7 @@ class PeopleReader:
             return False
         parts = [p.strip() for p in line.split("|") if p.strip()]
         name = clean_name(parts[0]) if parts else ""
-        if len(parts) < 2 or not looks_like_person(name):
+        if len(parts) < 2 or not self.is_person(name):
             return False
         for part in parts[1:]:
             emails = EMAIL.findall(part)
@@ -523,7 +597,7 @@ class PeopleReader:
         recorded, when all three are there."""
         role = role.strip()
         emails, phones = EMAIL.findall(contact), phones_in(contact)
-        if not looks_like_person(name) or not (emails or phones) or not _is_role_text(role):
+        if not self.is_person(name) or not (emails or phones) or not _is_role_text(role):
             return False
         self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
@@ -553,20 +627,20 @@ class PeopleReader:
                 if looks_like_person(name) and _is_prose_role(role):
                     self.add(name, "role", role, 0.7, "prose", position + match.start())
 
-    def _stated_titles(self, line: str, position: int) -> None:
-        """ "Gethin ap Rhys is our Events Manager", and in a team list's entry that opens with the
-        person's name, "runs the hotel day to day as General Manager": a capitalised title the
-        sentence gives the person."""
-        found = [(m, m.group("name")) for m in _NAME_IS_TITLE.finditer(line)]
-        if item := _NAMED_ITEM.match(line):
-            first_sentence = re.split(r"(?<=[a-z)])\.\s", item.group("rest"), maxsplit=1)[0]
-            if (match := _AS_TITLE.search(first_sentence)) is not None:
-                found.append((match, item.group("name")))
-        for match, written in found:
-            name = clean_name(written)
-            title = re.sub(r"(?:\s+(?:of|and|&|for))+$", "", match.group("title")).strip()
-            if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
-                self.add(name, "role", title, 0.8, "prose", position + match.start())
+    def _list_item_title(self, line: str, position: int) -> None:
+        """In a team list's entry that opens with the person's name in bold, a title its first sentence
+        gives them however many words come between: "- **Siân Prydderch** runs the hotel day to day as
+        General Manager" (a sentence naming them plainly is _stated_titles' to read)."""
+        item = _NAMED_ITEM.match(line)
+        if item is None:
+            return
+        first_sentence = re.split(r"(?<=[a-z)])\.\s", item.group("rest"), maxsplit=1)[0]
+        if (match := _AS_TITLE.search(first_sentence)) is None:
+            return
+        name = clean_name(item.group("name"))
+        title = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", match.group("title")).strip()
+        if self.is_person(name) and is_job_title(title):
+            self.add(name, "role", title, 0.8, "prose", position)
 
     def _addresses_by_name(self, line: str, previous: str, position: int) -> None:
         """An address on a line with exactly one name it is written from is that person's:
@@ -598,7 +672,7 @@ class PeopleReader:
             offsets.append(offsets[-1] + len(line) + 1)
         for n, line in enumerate(lines[:-1]):
             name = clean_name(line)
-            if name != line.strip().strip("*_") or not looks_like_person(name):
+            if name != line.strip().strip("*_") or not self.is_person(name):
                 continue
             title = lines[n + 1].strip()
             if not _is_role_text(title) or looks_like_person(clean_name(title)):
@@ -648,7 +722,7 @@ class PeopleReader:
         if not match:
             return
         name = clean_name(match.group("name"))
-        if not looks_like_person(name):
+        if not self.is_person(name):
             return
         fields = [f.strip() for f in _FIELD_END.split(match.group("rest")) if f.strip()]
         # "- **Bettina Kowalczyk** — head nurse" is a team list's entry even with no way to reach her:

@@ -14,7 +14,7 @@ import csv
 import io
 import json
 
-from chatapp.knowledge.extraction.fields import names_each_row, subject_column
+from chatapp.knowledge.extraction.fields import names_the_rows, subject_column
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
@@ -84,9 +84,7 @@ def _named_column_of_a_log(rows: list[list[str]]) -> int:
     if len(rows) < 2 or not first or not all(_whole_date(cell) for cell in first):
         return 0
     for index in range(1, max(len(row) for row in rows)):
-        cells = [row[index].strip() if index < len(row) else "" for row in rows]
-        if (all(c[:1].isupper() and not any(ch.isdigit() for ch in c) and len(c) <= 80 for c in cells)
-                and names_each_row(rows, index)):
+        if names_the_rows(rows, index):
             return index
     return 0
 

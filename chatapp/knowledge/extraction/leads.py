@@ -1,0 +1,54 @@
+"""Who leads a piece of work, as prose says it: "Tomás Reyes … is leading Foundry Town", "Wren Abara
+heads the Riverside Survey", "the Harbour Lights festival is being led by Ines Caro".
+
+A project page's "Lead: …" field says the same (fields.py); a staff page or a mail says it in a
+sentence, and the thing led is a capitalised name ("Threads of the Miami Valley" in "is leading the
+Threads of the Miami Valley quilt exhibition"), never a lower-case description ("the photography show")."""
+
+from __future__ import annotations
+
+import re
+
+from chatapp.knowledge.extraction.observations import MENTION, Observation, clean_name, looks_like_person
+from chatapp.lexicon import is_common, is_first_name
+
+_NAME = r"[A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3}"
+# The thing led: capitalised words, with "of the", "and", "&", "for", "on" inside.
+_THING = r"(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|the|and|&|for|on)){0,6})"
+_LEADING = r"(?:leading|leads|heads(?:\s+up)?|heading(?:\s+up)?|runs|running|in\s+charge\s+of|the\s+lead\s+on)"
+# "NAME leads THING", "NAME, our curator, … and is leading THING": the sentence may say more of the
+# person before it says what they lead, in a clause that ends with "and".
+_PERSON_LEADS = re.compile(
+    rf"(?<![\w'’-])(?P<name>{_NAME})(?:\s*\([^()\n]{{1,60}}\))?(?:[^.;:!?\n]{{0,100}}?\s+and)?\s+"
+    rf"(?:(?:is|was|will\s+be|also|now|currently)\s+){{0,2}}{_LEADING}\s+{_THING}"
+)
+_LED_BY = re.compile(
+    rf"{_THING}\s+(?:is|was|will\s+be)\s+(?:(?:being|now|also)\s+)?(?:led|headed(?:\s+up)?|run)\s+by\s+(?P<name>{_NAME})"
+)
+_SMALL = r"(?:\s+(?:of|the|and|&|for|on))+$"
+_NOT_THINGS = re.compile(r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
+                         r"May|June|July|August|September|October|November|December|The|This|That|Our)$")
+
+
+def read_leads(text: str) -> list[Observation]:
+    """A "lead" observation of each project a sentence says a person leads, and the person's mention."""
+    text = re.sub(r"(?<!\n)\n(?![\n>])", " ", text)  # a wrapped paragraph; positions hold
+    found = []
+    for pattern in (_PERSON_LEADS, _LED_BY):
+        for match in pattern.finditer(text):
+            name = clean_name(match.group("name"))
+            thing = re.sub(_SMALL, "", match.group("thing")).strip()
+            if not looks_like_person(name) or not _names_a_thing(thing):
+                continue
+            found.append(Observation(thing, "project", "lead", name, 0.8, "prose", match.start()))
+            found.append(Observation(name, "person", MENTION, name, 0.8, "prose", match.start()))
+    return found
+
+
+def _names_a_thing(thing: str) -> bool:
+    """A name of a piece of work: not opening with a given name (someone's team), not a weekday or
+    month, and with a word of its own ("Foundry Town", not "The Team")."""
+    words = re.findall(r"[^\W\d_]+", thing)
+    if not words or _NOT_THINGS.match(thing) or is_first_name(words[0]):
+        return False
+    return any(not is_common(w, 4.5) for w in words if w[0].isupper())
