@@ -89,6 +89,11 @@ SAFETY = """<html><body><h1>Yard safety</h1>
 </body></html>
 """
 
+MOORINGS = """mooring_id,boat,owner,paid_until
+M-07,Kittiwake Two,Jory Pascoe,2027-03-31
+M-11,Sea Pink,Tamsin Rowe,2026-12-31
+"""
+
 LOFT_EVENTS = """date,event,organiser,room,guests
 2027-02-13,Prize-giving,Saltash Sailing Club,Sail Loft,36
 2027-03-06,Safety talk,RNLI crew,Sail Loft,22
@@ -108,7 +113,7 @@ def engine(tmp_path_factory):
         "email-2026-10-08-re-hoist-quotes.eml": FIRST_DATE, "email-2026-11-18-hoist-date.eml": MOVED,
         "bookings-2027.csv": BOOKINGS, "yard-meeting-2026-11-24.md": NOTES,
         "slipways.json": SLIPS, "loft-events.csv": LOFT_EVENTS,
-        "yard-safety.html": SAFETY})
+        "yard-safety.html": SAFETY, "moorings.csv": MOORINGS})
     yield engine
     engine.close()
 
@@ -214,3 +219,11 @@ def test_an_amount_one_slip_from_the_quotes_is_corrected_to_it(engine):
                        "Tamar Lifting quoted £7,420 + VAT for the travel hoist service.")
     assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("ContradictsFact", "£7,420")]
     assert "£7,240 [corrected]" in response.delivered
+
+
+def test_offline_a_record_filed_under_its_number_is_found_by_the_name_it_holds(engine):
+    # The rows are named "M-07", "M-11"; the question names the boat and asks another field, with no "which".
+    answer = engine.ask("when is the kittiwake two mooring paid until?", session="moorings",
+                        model="offline").response.delivered
+    assert "2027-03-31" in answer
+    assert "2026-12-31" not in answer, answer

@@ -417,13 +417,17 @@ class OfflineResponder:
         count, so "Engineering Manager" is not drowned by "Engineering". A value that
         is the name of someone the question is about ("who is Jennifer Tran?", while
         rooms list her as assigned) is that person, not a value to look up."""
-        if not re.search(r"\b(who|whose|which)\b", question, re.I):
-            return [], []
+        asks_whom = re.search(r"\b(who|whose|which)\b", question, re.I) is not None
         names = {alias.casefold() for e in asked_about for alias in self._names_of(e)}
         matches = [(len(value), entity, key) for pattern, value, entity, key
                    in self._registry_index().values_in(question)
                    if value.casefold() not in names and pattern.search(question)]
-        if not matches:
+        if not asks_whom:
+            # "When is the Hadley quilt due back?": a record filed under its loan number is named by the
+            # object it holds, when the value quoted is a name of some words and another field is asked.
+            matches = [(n, e, k) for n, e, k in matches if len(str(e.attributes.get(k, "")).split()) >= 2
+                       and any(a != k for a in self._asked_keys(question, _KnownEntity.of(e)))]
+        elif not matches:
             matches = self._described(question)
         if not matches:
             return [], []

@@ -91,6 +91,9 @@ def clean_name(text: str) -> str:
         text = stripped
 
 
+_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+
+
 def looks_like_person(name: str) -> bool:
     """Whether a cleaned name reads as a person's: two to four capitalised words (surname
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
@@ -107,6 +110,8 @@ def looks_like_person(name: str) -> bool:
         return False
     if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS | _PLACE_WORDS:
         return False
+    if any(w.lower() in _NUMBER_WORDS for w in capitalised):
+        return False  # "Kittiwake Two", "Studio Three": a boat's or a room's name, not a person's
     last = capitalised[-1].strip(".")
     if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):
         return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
