@@ -30,6 +30,19 @@ from chatapp.surrogates import SurrogateJoiner, repair_surrogates
 
 EventHandler = Callable[[str, dict], None]
 
+# The second look (TurnRunner._found_by_the_answer): which flags send the answer's sentence to a search
+# of its own, how many sentences at most, and how many chunks each brings.
+SECOND_LOOK_FLAGS = frozenset({"UnsupportedClaim", "FabricatedFact"})
+SECOND_LOOK_QUERIES = 3
+SECOND_LOOK_K = 3
+
+
+def _sentence_around(text: str, span: tuple[int, int]) -> str:
+    """The sentence of `text` that holds `span`: from the stop or line break before it to the one after."""
+    start = max(text.rfind(". ", 0, span[0]), text.rfind("\n", 0, span[0])) + 1
+    ends = [i for i in (text.find(". ", span[1]), text.find("\n", span[1])) if i != -1]
+    return text[start:min(ends) + 1 if ends else len(text)].strip()
+
 
 class EmptyInput(ValueError):
     """Nothing to send."""
@@ -175,18 +188,44 @@ class TurnRunner:
                     state=None, now: datetime | None = None, evidence_labels=None,
                     rag_chunks=None) -> PostprocessedResponse:
         """`rag_chunks`: passages to hold the answer to, when given; else the turn's retrieved ones."""
+        second_look = rag_chunks is None and not evidence and preprocessed is not None
         if rag_chunks is None:
             rag_chunks = preprocessed.rag_chunks if preprocessed else []
-        return self.postprocessor.process(
-            response,
-            question=question,
-            evidence=list(evidence),
-            rag_chunks=list(rag_chunks),
-            resolved_entities=preprocessed.resolved_entities if preprocessed else [],
-            history=state.turns if state is not None else [],
-            now=now,
-            evidence_labels=evidence_labels,
-        )
+
+        def check(chunks):
+            return self.postprocessor.process(
+                response,
+                question=question,
+                evidence=list(evidence),
+                rag_chunks=list(chunks),
+                resolved_entities=preprocessed.resolved_entities if preprocessed else [],
+                history=state.turns if state is not None else [],
+                now=now,
+                evidence_labels=evidence_labels,
+            )
+
+        checked = check(rag_chunks)
+        # What the question retrieved may not hold what a right answer says ("the grant was $48,000" from
+        # a page the question's words did not find): before calling a claim unsupported, look for it in
+        # the documents by the answer's own words, and hold the answer to what that finds too.
+        more = self._found_by_the_answer(checked, rag_chunks) if second_look else []
+        return check([*rag_chunks, *more]) if more else checked
+
+    def _found_by_the_answer(self, checked: PostprocessedResponse, chunks) -> list:
+        """Chunks a search by the answer's unsupported sentences finds that the turn did not retrieve."""
+        text = checked.original
+        queries = [_sentence_around(text, f.span) for f in checked.hallucination_flags
+                   if f.hallucination_type in SECOND_LOOK_FLAGS and not f.corrected][:SECOND_LOOK_QUERIES]
+        if not queries:
+            return []
+        seen = {c.chunk_id for c in chunks}
+        found = []
+        for results in self.kb.search_many(queries, k=SECOND_LOOK_K):
+            for chunk in results:
+                if chunk.chunk_id not in seen:
+                    seen.add(chunk.chunk_id)
+                    found.append(chunk)
+        return found
 
     # --- the whole turn --------------------------------------------------------------------
 

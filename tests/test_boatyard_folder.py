@@ -89,6 +89,15 @@ SAFETY = """<html><body><h1>Yard safety</h1>
 </body></html>
 """
 
+SOLAR = """# Solar panels on the chandlery roof
+
+**Lead:** Demelza Penrose
+**Installer:** Kernow Sun Ltd
+**Status:** survey done; fitting booked for the week of 8 March 2027
+
+The roof can take 24 panels. Kernow Sun estimate 9,300 kWh a year, about a quarter of the yard's use.
+"""
+
 MOORINGS = """mooring_id,boat,owner,paid_until
 M-07,Kittiwake Two,Jory Pascoe,2027-03-31
 M-11,Sea Pink,Tamsin Rowe,2026-12-31
@@ -113,7 +122,8 @@ def engine(tmp_path_factory):
         "email-2026-10-08-re-hoist-quotes.eml": FIRST_DATE, "email-2026-11-18-hoist-date.eml": MOVED,
         "bookings-2027.csv": BOOKINGS, "yard-meeting-2026-11-24.md": NOTES,
         "slipways.json": SLIPS, "loft-events.csv": LOFT_EVENTS,
-        "yard-safety.html": SAFETY, "moorings.csv": MOORINGS})
+        "yard-safety.html": SAFETY, "moorings.csv": MOORINGS,
+        "project-chandlery-solar.md": SOLAR})
     yield engine
     engine.close()
 
@@ -227,3 +237,12 @@ def test_offline_a_record_filed_under_its_number_is_found_by_the_name_it_holds(e
                         model="offline").response.delivered
     assert "2027-03-31" in answer
     assert "2026-12-31" not in answer, answer
+
+
+def test_a_right_figure_from_a_document_the_question_did_not_find_is_not_flagged(engine):
+    # The solar page is not what a question about the hoist retrieves: the answer's own words find it
+    # before its figure is called made up.
+    answer = ("The hoist engineers now come on 19 January. Separately, Kernow Sun estimate 9,300 kWh a year "
+              "from the chandlery roof panels.")
+    response = checked(engine, "when do the hoist engineers come?", answer)
+    assert response.hallucination_flags == []
