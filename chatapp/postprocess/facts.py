@@ -194,11 +194,11 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5, ["stated by the user"]), None
         if not self._in_scope(sentence, sources):
             return ClaimCheck(claim, "unverifiable", 0.5), None
-        # A slip of one digit is surer than a sentence merely like the claim: the surer reading wins.
-        readings = [r for r in (self._against_source_sentence(vc, sentence, analysis, sources),
-                                self._near_miss(vc, sentence, analysis, sources)) if r is not None]
-        contradiction = self._against_slot(vc, sentence, sources) or (
-            max(readings, key=lambda r: r[1].confidence) if readings else None)
+        # The sentence most like the claim speaks first: "costs £4,900" beside "Data migration from CaseBook
+        # | £14,900" means £14,900, though another line's £4,200 is one digit away.
+        contradiction = (self._against_slot(vc, sentence, sources)
+                         or self._against_source_sentence(vc, sentence, analysis, sources)
+                         or self._near_miss(vc, sentence, analysis, sources))
         if contradiction is not None:
             return contradiction
         if value.vtype == "date" and (dated := _document_dated(value.parsed, sources.supplied_dates)):
