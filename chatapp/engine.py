@@ -107,7 +107,8 @@ class ChatEngine:
 
             chunks = self.kb.search(read_part(question.strip() or response))
         return self.turns.postprocess(response, question=question, evidence=evidence, now=now,
-                                      evidence_labels=evidence_labels, rag_chunks=chunks)
+                                      evidence_labels=evidence_labels, rag_chunks=chunks,
+                                      searched=search_documents)
 
     def ask(self, text: str, session: str | None = None, **options):
         """One whole turn: preprocess, model (streamed), postprocess, dialogue update."""

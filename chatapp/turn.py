@@ -31,10 +31,12 @@ from chatapp.surrogates import SurrogateJoiner, repair_surrogates
 EventHandler = Callable[[str, dict], None]
 
 # The second look (TurnRunner._found_by_the_answer): which flags send the answer's sentence to a search
-# of its own, how many sentences at most, and how many chunks each brings.
+# of its own, how many sentences at most, how many chunks each brings, and how much of the sentence one
+# sentence of a chunk must say for the chunk to count.
 SECOND_LOOK_FLAGS = frozenset({"UnsupportedClaim", "FabricatedFact"})
 SECOND_LOOK_QUERIES = 3
 SECOND_LOOK_K = 3
+SECOND_LOOK_OVERLAP = 0.5  # of the sentence's content words, in one sentence of the passage found
 
 
 def _sentence_around(text: str, span: tuple[int, int]) -> str:
@@ -186,9 +188,11 @@ class TurnRunner:
 
     def postprocess(self, response: str, question: str = "", evidence=(), preprocessed: PreprocessedPrompt | None = None,
                     state=None, now: datetime | None = None, evidence_labels=None,
-                    rag_chunks=None) -> PostprocessedResponse:
-        """`rag_chunks`: passages to hold the answer to, when given; else the turn's retrieved ones."""
-        second_look = rag_chunks is None and not evidence and preprocessed is not None
+                    rag_chunks=None, searched: bool = False) -> PostprocessedResponse:
+        """`rag_chunks`: passages to hold the answer to, when given; else the turn's retrieved ones.
+        `searched`: the given passages are a search of the documents, as a turn's are, so a claim they
+        do not bear out is looked for once more (_found_by_the_answer)."""
+        second_look = not evidence and ((rag_chunks is None and preprocessed is not None) or searched)
         if rag_chunks is None:
             rag_chunks = preprocessed.rag_chunks if preprocessed else []
 
@@ -218,13 +222,24 @@ class TurnRunner:
                    if f.hallucination_type in SECOND_LOOK_FLAGS and not f.corrected][:SECOND_LOOK_QUERIES]
         if not queries:
             return []
+        from chatapp.postprocess.evidence import is_stop, split_sentences, stem, words
+
+        def stems(sentence: str) -> set[str]:
+            return {stem(w) for w in words(sentence) if not is_stop(w)}
+
         seen = {c.chunk_id for c in chunks}
         found = []
-        for results in self.kb.search_many(queries, k=SECOND_LOOK_K):
+        for query, results in zip(queries, self.kb.search_many(queries, k=SECOND_LOOK_K)):
+            said = stems(query)
             for chunk in results:
-                if chunk.chunk_id not in seen:
-                    seen.add(chunk.chunk_id)
-                    found.append(chunk)
+                # Only a passage with a sentence saying much of what the answer's does: a "75 days" in an
+                # unrelated matter plan is no support for "the goal is under 75 days".
+                if chunk.chunk_id in seen or not said or max(
+                        (len(said & stems(s)) / len(said) for s in split_sentences(chunk.content)), default=0.0
+                ) < SECOND_LOOK_OVERLAP:
+                    continue
+                seen.add(chunk.chunk_id)
+                found.append(chunk)
         return found
 
     # --- the whole turn --------------------------------------------------------------------
