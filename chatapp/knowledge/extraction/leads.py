@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from chatapp.knowledge.extraction.observations import MENTION, Observation, clean_name, looks_like_person
+from chatapp.knowledge.extraction.observations import MENTION, PROSE_NAME, Observation, clean_name, looks_like_person
 from chatapp.lexicon import is_common, is_first_name
 
-_NAME = r"[A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|van|de|der|von|da|du|le|la)){1,3}"
+_NAME = PROSE_NAME
 # The thing led: capitalised words, with "of the", "and", "&", "for", "on" inside.
 _THING = r"(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|the|and|&|for|on)){0,6})"
 _LEADING = r"(?:leading|leads|heads(?:\s+up)?|heading(?:\s+up)?|runs|running|in\s+charge\s+of|the\s+lead\s+on)"

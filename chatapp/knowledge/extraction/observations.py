@@ -40,6 +40,10 @@ _HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IG
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
 NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti ibn al ter ó ap ab "
                            "ferch".split())
+# A person's name as prose writes it: two to four capitalised words, surname particles between them
+# ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.
+_PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
+PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
 # A capitalised name word by the shape of its letters ("A" a capital, "a" a small letter of any
 # alphabet): "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés", "Kamińska", "Đoàn", "Hạnh".
 _NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*\.?$")

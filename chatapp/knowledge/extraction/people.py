@@ -16,6 +16,7 @@ from chatapp.knowledge.extraction.observations import (
     INNER_NICKNAME,
     MENTION,
     NAME_PARTICLES,
+    PROSE_NAME,
     Observation,
     clean_name,
     key_for_label,
@@ -50,25 +51,23 @@ _CLOSING = re.compile(
 _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
-_PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
-_INLINE_ROLE = re.compile(rf"([A-Z][\w'’-]+(?:\s+(?:[A-Z][\w'’-]+|{_PARTICLE})){{1,3}})\s+\(([A-Z][^()]{{2,60}})\)")
+_INLINE_ROLE = re.compile(rf"({PROSE_NAME})\s+\(([A-Z][^()]{{2,60}})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
 # A job named in prose, in lower case, beside a name set off by a comma: "the conservation officer,
 # Ifor Penhaligon," and "Wenna Trask, our parish clerk". Its last word (or the one before "of") is
 # a word for someone who does something: an agent ending ("-er", "-or", "-ist", "-ant", "-ian",
 # "-ee", "-ary") or one of the few everyday titles without one.
-_PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
 _PROSE_ROLE = r"[a-z][a-z-]+(?:\s+[a-z][a-z-]+){0,3}"
 _OWNER = r"(?:the|our|their|your|its|my|his|her)\s+"
-_ROLE_BEFORE_NAME = re.compile(rf"\b{_OWNER}(?P<role>{_PROSE_ROLE}),\s+(?P<name>{_PROSE_NAME})(?![\w'’-])")
+_ROLE_BEFORE_NAME = re.compile(rf"\b{_OWNER}(?P<role>{_PROSE_ROLE}),\s+(?P<name>{PROSE_NAME})(?![\w'’-])")
 _NAME_BEFORE_ROLE = re.compile(
-    rf"(?<![\w'’-])(?P<name>{_PROSE_NAME}),\s+(?:{_OWNER})?(?P<role>{_PROSE_ROLE})"
+    rf"(?<![\w'’-])(?P<name>{PROSE_NAME}),\s+(?:{_OWNER})?(?P<role>{_PROSE_ROLE})"
     r"(?=\s*(?:[,.;:)]|$)|\s+(?:at|for|in|on|with)\b)"
 )
 # The job right before the name, with no comma, at the head of a line or after "our"/"the":
 # "- Sous chef Kwabena Owusu covers weekends", "our finance officer Nerys Lloyd".
 _ROLE_RIGHT_BEFORE_NAME = re.compile(
-    rf"(?:^\s*(?:[-*•+]\s+)?|\b{_OWNER})(?P<role>[A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})\s+(?P<name>{_PROSE_NAME})"
+    rf"(?:^\s*(?:[-*•+]\s+)?|\b{_OWNER})(?P<role>[A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})\s+(?P<name>{PROSE_NAME})"
     r"(?![\w'’-])"
 )
 _AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith)$")  # shipwright, locksmith
@@ -116,10 +115,10 @@ TITLE_WORDS = re.compile(r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|fo
 _TITLE = rf"(?P<title>{TITLE_WORDS.pattern})"
 _TITLE_ENDS = r"(?=\s*(?:[,.;:!?()]|$)|\s+(?:and|who|since|from|at|in|for|with|on|until)\b)"
 _STATED_TITLES = (
-    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+(?:is|works\s+as|serves\s+as|acts\s+as)\s+"
+    re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE}\s+(?:is|works\s+as|serves\s+as|acts\s+as)\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
-    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE},\s+(?:our|the|their)\s+{_TITLE}(?=,)"),
-    re.compile(rf"(?P<name>{_PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
+    re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE},\s+(?:our|the|their)\s+{_TITLE}(?=,)"),
+    re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
 )
 _HONORIFIC_ONLY = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Mx|Prof)\.?\s+)?")
@@ -334,7 +333,7 @@ def _person_names(line: str) -> set[str]:
     "Dana Kim" (the sentence's opening word is no part of it)."""
     plain = re.sub(r"[*_`]+", "", line)
     found = set()
-    for match in re.finditer(_PROSE_NAME, plain):
+    for match in re.finditer(PROSE_NAME, plain):
         words = clean_name(match.group(0)).split()
         while len(words) > 2 and not looks_like_person(" ".join(words)):
             words.pop(0)
