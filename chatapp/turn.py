@@ -218,8 +218,9 @@ class TurnRunner:
     def _found_by_the_answer(self, checked: PostprocessedResponse, chunks) -> list:
         """Chunks a search by the answer's unsupported sentences finds that the turn did not retrieve."""
         text = checked.original
-        queries = [_sentence_around(text, f.span) for f in checked.hallucination_flags
-                   if f.hallucination_type in SECOND_LOOK_FLAGS and not f.corrected][:SECOND_LOOK_QUERIES]
+        queries = list(dict.fromkeys(_sentence_around(text, f.span) for f in checked.hallucination_flags
+                                     if f.hallucination_type in SECOND_LOOK_FLAGS and not f.corrected))
+        queries = queries[:SECOND_LOOK_QUERIES]
         if not queries:
             return []
         from chatapp.postprocess.evidence import is_stop, split_sentences, stem, words
