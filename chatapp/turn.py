@@ -223,21 +223,20 @@ class TurnRunner:
         queries = queries[:SECOND_LOOK_QUERIES]
         if not queries:
             return []
-        from chatapp.postprocess.evidence import is_stop, split_sentences, stem, words
-
-        def stems(sentence: str) -> set[str]:
-            return {stem(w) for w in words(sentence) if not is_stop(w)}
+        from chatapp.postprocess.evidence import is_stop, stem, words
+        from chatapp.postprocess.support import RETRIEVED, EvidencePool
 
         seen = {c.chunk_id for c in chunks}
         found = []
         for query, results in zip(queries, self.kb.search_many(queries, k=SECOND_LOOK_K)):
-            said = stems(query)
+            said = {stem(w) for w in words(query) if not is_stop(w)}
             for chunk in results:
                 # Only a passage with a sentence saying much of what the answer's does: a "75 days" in an
-                # unrelated matter plan is no support for "the goal is under 75 days".
-                if chunk.chunk_id in seen or not said or max(
-                        (len(said & stems(s)) / len(said) for s in split_sentences(chunk.content)), default=0.0
-                ) < SECOND_LOOK_OVERLAP:
+                # unrelated matter plan is no support for "the goal is under 75 days". (The passage is
+                # read as the check that follows reads it, once: its sentences are kept per text.)
+                if chunk.chunk_id in seen:
+                    continue
+                if EvidencePool([(chunk.content, chunk.title, RETRIEVED)]).best(said)[1] < SECOND_LOOK_OVERLAP:
                     continue
                 seen.add(chunk.chunk_id)
                 found.append(chunk)

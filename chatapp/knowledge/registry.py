@@ -242,7 +242,9 @@ class Registry:
     def attribute_history(self, entity_id: str) -> list[dict]:
         """Every value an extracted entity's attributes had: key, value, status ("current" or
         "superseded" by a newer document's value, "disputed": newer but outweighed by a surer
-        reading, or "also": a second phone or address the current value's document gives), source (document path), position (character offset in it), doc_date,
+        reading, or "also": held beside the current value — a second phone or address its document
+        gives, or a second role no dated document orders against it), source (document path), position
+        (character offset in it), doc_date,
         confidence and method (how it was read: mail_header, signature, directory, key_value…).
         Newest first within a key."""
         return self.database.query(

@@ -16,7 +16,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title
+from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title, trimmed_title
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop, stem
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
@@ -365,7 +365,7 @@ class ClaimExtractor:
             if not set(gap) & {"is", "was", "as", ","} or any(
                     w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
                 continue
-            said = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", title.group(0))
+            said = trimmed_title(title.group(0))
             held = [self.view.display(role), *self.view.also_held(name.entity_ids[0], "role")]
             if not is_job_title(said) or any(_title_words(said) & _title_words(h) for h in held):
                 continue

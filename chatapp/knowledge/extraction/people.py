@@ -216,11 +216,23 @@ def _is_role_text(text: str) -> bool:
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
 
 
+def trimmed_title(title: str) -> str:
+    """A title as a sentence's capitalised words give it, without the small words it was cut after:
+    "Director of" in "Director of Facilities and …" read to "and" ends on the title's own word."""
+    return re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", title).strip()
+
+
+def _title_head(words: list[str]) -> str:
+    """The word that says what a title's holder does: the one before "of" ("Head of Conservation"),
+    else the last ("Executive Director")."""
+    return words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+
+
 def _is_prose_role(role: str) -> bool:
     words = role.split()
     if set(words) & _NOT_IN_A_ROLE or words[0] in _PAST_ROLE:
         return False
-    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    head = _title_head(words)
     return head in _AGENT_WORDS or (len(head) > 4 and _AGENT_ENDING.search(head) is not None)
 
 
@@ -232,9 +244,9 @@ def _entry_prose_role(field: str) -> str | None:
     """ "Voids Supervisor" from "Tunde looks after empty homes as our Voids Supervisor": a capitalised
     title after "as our"/"is the", when its last word is a word for someone who does something."""
     for match in _ENTRY_PROSE_ROLE.finditer(field):
-        title = re.sub(r"(?:\s+(?:of|and|&|for))+$", "", match.group("title"))
+        title = trimmed_title(match.group("title"))
         words = title.split()
-        head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+        head = _title_head(words)
         if len(words) >= 2 and _is_role_text(title) and (_is_prose_role(head.lower()) or head.endswith("ive")):
             return title
     return None
@@ -246,8 +258,7 @@ def is_job_title(title: str) -> bool:
     Conservation") — not a weekday or a place."""
     if not _is_role_text(title) or _NOT_TITLES.match(title) or title.isupper():
         return False
-    words = title.lower().split()
-    head = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    head = _title_head(title.lower().split())
     return _is_prose_role(head) or (len(head) > 4 and head.endswith(("ar", "ive")))
 
 
@@ -423,7 +434,7 @@ class PeopleReader:
             while len(words) > 2 and not is_first_name(words[0]):
                 words.pop(0)  # "Then Verity Roskilly became…": the sentence's opening word is no name
             name = " ".join(words)
-            title = re.sub(r"(?:\s+(?:of|and|&|for))+$", "", match.group("title")).strip()
+            title = trimmed_title(match.group("title"))
             if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
                 self.add(name, "role", title, 0.9, "appointment", match.start())
 
@@ -434,7 +445,7 @@ class PeopleReader:
         for pattern in _STATED_TITLES:
             for match in pattern.finditer(text):
                 name = clean_name(match.group("name"))
-                title = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", match.group("title")).strip()
+                title = trimmed_title(match.group("title"))
                 if not (self.is_person(name) and is_job_title(title)):
                     continue
                 self.add(name, "role", title, 0.85, "prose", match.start())
@@ -637,7 +648,7 @@ class PeopleReader:
         if (match := _AS_TITLE.search(first_sentence)) is None:
             return
         name = clean_name(item.group("name"))
-        title = re.sub(r"(?:\s+(?:of|and|&|for|the))+$", "", match.group("title")).strip()
+        title = trimmed_title(match.group("title"))
         if self.is_person(name) and is_job_title(title):
             self.add(name, "role", title, 0.8, "prose", position)
 
