@@ -67,7 +67,7 @@ def engine(tmp_path_factory):
 
 def test_a_heading_per_person_gives_their_role_phone_and_email(engine):
     oksana = only_entity(engine, "Oksana Trevithick").attributes
-    assert (oksana["role"], oksana["phone"], oksana["email"]) == (
+    assert (oksana["role"], oksana["mobile"], oksana["email"]) == (
         "Practice Manager", "07700 918 442", "oksana@copperbeckvets.example")
     assert only_entity(engine, "Theodora Penhallow").attributes["phone"] == "01632 960 118"
     assert only_entity(engine, "Theodora Penhallow").attributes["role"] == "Director"

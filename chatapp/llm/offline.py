@@ -491,10 +491,10 @@ class OfflineResponder:
 
     def _summary(self, entity: _KnownEntity) -> str:
         """"Name: description. Role: …. Email: …." from the registry, or "" if it knows nothing more."""
-        shown = [k for k in ("role", "email", "phone", "status", "date", "lead", "owner") if k in entity.attributes]
+        shown = [k for k in ("role", "email", "phone", "mobile", "status", "date", "lead", "owner") if k in entity.attributes]
         # A learnt person's description is often their role: "Glaze Technician. Role: Glaze Technician." says it twice.
         said = entity.description.casefold()
-        details = [f"{k.replace('_', ' ').capitalize()}: {value}." for k in shown[:3]
+        details = [f"{k.replace('_', ' ').capitalize()}: {value}." for k in shown[:4]
                    for value in [self._display(entity.attributes[k])] if value.casefold() not in said]
         if not entity.description and not details:
             return ""

@@ -115,7 +115,7 @@ class Consistency(_Check):
 
     def run(self, context: CheckContext) -> list[Finding]:
         return consistency_findings(context.analysis, context.sources.prior, context.findings,
-                                    context.sources.supplied)
+                                    context.sources.supplied, context.sources.view)
 
 
 @CHECKS.register("answer_support")

@@ -161,6 +161,7 @@ class FactValidator:
                 return ClaimCheck(claim, "verified", 0.95, [label]), None
             if (stated and _said_of(stated, claim.entity_id, sources.view)
                     and not _registered_to_another(vc, claim.entity_id, sources.view)
+                    and known.key not in NARROWER_KEYS  # the sources give her desk phone, not her mobile
                     and _record_key_of(stated, value) in (None, known.key)):
                 # The sources say what the answer says, of the same subject: trust them over a stale record
                 # — unless the registry holds it as someone else's, or a record gives it under another key
@@ -232,7 +233,8 @@ class FactValidator:
             return None
         for k in known:
             if value_matches(vc.value, k):
-                return "verified", k
+                narrower = _narrower_said(k, known, vc, sentence, analysis)
+                return ("contradicted", narrower) if narrower is not None else ("verified", k)
         target = aligned_known(known, vc, sentence, analysis)
         return ("contradicted", target) if target is not None else None
 
@@ -519,6 +521,22 @@ def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnaly
     known = [k for k in view.values_of(named[0]) if k.shape in shapes
              and key_said(*map(len, _key_words_said(k, vc.value, forms_at)))]
     return (named[0], known) if known else None
+
+
+# A key that names a narrower kind of another: a mobile is a phone, a phone need not be a mobile.
+NARROWER_KEYS = {"mobile": "phone"}
+
+
+def _narrower_said(matched: KnownValue, known: list[KnownValue], vc: ValueClaim, sentence: SentenceInfo,
+                   analysis: AnswerAnalysis) -> KnownValue | None:
+    """"Her mobile is 01632 960 410" when that is her desk phone and her mobile is another number:
+    the stored value of the narrower key the sentence names. Calling her mobile "her phone" is no slip."""
+    narrower = [k for k in known if NARROWER_KEYS.get(k.key) == matched.key and not value_matches(vc.value, k)]
+    if not narrower:
+        return None
+    forms_at = _form_positions(analysis, sentence)
+    said = [k for k in narrower if _key_words_said(k, vc.value, forms_at)[0]]
+    return said[0] if len(said) == 1 else None
 
 
 def _key_words_said(known: KnownValue, value: V.FoundValue, forms_at: dict[str, list[int]]) -> tuple[list[str], list[str]]:

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo, ValueClaim, is_content, label_words
 from chatapp.postprocess.evidence import TextIndex, stem, words
-from chatapp.postprocess.facts import as_known, same_slot, select_by_key, value_matches
+from chatapp.postprocess.facts import IDENTIFYING_SHAPES, as_known, same_slot, select_by_key, value_matches
 from chatapp.postprocess.findings import Finding, sentence_finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.records import HallucinationFlag, KnowledgeChunk
@@ -162,10 +162,11 @@ def _ago(day, now: datetime) -> str:
 
 
 def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], already: list[Finding],
-                         supplied: TextIndex | None = None) -> list[Finding]:
+                         supplied: TextIndex | None = None, view: KnowledgeView | None = None) -> list[Finding]:
     """`supplied`: the sources; two sentences each quoted from them word for word (two rows of a log,
     "ticket: T-7731; site: Glenbervie Depot …" and "ticket: T-7742; site: Glenbervie Depot …") are two
-    records listed, not the answer contradicting itself."""
+    records listed, not the answer contradicting itself. `view`: the registry; two numbers or addresses
+    it holds for the same person (a desk phone and a mobile) are both theirs."""
     findings = []
     flagged = {f.span for f in already}
     values = analysis.values
@@ -179,6 +180,9 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
                 # given twice.
                 continue
             if value_matches(later.value, as_known(earlier)) or later.claim.span in flagged or earlier.claim.span in flagged:
+                continue
+            if view is not None and later.value.vtype in IDENTIFYING_SHAPES and all(
+                    any(value_matches(v.value, k) for k in view.values_of(v.claim.entity_id)) for v in (earlier, later)):
                 continue
             texts = analysis.sentences[later.sentence].claim.text + " " + analysis.sentences[earlier.sentence].claim.text
             if CHANGE_WORDS.search(texts):

@@ -274,7 +274,7 @@ def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
 
 
 # Ways to reach someone: a directory entry giving two ("Direct line … · mobile …") gives both at once.
-_REACH_KEYS = frozenset({"phone", "email"})
+_REACH_KEYS = frozenset({"phone", "mobile", "email"})
 
 
 def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:

@@ -98,6 +98,17 @@ def clean_name(text: str) -> str:
 _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
 
 
+# Words for someone who does something: the head of a job title.
+_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith)$")  # shipwright, locksmith
+_AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
+                         "medic".split())
+
+
+def is_job_word(word: str) -> bool:
+    """ "manager", "brewer", "nurse": a word for someone who does something (lower case)."""
+    return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
+
+
 def looks_like_person(name: str) -> bool:
     """Whether a cleaned name reads as a person's: two to four capitalised words (surname
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
@@ -117,6 +128,8 @@ def looks_like_person(name: str) -> bool:
     if any(w.lower() in _NUMBER_WORDS for w in capitalised):
         return False  # "Kittiwake Two", "Studio Three": a boat's or a room's name, not a person's
     last = capitalised[-1].strip(".")
+    if is_job_word(last.lower()) and is_common(last, 3.0) and not is_surname(last):
+        return False  # "Taproom Manager", "Sales Coordinator": a job title, whatever the word before it
     if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):
         return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
     if is_first_name(words[0]):
@@ -130,7 +143,7 @@ def looks_like_person(name: str) -> bool:
 PEOPLE_COLUMNS = frozenset("who person employee staff staff_member member full_name contact_name".split())
 # What a row of a table tells about the person it names when it names them by first name only:
 # how to reach them and what they do. The rest of the row (an action, a deadline) is the row's.
-PERSON_KEYS_FROM_A_ROW = frozenset({"email", "phone", "role", "department"})
+PERSON_KEYS_FROM_A_ROW = frozenset({"email", "phone", "mobile", "role", "department"})
 
 
 def looks_like_given_name(name: str) -> bool:
@@ -177,7 +190,10 @@ def key_for_label(label: str) -> str:
 LABEL_SYNONYMS = {
     "e_mail": "email", "email_address": "email", "mail": "email", "e_mail_address": "email",
     "ddi": "phone", "direct_dial": "phone", "tel": "phone", "telephone": "phone", "phone_number": "phone",
-    "mobile": "phone", "cell": "phone", "ext": "phone", "extension": "phone", "direct_line": "phone",
+    "ext": "phone", "extension": "phone", "direct_line": "phone",
+    # A mobile is kept apart from a desk phone: people list both, and "what's her mobile?" asks for one.
+    "mob": "mobile", "cell": "mobile", "cellphone": "mobile", "cell_phone": "mobile", "mobile_phone": "mobile",
+    "mobile_number": "mobile", "mobile_no": "mobile", "cell_number": "mobile",
     "job_title": "role", "title_role": "role", "position": "role", "role_title": "role",
     "dept": "department", "team": "department",
     "project_lead": "lead", "lead_by": "lead", "led_by": "lead", "project_leader": "lead", "leader": "lead",

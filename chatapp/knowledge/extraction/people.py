@@ -19,6 +19,7 @@ from chatapp.knowledge.extraction.observations import (
     PROSE_NAME,
     Observation,
     clean_name,
+    is_job_word,
     key_for_label,
     looks_like_person,
 )
@@ -70,9 +71,6 @@ _ROLE_RIGHT_BEFORE_NAME = re.compile(
     rf"(?:^\s*(?:[-*•+]\s+)?|\b{_OWNER})(?P<role>[A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})\s+(?P<name>{PROSE_NAME})"
     r"(?![\w'’-])"
 )
-_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith)$")  # shipwright, locksmith
-_AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
-                         "medic".split())
 _PAST_ROLE = frozenset("former ex previous old retired late outgoing".split())  # not what they do now
 _NOT_IN_A_ROLE = frozenset("who which that is are was were will has have had and or to the a an said says "
                            "asked told".split())
@@ -186,6 +184,25 @@ def phones_in(text: str) -> list[str]:
     return [value for _, value in phone_spans(text)]
 
 
+# A label right before a number that makes it a mobile: "mobile 07700…", "Mob:", "cell", "M: 07700…"
+# (the bare letter only with its colon, as signatures write it).
+_MOBILE_LABEL = re.compile(r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone)\b\.?|(?-i:\bM:))\s*:?\s*(?:no\.?\s*)?$",
+                           re.IGNORECASE)
+
+
+def labelled_phones(text: str) -> list[tuple[str, str]]:
+    """Each phone number `text` gives, with the key it is kept under: "mobile" when the words just
+    before it say so ("Office 01632 960 410, mobile 07700 900 877" gives a phone and a mobile), else
+    "phone". A person reached two ways keeps both, and "what's her mobile?" gets the right one."""
+    found, since = [], 0
+    for (start, end), value in phone_spans(text):
+        before = text[since:start]
+        key = "mobile" if _MOBILE_LABEL.search(before) else "phone"
+        found.append((key, value))
+        since = end
+    return found
+
+
 # Columns and labels that give "how to reach them" without saying how: "Contact", "Details".
 _REACH_KEYS = frozenset({"contact", "contact_details", "contact_info", "details", "reach", "how_to_reach"})
 
@@ -233,7 +250,7 @@ def _is_prose_role(role: str) -> bool:
     if set(words) & _NOT_IN_A_ROLE or words[0] in _PAST_ROLE:
         return False
     head = _title_head(words)
-    return head in _AGENT_WORDS or (len(head) > 4 and _AGENT_ENDING.search(head) is not None)
+    return is_job_word(head)
 
 
 def _balanced(text: str) -> bool:
@@ -467,7 +484,8 @@ class PeopleReader:
         if len(emails) == 1:
             self._person_with_address(name, emails[0].lower(), 0.85, "prose", start)
         if len(phones) == 1:
-            self.add(name, "phone", phones[0], 0.85, "prose", start)
+            key, phone = labelled_phones(paragraph)[0]
+            self.add(name, key, phone, 0.85, "prose", start)
 
     # --- mail headers -------------------------------------------------------
 
@@ -569,11 +587,11 @@ class PeopleReader:
             return False
         for part in parts[1:]:
             emails = EMAIL.findall(part)
-            phones = phones_in(part)
+            phones = labelled_phones(part)
             for address in emails:
                 self._person_with_address(name, address.lower(), 0.9, "signature", position)
-            for phone in phones:
-                self.add(name, "phone", phone, 0.88, "signature", position)
+            for key, phone in phones:
+                self.add(name, key, phone, 0.88, "signature", position)
             if not emails and not phones and part is parts[1] and _is_role_text(part):
                 role, department = _split_role(part)
                 self.add(name, "role", role, 0.88, "signature", position)
@@ -612,8 +630,8 @@ class PeopleReader:
         self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
             self._person_with_address(name, address.lower(), email_confidence, "directory", position)
-        for phone in phones:
-            self.add(name, "phone", phone, 0.9, "directory", position)
+        for key, phone in labelled_phones(contact):
+            self.add(name, key, phone, 0.9, "directory", position)
         return True
 
     def _inline_roles(self, line: str, position: int) -> None:
@@ -671,8 +689,8 @@ class PeopleReader:
             self._person_with_address(owner, address.lower(), 0.88, "directory", position)
             # Nobody else the line names by a given name ("Head Rigger" reads as a name but is a title).
             if not any(n != owner and is_first_name(n.split()[0]) for n in names):
-                for phone in phones_in(EMAIL.sub(" ", line)):
-                    self.add(owner, "phone", phone, 0.85, "directory", position)
+                for key, phone in labelled_phones(EMAIL.sub(" ", line)):
+                    self.add(owner, key, phone, 0.85, "directory", position)
 
     def _stacked_signatures(self, lines: list[str]) -> None:
         """A signature written down the page: the name alone on a line, the title under it
@@ -682,17 +700,20 @@ class PeopleReader:
             offsets.append(offsets[-1] + len(line) + 1)
         for n, line in enumerate(lines[:-1]):
             name = clean_name(line)
-            if name != line.strip().strip("*_") or not self.is_person(name):
+            if self.is_email and self.sender and name and name == self.sender.split()[0]:
+                name = self.sender  # the sender signing with a first name, their title and numbers under it
+            elif name != line.strip().strip("*_") or not self.is_person(name):
                 continue
-            title = lines[n + 1].strip()
+            # "Taproom Manager | Ridgeway Brewing": the title, then the organisation after a bar.
+            title = re.split(r"\s+[|·]\s+", lines[n + 1].strip())[0]
             if not _is_role_text(title) or looks_like_person(clean_name(title)):
                 continue
             role = _split_role(title)[0]
             sure = 0.85 if name == self.sender else 0.75
             self.add(name, "role", role, sure, "signature", offsets[n])
             for follow in lines[n + 2 : n + 5]:
-                for phone in phones_in(follow):
-                    self.add(name, "phone", phone, sure, "signature", offsets[n])
+                for key, phone in labelled_phones(follow):
+                    self.add(name, key, phone, sure, "signature", offsets[n])
                 for address in EMAIL.findall(follow):
                     self._person_with_address(name, address.lower(), sure, "signature", offsets[n])
 
@@ -756,10 +777,10 @@ class PeopleReader:
                     found_contact = True
                     for address in emails:
                         self._person_with_address(name, address.lower(), 0.95, "directory", position)
-                elif key == "phone" and (phones := phones_in(value)):
+                elif key in ("phone", "mobile") and (phones := phones_in(value)):
                     found_contact = True
                     for phone in phones:
-                        self.add(name, "phone", phone, 0.92, "directory", position)
+                        self.add(name, key, phone, 0.92, "directory", position)
                 elif key in ("role", "department", "location", "office", "room", "pronouns"):
                     self.add(name, key, value, 0.9, "directory", position)
                 continue
@@ -768,8 +789,8 @@ class PeopleReader:
                 found_contact = True
                 for address in emails:
                     self._person_with_address(name, address.lower(), 0.93, "directory", position)
-                for phone in phones:
-                    self.add(name, "phone", phone, 0.9, "directory", position)
+                for key, phone in labelled_phones(field):
+                    self.add(name, key, phone, 0.9, "directory", position)
                 # "reservations supervisor (tomasz@…)": the job before the bracketed contact.
                 before = re.sub(r"\s*\([^()]*\)\s*$", "", field)
                 if n == 0 and before != field and not (EMAIL.search(before) or phones_in(before)):

@@ -80,7 +80,7 @@ class AliasIndex:
                 if tokens:
                     phrases.setdefault(tokens, []).append(Alias(entity_id, exactness, name))
                     name_keys.append((" ".join(tokens), entity_id, exactness))
-            for key in ("email", "phone"):  # an address typed in full names its owner
+            for key in ("email", "phone", "mobile"):  # an address or number typed in full names its owner
                 value = profile.attributes.get(key)
                 if isinstance(value, str) and name_tokens(value):
                     phrases.setdefault(name_tokens(value), []).append(Alias(entity_id, FULL_NAME_EXACTNESS, value))
