@@ -317,6 +317,21 @@ def key_words(key: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _KEY_SPLIT.split(key) if w)
 
 
+# Words a column header adds to say what a value is counted in: "Invoiced (GBP)" -> invoiced_gbp is
+# named by "invoiced" alone; a question says "how much have we invoiced", not "invoiced GBP".
+KEY_UNIT_WORDS = frozenset(
+    "gbp eur usd nzd aud cad chf jpy sek nok dkk pln inr zar sgd hkd "
+    "pct percent kg km mm cm m2 sqm hrs mins excl incl ex inc vat net gross".split()
+)
+
+
+def naming_words(key: str) -> tuple[str, ...]:
+    """The words of a key a question names it by: its words less unit words ("invoiced_gbp" ->
+    ("invoiced",)), or all of them when that leaves none ("vat")."""
+    words = key_words(key)
+    return tuple(w for w in words if w not in KEY_UNIT_WORDS) or words
+
+
 def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 

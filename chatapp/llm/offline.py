@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
-from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words
+from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words, naming_words
 from chatapp.preprocess.reference_data import CLOSING_TAG
 from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
 
@@ -338,8 +338,9 @@ class OfflineResponder:
     def _asked_keys(self, question: str, entity: _KnownEntity) -> list[str]:
         lowered = question.lower()
         # A key named in full ("launch date", "cost center") beats a cue word.
-        named = [k for k in entity.attributes if all(w in lowered for w in key_words(k))]
-        named = [k for k in named if not any(k != other and k in other for other in named)]
+        named = [k for k in entity.attributes if all(w in lowered for w in naming_words(k))]
+        # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
+        named = [k for k in named if not any(set(naming_words(k)) < set(naming_words(other)) for other in named)]
         if named and not re.search(r"\band\b", lowered):
             return named
         # A cue word ("who leads", "when") asks for every key holding its concept: eng_lead and marketing_lead.
@@ -371,8 +372,12 @@ class OfflineResponder:
         words = key_words(key)
         if len(words) == 2 and words[0].endswith("s") and words[1] in RELATION_PREPOSITIONS:
             return f"{entity.name} {' '.join(words)} {value}."  # reports_to, belongs_to, works_for
-        label = re.sub(r"\bq(\d)\b", r"Q\1", key.replace("_", " "))  # q4_budget → "Q4 budget"
-        return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
+        label = re.sub(r"\bq(\d)\b", r"Q\1", " ".join(naming_words(key)))  # q4_budget → "Q4 budget"
+        units = [w.upper() for w in words if w not in naming_words(key)]
+        if units:  # "Invoiced (GBP)" as the column said it
+            label += f" ({' '.join(units)})"
+        owner = f"{entity.name}'" if entity.name.endswith("s") else f"{entity.name}'s"
+        return f"{owner} {label} is {value}.{self._change_note(entity, key)}"
 
     def _change_note(self, entity: _KnownEntity, key: str) -> str:
         """" It was 4 May 2027 before (project-heron.md)" when a newer document changed the value."""

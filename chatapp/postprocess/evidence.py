@@ -26,7 +26,9 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # fields a line each ("Owner: …\nInstall date: …", front matter's "lead: …") stay apart.
 # A line that ends on one of these words goes on in the next, even when that starts with a capital:
 # "… quotes: Kerrow Motors £3,450 and\nBrightline Vans £3,980."
-_LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in")
+_LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in",
+                    "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
+                    "were", "be")
 _SENTENCE_SPLIT_RE = re.compile(
     "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)

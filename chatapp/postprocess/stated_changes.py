@@ -86,6 +86,13 @@ CHANGED_TO = re.compile(
     r"reduced|increased|raised|cut|lowered|revised|updated)\b[^.;:!?]{0,60}?\bto\s+",
     re.IGNORECASE,
 )
+# "asked us to hold the planning submission until 15 January": what waits until a day now happens then —
+# in place of a day the sources gave it before (without one, "until" may only bound a wait).
+HELD_UNTIL = re.compile(
+    r"\b(?:hold|holding|held|postpone|postponing|delay|delaying|defer|deferring|deferred|put\s+off|"
+    r"putting\s+off)\b[^.;:!?]{0,60}?\b(?:until|till)\s+",
+    re.IGNORECASE,
+)
 
 
 # "The show will now open on Saturday, March 20", "the fee is now $950": the value that holds from now
@@ -93,13 +100,18 @@ CHANGED_TO = re.compile(
 NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)(?P<clause>[^.;:!?]{0,80})", re.IGNORECASE)
 
 
-def stated_new_values(sentence: str) -> list[V.FoundValue]:
+def stated_new_values(sentence: str, held: bool = False) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
-    deadline to 11 December", "will now open on 20 March")."""
+    deadline to 11 December", "will now open on 20 March"); with `held`, the days something is held
+    until instead ("hold the submission until 15 January")."""
     lowered = sentence.lower()
-    matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
-    matches += list(REVISED.finditer(sentence))
-    nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
+    if held:
+        matches = list(HELD_UNTIL.finditer(sentence)) if "til" in lowered else []
+        nows = []
+    else:
+        matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
+        matches += list(REVISED.finditer(sentence))
+        nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
     if not matches and not nows:
         return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
@@ -139,18 +151,22 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
         news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)]
+        held = [new for new in stated_new_values(text, held=True) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
             # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
             changes += [(value, new) for new in news]
-        elif written and news:
+        elif written and (news or held):
             if stated_on is False:
                 stated_on = _last_stated(value, supplied, dates)
-            # Written after every text that gives the answer's value: "changed to" says what holds now.
-            # Where no text gives it, the change's own sentence must name something the answer's does
-            # ("Start on site has moved to …" for "the works start on …"): a page's title alone does not
-            # tie "the board met on 21 January" to it.
-            if stated_on is not None and written[:10] > stated_on and (stated_on or own & stems):
+            # Written after every dated text that gives the answer's value: "changed to" says what holds
+            # now. Where no dated text gives it, the change's own sentence must name something the
+            # answer's does ("Start on site has moved to …" for "the works start on …"): a page's title
+            # alone does not tie "the board met on 21 January" to it. A day something is held until
+            # replaces only a day the sources gave it.
+            if written[:10] > (stated_on or "") and (stated_on or own & stems):
                 changes += [(value, new) for new in news]
+                if stated_on is not None:
+                    changes += [(value, new) for new in held]
         if changes:
             # "Kaskade have pushed the localisation back … The word count also went up from 86,000 to
             # 94,500", "… they now start on 25 January instead of 11 January. They still say three weeks
@@ -187,19 +203,21 @@ def _heading_like(text: str) -> bool:
 
 
 def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | None, ...]) -> str | None:
-    """The latest date (YYYY-MM-DD) of the texts that state `value`; "" when none states it; None when
-    one of them has no date (nothing can be said to come after it)."""
+    """The latest date (YYYY-MM-DD) of the dated texts that state `value`; "" when only undated texts
+    do, None when no text does. An undated text (a project page, a price list) is the standing record
+    a dated "changed to" mail updates."""
     written_as = {found.text.lower() for found in supplied.found_values if _says(found, value)}
     # A text dated the answer's day gives it too: "the meeting on 21 January" over that day's minutes.
-    latest = max((d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)), default="")
+    latest = max((d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)), default=None)
+    stated = latest is not None
     for text, _, source in supplied.sentences:
         if not any(form in text.lower() for form in written_as) or CALLED_OFF.search(text):
             continue  # "the February 13 date is cancelled" gives the value only to say it no longer holds
         written = dates[source] if source < len(dates) else None
-        if not written:
-            return None
-        latest = max(latest, written[:10])
-    return latest
+        stated = True
+        if written:
+            latest = max(latest or "", written[:10])
+    return latest if latest is not None else ("" if stated else None)
 
 
 # Words just before a value that put it in the past: "was insured at $42,000", "originally 4 May".

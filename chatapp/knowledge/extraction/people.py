@@ -830,12 +830,24 @@ class PeopleReader:
         own = self.text.split("\nOn ", 1)[0]
         lines = [line.strip() for line in own.split("\n")]
         first = self.sender.split()[0]
+        signed = set()
         for n, line in enumerate(lines[:-1]):
             if not _CLOSING.match(line):
                 continue
-            word = lines[n + 1].strip(" ,.")
+            # "Thanks" then the name, perhaps after a blank line.
+            following = next((later for later in lines[n + 1 : n + 3] if later), "")
+            signed.add(following)
+        written = [line for line in lines if line]
+        if len(written) >= 2 and len(lines) >= 2 and lines[lines.index(written[-1]) - 1] == "":
+            # A short form of the sender's first name alone on the mail's last line, a blank line above
+            # it and no closing: "Shiv" from Shivani. (Any other name there may be a forwarded mail's.)
+            last = written[-1].strip(" ,.")
+            if len(last) >= 3 and first.startswith(last):
+                signed.add(written[-1])
+        for line in signed:
+            word = line.strip(" ,.")
             if re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first:
-                self.add(self.sender, ALIAS, word, 0.8, "sign_off", own.find(lines[n + 1]))
+                self.add(self.sender, ALIAS, word, 0.8, "sign_off", own.find(line))
 
 
 def read_people(text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()) -> list[Observation]:

@@ -57,6 +57,9 @@ PLURAL_MIN_STEM = 5  # shorter stems plus "s" are too often typos ("thes", "ands
 # that sure of the other word, and the other word is this much commoner.
 RARE_KNOWN_ZIPF = 4.0
 REAL_WORD_SURE = 0.8
+# With one neighbour only (the word ends the message: "when is the studio meting"), the context spreads its
+# belief over more words, so a slip is taken at a lower share: still the clear favourite.
+REAL_WORD_SURE_ONE_SIDE = 0.7
 REAL_WORD_COMMONER_ZIPF = 1.0
 
 
@@ -389,7 +392,8 @@ class LexicalCorrector:
         candidates = self._candidates(lower, left, right, include_self=True)
         probabilities = self._probabilities([c.score for c in candidates])
         best, sure = candidates[0], probabilities[0]
-        if (best.word == lower or sure < REAL_WORD_SURE or best.known_name
+        needed = REAL_WORD_SURE if left and right else REAL_WORD_SURE_ONE_SIDE
+        if (best.word == lower or sure < needed or best.known_name
                 or lex.zipf_of(lex.count(best.word)) - own_zipf < REAL_WORD_COMMONER_ZIPF):
             return None
         alternatives = tuple((apply_case(typed, c.word), round(p, 3)) for c, p in zip(candidates[1:4], probabilities[1:]))
