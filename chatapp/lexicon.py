@@ -263,7 +263,7 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "manages": (("manage", "manages", "reports"), ("manages", "reports", "direct reports")),
     # The people on a piece of work: "who's working on Atlas" asks for its owner and its leads.
     "owner": (("owner", "owns", "responsible", "working on", "works on", "who's on", "who is on"),
-              ("owner", "owners", "responsible", "assignee", "dri")),
+              ("owner", "owners", "responsible", "assignee", "dri", "crew", "assigned", "assigned to")),
     "lead": (("lead", "leads", "head", "heads", "runs", "in charge", "leader", "working on", "works on",
               "who's on", "who is on"),
              ("lead", "leader", "head", "chair")),

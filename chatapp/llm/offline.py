@@ -376,8 +376,7 @@ class OfflineResponder:
         units = [w.upper() for w in words if w not in naming_words(key)]
         if units:  # "Invoiced (GBP)" as the column said it
             label += f" ({' '.join(units)})"
-        owner = f"{entity.name}'" if entity.name.endswith("s") else f"{entity.name}'s"
-        return f"{owner} {label} is {value}.{self._change_note(entity, key)}"
+        return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
 
     def _change_note(self, entity: _KnownEntity, key: str) -> str:
         """" It was 4 May 2027 before (project-heron.md)" when a newer document changed the value."""

@@ -123,7 +123,9 @@ def confidence(findings: list[Finding], corrected: set[int], coherence: Coherenc
     fixed = [findings[i].replace_span for i in corrected]
     score = validation.score
     if fixed and validation.checks:
-        statuses = ["verified" if c.status == "contradicted" and any(_contains(c.claim.span, s) for s in fixed)
+        # A correction may reach past its claim: "Tuesday 8 December" rewritten whole for the date.
+        statuses = ["verified" if c.status == "contradicted" and any(
+                        _contains(c.claim.span, s) or _contains(s, c.claim.span) for s in fixed)
                     else c.status for c in validation.checks]
         score = sum(STATUS_SCORE[s] for s in statuses) / len(statuses)
         score = max(score, validation.score)

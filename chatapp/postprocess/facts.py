@@ -28,7 +28,7 @@ from chatapp.postprocess.relations import first_word, profile_finding, relation_
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.stated_changes import replaced_value_finding
-from chatapp.postprocess.superseded import key_parts, key_said, superseded_finding
+from chatapp.postprocess.superseded import key_parts, key_said, replacement_in_answer, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
@@ -167,7 +167,7 @@ class FactValidator:
                 # — unless the registry holds it as someone else's, or a record gives it under another key
                 # ("The Great Hall seats 120", where 120 is a booking's "guests: 120" in that room).
                 return ClaimCheck(claim, "verified", 0.6, [stated, f"but the registry has {label}"]), None
-            return self._registry_contradiction(vc, known, label, sources)
+            return self._registry_contradiction(vc, known, label, sources, analysis)
         if (stated and claim.entity_id and sentence.mode == "statement"
                 and not _said_of(stated, claim.entity_id, sources.view)
                 and len(own := _known_of_kind(vc, sources.view)) == 1
@@ -176,7 +176,7 @@ class FactValidator:
             # ("donor: Anonymous; amount: £250"), and the registry holds one amount of St Aidan's own,
             # £650 — the value was read off the wrong row.
             label = f"{sources.view.name(claim.entity_id)}: {own[0].key} = {sources.view.display(own[0])}"
-            return self._registry_contradiction(vc, own[0], label, sources)
+            return self._registry_contradiction(vc, own[0], label, sources, analysis)
         if stated and sentence.mode == "statement" and (swap := swapped_value(vc, sentence, sources.supplied)):
             # "Kerrow Motors quoted £3,980" against "Kerrow Motors £3,450 and Brightline Vans £3,980"
             name, own, listed_in = swap
@@ -197,7 +197,7 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5), None
         # The sentence most like the claim speaks first: "costs £4,900" beside "Data migration from CaseBook
         # | £14,900" means £14,900, though another line's £4,200 is one digit away.
-        contradiction = (self._against_slot(vc, sentence, sources)
+        contradiction = (self._against_slot(vc, sentence, analysis, sources)
                          or self._against_source_sentence(vc, sentence, analysis, sources)
                          or self._near_miss(vc, sentence, analysis, sources))
         if contradiction is not None:
@@ -238,16 +238,18 @@ class FactValidator:
         target = aligned_known(known, vc, sentence, analysis)
         return ("contradicted", target) if target is not None else None
 
-    def _registry_contradiction(self, vc: ValueClaim, known: KnownValue, label: str, sources: Sources):
+    def _registry_contradiction(self, vc: ValueClaim, known: KnownValue, label: str, sources: Sources,
+                                analysis: AnswerAnalysis):
         view, claim = sources.view, vc.claim
         certain = vc.certain
         confidence = self.settings.certain_confidence if certain else self.settings.uncertain_confidence
         confidence = round(min(confidence, 0.5 + known.confidence / 2), 3)
         kind = "WrongAttribute" if known.shape in IDENTIFYING_SHAPES or known.key in PROFILE_KEYS else "ContradictsFact"
-        replacement = V.render_like(claim.text, vc.value.vtype, view.display(known), known.parsed)
+        # "Tuesday 8 December" for a start of 10 December becomes "Thursday 10 December", weekday and all.
+        span, replacement = replacement_in_answer(vc, analysis, view.display(known), known.parsed)
         evidence = [label] + ([f"source: {known.source}"] if known.source != "registry" else [])
         finding = Finding(kind, claim.span, claim.text, confidence, view.display(known), evidence, vc.sentence,
-                          claim.span, replacement, major=True)
+                          span, replacement, major=True)
         return ClaimCheck(claim, "contradicted", confidence, evidence, view.display(known)), finding
 
     def _against_prior(self, vc: ValueClaim, sources: Sources):
@@ -264,7 +266,7 @@ class FactValidator:
                 return ClaimCheck(vc.claim, "contradicted", 0.8, finding.evidence, old.claim.text), finding
         return None
 
-    def _against_slot(self, vc: ValueClaim, sentence: SentenceInfo, sources: Sources):
+    def _against_slot(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):
         """A source sentence gives another value of the same kind in the same slot, the same words
         either side ("claiming £212,000." for "claiming £242,000."): the value the answer should
         have said (slots.py)."""
@@ -274,9 +276,9 @@ class FactValidator:
         if slot is None:
             return None
         confidence = self.settings.slot_confidence
-        replacement = V.render_like(vc.claim.text, vc.value.vtype, slot.value.text, slot.value.parsed)
+        span, replacement = replacement_in_answer(vc, analysis, slot.value.text, slot.value.parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, slot.value.text,
-                          [slot.sentence], vc.sentence, vc.claim.span, replacement, major=True)
+                          [slot.sentence], vc.sentence, span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [slot.sentence], slot.value.text), finding
 
     def _against_source_sentence(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis,
@@ -309,12 +311,16 @@ class FactValidator:
         # Tied by one word only, it is flagged but never rewritten.
         confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
         rival = rivals[0]
-        if vc.value.vtype == "code" and V.one_slip(vc.value.parsed, rival.parsed) and len(stems) >= 2:
-            # A reference one slip from the one the sentence like it gives is that reference mistyped.
+        if len(stems) >= 2 and (
+                (vc.value.vtype == "code" and V.one_slip(vc.value.parsed, rival.parsed))
+                or (vc.value.vtype == rival.vtype == "amount" and V.near_miss(vc.value.parsed, rival.parsed)
+                    and V.same_currency(V.currency(vc.claim.text), V.currency(rival.text)))):
+            # A reference one slip from the one the sentence like it gives is that reference mistyped, and
+            # an amount with its digits swapped ("€3,580" for "our price is €3,850") that amount.
             confidence = max(confidence, self.settings.slot_confidence)
-        replacement = V.render_like(vc.claim.text, vc.value.vtype, rival.text, rival.parsed)
+        span, replacement = replacement_in_answer(vc, analysis, rival.text, rival.parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],
-                          vc.sentence, vc.claim.span, replacement, major=True)
+                          vc.sentence, span, replacement, major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, [best], rivals[0].text), finding
 
     def _stated_apart(self, vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, sources: Sources):

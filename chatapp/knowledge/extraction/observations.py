@@ -39,11 +39,12 @@ _HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IG
 # "Ó" ("Cillian Ó Súilleabháin"), a capital letter standing alone that no other name word is.
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
 NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti ibn al ter ó ap ab "
-                           "ferch".split())
+                           "ferch ní nic uí mhic".split())
 # A person's name as prose writes it: two to four capitalised words, surname particles between them
 # ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.
 _PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
-PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
+# Irish particles are written with a capital ("Cathal Ó Dúill", "Siobhán Ní Bhriain"), the others in lower case.
+PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?i:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
 # A capitalised name word by the shape of its letters ("A" a capital, "a" a small letter of any
 # alphabet): "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés", "Kamińska", "Đoàn", "Hạnh".
 _NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*\.?$")
@@ -62,7 +63,8 @@ _GROUP_WORDS = frozenset(
     "staff team teachers all everyone list group department office committee board council ltd llp inc "
     "limited plc gmbh bv b.v. co corp company school college university services systems solutions "
     "consultancy consultants builders partners associates club society trust foundation support admin "
-    "finance accounts reception desk lab labs hr it sales marketing operations".split()
+    "finance accounts reception desk lab labs hr it sales marketing operations "
+    "care hire supplies direct holdings studio studios clinic surgery practice agency garage".split()
 )
 
 
@@ -99,7 +101,8 @@ _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten elev
 
 
 # Words for someone who does something: the head of a job title.
-_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith)$")  # shipwright, locksmith
+# shipwright, locksmith, groundsman, foreman, spokesperson
+_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo)?man|sperson|foreman)$")
 _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
                          "medic".split())
 

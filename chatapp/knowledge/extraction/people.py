@@ -284,9 +284,11 @@ def _lower_case_role(field: str) -> str | None:
     written in lower case at the head of a directory entry, as the words before any note or comma,
     when its last word is a word for someone who does something (_is_prose_role)."""
     head = re.sub(r"\s*\([^()]*\)", "", field.split(", ")[0]).strip(" .")
-    if not re.fullmatch(_PROSE_ROLE, head):
+    # "head climber / crew leader": two names for one job, each a job.
+    parts = head.split(" / ")
+    if len(parts) > 2 or not all(re.fullmatch(_PROSE_ROLE, part) and _is_prose_role(part) for part in parts):
         return None
-    return head if _is_prose_role(head) else None
+    return head
 
 
 def abbreviates(short: str, name: str) -> bool:
@@ -351,9 +353,30 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
         if in_item and joined and re.match(r"^\s{2,}\S", line) and not _LIST_ITEM.match(line):
             joined[-1] = (joined[-1][0], f"{joined[-1][1].rstrip()} {line.strip()}")
             continue
+        if joined and _contact_only(line) and _person_names(joined[-1][1]):
+            # "**Cathal Ó Dúill** – head climber" then "cathal@… · 086 733 0148": a card whose contact
+            # line sits under the name line is one entry.
+            joined[-1] = (joined[-1][0], f"{joined[-1][1].rstrip()} · {line.strip()}")
+            continue
         in_item = bool(_LIST_ITEM.match(line))
         joined.append((position, line))
     return joined
+
+
+# What may sit between the addresses and numbers of a contact line: separators and short labels
+# ("E:", "Mob", "Tel.").
+_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi)\b\.?:?)*",
+                             re.IGNORECASE)
+
+
+def _contact_only(line: str) -> bool:
+    """A line of only addresses and phone numbers: "cathal@example.ie · 086 733 0148"."""
+    if not line.strip() or not (EMAIL.search(line) or phone_spans(line)):
+        return False
+    rest = EMAIL.sub(" ", line)
+    for (start, end), _ in reversed(phone_spans(rest)):
+        rest = rest[:start] + " " + rest[end:]
+    return _CONTACT_FILLER.fullmatch(rest) is not None
 
 
 def _person_names(line: str) -> set[str]:
@@ -700,7 +723,8 @@ class PeopleReader:
             offsets.append(offsets[-1] + len(line) + 1)
         for n, line in enumerate(lines[:-1]):
             name = clean_name(line)
-            if self.is_email and self.sender and name and name == self.sender.split()[0]:
+            by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0])
+            if by_first_name:
                 name = self.sender  # the sender signing with a first name, their title and numbers under it
             elif name != line.strip().strip("*_") or not self.is_person(name):
                 continue
@@ -709,6 +733,8 @@ class PeopleReader:
             if not _is_role_text(title) or looks_like_person(clean_name(title)):
                 continue
             role = _split_role(title)[0]
+            if by_first_name and not (_is_prose_role(role.lower()) or re.fullmatch(r"[A-Z]{2,4}", role)):
+                continue  # under a first name, the firm's name ("Crann Óg Tree Care") is no job
             sure = 0.85 if name == self.sender else 0.75
             self.add(name, "role", role, sure, "signature", offsets[n])
             for follow in lines[n + 2 : n + 5]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from chatapp.accents import strip_accents
 from chatapp.lexicon import zipf
 from chatapp.preprocess.correction import grammar
 from chatapp.preprocess.correction.apostrophes import FineTagger, fix_bare_contractions
@@ -221,7 +222,11 @@ class SyntacticCorrector:
                     and is_editable_word(token)
                     and current.islower()
                     and canonical != current
-                    and canonical.lower() == current.lower()
+                    # "siobhan" is "Siobhán": a name typed without its accents gets them back, unless the
+                    # word is a common one ("van" is no "Văn").
+                    and (canonical.lower() == current.lower() or (
+                        zipf(current.lower()) < 3.0
+                        and strip_accents(canonical).lower() == strip_accents(current).lower()))
                 ):
                     edits.set(index, canonical, "Capitalization", confidence)
         for index, token in enumerate(doc.tokens):
@@ -344,7 +349,13 @@ def _terminal_mark(sentence: list[Token]) -> tuple[str | None, float]:
         return "?", 0.6 if second in SUBJECT_WORDS else 0.75  # "who sent it", not "what you need is"
     if first in ("do", "have", "has", "had"):
         # "do you", "have they": a question; "have a look", "do the rest": an order.
-        return ("?", 0.88) if second in PRONOUN_SUBJECTS else (None, 0.0)
+        if second in PRONOUN_SUBJECTS:
+            return "?", 0.88
+        # "has Siobhán sent the quote", "has the invoice gone": no order or statement opens with "has";
+        # "had" asks only of someone named ("had a good weekend" is a statement).
+        if len(written) > 2 and (first == "has" or (first == "had" and written[1][:1].isupper())):
+            return "?", 0.85
+        return None, 0.0
     if first in AUXILIARIES:
         if second in SUBJECT_WORDS or (len(written) > 1 and written[1][:1].isupper()):
             return "?", 0.88
