@@ -132,3 +132,10 @@ def test_a_name_typed_without_its_accent_and_a_has_question(firm):
 def test_offline_who_is_on_a_job_gives_its_crew(firm):
     answer = firm.ask("Who is on the CO-2612 job?", session="jobs", model="offline").response.delivered
     assert "CO-2612's crew is Cathal." in answer
+
+
+def test_offline_a_job_named_by_its_clients_first_word(firm):
+    answer = firm.ask("When does the Glenasmole job start?", session="glen", model="offline").response.delivered
+    assert "CO-2611's start is 2026-12-10." in answer
+    price = firm.ask("What's the price for the Ballyboden job?", session="bally", model="offline").response.delivered
+    assert "CO-2612's price (EUR ex VAT) is 1420." in price

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
-from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words, naming_words
+from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words, naming_words, zipf
 from chatapp.preprocess.reference_data import CLOSING_TAG
 from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
 
@@ -373,7 +373,7 @@ class OfflineResponder:
         if len(words) == 2 and words[0].endswith("s") and words[1] in RELATION_PREPOSITIONS:
             return f"{entity.name} {' '.join(words)} {value}."  # reports_to, belongs_to, works_for
         label = re.sub(r"\bq(\d)\b", r"Q\1", " ".join(naming_words(key)))  # q4_budget → "Q4 budget"
-        units = [w.upper() for w in words if w not in naming_words(key)]
+        units = [w.upper() if w in SHOUTED_UNITS else w for w in words if w not in naming_words(key)]
         if units:  # "Invoiced (GBP)" as the column said it
             label += f" ({' '.join(units)})"
         return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
@@ -431,6 +431,14 @@ class OfflineResponder:
             # object it holds, when the value quoted is a name of some words and another field is asked.
             matches = [(n, e, k) for n, e, k in matches if len(str(e.attributes.get(k, "")).split()) >= 2
                        and any(a != k for a in self._asked_keys(question, _KnownEntity.of(e)))]
+            if not matches:
+                # "When does the Glenasmole job start?": the one record whose value that word begins.
+                short = [(len(value), entity, key) for pattern, value, entity, key
+                         in self._registry_index().short_values_in(question)
+                         if value.casefold() not in names and pattern.search(question)
+                         and any(a != key for a in self._asked_keys(question, _KnownEntity.of(entity)))]
+                if len({entity.id for _, entity, _ in short}) == 1:
+                    matches = short
         elif not matches:
             matches = self._described(question)
         if not matches:
@@ -634,6 +642,10 @@ def _first_word(text: str) -> str:
     return found.group(0).casefold() if found else ""
 
 
+# Unit words a column header writes in capitals: currency codes and VAT ("Price (EUR ex VAT)").
+SHOUTED_UNITS = frozenset("gbp eur usd nzd aud cad chf jpy sek nok dkk pln inr zar sgd hkd vat".split())
+
+
 class _RegistryIndex:
     """Per registry version: a pattern per entity name and alias (one-word aliases must be
     capitalised as written: "Office", "Sales" are also common words), one per attribute value of
@@ -646,6 +658,8 @@ class _RegistryIndex:
         self._filed = 0
         self._aliases: dict[str, list[tuple[int, tuple[re.Pattern, str, float]]]] = {}
         self._values: dict[str, list[tuple[int, tuple[re.Pattern, str, Any, str]]]] = {}
+        # "the Glenasmole job" for the row whose client is "Glenasmole Golf Club": a name's uncommon first word.
+        self._short_values: dict[str, list[tuple[int, tuple[re.Pattern, str, Any, str]]]] = {}
         self.profile_values: list[tuple[Any, str, str]] = []
         for entity in entities:
             for alias in dict.fromkeys([entity.name, *entity.aliases]):
@@ -656,6 +670,10 @@ class _RegistryIndex:
                 if isinstance(value, str) and len(value) >= 4:
                     pattern = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)", re.I)
                     self._file(self._values, value, (pattern, value, entity, key))
+                    first = value.split()[0] if " " in value else ""
+                    if len(first) >= 4 and first[:1].isupper() and first.isalpha() and zipf(first.lower()) < 3.0:
+                        short = re.compile(rf"(?<!\w){re.escape(first)}(?!\w)")
+                        self._file(self._short_values, first, (short, value, entity, key))
             self.profile_values += [(entity, key, value) for key in PROFILE_KEYS
                                     for value in [entity.attributes.get(key)] if isinstance(value, str)]
 
@@ -676,3 +694,7 @@ class _RegistryIndex:
     def values_in(self, text: str) -> list[tuple[re.Pattern, str, Any, str]]:
         """(pattern, value, entity, key) of the attribute values that may occur in `text`."""
         return self._candidates(self._values, text)
+
+    def short_values_in(self, text: str) -> list[tuple[re.Pattern, str, Any, str]]:
+        """The same for values of some words named by their uncommon first word ("Glenasmole")."""
+        return self._candidates(self._short_values, text)
