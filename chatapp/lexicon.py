@@ -327,9 +327,15 @@ KEY_UNIT_WORDS = frozenset(
 
 def naming_words(key: str) -> tuple[str, ...]:
     """The words of a key a question names it by: its words less unit words ("invoiced_gbp" ->
-    ("invoiced",)), or all of them when that leaves none ("vat")."""
+    ("invoiced",)) and a measure written into the header ("firkin_72_pints" -> ("firkin",), "30l_keg" ->
+    ("keg",)), or all of them when that leaves none ("vat")."""
     words = key_words(key)
-    return tuple(w for w in words if w not in KEY_UNIT_WORDS) or words
+    kept = []
+    for n, word in enumerate(words):
+        measure = re.fullmatch(r"\d+[a-z]{0,3}", word) or (n and words[n - 1].isdigit())
+        if word not in KEY_UNIT_WORDS and not measure:
+            kept.append(word)
+    return tuple(kept) or words
 
 
 def _singular(word: str) -> str:

@@ -26,10 +26,37 @@ Taproom Manager | Ridgeway Brewing
 Tel 01632 960 415 | Mob 07700 900 312
 """
 
+PRICES = """# Trade price list — winter 2026
+
+| Beer | Style | ABV | Firkin (72 pints) | 30L keg |
+|---|---|---|---|---|
+| Chalk Path | Best bitter | 4.1% | £98 | £112 |
+| Hillfort | Porter | 5.2% | £112 | £128 |
+| Whitehorse IPA | IPA | 6.0% | £126 | £140 |
+
+Prices exclude VAT and duty is included. Delivery free over 4 firkins within 20 miles.
+"""
+
+MEETING = """# Brew team meeting — 1 December 2026
+
+Attendees: Devika Okonjo, Lorcan Whitty, Pavla Horáková
+
+## Actions
+- Pavla to order 25 kg of Maris Otter and 5 kg of crystal malt by Friday 4 December.
+- Lorcan to update the taproom board with the festival date.
+- Devika to chase the duty return (due 15 December).
+
+## Notes
+Pavla Horáková started on 23 November as assistant brewer (pavla@ridgewaybrew.co.uk).
+Fermenter FV3 is out of action until the new valve arrives.
+"""
+
 
 @pytest.fixture(scope="module")
 def brewery(tmp_path_factory):
-    engine, _ = engine_learnt_from(tmp_path_factory, "ridgeway", {"team.md": TEAM, "casks.eml": CASKS})
+    engine, _ = engine_learnt_from(tmp_path_factory, "ridgeway", {"team.md": TEAM, "casks.eml": CASKS,
+                                                                  "price-list-2026.md": PRICES,
+                                                                  "brew-meeting-2026-12-01.md": MEETING})
     yield engine
     engine.close()
 
@@ -68,3 +95,14 @@ def test_offline_answers_say_which_number_is_which(brewery):
 def brewery_answer(engine, question: str) -> str:
     """What `chatapp ask --model offline` delivers."""
     return engine.ask(question, session="brewery", model="offline").response.delivered
+
+
+def test_someone_who_started_as_a_job_holds_it(brewery):
+    assert only_entity(brewery, "Pavla Horáková").attributes["role"] == "assistant brewer"
+    result = checked(brewery, "Who is Pavla?", "Pavla Horáková is the head brewer; she joined on 23 November.")
+    assert "the assistant brewer [corrected]" in result.delivered
+
+
+def test_offline_a_column_named_with_its_measure_is_asked_for_by_its_name(brewery):
+    assert "Hillfort's firkin (72 pints) is £112." in brewery_answer(brewery, "How much is a firkin of Hillfort?")
+    assert "Chalk Path's 30l keg is £112." in brewery_answer(brewery, "What's a 30L keg of Chalk Path?")

@@ -372,9 +372,15 @@ class OfflineResponder:
         words = key_words(key)
         if len(words) == 2 and words[0].endswith("s") and words[1] in RELATION_PREPOSITIONS:
             return f"{entity.name} {' '.join(words)} {value}."  # reports_to, belongs_to, works_for
-        label = re.sub(r"\bq(\d)\b", r"Q\1", " ".join(naming_words(key)))  # q4_budget → "Q4 budget"
-        units = [w.upper() if w in SHOUTED_UNITS else w for w in words if w not in naming_words(key)]
-        if units:  # "Invoiced (GBP)" as the column said it
+        # What the header adds after the name in brackets, "Invoiced (GBP)", "Firkin (72 pints)", goes back
+        # in brackets; a measure before the name stays where it is ("30l keg").
+        naming = naming_words(key)
+        cut = len(words)
+        while cut > 0 and words[cut - 1] not in naming:
+            cut -= 1
+        label = re.sub(r"\bq(\d)\b", r"Q\1", " ".join(words[:cut] or words))  # q4_budget → "Q4 budget"
+        units = [w.upper() if w in SHOUTED_UNITS else w for w in words[cut:]] if cut else []
+        if units:
             label += f" ({' '.join(units)})"
         return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
 

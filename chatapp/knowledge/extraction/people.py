@@ -71,6 +71,12 @@ _ROLE_RIGHT_BEFORE_NAME = re.compile(
     rf"(?:^\s*(?:[-*•+]\s+)?|\b{_OWNER})(?P<role>[A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})\s+(?P<name>{PROSE_NAME})"
     r"(?![\w'’-])"
 )
+# "Pavla Horáková started on 23 November as assistant brewer": someone who joined, and the job they joined as.
+_JOINED_AS = re.compile(
+    rf"(?<![\w'’-])(?P<name>{PROSE_NAME})\s+(?:has\s+)?(?:started|starts|joined|joins|began|begins)\b"
+    rf"[^.;:()]{{0,40}}?\bas\s+(?:an?\s+|our\s+|the\s+)?(?P<role>{_PROSE_ROLE})"
+    r"(?=\s*(?:[,.;:()]|$)|\s+(?:at|for|in|on|with|from)\b)"
+)
 _PAST_ROLE = frozenset("former ex previous old retired late outgoing".split())  # not what they do now
 _NOT_IN_A_ROLE = frozenset("who which that is are was were will has have had and or to the a an said says "
                            "asked told".split())
@@ -671,7 +677,7 @@ class PeopleReader:
         """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
         "(contact: Wenna Trask, parish clerk)": someone introduced by what they do, which makes
         them a person even when their given name is in no list."""
-        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME):
+        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME, _JOINED_AS):
             for match in pattern.finditer(line):
                 name, role = clean_name(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
                 role = role[0].lower() + role[1:]  # a line's first word: "Sous chef"
