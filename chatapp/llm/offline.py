@@ -383,7 +383,8 @@ class OfflineResponder:
         if not older:
             return ""
         # The file closes the line, as a citation does, so the check reads it as one.
-        return f" It was {older[0]['value']} before ({file_name(older[0]['source'])})"
+        # A person held the role before: named, not given by the registry's id.
+        return f" It was {self._display(older[0]['value'])} before ({file_name(older[0]['source'])})"
 
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         lines, sources, summaries = [], [], []
