@@ -188,3 +188,38 @@ def test_an_old_date_a_note_marks_was_is_corrected(engine):
                        "The final report for Brindlecombe is due on 26 February 2027.")
     assert [f.content for f in response.hallucination_flags] == ["26 February 2027"]
     assert "19 March 2027 [corrected]" in response.delivered
+
+
+def test_a_piece_of_work_named_by_the_rare_word_of_its_name_is_found(engine):
+    # "the Harnwell routing study" is Harnwell Foods' study: "Harnwell" is no other name's word.
+    pre = engine.turns.preprocess("who is the project lead on the Harnwell routing study?")
+    assert [r.canonical_name for r in pre.resolved_entities] == ["Harnwell Foods"]
+    # The page the question finds still names the old lead; the mail that replaced him is newer.
+    response = checked(engine, "who is the project lead on the Harnwell routing study?",
+                       "Cormac O'Brien-Yates is the project lead on the Harnwell routing study.")
+    assert [f.content for f in response.hallucination_flags] == ["Cormac O'Brien-Yates"]
+    assert "Mary-Kate Threlkeld [corrected]" in response.delivered
+    right = checked(engine, "who is the project lead on the Harnwell routing study?",
+                    "Mary-Kate Threlkeld is the project lead on the Harnwell routing study.")
+    assert right.hallucination_flags == []
+
+
+@pytest.mark.parametrize("question, figure", [
+    ("What is the contract value of the Harnwell routing study?", "£28,750 + VAT"),
+    ("What is the Brindlecombe contract worth?", "£48,000"),
+])
+def test_offline_what_a_contract_is_worth_is_its_contract_value(engine, question, figure):
+    # The note after the amount ("+ VAT") stays with it; the figure a later note changed is the new one.
+    answer = engine.ask(question, session="worth", model="offline").response.delivered
+    assert f"contract value is {figure}" in answer
+
+
+@pytest.mark.parametrize("name, role, email, phone", [
+    ("Blodwen Delacourt-Finch", "Managing Director", "blodwen@fernhollow.co.uk", "07700 900 481"),
+    ("Cormac O'Brien-Yates", "Senior Consultant", "cormac.obrienyates@fernhollow.co.uk", "07700 900 514"),
+    ("Mary-Kate Threlkeld", "Consultant", "marykate@fernhollow.co.uk", "07700 900 525"),
+    ("Lowenna Margetson", "Analyst", "lowenna.margetson@fernhollow.co.uk", None),
+])
+def test_a_team_page_with_a_heading_per_person_gives_each_their_details(engine, name, role, email, phone):
+    attributes = only_entity(engine, name).attributes
+    assert (attributes.get("role"), attributes.get("email"), attributes.get("phone")) == (role, email, phone)

@@ -95,12 +95,16 @@ def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, sa
         return True
     parts = [_norm(w) for w in key.split("_") if w and not is_stop(w)]
     inside = (thing_span.start, thing_span.end), (said_span.start, said_span.end)
+    # A name modifying a noun is the phrase it heads: "the Harnwell routing study" is about Harnwell.
+    thing_root = thing_span.root
+    while thing_root.dep_ == "compound" and thing_root.head.i != thing_root.i:
+        thing_root = thing_root.head
     for token in clause:
         if any(a <= token.i < b for a, b in inside):
             continue
         if not any(_alike(p, _norm(token.text)) for p in parts):
             continue
-        if (dependency_arcs(token, thing_span.root) <= _MAX_ARCS
+        if (dependency_arcs(token, thing_root) <= _MAX_ARCS
                 and dependency_arcs(token, said_span.root) <= _MAX_ARCS
                 and not _parenthesised(doc, token, said_span)):
             return True
