@@ -223,3 +223,41 @@ def test_offline_what_a_contract_is_worth_is_its_contract_value(engine, question
 def test_a_team_page_with_a_heading_per_person_gives_each_their_details(engine, name, role, email, phone):
     attributes = only_entity(engine, name).attributes
     assert (attributes.get("role"), attributes.get("email"), attributes.get("phone")) == (role, email, phone)
+
+
+def test_a_name_only_a_spreadsheet_the_question_did_not_find_gives_is_not_called_unknown(tmp_path_factory):
+    # "Stowbridge Council" is a client in the pipeline sheet; the question finds the pricing mail.
+    engine, _ = engine_learnt_from(tmp_path_factory, "fernhollow-bid", {
+        "pipeline-2026.csv": PIPELINE, "email-2026-12-02-pricing.eml": PRICING})
+    try:
+        response = checked(engine, "who is Morag Kerr-Dalgleish?",
+                           "Morag Kerr-Dalgleish is the procurement lead at Stowbridge Council.")
+        assert response.hallucination_flags == []
+        made_up = checked(engine, "who is Morag Kerr-Dalgleish?",
+                          "Morag Kerr-Dalgleish is the procurement lead at Bramcote Council.")
+        assert [(f.hallucination_type, f.content) for f in made_up.hallucination_flags] == [
+            ("NonexistentEntity", "Bramcote Council")]
+    finally:
+        engine.close()
+
+
+PIPELINE = """opportunity,client,owner,est_value,stage,decision_by
+Parking strategy refresh,Stowbridge Council,Halvard Quintrell,"£36,000",bid in progress,2027-01-15
+Depot consolidation,Harnwell Foods,Blodwen Delacourt-Finch,"£52,500",early conversation,2027-03-31
+"""
+
+PRICING = """From: Halvard Quintrell <halvard@fernhollow.co.uk>
+To: Blodwen Delacourt-Finch <blodwen@fernhollow.co.uk>
+Subject: Stowbridge parking bid - pricing
+Date: Wed, 02 Dec 2026 18:05:44 +0000
+
+Blodwen,
+
+Fee: £34,200 (ex VAT)
+Optional public consultation module: £4,800 + VAT
+
+Their procurement lead is Morag Kerr-Dalgleish (morag.kerr-dalgleish@stowbridge.gov.uk). She confirmed the
+deadline is still 11 December at noon.
+
+Halvard
+"""
