@@ -261,3 +261,12 @@ deadline is still 11 December at noon.
 
 Halvard
 """
+
+
+def test_offline_the_project_lead_asked_is_the_lead_not_the_project_too(engine):
+    # The page's "project lead" is stored as the lead; "project" is another of its fields.
+    answer = engine.ask("who is the project lead on the Harnwell routing study?", session="lead",
+                        model="offline").response.delivered
+    assert "lead is Mary-Kate Threlkeld" in answer
+    assert "project is Warehouse Routing Study" not in answer
+    assert "account lead" not in answer
