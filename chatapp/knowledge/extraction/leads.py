@@ -106,7 +106,8 @@ def _someone(text: str) -> str:
     December Halvard" -> "Halvard"): a full name, or one name word that is a given name or no everyday
     word ("Halvard", "Mary-Kate"; not "This" or "From"); "" when they name nobody."""
     words = clean_name(text).split()
-    while words and (_NOT_THINGS.match(words[0]) or (is_common(words[0], 4.0) and not is_first_name(words[0].split("-")[0]))):
+    while words and (_NOT_THINGS.match(words[0])
+                     or (is_common(words[0], 4.0) and not is_first_name(words[0].split("-")[0]))):
         words.pop(0)
     name = " ".join(words)
     if len(words) > 1:
