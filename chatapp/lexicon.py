@@ -310,6 +310,8 @@ _QUALIFIER = re.compile(r"\d+|q[1-4]|fy\d*|h[12]")
 # Heads that name only the form of a value; the words before them say what it is:
 # "mobile_number" is a phone, "email_address" an email, "contract_value" the contract's.
 GENERIC_HEADS = frozenset("number no num address value id name info details code".split())
+_MONEY_HEADS = frozenset({"value"})
+_MONEY = frozenset({"budget"})
 
 
 def key_words(key: str) -> tuple[str, ...]:
@@ -365,7 +367,9 @@ def concepts_of_key(key: str) -> frozenset[str]:
     found = _held_by_head(words)
     if words and words[-1] in GENERIC_HEADS:
         described = set().union(*(_held_by_head((w,)) for w in words[:-1])) if len(words) > 1 else set()
-        found = described or found
+        # A value is still an amount whatever it is the value of: "contract_value" is the contract's and
+        # what a question about the budget or the cost of the work asks for.
+        found = (described | (found & _MONEY)) if words[-1] in _MONEY_HEADS else (described or found)
     if not found:
         # A head no concept knows ("launch_window", "work_email_addr") is read through the nearest
         # word before it that one does.

@@ -221,22 +221,31 @@ class TurnRunner:
         queries = list(dict.fromkeys(_sentence_around(text, f.span) for f in checked.hallucination_flags
                                      if f.hallucination_type in SECOND_LOOK_FLAGS and not f.corrected))
         queries = queries[:SECOND_LOOK_QUERIES]
-        if not queries:
+        # A name called unknown may stand in a document the question did not find ("Stowbridge Council"
+        # in a pipeline spreadsheet's client column): it is looked for by itself.
+        names = list(dict.fromkeys(f.content for f in checked.hallucination_flags
+                                   if f.hallucination_type == "NonexistentEntity"))[:SECOND_LOOK_QUERIES]
+        if not queries and not names:
             return []
         from chatapp.postprocess.evidence import is_stop, stem, words
         from chatapp.postprocess.support import RETRIEVED, EvidencePool
 
         seen = {c.chunk_id for c in chunks}
         found = []
-        for query, results in zip(queries, self.kb.search_many(queries, k=SECOND_LOOK_K)):
+        for n, results in enumerate(self.kb.search_many([*queries, *names], k=SECOND_LOOK_K)):
+            query = [*queries, *names][n]
             said = {stem(w) for w in words(query) if not is_stop(w)}
             for chunk in results:
                 # Only a passage with a sentence saying much of what the answer's does: a "75 days" in an
                 # unrelated matter plan is no support for "the goal is under 75 days". (The passage is
-                # read as the check that follows reads it, once: its sentences are kept per text.)
+                # read as the check that follows reads it, once: its sentences are kept per text.) A name
+                # is found only where the passage writes it whole.
                 if chunk.chunk_id in seen:
                     continue
-                if EvidencePool([(chunk.content, chunk.title, RETRIEVED)]).best(said)[1] < SECOND_LOOK_OVERLAP:
+                if n >= len(queries):
+                    if query.casefold() not in " ".join(chunk.content.split()).casefold():
+                        continue
+                elif EvidencePool([(chunk.content, chunk.title, RETRIEVED)]).best(said)[1] < SECOND_LOOK_OVERLAP:
                     continue
                 seen.add(chunk.chunk_id)
                 found.append(chunk)

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words, naming_words, zipf
 from chatapp.preprocess.reference_data import CLOSING_TAG
@@ -341,6 +342,12 @@ class OfflineResponder:
         named = [k for k in entity.attributes if all(w in lowered for w in naming_words(k))]
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
         named = [k for k in named if not any(set(naming_words(k)) < set(naming_words(other)) for other in named)]
+        # "project lead" is a label the documents give the key "lead" (LABEL_SYNONYMS): its "project"
+        # asks for no "project" key of its own.
+        spoken = [label for label, key in LABEL_SYNONYMS.items() if key in entity.attributes
+                  and re.search(rf"\b{re.escape(' '.join(key_words(label)))}\b", lowered)]
+        named = [k for k in named if not any(k != LABEL_SYNONYMS[label] and set(key_words(k)) < set(key_words(label))
+                                             for label in spoken)]
         if named and not re.search(r"\band\b", lowered):
             return named
         # A cue word ("who leads", "when") asks for every key holding its concept: eng_lead and marketing_lead.
@@ -393,7 +400,8 @@ class OfflineResponder:
         if not older:
             return ""
         # The file closes the line, as a citation does, so the check reads it as one.
-        return f" It was {older[0]['value']} before ({file_name(older[0]['source'])})"
+        # A person held the role before: named, not given by the registry's id.
+        return f" It was {self._display(older[0]['value'])} before ({file_name(older[0]['source'])})"
 
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         lines, sources, summaries = [], [], []

@@ -164,6 +164,7 @@ class ClaimExtractor:
         sentences = self._sentences(doc, text, code)
         if mentions is None:
             mentions = self.view.find_mentions(text)
+        mentions = [*mentions, *self.view.short_mentions(text, resolved_ids, [m.span for m in mentions])]
         names = [n for n in self._name_claims(doc, text, sentences, mentions, value_spans, resolved_ids)
                  if not _overlaps(n.claim.span, code)]
         pronoun_refs = self._attach_entities(doc, sentences, names, resolved_ids)

@@ -94,8 +94,10 @@ class FactValidator:
                 in_scope_ids.add(id(name.claim))
         # The supplied sources outrank the registry's role table: a sentence they state (quoted from
         # a document) is not rewritten because someone else holds a role of the same name.
+        # Unless a newer document handed the role on: the page still naming the old holder is out of date.
         mismatches = [m for m in relation_mismatches(analysis, sources.view)
-                      if not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources)]
+                      if _held_before(m, sources.view)
+                      or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
         for link in analysis.profile_links:
             # Whoever is put in the wrong role gets replaced; their own profile is then beside the point.
@@ -465,6 +467,12 @@ class FactValidator:
 
 
 # --- helpers ----------------------------------------------------------------------
+
+
+def _held_before(mismatch, view) -> bool:
+    """The person the answer names held the relation until a newer document gave it to another."""
+    return any(old.key == mismatch.key and old.raw in mismatch.said.entity_ids
+               for old in view.superseded.get(mismatch.entity_id, []))
 
 
 def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:

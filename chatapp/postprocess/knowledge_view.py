@@ -22,6 +22,7 @@ from typing import Any
 
 from chatapp import lexicon
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
+from chatapp.knowledge.short_names import distinctive_words
 from chatapp.postprocess import values as V
 from chatapp.preprocess.entities.aliases import sole_holders
 from chatapp.postprocess.evidence import date_covers, is_stop, stem, words
@@ -87,6 +88,8 @@ class EntityMention:
 class KnowledgeView:
     entities: dict[str, Entity] = field(default_factory=dict)
     alias_index: dict[str, list[str]] = field(default_factory=dict)
+    # (a rare word of a thing's name, its id): "Harnwell" for Harnwell Foods (knowledge/short_names.py)
+    short_names: list[tuple[str, str]] = field(default_factory=list)
     values: dict[str, list[KnownValue]] = field(default_factory=dict)
     # normalised profile value -> [(entity_id, key)], e.g. "marketing" -> department of Priya
     profile_index: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -126,6 +129,7 @@ class KnowledgeView:
                 existing = view.values.setdefault(fact.subject, [])
                 if not any(e.key == known.key and e.raw == known.raw for e in existing):
                     existing.append(known)
+        view.short_names = distinctive_words(view.entities.values())
         for ids in view.alias_index.values():
             ids.sort(key=lambda i: -view.entities[i].prior)
         view._load_history(registry)
@@ -263,6 +267,20 @@ class KnowledgeView:
             exact = any(normalize_alias(self.entities[i].name) == normalize_alias(surface) for i in ids)
             mentions.append(EntityMention(match.span(1), surface, ids, exact))
         return mentions
+
+    def short_mentions(self, text: str, entity_ids, taken: list[tuple[int, int]]) -> list[EntityMention]:
+        """ "the Harnwell routing study" in an answer about Harnwell Foods: the rare word of the name of
+        a thing the question is about. Only of those: a word dropped in passing ("Claimsworth would cost
+        more than £55,000 with migration") would otherwise be held to every value of "Claimsworth
+        Practice"."""
+        found = []
+        for word, entity_id in self.short_names:
+            if entity_id not in entity_ids:
+                continue
+            for match in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w-])", text):
+                if not any(a < match.end() and match.start() < b for a, b in taken):
+                    found.append(EntityMention(match.span(), word, [entity_id], False))
+        return found
 
     def profile_mentions(self, text: str) -> list[tuple[tuple[int, int], str, list[tuple[str, str]]]]:
         if self.profile_pattern is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chatapp.knowledge.extraction.observations import key_for_label
 from chatapp.knowledge.registry import normalize_alias
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, ProfileLink
 from chatapp.postprocess.evidence import is_stop
@@ -45,9 +46,12 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
             entity_id = n.entity_ids[0]
             if view.entities[entity_id].type == "person":
                 continue  # correct who holds a role in a thing, never which thing a person has
-            for key, holders in links.get(entity_id, {}).items():
+            keys = links.get(entity_id, {})
+            for key, holders in keys.items():
                 if len(holders) != 1 or not _key_in(key, stems):
                     continue  # several holders (attendees, members): nobody is wrong by not being one
+                if _narrower_named(key, keys, stems) or _other_kind_named(analysis, sentence, key):
+                    continue  # "the account lead" is not the project's "lead": another role of that name
                 (holder, source), = holders.items()
                 if holder in ids:
                     continue
@@ -91,12 +95,16 @@ def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, sa
         return True
     parts = [_norm(w) for w in key.split("_") if w and not is_stop(w)]
     inside = (thing_span.start, thing_span.end), (said_span.start, said_span.end)
+    # A name modifying a noun is the phrase it heads: "the Harnwell routing study" is about Harnwell.
+    thing_root = thing_span.root
+    while thing_root.dep_ == "compound" and thing_root.head.i != thing_root.i:
+        thing_root = thing_root.head
     for token in clause:
         if any(a <= token.i < b for a, b in inside):
             continue
         if not any(_alike(p, _norm(token.text)) for p in parts):
             continue
-        if (dependency_arcs(token, thing_span.root) <= _MAX_ARCS
+        if (dependency_arcs(token, thing_root) <= _MAX_ARCS
                 and dependency_arcs(token, said_span.root) <= _MAX_ARCS
                 and not _parenthesised(doc, token, said_span)):
             return True
@@ -147,6 +155,36 @@ def _norm(word: str) -> str:
     word_stem = relation_stem(word)
     # The lexicon's words for leading ("heads", "runs", "chair", "led") all name a key's "lead".
     return "lead" if word_stem in relation_families()[RELATION_CONCEPTS.index("lead")] else word_stem
+
+
+def _narrower_named(key: str, keys, stems: set[str]) -> bool:
+    """Whether the sentence names another of the entity's relations that says more than `key`
+    ("Halvard leads the Brindlecombe account": account_lead, not lead)."""
+    parts = set(_key_parts(key))
+    return any(parts < set(_key_parts(other)) and _key_in(other, stems) for other in keys if other != key)
+
+
+def _other_kind_named(analysis: AnswerAnalysis, sentence, key: str) -> bool:
+    """Whether the relation word is written with a word before it that makes it another role than
+    `key`: "the account lead" is the key account_lead, so not "lead" (which "project lead" is:
+    labels are read as the extraction reads them, observations.key_for_label)."""
+    doc = analysis.doc
+    clause = doc.char_span(*sentence.claim.span, alignment_mode="expand") if doc is not None else None
+    parts = _key_parts(key)
+    if clause is None or not parts:
+        return False
+    for token in clause:
+        if not _alike(parts[-1], _norm(token.text)):
+            continue
+        modifiers = [c.text for c in token.children
+                     if c.dep_ == "compound" and c.i < token.i and c.text.isalpha() and c.text.islower()]
+        if modifiers and key_for_label(" ".join([*modifiers, token.text])) != key:
+            return True
+    return False
+
+
+def _key_parts(key: str) -> list[str]:
+    return [_norm(w) for w in key.split("_") if w and not is_stop(w)]
 
 
 def _key_in(key: str, stems: set[str]) -> bool:

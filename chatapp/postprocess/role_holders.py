@@ -127,12 +127,14 @@ def _beside(role: str, sentence: str) -> list[str]:
 def _said_together(name: str, role: str, sources: Sources) -> bool:
     """Some source sentence has the name (or its last word) and every word of the role, and writes no
     other name right beside the role: "Gannet Imaging will be the groundworks contractor" does;
-    "the groundworks contractor (Fennick Civils) … the plotter comes from Gannet Imaging" does not."""
-    surname = name.split()[-1].lower()
+    "the groundworks contractor (Fennick Civils) … the plotter comes from Gannet Imaging" does not. A mail
+    names a colleague by first name: "Halvard takes over as account lead" says it of Halvard Quintrell."""
     words = role.split()
+    called = {name.lower(), name.split()[-1].lower(), name.split()[0].lower()}
     for sentence, _stems, _i in sources.supplied.sentences:
         lower = sentence.lower()
-        if (name.lower() in lower or surname in lower) and all(w in lower for w in words):
+        if any(re.search(rf"(?<![\w'’-]){re.escape(c)}(?![\w-])", lower) for c in called) and all(
+                w in lower for w in words):
             beside = _beside(role, sentence)
             if not beside or any(_same_name(other, name) for other in beside):
                 return True

@@ -64,6 +64,7 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
         return None
     shapes = COMPATIBLE_SHAPES.get(value.vtype, set())
     said = _sentence_forms(analysis, sentence.claim.span)
+    asked = frozenset(lexicon.concepts_asked(sentence.claim.text))
     about = [vc.claim.entity_id, *sentence.entity_ids]
     if any(_says_key(k, said) for k in _current_values(value, view, about)):
         return None  # still right for what the sentence says it is ("the review is on 9 March")
@@ -77,7 +78,7 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
                 continue  # the answer gives the new value too: it tells the change
             named = entity_id == vc.claim.entity_id or entity_id in sentence.entity_ids
             partly = not named and _names_partly(view, entity_id, sentence.claim.text)
-            key = _says_key(old, said)
+            key = _says_key(old, said) or _asks_for_key(old, asked)
             if not key and _current_values(value, view, [*about, entity_id]):
                 continue  # without the key said, the value may be one of the thing's current ones
             if (named or partly) and key:
@@ -131,6 +132,16 @@ def _says_key(old: KnownValue, forms: set[str]) -> bool:
     them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
     parts = key_parts(old.key)
     return key_said(sum(1 for w in parts if w in forms or stem(w) in forms), len(parts))
+
+
+# Concepts any sentence with "when" or "day" in it would seem to say: they tie a value to no key.
+_VAGUE_CONCEPTS = frozenset({"date", "time"})
+
+
+def _asks_for_key(old: KnownValue, asked: frozenset[str]) -> bool:
+    """The sentence names what the value is in other words than its key: "the budget" for
+    `contract_value` (an amount the contract is worth: lexicon.concepts_of_key)."""
+    return bool((asked - _VAGUE_CONCEPTS) & lexicon.concepts_of_key(old.key))
 
 
 def _says_whole_compound_key(old: KnownValue, forms: set[str]) -> bool:

@@ -19,7 +19,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     `with_mentions` the recogniser's names are left out, for a caller that reads them in batches
     (mentions.read_mentions_many)."""
     from chatapp.knowledge.extraction.fields import read_fields
-    from chatapp.knowledge.extraction.leads import read_leads
+    from chatapp.knowledge.extraction.leads import read_handovers, read_leads
     from chatapp.knowledge.extraction.legal_names import read_legal_names
     from chatapp.knowledge.extraction.mentions import read_mentions
     from chatapp.knowledge.extraction.people import reach_key, read_people
@@ -38,6 +38,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
         found += read_legal_names(parsed.text)
         found += read_leads(parsed.text)
+        found += read_handovers(parsed.text)
         if with_mentions:
             found += read_mentions(parsed.text)
     # A "Contact" column of addresses is their email, one of numbers their phone, whatever the format.

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import re
 
-from chatapp.knowledge.extraction.observations import MENTION, PROSE_NAME, Observation, clean_name, looks_like_person
+from chatapp.knowledge.extraction.observations import (
+    CHANGE,
+    MENTION,
+    PROSE_NAME,
+    Observation,
+    clean_name,
+    is_name_word,
+    key_for_label,
+    looks_like_person,
+)
 from chatapp.lexicon import is_common, is_first_name
 
 _NAME = PROSE_NAME
@@ -52,3 +61,56 @@ def _names_a_thing(thing: str) -> bool:
     if not words or _NOT_THINGS.match(thing) or is_first_name(words[0]):
         return False
     return any(not is_common(w, 4.5) for w in words if w[0].isupper())
+
+
+# --- handovers ------------------------------------------------------------------
+# "Halvard takes over as account lead for Brindlecombe from Sunniva", "Ines replaces Mark as project
+# lead", "Dana succeeds Lee as chair of the Foundry Town group": a role passed from one person to
+# another. People in a mail are often named by first name alone, so one capitalised word will do;
+# the merge (merge._apply_changes) finds whose role it was by the old holder, and who the new one is.
+_PERSON_REF = rf"(?:{_NAME}|[A-Z][\w'’-]+)"
+_ROLE = (r"(?:the\s+|our\s+|their\s+)?(?P<role>(?:[a-z][\w-]*\s+){0,2}?"
+         r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head))")
+_OF_THING = r"(?:\s+(?:for|on|of)\s+(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&)){0,5}))?"
+_HANDOVERS = (
+    # NEW takes over as ROLE [for THING] from OLD; NEW takes over from OLD as ROLE [for THING]
+    re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF})\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
+               rf"(?:takes?|taking|took|taken)\s+over\s+as\s+{_ROLE}{_OF_THING}\s+from\s+(?P<old>{_PERSON_REF})"),
+    re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF})\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
+               rf"(?:takes?|taking|took|taken)\s+over\s+from\s+(?P<old>{_PERSON_REF})\s+as\s+{_ROLE}{_OF_THING}"),
+    # NEW replaces / succeeds OLD as ROLE [on THING]
+    re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF})\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
+               rf"(?:replaces?|replacing|replaced|succeeds?|succeeding|succeeded)\s+(?P<old>{_PERSON_REF})"
+               rf"\s+as\s+{_ROLE}{_OF_THING}"),
+)
+
+
+def read_handovers(text: str) -> list[Observation]:
+    """A stated change of each role a sentence says passes from one person to another: the new holder
+    as the value, the old one as the value it replaces, what the role is of (when named) as the subject."""
+    text = re.sub(r"(?<!\n)\n(?![\n>])", " ", text)  # a wrapped paragraph; positions hold
+    found = []
+    for pattern in _HANDOVERS:
+        for match in pattern.finditer(text):
+            new, old = _someone(match.group("new")), _someone(match.group("old"))
+            if not (new and old) or new == old:
+                continue
+            thing = re.sub(_SMALL, "", match.group("thing") or "").strip()
+            found.append(Observation(thing, CHANGE, key_for_label(match.group("role")), new, 0.8, "change",
+                                     match.start(), previous=old))
+    return found
+
+
+def _someone(text: str) -> str:
+    """The person capitalised words name, without a date or sentence word before them ("From 1
+    December Halvard" -> "Halvard"): a full name, or one name word that is a given name or no everyday
+    word ("Halvard", "Mary-Kate"; not "This" or "From"); "" when they name nobody."""
+    words = clean_name(text).split()
+    while words and (_NOT_THINGS.match(words[0])
+                     or (is_common(words[0], 4.0) and not is_first_name(words[0].split("-")[0]))):
+        words.pop(0)
+    name = " ".join(words)
+    if len(words) > 1:
+        return name if looks_like_person(name) else ""
+    first = name.split("-")[0]
+    return name if name and is_name_word(name) and (is_first_name(first) or not is_common(first, 4.0)) else ""

@@ -89,7 +89,7 @@ def merge(rows: list[Row]) -> Learnt:
         if group.type == "person":
             for name in group.names:
                 name_to_id.setdefault(_norm(name), group_id)
-    _apply_changes(groups, changes)
+    _apply_changes(groups, changes, _people_called(groups))
     # A name only the recogniser saw, in one document, is too weak to be an entity (people aside:
     # a colleague named once in meeting notes is still a colleague).
     people = [g for g in groups if g.type == "person" and any(r.method != "ner" for r in g.rows)]
@@ -227,11 +227,29 @@ def _words(text: str) -> set[str]:
     return {w for w in re.split(r"[_\W]+", text.lower()) if len(w) > 1 and not w.isdigit()}
 
 
-def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
-    """Each stated change becomes a value of the attribute it changes, dated by its document."""
+def _people_called(groups: list[_Group]) -> dict[str, str]:
+    """Each way a person is named (full name, first name, alias) -> their full name, where only one
+    person is named so: a handover in a mail says "Halvard takes over from Sunniva". A name only the
+    recogniser saw ("Cormac O'Brien" cut from "Cormac O'Brien-Yates") is no second person."""
+    called: dict[str, set[str]] = defaultdict(set)
+    for group in groups:
+        if (group.type != "person" or not any(len(n.split()) > 1 for n in group.names)
+                or all(r.method == "ner" for r in group.rows)):
+            continue
+        full = _canonical(group)
+        for name in {*group.names, *group.aliases, *(n.split()[0] for n in group.names)}:
+            called[_norm(name)].add(full)
+    return {name: next(iter(fulls)) for name, fulls in called.items() if len(fulls) == 1}
+
+
+def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, str]) -> None:
+    """Each stated change becomes a value of the attribute it changes, dated by its document. A role
+    handed from one person to another names them as the text does ("Sunniva"): the old holder is found
+    by the person meant, and the new one is written by full name."""
     for change in changes:
         shape = value_shape(change.value)
         previous = normal_value(change.previous) if change.previous else ""
+        previous_person = people.get(_norm(change.previous)) if change.previous else None
         label = _words(change.key)
         best, best_score = [], 0.0
         for group in groups:
@@ -242,9 +260,12 @@ def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
                 if not olds:
                     continue
                 if previous:
-                    score = 10.0 if any(normal_value(r.value) == previous for r in olds) else 0.0
-                    if score and shape == "text":  # a title many hold: whose changed, by the name said
-                        score += len(label & subject_words)
+                    score = 10.0 if any(normal_value(r.value) == previous or (
+                        previous_person and people.get(_norm(r.value)) == previous_person) for r in olds) else 0.0
+                    if score and shape == "text":  # a title many hold: whose changed, by the name said,
+                        # and which of the entity's keys by the role named ("account lead", not "lead")
+                        score += len(label & subject_words) + len(_words(change.subject) & subject_words)
+                        score += 0.5 * len(label & _words(key))
                 elif shape == "text":
                     continue  # a text value said without the one it replaces could be anyone's anything
                 else:
@@ -257,7 +278,8 @@ def _apply_changes(groups: list[_Group], changes: list[Row]) -> None:
         if len(best) == 1:
             group, key = best[0]
             template = next(r for r in group.rows if r.key == key)
-            group.rows.append(Row(template.subject, template.subject_type, key, change.value, change.confidence,
+            value = people.get(_norm(change.value), change.value) if previous_person else change.value
+            group.rows.append(Row(template.subject, template.subject_type, key, value, change.confidence,
                                   "change", change.position, change.doc_date, change.source))
 
 

@@ -838,7 +838,10 @@ class PeopleReader:
                 # accounts, invoices)" is the title before its bracketed note, not cut inside it.
                 unbracketed = re.sub(r"\s*\([^()]*\)", "", field).strip()
                 listing = re.search(r"\([^()]*,[^()]*\)", field)  # a bracketed list describes the job
-                candidates = [unbracketed, field] if listing else [field, field.split(", ")[0], unbracketed]
+                # "Analyst (joined September)": an aside in lower case is said of the person, not the
+                # title, where "Veterinary Nurse (RVN)" brackets a part of it.
+                aside = re.search(r"\(\s*[a-z][^()]*\)\s*$", field)
+                candidates = [unbracketed, field] if listing or aside else [field, field.split(", ")[0], unbracketed]
                 role = next((text for text in candidates if _is_role_text(text) and _balanced(text)), None)
                 role = role or _lower_case_role(field)
             if n and (called := _CALLED_FIELD.search(field)) and not _NOT_TITLES.match(called.group("alias")):

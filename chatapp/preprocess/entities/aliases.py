@@ -18,6 +18,7 @@ from rapidfuzz import fuzz, process
 from chatapp import lexicon
 from chatapp.accents import strip_accents
 from chatapp.knowledge.registry import decode_attribute
+from chatapp.knowledge.short_names import distinctive_words
 from chatapp.preprocess.dialogue import keywords_of
 from chatapp.records import Entity
 
@@ -86,6 +87,9 @@ class AliasIndex:
                     phrases.setdefault(name_tokens(value), []).append(Alias(entity_id, FULL_NAME_EXACTNESS, value))
             if entity.type == "person":  # "Smith" or "John" alone may mean John Smith
                 name_keys += [(t, entity_id, NAME_PART_EXACTNESS) for t in name_tokens(entity.name) if len(t) >= 3]
+        # "the Harnwell routing study": a rare word of a thing's name that no other name has.
+        for word, entity_id in distinctive_words(p.entity for p in profiles.values()):
+            phrases.setdefault(name_tokens(word), [Alias(entity_id, NAME_PART_EXACTNESS, word)])
         _link_related(profiles)
         self._roles = _sole_holders(profiles)
         self._profiles, self._phrases, self._name_keys = profiles, phrases, name_keys
