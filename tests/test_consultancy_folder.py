@@ -222,7 +222,8 @@ def test_offline_what_a_contract_is_worth_is_its_contract_value(engine, question
 ])
 def test_a_team_page_with_a_heading_per_person_gives_each_their_details(engine, name, role, email, phone):
     attributes = only_entity(engine, name).attributes
-    assert (attributes.get("role"), attributes.get("email"), attributes.get("phone")) == (role, email, phone)
+    # Each card's "Mobile:" line is kept as their mobile.
+    assert (attributes.get("role"), attributes.get("email"), attributes.get("mobile")) == (role, email, phone)
 
 
 def test_a_name_only_a_spreadsheet_the_question_did_not_find_gives_is_not_called_unknown(tmp_path_factory):
@@ -270,3 +271,17 @@ def test_offline_the_project_lead_asked_is_the_lead_not_the_project_too(engine):
     assert "lead is Mary-Kate Threlkeld" in answer
     assert "project is Warehouse Routing Study" not in answer
     assert "account lead" not in answer
+
+
+def test_a_swapped_fee_is_corrected_from_the_mail_whose_subject_says_what_it_is(tmp_path_factory):
+    # The mail's subject ("Stowbridge parking bid - pricing") says what its "Fee:" line is about, and the
+    # answer's second clause is about the other amount.
+    engine, _ = engine_learnt_from(tmp_path_factory, "fernhollow-fee", {"email-2026-12-02-pricing.eml": PRICING})
+    try:
+        response = checked(engine, "What fee did Halvard price the Stowbridge bid at?",
+                           "Halvard priced the Stowbridge parking bid at £43,200 (ex VAT), with an optional "
+                           "consultation module at £4,800 + VAT.")
+        assert "at £34,200 [corrected] (ex VAT)" in response.delivered
+        assert "£4,800 + VAT." in response.delivered
+    finally:
+        engine.close()

@@ -743,6 +743,9 @@ def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tu
     of that name ("Ironside fixed price", or the firm's own "our price" under its signature). Word
     by word, a three-word name the passage shortens would weigh as three misses."""
     start, end = value_span
+    # "… the bid at £43,200 (ex VAT), with an optional module at £4,800 + VAT": the clause after the
+    # comma is about the other amount; only the value's own clause says what it is about.
+    low, high = _own_clause(sentence, analysis, value_span)
     names = sorted(n.claim.span for n in analysis.names if n.sentence == sentence.index)
     merged: list[list[int]] = []
     for n_start, n_end in names:  # overlapping readings of a name ("Scenic Workshop" in "Ironside Scenic Workshop")
@@ -752,11 +755,25 @@ def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tu
             merged.append([n_start, n_end])
     units: dict[object, set[str]] = {}
     for word, span, _ in sentence.words:
-        if start <= span[0] < end or start < span[1] <= end:
+        if start <= span[0] < end or start < span[1] <= end or not low <= span[0] < high:
             continue
         name = next((i for i, (n_start, n_end) in enumerate(merged) if n_start <= span[0] < n_end), None)
         units.setdefault(("name", name) if name is not None else stem(word), set()).add(stem(word))
     return list(units.values())
+
+
+def _own_clause(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tuple[int, int]) -> tuple[int, int]:
+    """The span (in the answer) of the clause holding the value, when another value of the sentence sits
+    in another clause (split at commas and semicolons); else the whole sentence."""
+    s_start, s_end = sentence.claim.span
+    text = analysis.text
+    cuts = [s_start] + [s_start + m.end() for m in re.finditer(r"[,;]\s", text[s_start:s_end])] + [s_end]
+    clauses = list(zip(cuts, cuts[1:]))
+    own = next(((a, b) for a, b in clauses if a <= value_span[0] < b), (s_start, s_end))
+    others = [o.claim.span for o in analysis.values if o.sentence == sentence.index and o.claim.span != value_span]
+    if any(not own[0] <= o[0] < own[1] for o in others):
+        return own
+    return s_start, s_end
 
 
 def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> list:
