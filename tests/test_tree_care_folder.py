@@ -139,3 +139,11 @@ def test_offline_a_job_named_by_its_clients_first_word(firm):
     assert "CO-2611's start is 2026-12-10." in answer
     price = firm.ask("What's the price for the Ballyboden job?", session="bally", model="offline").response.delivered
     assert "CO-2612's price (EUR ex VAT) is 1420." in price
+
+
+def test_a_signatures_employer_is_no_holder_of_its_title(firm):
+    # "Course Manager, Glenasmole Golf Club" under Rhoswen's name gives the club as her employer, not as
+    # the course manager: an answer naming someone else for the role is never "corrected" to the club.
+    result = checked(firm, "Who is the course manager at Glenasmole?",
+                     "The course manager at Glenasmole Golf Club is Siobhán Ní Bhriain.")
+    assert "is Glenasmole Golf Club" not in result.delivered

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from chatapp.knowledge.extraction.observations import is_group_name
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.findings import Finding, Sources
 
@@ -113,12 +114,14 @@ def _beside(role: str, sentence: str) -> list[str]:
         return []
     phrase = r"\s+".join(re.escape(w) for w in role.split())
     owner = r"(?:(?:the|our|their|your|its)\s+)?"
-    after = re.compile(rf"\b{phrase}\b\s*(?:\(\s*|,\s+|:\s*|\s+is\s+)({_NAME})", re.IGNORECASE)
+    after = re.compile(rf"\b{phrase}\b\s*(?P<sep>\(\s*|,\s+|:\s*|\s+is\s+)({_NAME})", re.IGNORECASE)
     before = re.compile(rf"({_NAME})\s*(?:,\s*|\(\s*){owner}{phrase}\b", re.IGNORECASE)
     names = []
     for pattern in (after, before):
         for match in pattern.finditer(sentence):
-            name = match.group(1).strip()
+            name = match.group(match.lastindex).strip()
+            if pattern is after and match.group("sep").startswith(",") and is_group_name(name):
+                continue  # "Course Manager, Glenasmole Golf Club": a signature's title and employer
             if name[:1].isupper() and name.split()[0].lower() not in _DETERMINERS:
                 names.append(name)
     return names

@@ -76,6 +76,12 @@ _PLACE_WORDS = frozenset(
 )
 
 
+def is_group_name(name: str) -> bool:
+    """A name ending in a word for a group or a firm ("Glenasmole Golf Club", "Hartley Foods Ltd")."""
+    words = name.split()
+    return len(words) >= 2 and words[-1].lower().strip(".") in _GROUP_WORDS
+
+
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
 INNER_NICKNAME = re.compile(
     r"\b([A-Z][\w'’-]+)\s+(?:\"([A-Z][\w'’-]{1,20})\"|“([A-Z][\w'’-]{1,20})”|'([A-Z][\w-]{1,20})'"
