@@ -332,9 +332,13 @@ def naming_words(key: str) -> tuple[str, ...]:
     ("invoiced",)) and a measure written into the header ("firkin_72_pints" -> ("firkin",), "30l_keg" ->
     ("keg",)), or all of them when that leaves none ("vat")."""
     words = key_words(key)
+
+    def is_measure(word: str) -> bool:  # "72", "30l"; a year ("budget_2027") names the value
+        return re.fullmatch(r"\d+[a-z]{0,3}", word) is not None and re.fullmatch(r"(?:19|20)\d\d", word) is None
+
     kept = []
     for n, word in enumerate(words):
-        measure = re.fullmatch(r"\d+[a-z]{0,3}", word) or (n and words[n - 1].isdigit())
+        measure = is_measure(word) or (n > 0 and words[n - 1].isdigit() and is_measure(words[n - 1]))
         if word not in KEY_UNIT_WORDS and not measure:
             kept.append(word)
     return tuple(kept) or words
