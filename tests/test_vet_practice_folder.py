@@ -1,0 +1,77 @@
+"""A small veterinary practice's folder in New Zealand: a staff phone list whose columns are named the way
+people name them ("Ext", "Cell", "Work email"), Māori and Pacific names with macrons, a rota table with
+day-first dates, a client-facing price list, supplier mails with forwarded parts, practice minutes.
+Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, only_entity
+
+PHONE_LIST = """Name,Role,Ext,Cell,Work email,Days
+Aroha Ngātai,Practice Manager,200,027 555 0110,aroha@totarabayvets.co.nz,Mon–Fri
+Dr Hēmi Tāwhiri,Principal Vet (owner),201,021 555 0142,hemi@totarabayvets.co.nz,Mon–Fri
+Dr Mereana Pōtae,Vet – production animals,202,022 555 0177,mereana.potae@totarabayvets.co.nz,Mon–Thu
+Dr Sione Fifita,Vet – companion animals,203,027 555 0198,sione.f@totarabayvets.co.nz,Tue–Sat
+Losa Tuimavave,Head Nurse,210,021 555 0263,losa@totarabayvets.co.nz,Mon–Fri
+Sione Taufa,Vet Nurse,211,022 555 0235,sione.t@totarabayvets.co.nz,Wed–Sun
+"""
+
+ORDER = """From: Losa Tuimavave <losa@totarabayvets.co.nz>
+To: Aroha Ngātai <aroha@totarabayvets.co.nz>
+Subject: Fwd: Order confirmation KAH-58213
+Date: Tue, 10 Nov 2026 11:20:55 +1300
+
+Hi Aroha,
+
+FYI - the dog vaccines are fine but the cat F3 is on backorder until mid-January.
+
+Losa
+
+Losa Tuimavave | Head Nurse | ext 210
+
+-------- Original Message --------
+Subject: Order confirmation KAH-58213
+Date: 10/11/2026 10:05
+From: Kauri Animal Health Orders <orders@kauriah.co.nz>
+
+  Cat F3 vaccine, 10-dose pack    x 4    NZ$  796.00   ** BACKORDER - expected 15/01/2027 **
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "totara", {
+        "staff-phone-list.csv": PHONE_LIST, "email-2026-11-10-vaccine-order.eml": ORDER})
+    yield engine
+    engine.close()
+
+
+def _offline(engine, question: str, session: str) -> str:
+    return engine.ask(question, session=session, model="offline").response.delivered
+
+
+@pytest.mark.parametrize("name, extension, cell", [
+    ("Sione Taufa", "211", "022 555 0235"),
+    ("Aroha Ngātai", "200", "027 555 0110"),
+])
+def test_a_phone_list_with_ext_and_cell_columns_keeps_both_numbers(engine, name, extension, cell):
+    attributes = only_entity(engine, name).attributes
+    assert attributes.get("extension") == extension
+    assert attributes.get("phone") == cell
+    assert cell in _offline(engine, f"What is {name}'s cell number?", f"cell-{extension}")
+    assert extension in _offline(engine, f"What is {name}'s extension?", f"ext-{extension}")
+
+
+def test_an_extension_in_a_later_signature_does_not_replace_the_cell_number(engine):
+    # Losa signs "ext 210" in a November mail; her cell from the phone list is still the number to call.
+    answer = _offline(engine, "What is Losa's phone number?", "losa-phone")
+    assert "021 555 0263" in answer
+    assert "[corrected]" not in answer
+
+
+def test_a_wrong_extension_is_corrected_to_the_lists(engine):
+    response = checked(engine, "What is Aroha's extension?", "Aroha Ngātai is the Practice Manager. Her extension is 220.")
+    assert [f.content for f in response.hallucination_flags] == ["220"]
+    assert "200 [corrected]" in response.delivered
