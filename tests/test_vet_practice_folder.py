@@ -39,11 +39,39 @@ From: Kauri Animal Health Orders <orders@kauriah.co.nz>
   Cat F3 vaccine, 10-dose pack    x 4    NZ$  796.00   ** BACKORDER - expected 15/01/2027 **
 """
 
+PRICES = """<html><head><title>Our prices | Tōtara Bay Vets</title><script>gtag('config', 'G-1');</script></head>
+<body><nav><a href="/">Home</a> | <a href="/prices">Prices</a></nav>
+<h1>Our prices</h1>
+<p>Prices effective from 1 November 2026. All prices are in NZ dollars and include GST.</p>
+<table>
+<tr><th>Service</th><th>Price (NZ$ incl. GST)</th></tr>
+<tr><td>Standard consultation (15 min)</td><td>$89.00</td></tr>
+<tr><td>After-hours consultation</td><td>$165.00</td></tr>
+<tr><td>Dental scale and polish (under general anaesthetic)</td><td>$358.00</td></tr>
+</table>
+<footer>Tōtara Bay Vets · 07 555 0100</footer></body></html>
+"""
+
+PRICE_FIX = """From: Aroha Ngātai <aroha@totarabayvets.co.nz>
+To: Team <team@totarabayvets.co.nz>
+Subject: Dental price on the website is wrong - please read
+Date: Thu, 26 Nov 2026 09:12:40 +1300
+
+Kia ora koutou,
+
+Heads up: the new price list that went up on the website on 1 November has a typo. The dental scale and
+polish (under GA) should be $385.00 incl. GST, not $358.00. The numbers got swapped when I copied them over.
+
+Ngā mihi,
+Aroha
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "totara", {
-        "staff-phone-list.csv": PHONE_LIST, "email-2026-11-10-vaccine-order.eml": ORDER})
+        "staff-phone-list.csv": PHONE_LIST, "email-2026-11-10-vaccine-order.eml": ORDER,
+        "website-prices.html": PRICES, "email-2026-11-26-dental-price.eml": PRICE_FIX})
     yield engine
     engine.close()
 
@@ -75,3 +103,13 @@ def test_a_wrong_extension_is_corrected_to_the_lists(engine):
     response = checked(engine, "What is Aroha's extension?", "Aroha Ngātai is the Practice Manager. Her extension is 220.")
     assert [f.content for f in response.hallucination_flags] == ["220"]
     assert "200 [corrected]" in response.delivered
+
+
+def test_a_price_a_later_mail_says_should_be_another_is_corrected(engine):
+    # "should be $385.00 incl. GST, not $358.00": a few words qualify the new price before ", not".
+    response = checked(engine, "How much is a dental scale and polish?",
+                       "A dental scale and polish under general anaesthetic costs $358.00 including GST.")
+    assert [f.content for f in response.hallucination_flags] == ["$358.00"]
+    assert "$385.00 [corrected]" in response.delivered
+    right = checked(engine, "How much is a standard consultation?", "A standard consultation is $89.00 including GST.")
+    assert right.hallucination_flags == []

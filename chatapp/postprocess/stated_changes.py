@@ -41,8 +41,10 @@ _CHANGED_THING_FROM = re.compile(
 
 
 # "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May":
-# the value before the words replaces the one after them.
-_INSTEAD_OF = re.compile(r"\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+", re.IGNORECASE)
+# the value before the words replaces the one after them. A few words may qualify the new value first
+# ("should be $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
+_INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+)", re.IGNORECASE)
 
 
 def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
