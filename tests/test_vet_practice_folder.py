@@ -66,12 +66,41 @@ Ngā mihi,
 Aroha
 """
 
+ROTA = """# After-hours on-call rota — December 2026
+
+_Drawn up by Aroha Ngātai, 13/11/2026._
+
+| Date | Day | On-call vet | On-call nurse |
+|---|---|---|---|
+| 12/12/2026 | Saturday | Dr Sione Fifita | Losa Tuimavave |
+| 19/12/2026 | Saturday | Dr Mereana Pōtae | Sione Taufa |
+| 20/12/2026 | Sunday | Dr Mereana Pōtae | Sione Taufa |
+| 27/12/2026 | Sunday | Dr Sione Fifita | Sione Taufa |
+| 28/12/2026 | Monday | Dr Sione Fifita | Sione Taufa |
+"""
+
+SWAP = """From: Aroha Ngātai <aroha@totarabayvets.co.nz>
+To: Team <team@totarabayvets.co.nz>
+Subject: RE: Swap 19/20 Dec on-call?
+Date: Tue, 1 Dec 2026 08:41:12 +1300
+
+Morena all,
+
+Swap done. For the record:
+
+  - Saturday 19 and Sunday 20 December: on-call vet is now Dr Sione Fifita (nurse unchanged, Sione Taufa).
+  - Sunday 27 and Monday 28 December: on-call vet is now Dr Mereana Pōtae (nurse unchanged, Sione Taufa).
+
+Aroha
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "totara", {
         "staff-phone-list.csv": PHONE_LIST, "email-2026-11-10-vaccine-order.eml": ORDER,
-        "website-prices.html": PRICES, "email-2026-11-26-dental-price.eml": PRICE_FIX})
+        "website-prices.html": PRICES, "email-2026-11-26-dental-price.eml": PRICE_FIX,
+        "on-call-rota-december-2026.md": ROTA, "email-2026-12-01-rota-swap.eml": SWAP})
     yield engine
     engine.close()
 
@@ -113,3 +142,25 @@ def test_a_price_a_later_mail_says_should_be_another_is_corrected(engine):
     assert "$385.00 [corrected]" in response.delivered
     right = checked(engine, "How much is a standard consultation?", "A standard consultation is $89.00 including GST.")
     assert right.hallucination_flags == []
+
+
+@pytest.mark.parametrize("day, old, new", [
+    ("Saturday 19 December", "Mereana Pōtae", "Sione Fifita"),
+    ("Sunday 27 December", "Sione Fifita", "Mereana Pōtae"),
+])
+def test_a_rota_duty_a_later_mail_says_is_now_someone_elses_is_corrected(engine, day, old, new):
+    # The rota still shows the old vet; the mail says the duty "is now" another's. The nurse the mail
+    # leaves unchanged is not touched.
+    response = checked(engine, f"Who is the on-call vet on {day}?",
+                       f"Dr {old} is the on-call vet on {day}, with Sione Taufa as the on-call nurse.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("TemporalError", old)]
+    assert f"{new} [corrected]" in response.delivered
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Who is the on-call vet on Saturday 19 December?", "Dr Sione Fifita is the on-call vet on Saturday 19 December."),
+    ("Who is on call on 12/12/2026?", "On Saturday 12 December the on-call vet is Dr Sione Fifita and the on-call "
+                                      "nurse is Losa Tuimavave."),
+])
+def test_the_vet_the_rota_or_the_later_mail_gives_is_not_flagged(engine, question, answer):
+    assert checked(engine, question, answer).hallucination_flags == []

@@ -22,6 +22,7 @@ from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, 
 from chatapp.postprocess.evidence import stem, text_index, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
+from chatapp.postprocess.person_changes import person_changes
 from chatapp.postprocess.person_swaps import person_swaps
 from chatapp.postprocess.role_holders import role_swaps
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
@@ -111,8 +112,9 @@ class FactValidator:
             checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
                                                          finding.evidence, finding.suggestion)
             findings.append(finding)
-        for finding in role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
-                analysis, sources, [f.span for f in findings]):
+        swaps = role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
+            analysis, sources, [f.span for f in findings])
+        for finding in swaps + person_changes(analysis, sources, [f.span for f in [*findings, *swaps]]):
             for name in analysis.names:
                 if name.claim.span == finding.span:
                     checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,
