@@ -72,6 +72,7 @@ _Drawn up by Aroha Ngātai, 13/11/2026._
 
 | Date | Day | On-call vet | On-call nurse |
 |---|---|---|---|
+| 5/12/2026 | Saturday | Dr Hēmi Tāwhiri | Sione Taufa |
 | 12/12/2026 | Saturday | Dr Sione Fifita | Losa Tuimavave |
 | 19/12/2026 | Saturday | Dr Mereana Pōtae | Sione Taufa |
 | 20/12/2026 | Sunday | Dr Mereana Pōtae | Sione Taufa |
@@ -164,3 +165,18 @@ def test_a_rota_duty_a_later_mail_says_is_now_someone_elses_is_corrected(engine,
 ])
 def test_the_vet_the_rota_or_the_later_mail_gives_is_not_flagged(engine, question, answer):
     assert checked(engine, question, answer).hallucination_flags == []
+
+
+def test_a_rota_row_quoted_beside_the_mails_changes_keeps_its_own_vet(engine):
+    # The offline answer quotes both swap lines and this weekend's row: the row's "Day: Saturday; On-call
+    # vet: …" says which day only in numbers the swap lines do not give, so no swap applies to it.
+    answer = ("From your documents:\n"
+              "- Saturday 19 and Sunday 20 December: on-call vet is now Dr Sione Fifita (nurse unchanged, Sione Taufa). "
+              "(email-2026-12-01-rota-swap.eml)\n"
+              "- Sunday 27 and Monday 28 December: on-call vet is now Dr Mereana Pōtae (nurse unchanged, Sione Taufa). "
+              "(email-2026-12-01-rota-swap.eml)\n"
+              "- Date: 5/12/2026; Day: Saturday; On-call vet: Dr Hēmi Tāwhiri; On-call nurse: Sione Taufa. "
+              "(on-call-rota-december-2026.md)")
+    response = checked(engine, "Who is on call this weekend?", answer)
+    assert response.hallucination_flags == []
+    assert "Dr Hēmi Tāwhiri; On-call nurse" in response.delivered

@@ -7,9 +7,10 @@ to someone else. The answer gives the old holder: a TemporalError, corrected to 
 "now".
 
 Left alone: a source clause whose words before "now" (what changed hands: "on-call vet") are not all in
-the answer's sentence, a claim sharing fewer than MIN_WORDS of its words (names aside) with the source
-sentence, or not every number it gives (the day), a claim already naming the new holder, and a claim in
-which more than one known person goes unnamed by the source sentence (whose part changed is unclear).
+the answer's sentence; a claim sharing fewer than MIN_WORDS of its words (names aside) with the source
+sentence, giving a number it does not (another day), or none of its numbers when it gives some (which
+day is unsaid); a claim already naming the new holder; and a claim in which more than one known person
+goes unnamed by the source sentence (whose part changed is unclear).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def _about(sentence: SentenceInfo, text: str, stems: set[str], label: set[str], 
     own = {stem(part) for w, _, _ in sentence.words for part in words(w)} - {stem(w) for w in name_words}
     if not label <= own | sentence.stems or len(own) < MIN_WORDS:
         return False
-    if not set(_NUMBER.findall(sentence.claim.text)) <= set(_NUMBER.findall(text)):
-        return False  # another day's or another amount's line
+    said, stated = set(_NUMBER.findall(sentence.claim.text)), set(_NUMBER.findall(text))
+    if not said <= stated or (stated and not said):
+        return False  # another day's line, or a claim that does not say which day it is about
     return len(own & stems) / len(own) >= MIN_OVERLAP
