@@ -37,6 +37,36 @@ Date: 10/11/2026 10:05
 From: Kauri Animal Health Orders <orders@kauriah.co.nz>
 
   Cat F3 vaccine, 10-dose pack    x 4    NZ$  796.00   ** BACKORDER - expected 15/01/2027 **
+
+Questions? Call your account manager Tessa Wyndholm on 021 555 0417.
+"""
+
+XRAY = """From: Hēmi Tāwhiri <hemi@totarabayvets.co.nz>
+To: Team <team@totarabayvets.co.nz>
+Subject: Fwd: Service visit - digital X-ray
+Date: Tue, 24 Nov 2026 16:48:03 +1300
+
+Team,
+
+The X-ray service has moved. It is now Thursday 17 December, not Tuesday 8 December.
+
+Hemi
+
+---------- Forwarded message ---------
+From: Tessa Wyndholm <tessa.wyndholm@kauriah.co.nz>
+Date: Tue, 24 Nov 2026 at 14:02
+Subject: Service visit - digital X-ray
+To: Hēmi Tāwhiri <hemi@totarabayvets.co.nz>
+
+Kia ora Hēmi,
+
+Our service engineer can no longer make it on Tuesday 8 December, so we have moved your annual service
+to Thursday 17 December 2026, arriving 8.30am.
+
+Kind regards,
+Tessa Wyndholm
+Account Manager, Bay of Plenty | Kauri Animal Health
+0800 555 284 | 021 555 0417
 """
 
 PRICES = """<html><head><title>Our prices | Tōtara Bay Vets</title><script>gtag('config', 'G-1');</script></head>
@@ -101,7 +131,8 @@ def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "totara", {
         "staff-phone-list.csv": PHONE_LIST, "email-2026-11-10-vaccine-order.eml": ORDER,
         "website-prices.html": PRICES, "email-2026-11-26-dental-price.eml": PRICE_FIX,
-        "on-call-rota-december-2026.md": ROTA, "email-2026-12-01-rota-swap.eml": SWAP})
+        "on-call-rota-december-2026.md": ROTA, "email-2026-12-01-rota-swap.eml": SWAP,
+        "email-2026-11-24-xray-moved.eml": XRAY})
     yield engine
     engine.close()
 
@@ -180,3 +211,22 @@ def test_a_rota_row_quoted_beside_the_mails_changes_keeps_its_own_vet(engine):
     response = checked(engine, "Who is on call this weekend?", answer)
     assert response.hallucination_flags == []
     assert "Dr Hēmi Tāwhiri; On-call nurse" in response.delivered
+
+
+def test_a_second_number_the_answer_quoted_beside_the_first_is_no_inconsistency(engine):
+    # The signature lists a freephone and a mobile; the order mail gives the mobile alone. Quoting both
+    # lines is no answer contradicting itself.
+    answer = ("Tessa Wyndholm: Account Manager. Phone: 0800 555 284.\n\nFrom your documents:\n"
+              "- Kind regards, Tessa Wyndholm Account Manager, Bay of Plenty | Kauri Animal Health "
+              "0800 555 284 | 021 555 0417 (email-2026-11-24-xray-moved.eml)\n"
+              "- Call your account manager Tessa Wyndholm on 021 555 0417. (email-2026-11-10-vaccine-order.eml)")
+    response = checked(engine, "Who is Tessa Wyndholm?", answer)
+    assert response.hallucination_flags == []
+    assert "[unverified]" not in response.delivered
+
+
+def test_the_x_ray_service_date_the_forwarded_mail_moved_is_corrected(engine):
+    response = checked(engine, "When is the X-ray machine being serviced?",
+                       "The annual X-ray service is on Tuesday 8 December 2026.")
+    assert [f.content for f in response.hallucination_flags] == ["8 December 2026"]
+    assert "17 December 2026 [corrected]" in response.delivered
