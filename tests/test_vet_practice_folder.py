@@ -125,6 +125,18 @@ Swap done. For the record:
 Aroha
 """
 
+MINUTES = """# Practice meeting — Tuesday 17 November 2026
+
+**Present:** Hēmi Tāwhiri (chair), Aroha Ngātai (minutes), Mereana Pōtae, Sione Fifita, Losa Tuimavave
+
+## 3. New graduate vet
+Hēmi has offered the new graduate position to Dr Pita Whaanga (Massey, class of 2026). He has accepted and
+starts on **Monday 11 January 2027**. Mereana will be his mentor for the first six months.
+
+## 4. Christmas and New Year hours
+- Staff Christmas lunch: Friday 18 December at The Landing Café, 12.30pm. Practice pays.
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
@@ -132,7 +144,8 @@ def engine(tmp_path_factory):
         "staff-phone-list.csv": PHONE_LIST, "email-2026-11-10-vaccine-order.eml": ORDER,
         "website-prices.html": PRICES, "email-2026-11-26-dental-price.eml": PRICE_FIX,
         "on-call-rota-december-2026.md": ROTA, "email-2026-12-01-rota-swap.eml": SWAP,
-        "email-2026-11-24-xray-moved.eml": XRAY})
+        "email-2026-11-24-xray-moved.eml": XRAY,
+        "practice-meeting-2026-11-17.md": MINUTES})
     yield engine
     engine.close()
 
@@ -230,3 +243,21 @@ def test_the_x_ray_service_date_the_forwarded_mail_moved_is_corrected(engine):
                        "The annual X-ray service is on Tuesday 8 December 2026.")
     assert [f.content for f in response.hallucination_flags] == ["8 December 2026"]
     assert "17 December 2026 [corrected]" in response.delivered
+
+
+@pytest.mark.parametrize("answer", [
+    "Pita Whaanga starts on Monday 18 January 2027.",
+    # The value's own clause is read; the mentoring is another fact of the sentence.
+    "Dr Pita Whaanga starts on Monday 18 January 2027, and Dr Mereana Pōtae will mentor him.",
+])
+def test_a_start_date_the_minutes_give_after_he_is_corrected(engine, answer):
+    # "… to Dr Pita Whaanga (Massey, class of 2026). He has accepted and starts on Monday 11 January 2027."
+    response = checked(engine, "When does the new graduate vet start?", answer)
+    assert [f.content for f in response.hallucination_flags] == ["18 January 2027"]
+    assert "11 January 2027 [corrected]" in response.delivered
+
+
+def test_the_start_date_the_minutes_give_after_he_is_not_flagged(engine):
+    response = checked(engine, "When does the new graduate vet start?",
+                       "Dr Pita Whaanga starts on Monday 11 January 2027, and Dr Mereana Pōtae will mentor him.")
+    assert response.hallucination_flags == []

@@ -150,6 +150,10 @@ def _shared_index(texts: tuple[str, ...]) -> TextIndex:
     return TextIndex(list(texts))
 
 
+# A sentence whose subject is whoever the sentence before it named.
+_OPENS_ON_A_PRONOUN = re.compile(r"\s*(?:[-*•]\s+)?(?:He|She|They)\b")
+
+
 @dataclass
 class TextIndex:
     """One bag of source texts (evidence, retrieved chunks, entity records…)."""
@@ -344,6 +348,21 @@ class TextIndex:
         best, best_overlap = "", 0.0
         for sentence, sentence_stems, _ in self.sentences:
             overlap = len(stems & sentence_stems) / len(stems)
+            if overlap > best_overlap:
+                best, best_overlap = sentence, overlap
+        return best, best_overlap
+
+    def best_sentence_after_its_person(self, stems: set[str], own: int = 2) -> tuple[str, float]:
+        """Like best_sentence, for sentences that open on a pronoun ("He has accepted and starts on Monday
+        11 January 2027."), counted with the sentence before them in the same text, which names who "he"
+        is; a sentence must share `own` of `stems` by itself."""
+        best, best_overlap = "", 0.0
+        for i, (sentence, sentence_stems, text) in enumerate(self.sentences):
+            if i == 0 or self.sentences[i - 1][2] != text or not _OPENS_ON_A_PRONOUN.match(sentence):
+                continue
+            if len(stems & sentence_stems) < own:
+                continue
+            overlap = len(stems & (sentence_stems | self.sentences[i - 1][1])) / len(stems)
             if overlap > best_overlap:
                 best, best_overlap = sentence, overlap
         return best, best_overlap
