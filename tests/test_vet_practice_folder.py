@@ -137,6 +137,17 @@ starts on **Monday 11 January 2027**. Mereana will be his mentor for the first s
 - Staff Christmas lunch: Friday 18 December at The Landing Café, 12.30pm. Practice pays.
 """
 
+VISITS = """{
+  "title": "Farm visits — December 2026",
+  "visits": [
+    {"date": "2026-12-09", "farm": "Ōrongo Flats Dairy", "job": "Pregnancy scanning, 610 cows",
+     "vet": "Dr Hēmi Tāwhiri", "technician": "Rāwiri Kōhatu"},
+    {"date": "2026-12-16", "farm": "Manuka Ridge Station", "job": "Ram palpation and teeth check, 85 rams",
+     "vet": "Dr Mereana Pōtae", "technician": "Rāwiri Kōhatu"}
+  ]
+}
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
@@ -145,7 +156,8 @@ def engine(tmp_path_factory):
         "website-prices.html": PRICES, "email-2026-11-26-dental-price.eml": PRICE_FIX,
         "on-call-rota-december-2026.md": ROTA, "email-2026-12-01-rota-swap.eml": SWAP,
         "email-2026-11-24-xray-moved.eml": XRAY,
-        "practice-meeting-2026-11-17.md": MINUTES})
+        "practice-meeting-2026-11-17.md": MINUTES,
+        "farm-visits-december-2026.json": VISITS})
     yield engine
     engine.close()
 
@@ -261,3 +273,15 @@ def test_the_start_date_the_minutes_give_after_he_is_not_flagged(engine):
     response = checked(engine, "When does the new graduate vet start?",
                        "Dr Pita Whaanga starts on Monday 11 January 2027, and Dr Mereana Pōtae will mentor him.")
     assert response.hallucination_flags == []
+
+
+def test_a_day_first_date_both_of_whose_numbers_could_be_the_month_is_the_visits_date(engine):
+    # "9/12/2026" is 9 December in New Zealand, where the visit list says 2026-12-09; read month first it
+    # would be September 12 and "contradict" the list.
+    right = checked(engine, "When is the pregnancy scanning at Ōrongo Flats Dairy?",
+                    "Pregnancy scanning at Ōrongo Flats Dairy is on 9/12/2026 with Dr Hēmi Tāwhiri.")
+    assert right.hallucination_flags == []
+    wrong = checked(engine, "When is the pregnancy scanning at Ōrongo Flats Dairy?",
+                    "Pregnancy scanning at Ōrongo Flats Dairy is on 10/12/2026 with Dr Hēmi Tāwhiri.")
+    assert [f.content for f in wrong.hallucination_flags] == ["10/12/2026"]
+    assert "[corrected]" in wrong.delivered and "10/12/2026" not in wrong.delivered

@@ -429,7 +429,16 @@ def _values_in(text: str) -> tuple[V.FoundValue, ...]:
 
 
 def date_covers(claimed: V.DateValue, known: V.DateValue) -> bool:
-    """Does the known date state every field the claimed one states, equally?"""
+    """Does the known date state every field the claimed one states, equally? A date written "9/12/2026"
+    is read both ways (9 December, September 12)."""
+    return any(_covers(c, k) for c in _readings(claimed) for k in _readings(known))
+
+
+def _readings(value: V.DateValue) -> list[V.DateValue]:
+    return [value, V.day_first_reading(value)] if value.either_way else [value]
+
+
+def _covers(claimed: V.DateValue, known: V.DateValue) -> bool:
     if not known.valid:
         return False
     for name in ("year", "month", "day"):
