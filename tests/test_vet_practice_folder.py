@@ -148,6 +148,13 @@ VISITS = """{
 }
 """
 
+OCTOBER = """# Practice meeting — Tuesday 20 October 2026
+
+## 1. New price list
+Aroha presented the new price list. Standard consult goes from $84.00 to $89.00 and after-hours consult from
+$155.00 to $165.00. Agreed. New prices to start on 1 November 2026.
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
@@ -157,7 +164,8 @@ def engine(tmp_path_factory):
         "on-call-rota-december-2026.md": ROTA, "email-2026-12-01-rota-swap.eml": SWAP,
         "email-2026-11-24-xray-moved.eml": XRAY,
         "practice-meeting-2026-11-17.md": MINUTES,
-        "farm-visits-december-2026.json": VISITS})
+        "farm-visits-december-2026.json": VISITS,
+        "practice-meeting-2026-10-20.md": OCTOBER})
     yield engine
     engine.close()
 
@@ -285,3 +293,14 @@ def test_a_day_first_date_both_of_whose_numbers_could_be_the_month_is_the_visits
                     "Pregnancy scanning at Ōrongo Flats Dairy is on 10/12/2026 with Dr Hēmi Tāwhiri.")
     assert [f.content for f in wrong.hallucination_flags] == ["10/12/2026"]
     assert "[corrected]" in wrong.delivered and "10/12/2026" not in wrong.delivered
+
+
+@pytest.mark.parametrize("answer, old, new", [
+    ("The standard consult is $84.00.", "$84.00", "$89.00"),
+    # The second change of the sentence does not say "goes" again.
+    ("The after-hours consult is $155.00.", "$155.00", "$165.00"),
+])
+def test_both_prices_a_sentence_changes_are_corrected_to_the_new_ones(engine, answer, old, new):
+    response = checked(engine, "How much is a consult?", answer)
+    assert [f.content for f in response.hallucination_flags] == [old]
+    assert f"{new} [corrected]" in response.delivered
