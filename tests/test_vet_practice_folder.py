@@ -181,7 +181,7 @@ def _offline(engine, question: str, session: str) -> str:
 def test_a_phone_list_with_ext_and_cell_columns_keeps_both_numbers(engine, name, extension, cell):
     attributes = only_entity(engine, name).attributes
     assert attributes.get("extension") == extension
-    assert attributes.get("phone") == cell
+    assert attributes.get("mobile") == cell
     assert cell in _offline(engine, f"What is {name}'s cell number?", f"cell-{extension}")
     assert extension in _offline(engine, f"What is {name}'s extension?", f"ext-{extension}")
 

@@ -315,6 +315,20 @@ def _dialable_first(key: str, clusters: list[list[Row]], current: list[Row]) -> 
     return next((c for c in clusters if not any(_extension_only(r.value) for r in c)), current)
 
 
+def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
+    """A signature's "ext 210" where the staff list's Ext column gives 210 is that extension said again,
+    not a phone number: it joins the extension, so "her phone number" is the number a caller can dial."""
+    extensions = {re.sub(r"\D", "", r.value) for r in by_key.get("extension", [])}
+    said_again = [r for r in by_key.get("phone", [])
+                  if _extension_only(r.value) and re.sub(r"\D", "", r.value) in extensions]
+    for row in said_again:
+        by_key["phone"].remove(row)
+        row.key, row.value = "extension", re.sub(r"\D", "", row.value)
+        by_key["extension"].append(row)
+    if not by_key.get("phone", True):
+        del by_key["phone"]
+
+
 def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     """Whether `cluster` is a value held beside the current one ("also"), not an old one: a second phone
     or address the current value's own document gives (the same page cannot replace one of its numbers
@@ -351,6 +365,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
     for row in group.rows:
         if row.key not in (MENTION, ALIAS):
             by_key[row.key].append(row)
+    _extensions_apart(by_key)
     attributes: dict[str, str] = {}
     history: list[dict] = []
     for key, rows in by_key.items():

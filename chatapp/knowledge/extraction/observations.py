@@ -195,7 +195,7 @@ LABEL_SYNONYMS = {
     "ddi": "phone", "direct_dial": "phone", "tel": "phone", "telephone": "phone", "phone_number": "phone",
     "direct_line": "phone",
     # An extension is dialled inside the building only: a list giving "Ext" and "Cell" gives both.
-    "ext": "extension", "extension": "extension", "extn": "extension", "ext_no": "extension",
+    "ext": "extension", "extn": "extension", "ext_no": "extension",
     # A mobile is kept apart from a desk phone: people list both, and "what's her mobile?" asks for one.
     "mob": "mobile", "cell": "mobile", "cellphone": "mobile", "cell_phone": "mobile", "mobile_phone": "mobile",
     "mobile_number": "mobile", "mobile_no": "mobile", "cell_number": "mobile",
