@@ -254,6 +254,8 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
               ("email", "mail", "e-mail")),
     "phone": (("phone", "number", "call", "telephone", "mobile", "cell", "contact", "ring"),
               ("phone", "mobile", "tel", "telephone", "cell")),
+    # An internal extension, kept apart from the number to dial from outside.
+    "extension": (("extension", "ext"), ("extension", "ext", "extn")),
     "role": (("role", "title", "job", "position", "what does", "what do"), ("role", "title", "position", "job")),
     "department": (("department", "team", "which team", "what team", "division"),
                    ("department", "team", "division", "dept", "unit")),

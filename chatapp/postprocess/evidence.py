@@ -150,6 +150,10 @@ def _shared_index(texts: tuple[str, ...]) -> TextIndex:
     return TextIndex(list(texts))
 
 
+# A sentence whose subject is whoever the sentence before it named.
+_OPENS_ON_A_PRONOUN = re.compile(r"\s*(?:[-*•]\s+)?(?:He|She|They)\b")
+
+
 @dataclass
 class TextIndex:
     """One bag of source texts (evidence, retrieved chunks, entity records…)."""
@@ -348,6 +352,21 @@ class TextIndex:
                 best, best_overlap = sentence, overlap
         return best, best_overlap
 
+    def best_sentence_after_its_person(self, stems: set[str], own: int = 2) -> tuple[str, float]:
+        """Like best_sentence, for sentences that open on a pronoun ("He has accepted and starts on Monday
+        11 January 2027."), counted with the sentence before them in the same text, which names who "he"
+        is; a sentence must share `own` of `stems` by itself."""
+        best, best_overlap = "", 0.0
+        for i, (sentence, sentence_stems, text) in enumerate(self.sentences):
+            if i == 0 or self.sentences[i - 1][2] != text or not _OPENS_ON_A_PRONOUN.match(sentence):
+                continue
+            if len(stems & sentence_stems) < own:
+                continue
+            overlap = len(stems & (sentence_stems | self.sentences[i - 1][1])) / len(stems)
+            if overlap > best_overlap:
+                best, best_overlap = sentence, overlap
+        return best, best_overlap
+
     def best_sentences(self, stems: set[str], limit: int = 2) -> list[str]:
         """Up to `limit` source sentences that share the most of `stems`."""
         if not stems:
@@ -414,7 +433,16 @@ def _values_in(text: str) -> tuple[V.FoundValue, ...]:
 
 
 def date_covers(claimed: V.DateValue, known: V.DateValue) -> bool:
-    """Does the known date state every field the claimed one states, equally?"""
+    """Does the known date state every field the claimed one states, equally? A date written "9/12/2026"
+    is read both ways (9 December, September 12)."""
+    return any(_covers(c, k) for c in _readings(claimed) for k in _readings(known))
+
+
+def _readings(value: V.DateValue) -> list[V.DateValue]:
+    return [value, V.day_first_reading(value)] if value.either_way else [value]
+
+
+def _covers(claimed: V.DateValue, known: V.DateValue) -> bool:
     if not known.valid:
         return False
     for name in ("year", "month", "day"):

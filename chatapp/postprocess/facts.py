@@ -19,9 +19,10 @@ from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.observations import key_for_label
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
-from chatapp.postprocess.evidence import stem, text_index, words
+from chatapp.postprocess.evidence import is_stop, stem, text_index, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, KnowledgeView, KnownValue
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
+from chatapp.postprocess.person_changes import person_changes
 from chatapp.postprocess.person_swaps import person_swaps
 from chatapp.postprocess.role_holders import role_swaps
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
@@ -111,8 +112,9 @@ class FactValidator:
             checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
                                                          finding.evidence, finding.suggestion)
             findings.append(finding)
-        for finding in role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
-                analysis, sources, [f.span for f in findings]):
+        swaps = role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
+            analysis, sources, [f.span for f in findings])
+        for finding in swaps + person_changes(analysis, sources, [f.span for f in [*findings, *swaps]]):
             for name in analysis.names:
                 if name.claim.span == finding.span:
                     checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,
@@ -291,6 +293,13 @@ class FactValidator:
         if not stems:
             return None
         best, overlap = sources.supplied.best_sentence(stems)
+        if len(stems) >= 3:
+            # "He has accepted and starts on Monday 11 January 2027": the sentence before names who. Read
+            # against the value's own clause: "…, and Dr Mereana Pōtae will mentor him" is another fact.
+            clause = _clause_stems(vc, sentence) or stems
+            after, after_overlap = sources.supplied.best_sentence_after_its_person(clause)
+            if after_overlap > overlap:
+                best, overlap, stems = after, after_overlap, clause
         if overlap < 0.5:
             return None
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
@@ -798,6 +807,26 @@ def _stems_beside(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
     ("21,900") but two of the value's ("21", "900"), so both readings are left out."""
     value_text = vc.claim.text.lower()
     return {s for s in sentence.stems - {stem(w) for w in words(vc.claim.text)} if s not in value_text}
+
+
+# Where one clause of a sentence ends and another, about something else, begins.
+_CLAUSE_BREAK = re.compile(r",\s*(?:and|but|while|whereas)\s+|;\s*")
+
+
+def _clause_stems(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
+    """The stems of the clause the value sits in ("Dr Pita Whaanga starts on Monday 18 January 2027" of
+    "…, and Dr Mereana Pōtae will mentor him"), the value's own left out; empty when the sentence is one
+    clause or the clause has fewer than three."""
+    text, start = sentence.claim.text, sentence.claim.span[0]
+    at = vc.claim.span[0] - start
+    cuts = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(text)), len(text)]
+    if len(cuts) == 2 or not 0 <= at < len(text):
+        return set()
+    begin = max(c for c in cuts[:-1] if c <= at)
+    end = min((m.start() for m in _CLAUSE_BREAK.finditer(text) if m.start() > at), default=len(text))
+    value = {stem(w) for w in words(vc.claim.text)}
+    clause = {stem(w) for w in words(text[begin:end]) if not is_stop(w)} - value
+    return clause if len(clause) >= 3 else set()
 
 
 def _document_dated(claimed: V.DateValue, dates) -> str | None:

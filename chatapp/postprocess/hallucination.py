@@ -184,6 +184,8 @@ def consistency_findings(analysis: AnswerAnalysis, prior: list[AnswerAnalysis], 
             if view is not None and later.value.vtype in IDENTIFYING_SHAPES and all(
                     any(value_matches(v.value, k) for k in view.values_of(v.claim.entity_id)) for v in (earlier, later)):
                 continue
+            if any(v.sentence == earlier.sentence and value_matches(later.value, as_known(v)) for v in values[:i]):
+                continue  # "0800 555 284 | 021 555 0417": the earlier sentence lists this value too
             texts = analysis.sentences[later.sentence].claim.text + " " + analysis.sentences[earlier.sentence].claim.text
             if CHANGE_WORDS.search(texts):
                 continue

@@ -40,7 +40,7 @@ def person_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[i
         if sentence.mode != "statement" or sentence.negated:
             continue
         people = [n for n in analysis.names if n.sentence == sentence.index and _person(n, view)]
-        if len(people) != 1 or len(_people_in(sentence.claim.text, view)) != 1:
+        if len(people) != 1 or len(people_in(sentence.claim.text, view)) != 1:
             continue
         said = people[0]
         start, end = said.claim.span
@@ -69,10 +69,10 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) ->
     if overlap < MIN_OVERLAP or len(best) != 1:
         return None
     where = best.pop()
-    named = _people_in(where, view)
+    named = people_in(where, view)
     if person in named or len(named) != 1:
         return None
-    if any(o > overlap * RIVAL_SHARE and person in _people_in(text, view) for o, text in scored):
+    if any(o > overlap * RIVAL_SHARE and person in people_in(text, view) for o, text in scored):
         return None  # another sentence nearly as like the claim says it of the answer's person
     return named.pop(), where
 
@@ -81,7 +81,7 @@ def _person(name: NameClaim, view: KnowledgeView) -> bool:
     return bool(name.entity_ids) and view.entities[name.entity_ids[0]].type == "person"
 
 
-def _people_in(text: str, view: KnowledgeView) -> set[str]:
+def people_in(text: str, view: KnowledgeView) -> set[str]:
     """The known people `text` names (a first name or a surname that is one person's only), or names by
     a role only they hold ("only the managing director can approve …")."""
     return {m.entity_ids[0] for m in view.find_mentions(text)

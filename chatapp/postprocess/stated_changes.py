@@ -41,8 +41,10 @@ _CHANGED_THING_FROM = re.compile(
 
 
 # "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May":
-# the value before the words replaces the one after them.
-_INSTEAD_OF = re.compile(r"\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+", re.IGNORECASE)
+# the value before the words replaces the one after them. A few words may qualify the new value first
+# ("should be $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
+_INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+)", re.IGNORECASE)
 
 
 def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
@@ -52,6 +54,11 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     if "from" not in lowered and not re.search(r"instead of|rather than|, not ", lowered):
         return []
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
+    if matches:
+        # "Standard consult goes from $84.00 to $89.00 and after-hours consult from $155.00 to $165.00":
+        # the verb is not said again for the second change it governs.
+        first = min(m.end() for m in matches)
+        matches += [m for m in _ANOTHER_FROM.finditer(sentence, first)]
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
     changes = []
     for new in found:
@@ -68,6 +75,10 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
     return changes
+
+
+# A later "… and X from A to B" in a sentence whose verb of change came before.
+_ANOTHER_FROM = re.compile(r"\band\s+(?:[\w'’-]+\s+){0,4}?from\s+", re.IGNORECASE)
 
 
 def _value_before(found: list[V.FoundValue], text: str, end: int) -> V.FoundValue | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -135,6 +135,9 @@ class DateValue:
     day: int | None = None
     weekday: int | None = None
     valid: bool = True
+    # "9/12/2026": read month first, but day first in most of the world (9 December); either reading
+    # agrees with a date stated another way. Not part of equality: it is how the date was written.
+    either_way: bool = field(default=False, compare=False)
 
     def as_date(self) -> date | None:
         if self.valid and self.year and self.month and self.day:
@@ -282,7 +285,8 @@ def find_values(text: str) -> list[FoundValue]:
         # day first (the 22nd of January), not a date off the calendar.
         first, second = int(m.group(1)), int(m.group(2))
         month, day = (m.group(2), m.group(1)) if first > 12 >= second else (m.group(1), m.group(2))
-        add(m.span(), "date", "date", _date(m.group(3), month, day))
+        either_way = first != second and first <= 12 and second <= 12
+        add(m.span(), "date", "date", replace(_date(m.group(3), month, day), either_way=either_way))
     for span, number in phone_spans(text):
         # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
         line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", number)[0]
@@ -378,7 +382,19 @@ def same_value(vtype: str, claimed: Any, known: Any) -> bool:
 
 
 def dates_agree(a: DateValue, b: DateValue) -> bool:
-    """True when every field both dates state is the same (weekdays computed)."""
+    """True when every field both dates state is the same (weekdays computed), in either reading of a
+    date written "9/12/2026" (9 December where the day comes first, September 12 where the month does)."""
+    if _fields_agree(a, b):
+        return True
+    return any(one.either_way and _fields_agree(day_first_reading(one), other) for one, other in ((a, b), (b, a)))
+
+
+def day_first_reading(value: DateValue) -> DateValue:
+    """The other reading of a date written "9/12/2026" (see DateValue.either_way)."""
+    return _date(value.year, value.day, value.month, value.weekday)
+
+
+def _fields_agree(a: DateValue, b: DateValue) -> bool:
     for field_name in ("year", "month", "day"):
         x, y = getattr(a, field_name), getattr(b, field_name)
         if x is not None and y is not None and x != y:

@@ -299,6 +299,36 @@ def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
 _REACH_KEYS = frozenset({"phone", "mobile", "email"})
 
 
+# "ext 210", "x214", "Ext. 31": a number dialled only inside the building, not one to call from outside.
+_EXTENSION_ONLY = re.compile(r"(?:ext(?:ension|n)?\.?|x)?\s*#?\s*\d{1,5}", re.I)
+
+
+def _extension_only(value: str) -> bool:
+    return bool(_EXTENSION_ONLY.fullmatch(value.strip()))
+
+
+def _dialable_first(key: str, clusters: list[list[Row]], current: list[Row]) -> list[Row]:
+    """A signature's "ext 210" does not replace the mobile the staff list gives: an extension and a full
+    number are two ways to reach someone, and the one a caller can dial from anywhere leads."""
+    if key != "phone" or not all(_extension_only(r.value) for r in current):
+        return current
+    return next((c for c in clusters if not any(_extension_only(r.value) for r in c)), current)
+
+
+def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
+    """A signature's "ext 210" where the staff list's Ext column gives 210 is that extension said again,
+    not a phone number: it joins the extension, so "her phone number" is the number a caller can dial."""
+    extensions = {re.sub(r"\D", "", r.value) for r in by_key.get("extension", [])}
+    said_again = [r for r in by_key.get("phone", [])
+                  if _extension_only(r.value) and re.sub(r"\D", "", r.value) in extensions]
+    for row in said_again:
+        by_key["phone"].remove(row)
+        row.key, row.value = "extension", re.sub(r"\D", "", row.value)
+        by_key["extension"].append(row)
+    if not by_key.get("phone", True):
+        del by_key["phone"]
+
+
 def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     """Whether `cluster` is a value held beside the current one ("also"), not an old one: a second phone
     or address the current value's own document gives (the same page cannot replace one of its numbers
@@ -306,6 +336,8 @@ def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     and a duty on the safety page: "Test & Certification Engineer" and "Lab safety officer")."""
     if any(r.method == CHANGE for r in [*cluster, *current]):
         return False  # "her address changes from … to …" does replace one with the other
+    if key == "phone" and any(_extension_only(r.value) for r in [*cluster, *current]):
+        return True  # an extension is held beside a full number, never an old one of it
     if key == "role":
         return not any(r.doc_date for r in [*cluster, *current])
     return key in _REACH_KEYS and bool({r.source for r in cluster} & {r.source for r in current})
@@ -333,6 +365,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
     for row in group.rows:
         if row.key not in (MENTION, ALIAS):
             by_key[row.key].append(row)
+    _extensions_apart(by_key)
     attributes: dict[str, str] = {}
     history: list[dict] = []
     for key, rows in by_key.items():
@@ -351,6 +384,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         # team does not replace the directory's, while a newer directory or a stated change does.
         top = max(_authority(r) for r in rows)
         current = next(c for c in clusters if max(_authority(r) for r in c) >= top - 0.1)
+        current = _dialable_first(key, clusters, current)
         clusters.remove(current)
         clusters.insert(0, current)
         current_date = max(r.doc_date or "" for r in current)

@@ -199,7 +199,9 @@ def key_for_label(label: str) -> str:
 LABEL_SYNONYMS = {
     "e_mail": "email", "email_address": "email", "mail": "email", "e_mail_address": "email",
     "ddi": "phone", "direct_dial": "phone", "tel": "phone", "telephone": "phone", "phone_number": "phone",
-    "ext": "phone", "extension": "phone", "direct_line": "phone",
+    "direct_line": "phone",
+    # An extension is dialled inside the building only: a list giving "Ext" and "Cell" gives both.
+    "ext": "extension", "extn": "extension", "ext_no": "extension",
     # A mobile is kept apart from a desk phone: people list both, and "what's her mobile?" asks for one.
     "mob": "mobile", "cell": "mobile", "cellphone": "mobile", "cell_phone": "mobile", "mobile_phone": "mobile",
     "mobile_number": "mobile", "mobile_no": "mobile", "cell_number": "mobile",

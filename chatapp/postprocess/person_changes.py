@@ -1,0 +1,102 @@
+"""Who a source says now does what the answer gives to someone else.
+
+A rota lists "19/12/2026 | Saturday | Dr Mereana Pōtae" as the on-call vet; a later mail says "Saturday
+19 and Sunday 20 December: on-call vet is now Dr Sione Fifita". An answer naming Mereana for that
+Saturday finds her on the rota, so nothing else calls it wrong; but the sources say the duty has passed
+to someone else. The answer gives the old holder: a TemporalError, corrected to the person named after
+"now".
+
+Left alone: a source clause whose words before "now" (what changed hands: "on-call vet") are not all in
+the answer's sentence; a claim sharing fewer than MIN_WORDS of its words (names aside) with the source
+sentence, giving a number it does not (another day), or none of its numbers when it gives some (which
+day is unsaid); a claim already naming the new holder; and a claim in which more than one known person
+goes unnamed by the source sentence (whose part changed is unclear).
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
+from chatapp.postprocess.evidence import is_stop, stem, words
+from chatapp.postprocess.findings import Finding, Sources
+from chatapp.postprocess.knowledge_view import KnowledgeView
+from chatapp.postprocess.person_swaps import people_in
+
+MIN_WORDS = 3
+MIN_OVERLAP = 0.5
+CONFIDENCE = 0.8
+
+# "on-call vet is now Dr Sione Fifita", "the chair is now with Ana": the clause before "now" says what
+# changed hands, a person named within a few words after it who holds it now. Not "until now", "by now".
+_NOW = re.compile(r"(?<![\w])(?<!until )(?<!by )(?<!for )now\b(?!\s+that\b)", re.IGNORECASE)
+_CLAUSE_START = re.compile(r"[;:,(—–]|\s-\s|^")
+_BETWEEN = re.compile(r"\s*(?:[\w.’']+\s+){0,3}?$")
+_NUMBER = re.compile(r"\d+")
+
+
+def person_changes(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int, int]]) -> list[Finding]:
+    """Findings for a person the answer names where a source sentence says what the claim is about is
+    now someone else's. `taken`: spans other checks already flagged."""
+    view = sources.view
+    if sources.supplied.empty or not view.entities:
+        return []
+    changes = [change for text, stems, _ in sources.supplied.sentences if "now" in text.lower()
+               for change in _now_held(text, stems, view)]
+    if not changes:
+        return []
+    found = []
+    for sentence in analysis.sentences:
+        if sentence.mode != "statement" or sentence.negated:
+            continue
+        people = [n for n in analysis.names if n.sentence == sentence.index and n.entity_ids
+                  and view.entities[n.entity_ids[0]].type == "person"]
+        if not people:
+            continue
+        for text, stems, label, holder in changes:
+            said_ids = {n.entity_ids[0] for n in people}
+            if holder in said_ids or not _about(sentence, text, stems, label,
+                                                {w for n in people for w in words(n.claim.text)}):
+                continue
+            named_there = people_in(text, view)
+            unnamed = [n for n in people if n.entity_ids[0] not in named_there]
+            if len(unnamed) != 1:
+                continue
+            start, end = unnamed[0].claim.span
+            if any(a < end and start < b for a, b in taken):
+                continue
+            name = view.name(holder)
+            found.append(Finding("TemporalError", (start, end), unnamed[0].claim.text, CONFIDENCE, name, [text],
+                                 sentence.index, (start, end), name, major=True))
+            taken = [*taken, (start, end)]
+            break
+    return found
+
+
+def _now_held(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[str, set[str], set[str], str]]:
+    """(sentence, its stems, the stems of what changed hands, who holds it now) for each "… is now
+    <person>" in a source sentence."""
+    held = []
+    mentions = [m for m in view.find_mentions(text)
+                if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"]
+    for match in _NOW.finditer(text):
+        after = [m for m in mentions if m.span[0] >= match.end() and _BETWEEN.match(text[match.end():m.span[0]])]
+        if not after:
+            continue
+        clause_start = max(m.end() for m in _CLAUSE_START.finditer(text[:match.start()]))
+        label = {stem(w) for w in words(text[clause_start:match.start()]) if not is_stop(w)} - {stem("now")}
+        if label:
+            held.append((text, stems, label, after[0].entity_ids[0]))
+    return held
+
+
+def _about(sentence: SentenceInfo, text: str, stems: set[str], label: set[str], name_words: set[str]) -> bool:
+    """Whether the claim's sentence says what the source sentence's change is about: every word of what
+    changed hands, every number it gives, and enough of its other words."""
+    own = {stem(part) for w, _, _ in sentence.words for part in words(w)} - {stem(w) for w in name_words}
+    if not label <= own | sentence.stems or len(own) < MIN_WORDS:
+        return False
+    said, stated = set(_NUMBER.findall(sentence.claim.text)), set(_NUMBER.findall(text))
+    if not said <= stated or (stated and not said):
+        return False  # another day's line, or a claim that does not say which day it is about
+    return len(own & stems) / len(own) >= MIN_OVERLAP
