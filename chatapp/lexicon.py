@@ -323,10 +323,8 @@ def key_words(key: str) -> tuple[str, ...]:
 
 # Words a column header adds to say what a value is counted in: "Invoiced (GBP)" -> invoiced_gbp is
 # named by "invoiced" alone; a question says "how much have we invoiced", not "invoiced GBP".
-KEY_UNIT_WORDS = frozenset(
-    "gbp eur usd nzd aud cad chf jpy sek nok dkk pln inr zar sgd hkd "
-    "pct percent kg km mm cm m2 sqm hrs mins excl incl ex inc vat net gross".split()
-)
+CURRENCY_CODES = frozenset("gbp eur usd nzd aud cad chf jpy sek nok dkk pln inr zar sgd hkd".split())
+KEY_UNIT_WORDS = CURRENCY_CODES | frozenset("pct percent kg km mm cm m2 sqm hrs mins excl incl ex inc vat net gross".split())
 
 
 def naming_words(key: str) -> tuple[str, ...]:

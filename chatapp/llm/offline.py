@@ -20,7 +20,9 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
-from chatapp.lexicon import ATTRIBUTE_CONCEPTS, concepts_asked, concepts_of_key, key_words, naming_words, zipf
+from chatapp.lexicon import (
+    ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, zipf,
+)
 from chatapp.preprocess.reference_data import CLOSING_TAG
 from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
 
@@ -657,7 +659,7 @@ def _first_word(text: str) -> str:
 
 
 # Unit words a column header writes in capitals: currency codes and VAT ("Price (EUR ex VAT)").
-SHOUTED_UNITS = frozenset("gbp eur usd nzd aud cad chf jpy sek nok dkk pln inr zar sgd hkd vat".split())
+SHOUTED_UNITS = CURRENCY_CODES | {"vat"}
 
 
 class _RegistryIndex:

@@ -192,8 +192,8 @@ def phones_in(text: str) -> list[str]:
 
 # A label right before a number that makes it a mobile: "mobile 07700…", "Mob:", "cell", "M: 07700…"
 # (the bare letter only with its colon, as signatures write it).
-_MOBILE_LABEL = re.compile(r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone)\b\.?|(?-i:\bM:))\s*:?\s*(?:no\.?\s*)?$",
-                           re.IGNORECASE)
+_MOBILE_LABEL = re.compile(
+    r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone)\b\.?|(?-i:\bM:))\s*:?\s*(?:no\.?\s*)?$", re.IGNORECASE)
 
 
 def labelled_phones(text: str) -> list[tuple[str, str]]:
@@ -872,13 +872,13 @@ class PeopleReader:
             # "Thanks" then the name, perhaps after a blank line.
             following = next((later for later in lines[n + 1 : n + 3] if later), "")
             signed.add(following)
-        written = [line for line in lines if line]
-        if len(written) >= 2 and len(lines) >= 2 and lines[lines.index(written[-1]) - 1] == "":
+        written = [n for n, line in enumerate(lines) if line]
+        if len(written) >= 2 and lines[written[-1] - 1] == "":
             # A short form of the sender's first name alone on the mail's last line, a blank line above
             # it and no closing: "Shiv" from Shivani. (Any other name there may be a forwarded mail's.)
-            last = written[-1].strip(" ,.")
+            last = lines[written[-1]].strip(" ,.")
             if len(last) >= 3 and first.startswith(last):
-                signed.add(written[-1])
+                signed.add(lines[written[-1]])
         for line in signed:
             word = line.strip(" ,.")
             if re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first:
