@@ -147,3 +147,14 @@ def test_a_signatures_employer_is_no_holder_of_its_title(firm):
     result = checked(firm, "Who is the course manager at Glenasmole?",
                      "The course manager at Glenasmole Golf Club is Siobhán Ní Bhriain.")
     assert "is Glenasmole Golf Club" not in result.delivered
+
+
+def test_a_farm_or_a_station_in_a_visit_list_is_no_person(tmp_path_factory):
+    visits = ('{"visits": [{"date": "2026-12-09", "farm": "Ōrongo Flats Dairy", "vet": "Hēmi Tāwhiri"},'
+              ' {"date": "2026-12-16", "farm": "Manuka Ridge Station", "vet": "Hēmi Tāwhiri"}]}')
+    engine, _ = engine_learnt_from(tmp_path_factory, "farm-visits", {"visits.json": visits})
+    try:
+        for farm in ("Ōrongo Flats Dairy", "Manuka Ridge Station"):
+            assert all(e.type != "person" for e in engine.kb.registry.find_by_alias(farm)), farm
+    finally:
+        engine.close()

@@ -72,7 +72,8 @@ _GROUP_WORDS = frozenset(
 # "Clark County Heritage Center". ("Hall", "Park", "Lane" and "Wing" are surnames too, so are not here.)
 _PLACE_WORDS = frozenset(
     "town city village county district borough gallery galleries museum auditorium library centre center "
-    "theatre theater stadium avenue road street square campus building annex annexe".split()
+    "theatre theater stadium avenue road street square campus building annex annexe "
+    "farm farms dairy station estate vineyard winery flats ranch homestead".split()
 )
 
 
