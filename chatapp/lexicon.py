@@ -396,6 +396,14 @@ def _cue_patterns() -> dict[str, re.Pattern]:
     }
 
 
+def without_phrase_cues(text: str) -> str:
+    """`text` with the cues of several words blanked out: "who's working on CO-2613" asks who is on it,
+    and its "working" names no "work" field."""
+    for pattern in _cue_patterns().values():
+        text = pattern.sub(lambda m: " " * len(m.group(0)) if " " in m.group(0) else m.group(0), text)
+    return text
+
+
 def concepts_asked(text: str) -> list[str]:
     """The attribute concepts a question's words ask for, in ATTRIBUTE_CONCEPTS order. The longest
     cue wins where cues overlap: "the cost center" asks for the cost center, not a cost; "who

@@ -158,3 +158,8 @@ def test_a_farm_or_a_station_in_a_visit_list_is_no_person(tmp_path_factory):
             assert all(e.type != "person" for e in engine.kb.registry.find_by_alias(farm)), farm
     finally:
         engine.close()
+
+
+def test_offline_who_is_working_on_a_job_is_its_crew_not_its_work_column(firm):
+    answer = firm.ask("Who's working on CO-2613?", session="work", model="offline").response.delivered
+    assert "CO-2613's crew is Darragh." in answer and "Hedge reduction" not in answer

@@ -21,7 +21,8 @@ from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
-    ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, zipf,
+    ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
+    zipf,
 )
 from chatapp.preprocess.reference_data import CLOSING_TAG
 from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
@@ -341,7 +342,8 @@ class OfflineResponder:
     def _asked_keys(self, question: str, entity: _KnownEntity) -> list[str]:
         lowered = question.lower()
         # A key named in full ("launch date", "cost center") beats a cue word.
-        named = [k for k in entity.attributes if all(w in lowered for w in naming_words(k))]
+        uncued = without_phrase_cues(lowered)
+        named = [k for k in entity.attributes if all(w in uncued for w in naming_words(k))]
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
         named = [k for k in named if not any(set(naming_words(k)) < set(naming_words(other)) for other in named)]
         # "project lead" is a label the documents give the key "lead" (LABEL_SYNONYMS): its "project"
