@@ -343,9 +343,10 @@ class OfflineResponder:
         lowered = question.lower()
         # A key named in full ("launch date", "cost center") beats a cue word.
         uncued = without_phrase_cues(lowered)
-        named = [k for k in entity.attributes if all(w in uncued for w in naming_words(k))]
+        naming = {k: naming_words(k) for k in entity.attributes}
+        said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
-        named = [k for k in named if not any(set(naming_words(k)) < set(naming_words(other)) for other in named)]
+        named = [k for k in said if not any(said[k] < other for other in said.values())]
         # "project lead" is a label the documents give the key "lead" (LABEL_SYNONYMS): its "project"
         # asks for no "project" key of its own.
         spoken = [label for label, key in LABEL_SYNONYMS.items() if key in entity.attributes

@@ -111,18 +111,23 @@ HELD_UNTIL = re.compile(
 NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)(?P<clause>[^.;:!?]{0,80})", re.IGNORECASE)
 
 
-def stated_new_values(sentence: str, held: bool = False) -> list[V.FoundValue]:
+def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
-    deadline to 11 December", "will now open on 20 March"); with `held`, the days something is held
-    until instead ("hold the submission until 15 January")."""
+    deadline to 11 December", "will now open on 20 March")."""
     lowered = sentence.lower()
-    if held:
-        matches = list(HELD_UNTIL.finditer(sentence)) if "til" in lowered else []
-        nows = []
-    else:
-        matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
-        matches += list(REVISED.finditer(sentence))
-        nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
+    matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
+    matches += list(REVISED.finditer(sentence))
+    nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
+    return _values_after(sentence, matches, nows)
+
+
+def held_until_values(sentence: str) -> list[V.FoundValue]:
+    """The days a source sentence says something is held until ("hold the submission until 15 January")."""
+    return _values_after(sentence, list(HELD_UNTIL.finditer(sentence)) if "til" in sentence.lower() else [], [])
+
+
+def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) -> list[V.FoundValue]:
+    """The value right after each match, and the first value in each "now" clause."""
     if not matches and not nows:
         return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
@@ -162,7 +167,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
         news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)]
-        held = [new for new in stated_new_values(text, held=True) if _same_kind(value, new) and not _says(new, value)]
+        held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
             # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
             changes += [(value, new) for new in news]
@@ -219,16 +224,17 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     a dated "changed to" mail updates."""
     written_as = {found.text.lower() for found in supplied.found_values if _says(found, value)}
     # A text dated the answer's day gives it too: "the meeting on 21 January" over that day's minutes.
-    latest = max((d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)), default=None)
-    stated = latest is not None
+    dated = [d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)]
+    undated = False
     for text, _, source in supplied.sentences:
         if not any(form in text.lower() for form in written_as) or CALLED_OFF.search(text):
             continue  # "the February 13 date is cancelled" gives the value only to say it no longer holds
         written = dates[source] if source < len(dates) else None
-        stated = True
         if written:
-            latest = max(latest or "", written[:10])
-    return latest if latest is not None else ("" if stated else None)
+            dated.append(written[:10])
+        else:
+            undated = True
+    return max(dated) if dated else ("" if undated else None)
 
 
 # Words just before a value that put it in the past: "was insured at $42,000", "originally 4 May".
