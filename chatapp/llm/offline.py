@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import date
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
+from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
@@ -53,7 +55,7 @@ VALUE_KIND_STEMS = frozenset({"date", "day", "time"})
 VALUE_ASKED = [
     (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
                 r"charge|invoice|quote|total|totals|sum)\b", re.I),
-     re.compile(r"[£$€¥]\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros)\b", re.I)),
+     re.compile(r"[£$€¥₹]\s?\d|\bRs\.?\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros)\b", re.I)),
     (re.compile(r"\bwhen\b|\b(?:what|which) (?:date|day|time)\b|\b(?:deadline|due)\b", re.I),
      re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_NAME}|\b{_MONTH_NAME}\s+\d{{1,2}}\b"
                 r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
@@ -321,6 +323,9 @@ class OfflineResponder:
                 ids = self._mentioned(str(message.get("content") or ""))[:1]
                 if ids:
                     break
+        if not ids:
+            # "the week of 14-12-2026": the rota's record for the span of days that holds it.
+            ids = self._registry_index().dated_records(question)[:1]
         return [e for e in (self._known(i) for i in ids) if e is not None]
 
     # --- attributes ----------------------------------------------------------------
@@ -394,6 +399,8 @@ class OfflineResponder:
         units = [w.upper() if w in SHOUTED_UNITS else w for w in words[cut:]] if cut else []
         if units:
             label += f" ({' '.join(units)})"
+        if _days_named(entity.name) is not None:  # a rota's week: "For 14-12-2026 to 20-12-2026, the primary is …"
+            return f"For {entity.name}, the {label} is {value}.{self._change_note(entity, key)}"
         return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
 
     def _change_note(self, entity: _KnownEntity, key: str) -> str:
@@ -665,6 +672,21 @@ def _first_word(text: str) -> str:
 SHOUTED_UNITS = CURRENCY_CODES | {"vat"}
 
 
+def _days_named(name: str) -> tuple[date, date] | None:
+    """The first and last day of a name that is only a day or a span of two ("14-12-2026 to 20-12-2026",
+    "2026-12-04 – 2026-12-07"); None for any other name."""
+    found = find_dates(name)
+    if not 1 <= len(found) <= 2:
+        return None
+    rest = name
+    for match, _ in found:
+        rest = rest.replace(match.group(0), " ")
+    if re.sub(r"(?i)\b(?:to|until|till|through|from|week|of|commencing|w/c)\b|[-–—/,:()]", " ", rest).strip():
+        return None
+    days = sorted(day for _, day in found)
+    return days[0], days[-1]
+
+
 class _RegistryIndex:
     """Per registry version: a pattern per entity name and alias (one-word aliases must be
     capitalised as written: "Office", "Sales" are also common words), one per attribute value of
@@ -680,7 +702,11 @@ class _RegistryIndex:
         # "the Glenasmole job" for the row whose client is "Glenasmole Golf Club": a name's uncommon first word.
         self._short_values: dict[str, list[tuple[int, tuple[re.Pattern, str, Any, str]]]] = {}
         self.profile_values: list[tuple[Any, str, str]] = []
+        # Records named by a day or a span of days ("14-12-2026 to 20-12-2026", a rota's week).
+        self.dated: list[tuple[date, date, str]] = []
         for entity in entities:
+            if (days := _days_named(entity.name)) is not None:
+                self.dated.append((*days, entity.id))
             for alias in dict.fromkeys([entity.name, *entity.aliases]):
                 flags = re.I if (" " in alias.strip() or not alias[:1].isalpha()) else 0
                 pattern = re.compile(rf"(?<!\w){re.escape(alias)}(?!\w)", flags)
@@ -695,6 +721,11 @@ class _RegistryIndex:
                         self._file(self._short_values, first, (short, value, entity, key))
             self.profile_values += [(entity, key, value) for key in PROFILE_KEYS
                                     for value in [entity.attributes.get(key)] if isinstance(value, str)]
+
+    def dated_records(self, text: str) -> list[str]:
+        """Ids of the records named by a day or a span of days that a day `text` names falls in."""
+        days = [day for _, day in find_dates(text)]
+        return [entity_id for first, last, entity_id in self.dated if any(first <= day <= last for day in days)]
 
     def _file(self, index: dict, text: str, entry: tuple) -> None:
         self._filed += 1  # the registry's order, restored when a text's candidates are gathered

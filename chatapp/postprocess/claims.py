@@ -38,6 +38,8 @@ LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a"
                         "department", "dept", "'s", "s", "out", "now", "currently"})
 # Between a role and the name it is given to: "The treasurer is now Ada Quist", "Clerk: Ada Quist".
 ROLE_FIRST_GAP = frozenset({"is", "was", "now", "currently", ":"})
+# Where a role is held, between the role and its holder's name: "at Kaveri Software Services", "for Acme Ltd".
+_ROLE_PLACE = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of|and))*(?=\s)")
 POSSESSIVE_DETERMINERS = frozenset({"the", "our", "their", "its", "his", "her", "your", "my"})
 
 
@@ -378,11 +380,13 @@ class ClaimExtractor:
     def _role_first_link(self, text, span, surface, known) -> ProfileLink | None:
         """ "The office manager is Maelle Dunstable", "Parish clerk: Ottoline Brierley": the value,
         then only a copula or a colon, then the name."""
-        after = [n for n in known if n.claim.span[0] >= span[1]]
+        # "The Head of HR at Kaveri Software Services is Priya Nair": where the role is held may come between.
+        place = _ROLE_PLACE.match(text, span[1])
+        after = [n for n in known if n.claim.span[0] >= (place.end() if place else span[1])]
         if not after:
             return None
         name = after[0]
-        gap = re.findall(r"[\w']+|[^\w\s]", text[span[1]:name.claim.span[0]].lower())
+        gap = re.findall(r"[\w']+|[^\w\s]", text[place.end() if place else span[1]:name.claim.span[0]].lower())
         if not gap or not set(gap) <= ROLE_FIRST_GAP or not set(gap) & {"is", "was", ":"}:
             return None
         entity_id = name.entity_ids[0]

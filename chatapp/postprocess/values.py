@@ -51,7 +51,10 @@ ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
-NUMERIC_DATE_RE = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
+# "9/12/2026", "09/12/26"; "14-12-2026" and "07.12.2026" (India, the Netherlands, Germany…) only with a
+# four-digit year, so a phone number or a version ("1.2.26") is no date.
+NUMERIC_DATE_RE = re.compile(
+    r"(?<![\w/.-])(\d{1,2})(?:/(\d{1,2})/(\d{4}|\d{2})|([.-])(\d{1,2})\4(\d{4}))(?![\w/]|[.-]\d)")
 RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" is no "000 days later"
     r"(?<![\d.,])\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow"
     r"|(?:last|next|this) (?:week|month|year)"
@@ -69,9 +72,9 @@ TIME_RE = re.compile(
 # "EUR 0.12", "CHF 1,200": a currency's ISO code before the number, as price lists and invoices write it.
 _CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£]|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|euros?|pounds|" + _CODES + r")\b",
+    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|euros?|pounds|rupees|" + _CODES + r")\b",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -93,7 +96,7 @@ TENS_UNITS_RE = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|n
 SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|".join(w for w, n in NUMBER_WORDS.items() if n < 100)
                                + r"|one)\s+"
                                r"(dollars|euros|pounds)\b", re.IGNORECASE)
-NUMBER_RE = re.compile(r"(?<![\w.,$€£/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
+NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 # Measures with a unit symbol, written as work documents write them ("150 kW", "422 kWh", "1,500 kVA",
@@ -209,6 +212,22 @@ def _date(year, month, day, weekday=None) -> DateValue:
     return DateValue(year, month, day, weekday, valid)
 
 
+def _day_first(first: str, second: str, separator: str) -> bool:
+    """Whether a date written in numbers gives its day first (see NUMERIC_DATE_RE's reader)."""
+    return int(first) > 12 >= int(second) or (separator != "/" and int(second) <= 12)
+
+
+def _numeric_like(claimed: re.Match, day: date) -> str:
+    """`day` written in numbers as the answer wrote its date: the same order, separator, padding
+    and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27")."""
+    first, second, year = claimed.group(1), claimed.group(2) or claimed.group(5), claimed.group(3) or claimed.group(6)
+    separator = claimed.group(4) or "/"
+    padded = first.startswith("0") or second.startswith("0") or (len(first) == len(second) == 2)
+    day_text, month_text = (f"{day.day:02d}", f"{day.month:02d}") if padded else (str(day.day), str(day.month))
+    pair = (day_text, month_text) if _day_first(first, second, separator) else (month_text, day_text)
+    return separator.join([*pair, str(day.year)[-len(year):]])
+
+
 def is_day(parsed: DateValue, written: str) -> bool:
     """Whether a date the answer gives is the day of a document's date (ISO text, perhaps with a time)."""
     if parsed.day is None or parsed.month is None or not re.match(r"\d{4}-\d{2}-\d{2}", written):
@@ -281,12 +300,14 @@ def find_values(text: str) -> list[FoundValue]:
             continue
         add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
     for m in NUMERIC_DATE_RE.finditer(text):
-        # Month first, as the date readers take it, unless that is impossible: "22/01/2027" is written
-        # day first (the 22nd of January), not a date off the calendar.
-        first, second = int(m.group(1)), int(m.group(2))
-        month, day = (m.group(2), m.group(1)) if first > 12 >= second else (m.group(1), m.group(2))
-        either_way = first != second and first <= 12 and second <= 12
-        add(m.span(), "date", "date", replace(_date(m.group(3), month, day), either_way=either_way))
+        # With slashes, month first, as the date readers take it, unless that is impossible: "22/01/2027"
+        # is written day first (the 22nd of January), not a date off the calendar. Dashes and dots are
+        # day first where they are used ("14-12-2026", "07.12.2026"); only a dash may be month first.
+        first, second, year = m.group(1), m.group(2) or m.group(5), m.group(3) or m.group(6)
+        separator = m.group(4) or "/"
+        month, day = (second, first) if _day_first(first, second, separator) else (first, second)
+        either_way = separator != "." and first != second and int(first) <= 12 and int(second) <= 12
+        add(m.span(), "date", "date", replace(_date(year, month, day), either_way=either_way))
     for span, number in phone_spans(text):
         # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
         line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", number)[0]
@@ -432,7 +453,8 @@ def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:
 
 _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD", "a$": "AUD", "au$": "AUD",
              "c$": "CAD", "ca$": "CAD", "hk$": "HKD", "s$": "SGD", "€": "EUR", "euro": "EUR", "euros": "EUR",
-             "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP"}
+             "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP", "₹": "INR", "rs": "INR", "rupees": "INR",
+             "inr": "INR", "¥": "JPY"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 
@@ -440,7 +462,7 @@ _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 def currency(amount_text: str) -> str | None:
     """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
     "NZD"); a bare "$" is "$", any dollar."""
-    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£]|\b(?:dollars|euros?|pounds|" + _CODES + r")\b", amount_text,
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|\b(?:dollars|euros?|pounds|rupees|" + _CODES + r")\b", amount_text,
                       re.IGNORECASE)
     if not found:
         return None
@@ -488,6 +510,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             return str(day.year)
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
+        if numeric := NUMERIC_DATE_RE.fullmatch(claimed_text):
+            return _numeric_like(numeric, day)
         with_year = bool(re.search(r"\d{4}", claimed_text))
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)

@@ -370,11 +370,18 @@ def subject_column(keys: list[str], rows: list[list[str]], named_only: bool = Fa
     return None
 
 
+_CALENDAR_WORD = re.compile(
+    r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|\.)?|(?:wednes|satur)day"
+    r"|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+
+
 def names_the_rows(rows: list[list[str]], index: int) -> bool:
     """Whether every cell of a column is a different capitalised name, no figure in it ("Ohio Arts
     Council", "Great Hall"): the column names the records though its header does not say so."""
     cells = [row[index].strip() if index < len(row) else "" for row in rows]
     return (all(c[:1].isupper() and not any(ch.isdigit() for ch in c) and len(c) <= 80 for c in cells)
+            and not all(_CALENDAR_WORD.fullmatch(c) for c in cells)  # "Tuesday", "Wednesday": a day, no name
             and names_each_row(rows, index))
 
 

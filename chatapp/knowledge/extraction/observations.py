@@ -77,10 +77,18 @@ _PLACE_WORDS = frozenset(
 )
 
 
+# Words that open the name of a mailing list or a team rather than a person's.
+_LIST_OPENERS = frozenset({"all", "team", "staff", "everyone", "dept"})
+
+# Words ending the name of a holiday or an event; a person's surname only after a given name ("Rachel Day").
+_EVENT_WORDS = frozenset("day eve festival fest holiday week weekend".split())
+
+
 def is_group_name(name: str) -> bool:
-    """A name ending in a word for a group or a firm ("Glenasmole Golf Club", "Hartley Foods Ltd")."""
+    """A name ending in a word for a group or a firm ("Glenasmole Golf Club", "Hartley Foods Ltd"), or
+    opening as a list's does ("All Bengaluru")."""
     words = name.split()
-    return len(words) >= 2 and words[-1].lower().strip(".") in _GROUP_WORDS
+    return len(words) >= 2 and (words[-1].lower().strip(".") in _GROUP_WORDS or words[0].lower() in _LIST_OPENERS)
 
 
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
@@ -135,6 +143,8 @@ def looks_like_person(name: str) -> bool:
         return False
     if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS | _PLACE_WORDS:
         return False
+    if words[0].lower() in _LIST_OPENERS:
+        return False  # "All Bengaluru", "Team Phoenix": a mailing list's or a team's name
     if any(w.lower() in _NUMBER_WORDS for w in capitalised):
         return False  # "Kittiwake Two", "Studio Three": a boat's or a room's name, not a person's
     last = capitalised[-1].strip(".")
@@ -144,6 +154,10 @@ def looks_like_person(name: str) -> bool:
         return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
     if is_first_name(words[0]):
         return True
+    if last.lower() in _EVENT_WORDS:
+        return False  # "Republic Day", "Maharashtra Day", "Onam Festival": a day kept, not a person
+    if len(capitalised) > 2 and is_common(capitalised[0], 4.0) and not is_surname(capitalised[0]):
+        return False  # "Contact Anjali Deshpande", "Email Rahul Iyer": a sentence's word before a name
     if is_common(capitalised[0], 3.5) and is_common(last, 3.0):
         return False  # "Senior Lettings Negotiator", "Regional Sales Director": a title, not a name
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)

@@ -19,6 +19,7 @@ from chatapp.knowledge.extraction.observations import (
     PROSE_NAME,
     Observation,
     clean_name,
+    is_group_name,
     is_job_word,
     key_for_label,
     looks_like_person,
@@ -41,6 +42,8 @@ ROLE_MAILBOXES = frozenset(
     "orders service customerservice operations ops it security legal privacy webmaster postmaster".split()
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# "15-12-2026", "07.12.2026": a day written in numbers, as much of the world writes it, is no phone number.
+_NUMERIC_DATE = re.compile(r"(?:0?[1-9]|[12]\d|3[01])([./-])(?:0?[1-9]|1[0-2])\1(?:19|20)\d\d|(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:19|20)\d\d")
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A line that closes a letter just before the writer's name.
 _CLOSING = re.compile(
@@ -178,7 +181,7 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
     for match in PHONE.finditer(text):
         value = match.group(0).strip(" .-")
         digits = sum(c.isdigit() for c in value)
-        if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value):
+        if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value) or _NUMERIC_DATE.fullmatch(value):
             continue
         if digits >= 7 or value.lower().startswith("ext"):
             start = match.start() + match.group(0).index(value)
@@ -440,7 +443,7 @@ class PeopleReader:
     def is_person(self, name: str) -> bool:
         """Whether a name reads as a person's, or this mail's headers vouch for it: "Min-jun Seo
         <minjun.seo@…>" is someone though each of its words is also an English one."""
-        return looks_like_person(name) or name in self.spelt_by_address
+        return looks_like_person(name) or (name in self.spelt_by_address and not is_group_name(name))
 
     def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
         value = " ".join(str(value).split()).strip()

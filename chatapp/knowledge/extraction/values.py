@@ -15,7 +15,9 @@ _WEEKDAY = rf"(?:{_WEEKDAY_NAME}\.?,?\s+)?"
 DATE = re.compile(
     rf"\b(?:{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})"
     rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
-    rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-]))",
+    rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-])"
+    # "14/12/2026", "14-12-2026", "07.12.2026": numbers only, the year in full (see _numeric_date)
+    rf"|(?<![\w/.-])(?P<a4>\d{{1,2}})(?P<s4>[/.-])(?P<b4>\d{{1,2}})(?P=s4)(?P<y4>\d{{4}})(?![\w/]|[.-]\d))",
     re.IGNORECASE,
 )
 # "Monday 11 May", "May 11th": a day of a month with no year, at the start of a text.
@@ -24,7 +26,8 @@ _YEARLESS_DATE = re.compile(
     re.IGNORECASE,
 )
 # A dollar sign may carry its country's letters: "NZ$1,240,000", "A$95", "US$12,000".
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥])\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
+# Indian grouping keeps pairs of digits above the thousands: "₹48,50,000" is 4,850,000.
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d))\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
 
 
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
@@ -34,6 +37,8 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
         try:
             if g["y3"]:
                 value = date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
+            elif g["y4"]:
+                value = _numeric_date(int(g["y4"]), int(g["a4"]), int(g["b4"]), g["s4"])
             elif g["y1"]:
                 value = date(int(g["y1"]), _MONTHS[g["m1"].lower()[:3]], int(g["d1"]))
             else:
@@ -44,6 +49,14 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
     return found
 
 
+def _numeric_date(year: int, first: int, second: int, separator: str) -> date:
+    """A date written in numbers: with slashes month first unless that is impossible ("22/01/2027"),
+    with dashes or dots day first, as the countries that write them do, unless that is impossible."""
+    if (separator == "/" and first <= 12) or second > 12:
+        return date(year, first, second)
+    return date(year, second, first)
+
+
 def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
     found = []
     for match in AMOUNT.finditer(text):
@@ -52,7 +65,8 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
             number += int(match.group("cents")) / 100
         scale = (match.group("scale") or "").strip().lower()
         number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
-        found.append((match, (match.group("cur"), number)))
+        sign = "₹" if match.group("cur").startswith("Rs") else match.group("cur")  # one spelling of the rupee
+        found.append((match, (sign, number)))
     return found
 
 
@@ -75,7 +89,7 @@ def value_shape(text: str) -> str:
     normal = normal_value(text)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal):
         return "date"
-    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥]\d", normal):
+    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d", normal):
         return "amount"
     return "text"
 

@@ -70,6 +70,10 @@ def fix_slips(doc: TokenizedInput, edits) -> None:
                    or (wh in DETERMINER_QUESTION_WORDS and _word_after(doc, following) in QUESTION_AUXILIARIES))):
             # "wich route is …", "wat time does …": the question word and its noun, then the auxiliary.
             edits.set(index, match_case(wh, token.text), "Grammar", 0.85)
+        elif (previous is None and token.text.islower() and next_lower and next_lower not in QUESTION_AUXILIARIES
+              and (wh := _contracted_question_slip(lower))):
+            # "wats the budget", "wheres the file": a slip of "what's", "where's" opening the message.
+            edits.set(index, match_case(wh, token.text), "Grammar", 0.85)
 
 
 def _word_after(doc: TokenizedInput, index: int | None) -> str:
@@ -89,6 +93,17 @@ def _question_word_slip(word: str) -> str | None:
 
     near = [wh for wh in QUESTION_WORDS if DamerauLevenshtein.distance(word, wh) == 1]
     return near[0] if len(near) == 1 else None
+
+
+def _contracted_question_slip(word: str) -> str | None:
+    """ "wats" → "what's", "wheres" → "where's", "hows" → "how's": a question word and "'s" typed
+    without the apostrophe and one letter off, when what was typed is no everyday word itself."""
+    from chatapp.lexicon import is_common
+
+    if not word.endswith("s") or is_common(word, 3.0):
+        return None
+    wh = word[:-1] if word[:-1] in QUESTION_WORDS else _question_word_slip(word[:-1])
+    return f"{wh}'s" if wh in ("what", "where", "who", "how", "when") else None
 
 
 def remove_doubled_words(doc: TokenizedInput, edits) -> None:

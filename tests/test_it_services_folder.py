@@ -1,0 +1,136 @@
+"""An IT services firm's folder in India: dates written day first with dashes ("14-12-2026"), rupee
+amounts in lakh grouping ("₹48,50,000"), a go-live moved by a later mail, a rota keyed by week, a holiday
+list keyed by date, mails to distribution lists, an intranet line that opens "Contact NAME (address)".
+Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, only_entity
+
+CONTACTS = """# Tamarind Softworks — Pune office contacts
+
+## Leadership
+* **Hemant Joglekar** – Director, Delivery · hemant.j@tamarindsoft.in · +91 98220 31177
+* **Rohini Bapat** – Head of People · rohini.bapat@tamarindsoft.in · +91 98906 20418
+
+## Delivery
+* **Kavya Menon** – Delivery Manager, Project Saranga · kavya.menon@tamarindsoft.in · +91 99230 55412
+* **Kavya Rao** – Scrum Master · kavya.rao@tamarindsoft.in · +91 97660 43210
+* **Aniket Gokhale** – Tech Lead · aniket.gokhale@tamarindsoft.in · +91 98500 71263
+* **Tanvi Paranjpe** – QA Lead · tanvi.p@tamarindsoft.in · +91 90110 66578
+"""
+
+PROJECT = """---
+title: Project Saranga — loan origination rebuild for Indrayani Urban Bank
+owner: Kavya Menon
+go_live: 14-12-2026
+budget: ₹36,75,000
+---
+
+# Project Saranga
+
+## Budget
+The approved budget is ₹36,75,000, including a contingency of ₹3,00,000.
+"""
+
+MOVED = """From: Kavya Menon <kavya.menon@tamarindsoft.in>
+To: Saranga Team <saranga-team@tamarindsoft.in>
+Cc: Everyone Pune <pune-all@tamarindsoft.in>
+Date: Thu, 26 Nov 2026 18:42:10 +0530
+Subject: Saranga go-live moved to 11-01-2027
+
+Hi all,
+
+The bank's audit window clashes with our cut-over, so we are shifting.
+Go-live is now Monday 11-01-2027 (earlier 14-12-2026). The budget stays at ₹36,75,000.
+
+Thanks & regards,
+Kavya
+"""
+
+INTRANET = """<html><body><main>
+<h1>People news</h1>
+<p>The insurance top-up enrolment closes on 15-12-2026. Contact Rohini Bapat (rohini.bapat@tamarindsoft.in) with questions.</p>
+</main></body></html>
+"""
+
+ROTA = """{"roster": "Production support, December 2026",
+ "entries": [
+  {"week": "07-12-2026 to 13-12-2026", "primary": "Aniket Gokhale", "secondary": "Tanvi Paranjpe"},
+  {"week": "14-12-2026 to 20-12-2026", "primary": "Tanvi Paranjpe", "secondary": "Kavya Rao"}
+ ]}
+"""
+
+HOLIDAYS = """Date,Day,Holiday,Type
+26-01-2027,Tuesday,Republic Day,National
+31-03-2027,Wednesday,Gudi Padwa,Regional
+01-05-2027,Saturday,Maharashtra Day,Regional
+"""
+
+
+@pytest.fixture(scope="module")
+def firm(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "tamarind", {
+        "contacts.md": CONTACTS, "project-saranga.md": PROJECT, "2026-11-26-saranga-moved.eml": MOVED,
+        "people-news.html": INTRANET, "support-rota.json": ROTA, "holidays-2027.csv": HOLIDAYS})
+    yield engine
+    engine.close()
+
+
+def test_a_date_written_day_first_with_dashes_is_corrected_to_the_later_mails(firm):
+    result = checked(firm, "When does Saranga go live?", "Project Saranga goes live on 14-12-2026.")
+    assert "goes live on 11-01-2027 [corrected]" in result.delivered
+    assert any(str(f.hallucination_type) in ("TemporalError", "ContradictsFact") for f in result.hallucination_flags)
+
+
+def test_an_amount_in_lakh_grouping_is_checked_and_corrected(firm):
+    result = checked(firm, "What is the Saranga budget?", "Project Saranga has an approved budget of ₹37,65,000.")
+    assert "₹36,75,000 [corrected]" in result.delivered
+    right = checked(firm, "What is the Saranga budget?", "The budget stays at ₹36,75,000.")
+    assert not right.hallucination_flags
+
+
+def test_a_numeric_date_is_no_phone_number(firm):
+    # "closes on 15-12-2026. Contact Rohini Bapat (…)" gave her a phone number "15-12-2026".
+    attributes = only_entity(firm, "Rohini Bapat").attributes
+    assert attributes.get("phone") == "+91 98906 20418"
+    assert "15-12-2026" not in str(attributes)
+
+
+def test_a_sentences_opening_verb_is_no_part_of_the_name(firm):
+    assert not firm.kb.registry.find_by_alias("Contact Rohini Bapat")
+    assert only_entity(firm, "Rohini Bapat").attributes["role"] == "Head of People"
+
+
+def test_distribution_lists_are_no_people(firm):
+    for listed in ("Saranga Team", "Everyone Pune"):
+        assert all(e.type != "person" for e in firm.kb.registry.find_by_alias(listed)), listed
+
+
+def test_a_holiday_list_keyed_by_date_names_its_rows_by_the_holiday(firm):
+    row = only_entity(firm, "Gudi Padwa")
+    assert row.type != "person" and row.attributes.get("date") == "31-03-2027"
+    answer = firm.ask("When is Gudi Padwa in 2027?", session="hol", model="offline").response.delivered
+    assert "31-03-2027" in answer
+
+
+def test_offline_a_rota_week_is_found_by_a_day_inside_it(firm):
+    answer = firm.ask("Who is the primary on call for the week of 14-12-2026?", session="rota",
+                      model="offline").response.delivered
+    assert "For 14-12-2026 to 20-12-2026, the primary is Tanvi Paranjpe." in answer
+    later = firm.ask("Who is secondary on 16-12-2026?", session="rota2", model="offline").response.delivered
+    assert "Kavya Rao" in later
+
+
+def test_the_role_at_an_organisation_is_checked_against_its_holder(firm):
+    result = checked(firm, "Who is the Head of People?", "The Head of People at Tamarind Softworks is Kavya Rao.")
+    assert "is Rohini Bapat [corrected]" in result.delivered
+    right = checked(firm, "Who is the Head of People?", "The Head of People at Tamarind Softworks is Rohini Bapat.")
+    assert not right.hallucination_flags
+
+
+def test_a_question_opening_with_a_slip_of_whats(firm):
+    assert firm.turns.preprocess("wats kavyas extension").corrected_input.startswith("What's Kavya's extension")
+    assert firm.turns.preprocess("wats is this").corrected_input.startswith("Wats is this")
