@@ -37,7 +37,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         found = read_people(parsed.text, parsed.metadata, is_email, headings)
         found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
         found += read_legal_names(parsed.text)
-        found += read_leads(parsed.text)
+        found += read_leads(parsed.text, headings)
         found += read_handovers(parsed.text)
         if with_mentions:
             found += read_mentions(parsed.text)

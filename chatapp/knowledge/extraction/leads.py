@@ -15,6 +15,7 @@ from chatapp.knowledge.extraction.observations import (
     PROSE_NAME,
     Observation,
     clean_name,
+    is_group_name,
     is_name_word,
     key_for_label,
     looks_like_person,
@@ -35,14 +36,20 @@ _LED_BY = re.compile(
     rf"{_THING}\s+(?:is|was|will\s+be)\s+(?:(?:being|now|also)\s+)?(?:led|headed(?:\s+up)?|run)\s+by\s+(?P<name>{_NAME})"
 )
 _SMALL = r"(?:\s+(?:of|the|and|&|for|on))+$"
+# "Cathal leads;", "Kavya is leading.", "Led by Kavya Menon": who leads, with nothing after to say what.
+_BARE_LEAD = re.compile(
+    rf"(?:(?<![\w'’-])(?P<name>{_NAME}|[A-Z][\w'’-]+)\s+(?:(?:is|will\s+be|now)\s+)?(?:leads|leading|is\s+lead)"
+    rf"|\b(?:[Ll]ed\s+by|[Ll]ead:)\s+(?P<led>{_NAME}|[A-Z][\w'’-]+))(?=\s*(?:[;,.)\n]|$|\s+(?:and|with|on|from)\b))"
+)
 _NOT_THINGS = re.compile(r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
                          r"May|June|July|August|September|October|November|December|The|This|That|Our)$")
 
 
-def read_leads(text: str) -> list[Observation]:
-    """A "lead" observation of each project a sentence says a person leads, and the person's mention."""
+def read_leads(text: str, headings: frozenset[int] = frozenset()) -> list[Observation]:
+    """A "lead" observation of each project a sentence says a person leads, and the person's mention.
+    `headings`: where the document's headings start, for notes that say "Cathal leads." under one."""
+    found = _section_leads(text, headings)
     text = re.sub(r"(?<!\n)\n(?![\n>])", " ", text)  # a wrapped paragraph; positions hold
-    found = []
     for pattern in (_PERSON_LEADS, _LED_BY):
         for match in pattern.finditer(text):
             name = clean_name(match.group("name"))
@@ -51,6 +58,28 @@ def read_leads(text: str) -> list[Observation]:
                 continue
             found.append(Observation(thing, "project", "lead", name, 0.8, "prose", match.start()))
             found.append(Observation(name, "person", MENTION, name, 0.8, "prose", match.start()))
+    return found
+
+
+def _section_leads(text: str, headings: frozenset[int]) -> list[Observation]:
+    """ "## Glenasmole Golf Club" then "- Start moved to the 10th. Cathal leads; Darragh on the chipper.":
+    a section's first "NAME leads" that names nothing led is about the work its heading names."""
+    found = []
+    starts = sorted(headings)
+    for number, start in enumerate(starts):
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end < 0 else line_end
+        heading = re.sub(r"^[#\s]+|\s*\([^()]*\)\s*$|[*_`]+", "", text[start:line_end]).strip()
+        thing = re.sub(_SMALL, "", heading).strip(" :")
+        if not _names_a_thing(thing) or is_group_name(thing) or looks_like_person(thing):
+            continue
+        section = text[line_end:starts[number + 1] if number + 1 < len(starts) else len(text)]
+        match = _BARE_LEAD.search(section)
+        if match and (name := _someone(match.group("name") or match.group("led"))):
+            position = line_end + match.start()
+            found.append(Observation(thing, "project", "lead", name, 0.75, "prose", position))
+            if " " in name:
+                found.append(Observation(name, "person", MENTION, name, 0.75, "prose", position))
     return found
 
 
