@@ -69,9 +69,21 @@ def _name_and_role(analysis: AnswerAnalysis, sentence: SentenceInfo) -> tuple[tu
         for name_head, role_head in ((subject, attribute), (attribute, subject)):
             name = _proper_name(name_head)
             role = _role_words(role_head)
-            if name is not None and role:
+            if name is not None and role and not _of_something_named(role_head):
                 return name, role
     return None
+
+
+def _of_something_named(role_head) -> bool:
+    """ "Project Orchid's lead", "the lead for Project Orchid": the role of one named thing, which a
+    source naming the lead of another does not speak to (the registry's check reads those)."""
+    for child in role_head.children:
+        if child.dep_ == "poss" and child.pos_ == "PROPN":
+            return True
+        if child.dep_ == "prep" and child.lower_ in ("of", "for", "on", "at"):
+            if any(grand.dep_ == "pobj" and grand.pos_ == "PROPN" for grand in child.children):
+                return True
+    return False
 
 
 def _proper_name(head) -> tuple[int, int] | None:

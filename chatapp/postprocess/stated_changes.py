@@ -94,7 +94,7 @@ def _value_before(found: list[V.FoundValue], text: str, end: int) -> V.FoundValu
 # what the value is now; the value it replaced is whatever an older document gave.
 CHANGED_TO = re.compile(
     r"\b(?:moved|changed|extended|postponed|pushed(?:\s+back)?|brought\s+forward|rescheduled|delayed|"
-    r"reduced|increased|raised|cut|lowered|revised|updated)\b[^.;:!?]{0,60}?\bto\s+",
+    r"reduced|increased|raised|cut|lowered|revised|updated|moves|shifts|slips)\b[^.;:!?]{0,60}?\bto\s+",
     re.IGNORECASE,
 )
 # "asked us to hold the planning submission until 15 January": what waits until a day now happens then —

@@ -173,6 +173,24 @@ def _names_partly(view: KnowledgeView, entity_id: str, text: str) -> bool:
                    for o, e in view.entities.items() if view.superseded.get(o)):
                 continue  # other entities with history share the word: it does not tell them apart
             return True
+    return _names_by_its_words(view, entity_id, text)
+
+
+def _names_by_its_words(view: KnowledgeView, entity_id: str, text: str) -> bool:
+    """ "Blast freezer commissioning" for "Blast freezer installation": a name of everyday words, said
+    by its opening words (two or more, all but its last at least), as no other entity with history is."""
+    said = " ".join(words(text.casefold()))
+    for name in [view.entities[entity_id].name, *view.entities[entity_id].aliases]:
+        parts = words(name.casefold())
+        if len(parts) < 2 or is_stop(parts[0]):
+            continue
+        opening = " ".join(parts[:max(2, len(parts) - 1)])
+        if not re.search(rf"(?<!\w){re.escape(opening)}(?!\w)", said):
+            continue
+        if any(o != entity_id and " ".join(words(e.name.casefold())).startswith(opening)
+               for o, e in view.entities.items() if view.superseded.get(o)):
+            continue  # another entity with history opens its name the same way
+        return True
     return False
 
 

@@ -15,6 +15,7 @@ from chatapp.knowledge.extraction.observations import (
     ALIAS,
     CHANGE,
     MENTION,
+    NICKNAME_KEYS,
     Observation,
     clean_name,
     key_for_label,
@@ -40,7 +41,7 @@ _MILESTONE_KEYS = frozenset({"milestones", "key_dates", "dates", "timeline", "sc
 _CHANGE_VERB = re.compile(
     r"\b(?:has|have|had|was|were|is|are|has been|have been|got|now)?\s*"
     r"(?:moved|changed|pushed(?: back)?|brought forward|postponed|rescheduled|delayed|slipped|shifted|"
-    r"revised|increased|decreased|reduced|raised|cut|updated)\s+(?:to|until|till)\s+",
+    r"revised|increased|decreased|reduced|raised|cut|updated|moves|shifts|slips|changes)\s+(?:to|until|till)\s+",
     re.IGNORECASE,
 )
 # "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870": a verb
@@ -82,7 +83,8 @@ _TITLE_FROM_TO = re.compile(
     rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
     rf"(?P<new>{_TITLE_WORDS})"
 )
-_LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that)\b|\([^)]*\)", re.IGNORECASE)
+_LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that|so|and|but|then|therefore)\b|\([^)]*\)",
+                          re.IGNORECASE)
 
 
 def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
@@ -250,6 +252,8 @@ class FieldReader:
             for key, cell in zip(keys, cells):
                 if cell and key != keys[column] and key in wanted:
                     self.add(subject, key, cell.strip("* "), 0.9, "table", position, subject_type)
+                if cell and key in NICKNAME_KEYS and subject_type == "person" and cell.casefold() != subject.casefold():
+                    self.add(subject, ALIAS, cell.strip("* "), 0.85, "table", position, subject_type)
 
     # --- stated changes ---------------------------------------------------------
 

@@ -38,7 +38,7 @@ _LED_BY = re.compile(
 _SMALL = r"(?:\s+(?:of|the|and|&|for|on))+$"
 # "Cathal leads;", "Kavya is leading.", "Led by Kavya Menon": who leads, with nothing after to say what.
 _BARE_LEAD = re.compile(
-    rf"(?:(?<![\w'’-])(?P<name>{_NAME}|[A-Z][\w'’-]+)\s+(?:(?:is|will\s+be|now)\s+)?(?:leads|leading|is\s+lead)"
+    rf"(?:(?<![\w'’-])(?P<name>{_NAME}|[A-Z][\w'’-]+|[A-Z]{{2,3}})\s+(?:(?:is|will\s+be|now)\s+)?(?:leads|leading|is\s+lead)"
     rf"|\b(?:[Ll]ed\s+by|[Ll]ead:)\s+(?P<led>{_NAME}|[A-Z][\w'’-]+))(?=\s*(?:[;,.)\n]|$|\s+(?:and|with|on|from)\b))"
 )
 _NOT_THINGS = re.compile(r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
@@ -75,7 +75,9 @@ def _section_leads(text: str, headings: frozenset[int]) -> list[Observation]:
             continue
         section = text[line_end:starts[number + 1] if number + 1 < len(starts) else len(text)]
         match = _BARE_LEAD.search(section)
-        if match and (name := _someone(match.group("name") or match.group("led"))):
+        said = match and (match.group("name") or match.group("led"))
+        # "KW leads;": initials a person goes by, found as their alias when the folder is merged.
+        if said and (name := said if re.fullmatch(r"[A-Z]{2,3}", said) else _someone(said)):
             position = line_end + match.start()
             found.append(Observation(thing, "project", "lead", name, 0.75, "prose", position))
             if " " in name:

@@ -89,7 +89,13 @@ def merge(rows: list[Row]) -> Learnt:
         if group.type == "person":
             for name in group.names:
                 name_to_id.setdefault(_norm(name), group_id)
-    _apply_changes(groups, changes, _people_called(groups))
+    people_called = _people_called(groups)
+    # "Lead: KW", "Cathal leads": a person-valued field naming someone by an alias or first name only
+    # one person has links to that person, as a full name does.
+    for called, full in people_called.items():
+        if _norm(full) in name_to_id:
+            name_to_id.setdefault(called, name_to_id[_norm(full)])
+    _apply_changes(groups, changes, people_called)
     # A name only the recogniser saw, in one document, is too weak to be an entity (people aside:
     # a colleague named once in meeting notes is still a colleague).
     people = [g for g in groups if g.type == "person" and any(r.method != "ner" for r in g.rows)]
@@ -193,11 +199,15 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
 
 
 def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_Group]:
-    """The people a group's name may be short for: a lone first name, or a first name or alias
-    with the same surname."""
+    """The people a group's name may be short for: a lone first name, a first name or alias with the
+    same surname, or the whole of someone's alias ("Hui Ling", known as by Lim Hui Ling, signing a mail)."""
     owners: dict[int, _Group] = {}
     for name in group.names:
         words = _norm(name).split()
+        if len(words) == 2:
+            for other in called.get(" ".join(words), []):
+                if other is not group and " ".join(words) in {_norm(a) for a in other.aliases}:
+                    owners[id(other)] = other
         if not 1 <= len(words) <= 2:
             continue
         for other in called.get(words[0], []):

@@ -38,8 +38,10 @@ _HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IG
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
 # "Ó" ("Cillian Ó Súilleabháin"), a capital letter standing alone that no other name word is.
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
-NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti ibn al ter ó ap ab "
-                           "ferch ní nic uí mhic".split())
+# Malay "bin"/"binte" and Tamil "s/o", "d/o", "a/l", "a/p" (son or daughter of) join a person's name to
+# their father's, as Singapore and Malaysia write them ("Rajesh Kumar s/o Gopal").
+NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti binte bte ibn al ter ó "
+                           "ap ab ferch ní nic uí mhic s/o d/o a/l a/p".split())
 # A person's name as prose writes it: two to four capitalised words, surname particles between them
 # ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.
 _PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
@@ -158,11 +160,15 @@ def looks_like_person(name: str) -> bool:
         return False  # "Republic Day", "Maharashtra Day", "Onam Festival": a day kept, not a person
     if len(capitalised) > 2 and is_common(capitalised[0], 4.0) and not is_surname(capitalised[0]):
         return False  # "Contact Anjali Deshpande", "Email Rahul Iyer": a sentence's word before a name
-    if is_common(capitalised[0], 3.5) and is_common(last, 3.0):
-        return False  # "Senior Lettings Negotiator", "Regional Sales Director": a title, not a name
+    if is_common(capitalised[0], 3.5) and is_common(last, 3.0) and not (is_first_name(last) or is_surname(last)):
+        # "Senior Lettings Negotiator": a title, not a name. Not "Tan Wei Ming", "Chen Jia Hui": a surname
+        # written first, as Chinese names are, then given names.
+        return False
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)
 
 
+# Columns giving the name a person goes by ("Jo" for Josephine): an alias, as a signed name is.
+NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
 # Columns whose cells are people however they are written, first names too: "| Who | What | By when |".
 PEOPLE_COLUMNS = frozenset("who person employee staff staff_member member full_name contact_name".split())
 # What a row of a table tells about the person it names when it names them by first name only:

@@ -19,6 +19,7 @@ from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
     MENTION,
+    NICKNAME_KEYS,
     ORGANISATION_COLUMNS,
     Observation,
     clean_name,
@@ -28,8 +29,6 @@ from chatapp.knowledge.extraction.observations import (
     table_subject_type,
 )
 
-# Columns giving the name a person goes by ("Jo" for Josephine): an alias, as a signed name is.
-NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
 MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
 _JSON_DEPTH = 6
 
