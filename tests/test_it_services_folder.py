@@ -153,3 +153,9 @@ def test_offline_who_leads_the_work_a_section_of_notes_is_about(firm):
     answer = firm.ask("Who leads Project Kestrel?", session="kestrel", model="offline").response.delivered
     assert "Aniket Gokhale" in answer
     assert all(e.type != "project" for e in firm.kb.registry.find_by_alias("Hiring"))
+
+
+def test_saying_who_a_first_name_is_gives_no_title(firm):
+    # "Joglekar" ends like a job word ("Registrar"): a known name after "is" is no title all the same.
+    result = checked(firm, "Who is Hemant?", "Hemant is Hemant Joglekar, Director, Delivery.")
+    assert result.hallucination_flags == []

@@ -364,6 +364,8 @@ class ClaimExtractor:
             title = TITLE_WORDS.search(text, end, min(len(text), end + 80))
             if role is None or title is None or _overlaps(title.span(), taken):
                 continue
+            if _overlaps(title.span(), [n.claim.span for n in known]):
+                continue  # "Venky is Venkatesh Subramanian": a known name, however like a title it ends
             gap = re.findall(r"[\w']+|[^\w\s]", text[end:title.start()].lower().replace("’", "'"))
             if not set(gap) & {"is", "was", "as", ","} or any(
                     w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
