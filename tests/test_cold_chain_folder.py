@@ -109,3 +109,9 @@ def test_notes_naming_the_lead_by_initials_link_the_person(firm):
 def test_a_project_named_in_everyday_words_has_its_moved_date_corrected(firm):
     result = checked(firm, "When is the handover?", "The chiller room handover is on 14 December 2026.")
     assert "on 8 January 2027 [corrected]" in result.delivered
+
+
+def test_the_person_a_mail_speaks_to_is_not_who_did_what_it_says(firm):
+    # "Suresh, the lease renewal is approved." was sent by Mei Xin: Suresh is spoken to, not the approver.
+    result = checked(firm, "Who approved the lease?", "Mei Xin approved the lease renewal.")
+    assert result.hallucination_flags == []

@@ -14,6 +14,8 @@ like it says of the answer's own person.
 
 from __future__ import annotations
 
+import re
+
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo
 from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.findings import Finding, Sources
@@ -27,6 +29,8 @@ MIN_OVERLAP = 0.75
 RIVAL_SHARE = 0.5
 # A reading of one sentence's words: enough to correct, less than a registry's record.
 CONFIDENCE = 0.75
+# A name (after a greeting) opening a sentence and set off by a comma: who the mail speaks to.
+_VOCATIVE = re.compile(r"^\s*(?:(?i:hi|hello|hey|dear|thanks|thank you|morning)\s+)?([A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s*,")
 
 
 def person_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int, int]]) -> list[Finding]:
@@ -69,12 +73,18 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) ->
     if overlap < MIN_OVERLAP or len(best) != 1:
         return None
     where = best.pop()
-    named = people_in(where, view)
+    named = people_in(where, view) - _addressed(where, view)
     if person in named or len(named) != 1:
         return None
     if any(o > overlap * RIVAL_SHARE and person in people_in(text, view) for o, text in scored):
         return None  # another sentence nearly as like the claim says it of the answer's person
     return named.pop(), where
+
+
+def _addressed(text: str, view: KnowledgeView) -> set[str]:
+    """The person a mail's sentence speaks to, not of: "Rajesh, the lease is approved …", "Hi Ana, …"."""
+    opening = _VOCATIVE.match(text)
+    return people_in(opening.group(1), view) if opening else set()
 
 
 def _person(name: NameClaim, view: KnowledgeView) -> bool:
