@@ -447,3 +447,10 @@ def test_other_short_inputs_are_not_completed(pipeline, previous, text):
 )
 def test_common_words_are_not_read_as_names(pipeline, text, expected):
     assert corrected(pipeline, text) == expected
+
+
+def test_a_slip_between_a_noun_and_its_plural_is_still_applied(pipeline):
+    # "truck" and "trucks" share what the context gives the typed word: together they are sure enough.
+    result = pipeline.correct("whats the reefer trcuk lease", "standard", ("lexical", "syntactic", "semantic"))[0]
+    assert "reefer truck lease" in result.corrected_input
+    assert any(text == "trucks" for text, _ in find(result.corrections, "trcuk", "truck").alternatives)

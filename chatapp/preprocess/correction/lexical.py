@@ -376,7 +376,11 @@ class LexicalCorrector:
         else:  # a name only the knowledge base knows keeps its capitals
             corrected = best.word if typed.islower() else apply_case(typed, best.word)
         alternatives = tuple((apply_case(typed, c.word) + ending, round(p, 3)) for c, p in zip(candidates[1:4], probabilities[2:]))
-        return Decision(corrected + ending, best.correction_type, _clamp(probabilities[1]), alternatives)
+        # "the reefer trcuk lease": "truck" and "trucks" split what the context gives the word; that it
+        # is one of them is as sure as both together ("truck" is applied, "trucks" offered).
+        confidence = probabilities[1] + sum(p for c, p in zip(candidates[1:5], probabilities[2:])
+                                            if _other_number(c.word.lower(), best.word.lower()))
+        return Decision(corrected + ending, best.correction_type, _clamp(confidence), alternatives)
 
     def _rare_word_slip(self, typed: str, lower: str, left: str | None, right: str | None) -> Decision | None:
         """A rare dictionary word its neighbours do not expect, typed a letter away from a far commoner
@@ -414,6 +418,12 @@ def _glued(text: str, token: Token) -> bool:
 
 
 _JOINERS = frozenset(".&-/'’_@")
+
+
+def _other_number(word: str, other: str) -> bool:
+    """ "trucks" for "truck", "boxes" for "box" (and the other way): one noun, singular and plural."""
+    short, long = sorted((word, other), key=len)
+    return long in (short + "s", short + "es")
 
 
 def _clamp(confidence: float) -> float:
