@@ -113,6 +113,12 @@ _LEADER_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z /-]{0,24}?)\s*(?:\.{3,}|
 _DESK_LABELS = frozenset({"office", "work", "desk", "landline", "direct", "business", "office_phone", "work_phone"})
 # Labels giving the name a person goes by ("known as: Deb").
 _ALIAS_LABELS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
+# The offices of a committee or board, as minutes list who holds them: "Chair: Rosa Delgado · Treasurer: …".
+_OFFICE_BEARER = re.compile(
+    r"(?:^|[·|;•]|\s[—–-]\s)\s*(?:[-*•+]\s+)?(?:\*\*|__)?(?P<office>(?i:(?:deputy |vice[- ])?(?:chair|chairperson|chairman|"
+    r"chairwoman|president)|secretary|treasurer|convenor|convener))(?:\*\*|__)?\s*:(?:\*\*|__)?\s*"
+    r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})(?=\s*(?:$|[·|;•,(]|\s[—–-]\s))"
+)
 # Where a directory entry's details stop: the next heading, a table, a rule.
 _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
@@ -600,6 +606,7 @@ class PeopleReader:
                 continue  # table rows are read as records
             if self._attendees_line(line, position):
                 continue
+            self._office_bearers(line, position)
             if self._signature_line(line, position):
                 continue
             if self._paren_line(line, position):
@@ -618,11 +625,29 @@ class PeopleReader:
         match = _ATTENDEES.match(line)
         if not match:
             return False
-        for item in re.split(r"\s*(?:[,;/]|\band\b|&)\s*", match.group("names")):
+        # Split outside brackets: "Helen Whitcombe (Chair, Lot 1204), Michael Tran (Secretary)".
+        for item in re.split(r"\s*(?:[,;/]|\band\b|&)\s*(?![^()]*\))", match.group("names")):
             name = clean_name(re.sub(r"\s*\([^)]*\)?", "", item).strip(" .*_"))
             if looks_like_person(name):
                 self.add(name, MENTION, name, 0.85, "attendees", position)
+                # The bracket's first part, when it is a capitalised title with no number in it, is the
+                # job the person attended in: "(Chair, Lot 1204)", "(Strata Manager, Harbourside …)".
+                bracket = re.search(r"\(([^()]*)\)", item)
+                role = bracket.group(1).split(",")[0].strip() if bracket else ""
+                words = re.findall(r"[^\W\d_]+", role)
+                if (words and not re.search(r"\d", role) and _is_role_text(role) and not abbreviates(role, name)
+                        and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)):
+                    self.add(name, "role", role, 0.75, "attendees", position)
         return True
+
+    def _office_bearers(self, line: str, position: int) -> None:
+        """ "Chair: Rosa Delgado · Secretary: Julian Pike · Treasurer: Nikos Andreou": a committee's
+        office-bearers, each office before its holder. Only the offices an elected body fills are read
+        so; "Lead: Dana Kim" is a project's field."""
+        for match in _OFFICE_BEARER.finditer(line):
+            name = clean_name(match.group("name"))
+            if self.is_person(name):
+                self.add(name, "role", match.group("office").strip(" *_").title(), 0.8, "office_bearer", position)
 
     def _signature_line(self, line: str, position: int) -> bool:
         """ "Declan Murphy | Practice Manager | 0113 496 0405" """
