@@ -15,6 +15,8 @@ chunks and `check --evidence` files alike.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import date
 
 from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
 from chatapp.postprocess import values as V
@@ -238,11 +240,12 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
                 continue
             if best is None or shared / len(own) > best[0]:
-                best = (shared / len(own), text, new)
+                best = (shared / len(own), text, new, written)
     if best is None:
         return None
-    _, text, new = best
-    span, replacement = replacement_in_answer(vc, analysis, new.text, new.parsed)
+    _, text, new, written = best
+    parsed = with_its_year(new.parsed, written, value.parsed)
+    span, replacement = replacement_in_answer(vc, analysis, new.text, parsed)
     return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
                    [f"the sources state a change to {new.text}: {text}"], vc.sentence, span, replacement,
                    major=True)
@@ -264,6 +267,40 @@ def qualifier_agrees(text: str, value: V.FoundValue, answer: str, said: V.FoundV
 
 def _inclusive(word: str) -> bool:
     return word.lower().rstrip(".") in ("inc", "incl", "including", "inclusive", "gross")  # "+ VAT" is on top
+
+
+def with_its_year(parsed, written: str | None, old):
+    """ "Wed 16 Dec" in a mail of 25 November 2026 is 16 December 2026: a new day written without its
+    year takes the one the mail's date (else the old day it replaces) puts it in — the year of the
+    nearest such day not long before, and one whose weekday agrees when the mail gives a weekday."""
+    if not isinstance(parsed, V.DateValue) or parsed.year or not (parsed.month and parsed.day):
+        return parsed
+    anchor = None
+    if written:
+        try:
+            anchor = date.fromisoformat(written[:10])
+        except ValueError:
+            anchor = None
+    if anchor is None and isinstance(old, V.DateValue):
+        anchor = old.as_date()
+    if anchor is None:
+        return parsed
+    for year in (anchor.year, anchor.year + 1, anchor.year - 1):
+        candidate = replace(parsed, year=year)
+        day = candidate.as_date() if _real_day(year, parsed.month, parsed.day) else None
+        if day is None or (day - anchor).days < -90:
+            continue
+        if parsed.weekday is None or day.weekday() == parsed.weekday:
+            return candidate
+    return parsed
+
+
+def _real_day(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _heading_like(text: str) -> bool:
