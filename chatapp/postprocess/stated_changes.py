@@ -270,11 +270,13 @@ def _inclusive(word: str) -> bool:
 
 
 def with_its_year(parsed, written: str | None, old):
-    """ "Wed 16 Dec" in a mail of 25 November 2026 is 16 December 2026: a new day written without its
-    year takes the one the mail's date (else the old day it replaces) puts it in — the year of the
+    """ "Wed 16 Dec" in a mail of 25 November 2026 is 16 December 2026: when the answer's old day has a
+    year, a new day written without one takes the year the mail's date (else the old day) puts it in — the year of the
     nearest such day not long before, and one whose weekday agrees when the mail gives a weekday."""
     if not isinstance(parsed, V.DateValue) or parsed.year or not (parsed.month and parsed.day):
         return parsed
+    if not (isinstance(old, V.DateValue) and old.year):
+        return parsed  # the answer wrote no year either: the correction needs none
     anchor = None
     if written:
         try:
