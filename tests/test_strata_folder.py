@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from chatapp.knowledge.extraction.observations import ALIAS
+from chatapp.knowledge.extraction.people import read_people
 from tests.conftest import checked, engine_learnt_from, only_entity
 
 CARDS = """WATTLEGROVE STRATA - CONTACT CARDS
@@ -77,13 +79,13 @@ Dette
 
 PLUMBER = """From: Wendell Okoro <wendell@kookaburrahydraulic.com.au>
 To: Odette Vasquez-Hale <odette@wattlegrove.com.au>
-Subject: Banksia Court - stormwater pit
+Subject: Banksia Court - riser leak level 2
 Date: Wed, 2 Dec 2026 11:40:00 +1000
 
 Hi Dette,
 
-The stormwater pit by the bin store has collapsed. To dig out and rebuild the pit with a new grate I'd
-charge $4,730 inc GST ($4,300.00 ex GST). I can start Mon 14 Dec.
+The leak is the hot water riser in the service cupboard. To replace the corroded section of riser (about
+3.5 m of copper) and two isolation valves I'd charge $2,860 inc GST ($2,600.00 ex GST). I can do it Mon 14 Dec.
 
 Wendell Okoro
 Kookaburra Hydraulic Plumbing | 0411 555 908
@@ -132,7 +134,7 @@ Ironbark quote: $48,950 inc GST. Special levy: $50,000.
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "wattlegrove", {
         "contacts.txt": CARDS, "2026-11-16-re-revised-membrane-quote.eml": QUOTE_REPLY,
-        "2026-11-24-agm-moved.eml": MEETING_MOVED, "2026-12-02-stormwater-pit.eml": PLUMBER,
+        "2026-11-24-agm-moved.eml": MEETING_MOVED, "2026-12-02-riser-leak.eml": PLUMBER,
         "banksia-committee-2026-10-14.md": MINUTES, "wattle-committee-2026-11-10.md": OTHER_MINUTES,
         "banksia-roof-membrane.md": PROJECT})
     yield engine
@@ -158,7 +160,10 @@ def test_a_cards_title_keeps_its_acting_note_out_of_the_role(engine):
 
 
 def test_a_sign_off_under_an_outlook_original_message_is_not_the_senders_alias(engine):
-    # Baz quotes Florian's mail signed "Flo": that name is Florian's, not Baz's.
+    # Baz quotes Florian's mail signed "Flo": that name is the quoted writer's, not Baz's.
+    header = {"from": "Baz Quell <barnaby.quell@wattlegrove.com.au>"}
+    read = read_people(QUOTE_REPLY, header, is_email=True)
+    assert not [o for o in read if o.key == ALIAS and o.subject == "Baz Quell" and o.value == "Flo"]
     aliases = {a.casefold() for a in engine.kb.registry.get(only_entity(engine, "Barnaby Quell").id).aliases}
     assert "flo" not in aliases
 
@@ -207,7 +212,8 @@ def test_a_moved_day_without_a_year_is_corrected_in_the_answers_full_form(engine
 
 
 def test_a_wrong_amount_is_corrected_to_the_one_counted_the_same_way(engine):
-    response = checked(engine, "How much is Wendell's quote for the stormwater pit?",
-                       "Wendell Okoro can start on Mon 14 Dec. He quoted $4,370 inc GST to rebuild the stormwater pit.")
-    assert "$4,730 [corrected]" in response.delivered
+    response = checked(engine, "How much is Wendell's quote for the riser leak?",
+                       "Wendell Okoro can do the work on Mon 14 Dec. He quoted $2,680 inc GST to replace the corroded "
+                       "riser section and two isolation valves.")
+    assert "$2,860 [corrected]" in response.delivered
     assert "Mon 14 Dec" in response.delivered
