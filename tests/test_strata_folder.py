@@ -217,3 +217,11 @@ def test_a_wrong_amount_is_corrected_to_the_one_counted_the_same_way(engine):
                        "riser section and two isolation valves.")
     assert "$2,860 [corrected]" in response.delivered
     assert "Mon 14 Dec" in response.delivered
+
+
+def test_a_role_two_people_hold_is_told_apart_by_where_the_question_says(engine):
+    # Imogen Falkner chairs Banksia Court's committee, Pia Castellano The Wattle's.
+    answer = _offline(engine, "Who is the chair of The Wattle committee?", "wattle-chair")
+    assert "Pia Castellano" in answer and "Imogen Falkner" not in answer
+    answer = _offline(engine, "Who is the chair of the Banksia Court committee?", "banksia-chair")
+    assert "Imogen Falkner" in answer and "Pia Castellano" not in answer
