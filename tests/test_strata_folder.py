@@ -130,13 +130,20 @@ Ironbark quote: $48,950 inc GST. Special levy: $50,000.
 """
 
 
+TICKETS = """{"jobs": [
+  {"ticket": "WG-101", "building": "The Wattle", "issue": "Lift door operator", "assigned_to": "Wendell Okoro"},
+  {"ticket": "WG-102", "building": "Banksia Court", "issue": "Riser leak level 2", "assigned_to": "Wendell Okoro"}
+]}
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "wattlegrove", {
         "contacts.txt": CARDS, "2026-11-16-re-revised-membrane-quote.eml": QUOTE_REPLY,
         "2026-11-24-agm-moved.eml": MEETING_MOVED, "2026-12-02-riser-leak.eml": PLUMBER,
         "banksia-committee-2026-10-14.md": MINUTES, "wattle-committee-2026-11-10.md": OTHER_MINUTES,
-        "banksia-roof-membrane.md": PROJECT})
+        "banksia-roof-membrane.md": PROJECT, "tickets.json": TICKETS})
     yield engine
     engine.close()
 
@@ -220,8 +227,11 @@ def test_a_wrong_amount_is_corrected_to_the_one_counted_the_same_way(engine):
 
 
 def test_a_role_two_people_hold_is_told_apart_by_where_the_question_says(engine):
-    # Imogen Falkner chairs Banksia Court's committee, Pia Castellano The Wattle's.
-    answer = _offline(engine, "Who is the chair of The Wattle committee?", "wattle-chair")
-    assert "Pia Castellano" in answer and "Imogen Falkner" not in answer
-    answer = _offline(engine, "Who is the chair of the Banksia Court committee?", "banksia-chair")
-    assert "Imogen Falkner" in answer and "Pia Castellano" not in answer
+    # Imogen Falkner chairs Banksia Court's committee, Pia Castellano The Wattle's; the tickets' "building"
+    # values name both buildings too, and are no answer to "who".
+    for question, holder, other in (("Who is the chair of The Wattle committee?", "Pia Castellano", "Imogen Falkner"),
+                                    ("Who is the chair of the Banksia Court committee?", "Imogen Falkner",
+                                     "Pia Castellano")):
+        answer = _offline(engine, question, holder.split()[0])
+        first = [line for line in answer.splitlines() if line.strip() and not line.startswith("(offline")][0]
+        assert holder in first and other not in answer
