@@ -229,9 +229,10 @@ def test_a_wrong_amount_is_corrected_to_the_one_counted_the_same_way(engine):
 def test_a_role_two_people_hold_is_told_apart_by_where_the_question_says(engine):
     # Imogen Falkner chairs Banksia Court's committee, Pia Castellano The Wattle's; the tickets' "building"
     # values name both buildings too, and are no answer to "who".
-    for question, holder, other in (("Who is the chair of The Wattle committee?", "Pia Castellano", "Imogen Falkner"),
+    for n, (question, holder, other) in enumerate((("Who is the chair of The Wattle committee?", "Pia Castellano", "Imogen Falkner"),
                                     ("Who is the chair of the Banksia Court committee?", "Imogen Falkner",
-                                     "Pia Castellano")):
-        answer = _offline(engine, question, holder.split()[0])
+                                     "Pia Castellano"),
+                                    ("Who chairs The Wattle committee?", "Pia Castellano", "Imogen Falkner"))):
+        answer = _offline(engine, question, f"chair-{n}")
         first = [line for line in answer.splitlines() if line.strip() and not line.startswith("(offline")][0]
         assert holder in first and other not in answer

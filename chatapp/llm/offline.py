@@ -99,6 +99,10 @@ DESCRIPTION_ASKED = re.compile(
 # possessive or the end of the phrase.
 DESCRIBED = re.compile(r"\b(?:the|our|their|your)\s+((?:[A-Za-z][\w&-]*\s+){0,4}?[A-Za-z][\w&-]*)"
                        r"(?=['’]s\b|\s+(?:is|was|are|at|in|of|for|on|and|to|who|'s)\b|\s*[?.!,]|$)", re.I)
+# "Who chairs the committee?": a verb for holding an office, and the office it names.
+ROLE_VERBS = {"chairs": "chair", "convenes": "convenor", "coordinates": "coordinator", "supervises": "supervisor",
+              "heads": "head", "manages": "manager"}
+ROLE_VERB_ASKED = re.compile(rf"\bwho\s+({'|'.join(ROLE_VERBS)})\s+((?:the\s+)?[^?.!]+)", re.IGNORECASE)
 # The parts of a role held together: "CEO & Co-founder", "Partner, Commercial Property".
 ROLE_PARTS = re.compile(r"\s*(?:[&,/;()]|\band\b)\s*")
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
@@ -229,6 +233,10 @@ class OfflineResponder:
             return f"{OFFLINE_NOTICE}\n\n{reply}"
         entities = self._entities_for(question, messages, context)
         described = self._described_person(question, entities)
+        if described is None and (verb := ROLE_VERB_ASKED.search(question)):
+            # "Who chairs The Moreton committee?" asks who is the chair of it.
+            described = self._described_person(
+                f"who is the {ROLE_VERBS[verb.group(1).lower()]} of {verb.group(2)}", entities)
         if described is not None:
             entity, key, phrase = described
             # The description may also have been resolved to the same entity upstream: once is enough.
