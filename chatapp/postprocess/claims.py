@@ -368,7 +368,9 @@ class ClaimExtractor:
                 continue
             said = trimmed_title(_title_before_a_named_thing(text, title, self.view))
             held = [self.view.display(role), *self.view.also_held(name.entity_ids[0], "role")]
-            if not is_job_title(said) or any(_title_words(said) & _title_words(h) for h in held):
+            # "Head of the Curatorial team" for a Collections Curator shares a word with the role in full.
+            whole = trimmed_title(title.group(0))
+            if not is_job_title(said) or any((_title_words(said) | _title_words(whole)) & _title_words(h) for h in held):
                 continue
             span = (title.start(), title.start() + len(said))
             links.append(ProfileLink(name.entity_ids[0], (name.claim.span[0], span[1]), span, said, "role",
