@@ -27,6 +27,7 @@ from chatapp.lexicon import (
     zipf,
 )
 from chatapp.preprocess.reference_data import CLOSING_TAG
+from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
@@ -100,6 +101,10 @@ DESCRIPTION_ASKED = re.compile(
 # possessive or the end of the phrase.
 DESCRIBED = re.compile(r"\b(?:the|our|their|your)\s+((?:[A-Za-z][\w&-]*\s+){0,4}?[A-Za-z][\w&-]*)"
                        r"(?=['’]s\b|\s+(?:is|was|are|at|in|of|for|on|and|to|who|'s)\b|\s*[?.!,]|$)", re.I)
+# "Who chairs the committee?": a verb for holding an office, and the office it names.
+ROLE_VERBS = {"chairs": "chair", "convenes": "convenor", "coordinates": "coordinator", "supervises": "supervisor",
+              "heads": "head", "manages": "manager"}
+ROLE_VERB_ASKED = re.compile(rf"\bwho\s+({'|'.join(ROLE_VERBS)})\s+((?:the\s+)?[^?.!]+)", re.IGNORECASE)
 # The parts of a role held together: "CEO & Co-founder", "Partner, Commercial Property".
 ROLE_PARTS = re.compile(r"\s*(?:[&,/;()]|\band\b)\s*")
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
@@ -230,6 +235,10 @@ class OfflineResponder:
             return f"{OFFLINE_NOTICE}\n\n{reply}"
         entities = self._entities_for(question, messages, context)
         described = self._described_person(question, entities)
+        if described is None and (verb := ROLE_VERB_ASKED.search(question)):
+            # "Who chairs The Moreton committee?" asks who is the chair of it.
+            described = self._described_person(
+                f"who is the {ROLE_VERBS[verb.group(1).lower()]} of {verb.group(2)}", entities)
         if described is not None:
             entity, key, phrase = described
             # The description may also have been resolved to the same entity upstream: once is enough.
@@ -245,6 +254,10 @@ class OfflineResponder:
                 # "the athletics director's email": say who that is before giving it.
                 lines.insert(0, self._sentence(entity, key))
                 sources.insert(0, self._source_of(entity, key))
+        if not lines and described is not None and re.search(r"\bwho\b", question, re.I):
+            # "Who is the chair of the Moreton committee?": the one the description fits is the answer.
+            entity, key, _ = described
+            lines, sources = [self._sentence(entity, key)], [self._source_of(entity, key)]
         if not lines:
             lines, sources = self._reverse_lookup(question, entities)
         if not lines:
@@ -508,8 +521,13 @@ class OfflineResponder:
         CEO" of "CEO & Co-founder"). The longest description that fits exactly one entity wins; a name
         the question gives outright wins over a description."""
         for match in DESCRIBED.finditer(question):
+            # "the chair of The Moreton committee": a name in the words that say where the role is held
+            # is no answer given outright.
+            where = re.match(r"\s+(?:of|at|for|on|in)\s+[^?.!]*", question[match.end():])
+            qualifier = where.group(0).casefold() if where else ""
             if any(e.entity_id and e.name.casefold() in question.casefold()
-                   and e.name.casefold() not in match.group(1).casefold() for e in named):
+                   and e.name.casefold() not in match.group(1).casefold()
+                   and e.name.casefold() not in qualifier for e in named):
                 return None
             words = match.group(1).split()
             for size in range(len(words), 0, -1):
@@ -520,12 +538,34 @@ class OfflineResponder:
                     if (any(wanted.fullmatch(part) for part in ROLE_PARTS.split(value.strip()))
                             if size == 1 else wanted.search(value)):
                         fits.setdefault(entity.id, (entity, key))
+                if len(fits) > 1:
+                    fits = self._held_where_asked(fits, question[match.end():])
                 if len(fits) == 1:
                     entity, key = next(iter(fits.values()))
                     return _KnownEntity.of(entity), key, phrase
                 if fits:
                     break  # a description several people fit names none of them
         return None
+
+    def _held_where_asked(self, fits: dict, rest: str) -> dict:
+        """ "the chair of the Moreton committee" when two people are a Chair: the one whose role was read
+        from a document whose title names what the question goes on to say ("The Moreton — committee
+        meeting"), when exactly one such holder's titles share more of those words than any other's."""
+        asked = {w.casefold() for w in re.findall(r"[^\W\d_][\w'’-]{2,}", rest) if not is_stop(w)}
+        if not asked:
+            return fits
+        scores = {}
+        for entity_id, (entity, key) in fits.items():
+            sources = {r["source"] for r in self.kb.registry.attribute_history(entity_id)
+                       if r["key"] == key and r["status"] in ("current", "also") and r["source"]}
+            titles = " ".join(f"{row['title'] or ''} {Path(row['path']).stem}" for source in sources
+                              for row in self.kb.registry.database.query(
+                                  "SELECT title, path FROM documents WHERE path = ?", (source,)))
+            said = {w.casefold() for w in re.findall(r"[^\W\d_][\w'’]+", titles)}
+            scores[entity_id] = len(asked & said)
+        best = max(scores.values())
+        leaders = [e for e, score in scores.items() if score == best]
+        return {leaders[0]: fits[leaders[0]]} if best and len(leaders) == 1 else fits
 
     def _summary(self, entity: _KnownEntity) -> str:
         """"Name: description. Role: …. Email: …." from the registry, or "" if it knows nothing more."""

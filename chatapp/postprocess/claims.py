@@ -370,9 +370,11 @@ class ClaimExtractor:
             if not set(gap) & {"is", "was", "as", ","} or any(
                     w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
                 continue
-            said = trimmed_title(title.group(0))
+            said = trimmed_title(_title_before_a_named_thing(text, title, self.view))
             held = [self.view.display(role), *self.view.also_held(name.entity_ids[0], "role")]
-            if not is_job_title(said) or any(_title_words(said) & _title_words(h) for h in held):
+            # "Head of the Curatorial team" for a Collections Curator shares a word with the role in full.
+            whole = trimmed_title(title.group(0))
+            if not is_job_title(said) or any((_title_words(said) | _title_words(whole)) & _title_words(h) for h in held):
                 continue
             span = (title.start(), title.start() + len(said))
             links.append(ProfileLink(name.entity_ids[0], (name.claim.span[0], span[1]), span, said, "role",
@@ -408,6 +410,20 @@ class ClaimExtractor:
             if self.view.profile_value(entity_id, key) is not None:
                 return key
         return None
+
+
+def _title_before_a_named_thing(text: str, title: re.Match, view: KnowledgeView) -> str:
+    """ "Chair" in "the Chair of the Riverbend Apartments committee" and in "Chair of the Hartley Trust":
+    what follows "of" is the body the job is held in when it is a name the documents know, or the
+    capitalised words a lower-case noun after them belongs to; the job is the words before "of"."""
+    said = title.group(0)
+    cut = re.search(r"\s+of\s+(?:the\s+)?(?P<body>.+)$", said)
+    if cut is None:
+        return said
+    modifies_a_noun = re.match(r"\s+[a-z]", text[title.end():]) is not None
+    if modifies_a_noun or view.lookup(cut.group("body")):
+        return said[: cut.start()]
+    return said
 
 
 def is_content(token) -> bool:

@@ -28,7 +28,7 @@ from chatapp.postprocess.role_holders import role_swaps
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
-from chatapp.postprocess.stated_changes import replaced_value_finding
+from chatapp.postprocess.stated_changes import qualifier_agrees, replaced_value_finding
 from chatapp.postprocess.superseded import key_parts, key_said, replacement_in_answer, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
@@ -316,6 +316,10 @@ class FactValidator:
                   and f.vtype != "relative"
                   and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
         if len(rivals) > 1:
+            # "I'd charge $2,860 inc GST ($2,600.00 ex GST)" for the answer's "$2,680 inc GST": the one
+            # counted the answer's way.
+            rivals = [r for r in rivals if qualifier_agrees(best, r, analysis.text, vc.value)] or rivals
+        if len(rivals) > 1:
             rivals = _rivals_in_closest_clause(best, rivals, stems)
         if len(rivals) != 1:
             return None
@@ -377,6 +381,7 @@ class FactValidator:
             for found in V.find_values(source_sentence):
                 if (found.vtype == "amount" and V.same_currency(V.currency(found.text), money)
                         and V.near_miss(vc.value.parsed, found.parsed)
+                        and qualifier_agrees(source_sentence, found, analysis.text, vc.value)
                         and overlap > rivals.get(found.parsed, (0.0, "", ""))[0]):
                     rivals[found.parsed] = (overlap, found.text, source_sentence)
         if len(rivals) != 1:

@@ -15,6 +15,8 @@ chunks and `check --evidence` files alike.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from datetime import date
 
 from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
 from chatapp.postprocess import values as V
@@ -33,11 +35,16 @@ CONFIDENCE = 0.85
 
 # "The facility has moved our confocal slot from Tuesday 8 December to Thursday 10 December": the thing
 # moved, said with a determiner, between the verb and "from".
+# "lift the special levy in the EGM motion from $190,000 to $205,000": a sum raised or cut the same way.
 _CHANGED_THING_FROM = re.compile(
-    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought)\s+(?:our|the|their|his|her|its|your|my|this|that)"
-    r"\s+(?:[\w'’-]+\s+){0,3}?from\s+",
+    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|lift|lifted|raise|raised|increase|increased|"
+    r"reduce|reduced|cut|lower|lowered|revise|revised|adjust|adjusted|bump|bumped)\s+"
+    r"(?:our|the|their|his|her|its|your|my|this|that)\s+(?:[\w'’-]+\s+){0,6}?from\s+",
     re.IGNORECASE,
 )
+# "The price is now $198,220 inc GST ($180,200.00 ex GST), up from $186,450": the value after "up
+# from" is the old one, the new one is before it — a few qualifying words and a bracketed aside between.
+_UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
 
 
 # "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May":
@@ -66,6 +73,11 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         old = _value_next(sentence, found, instead.end()) if instead else None
         if old is not None and _same_kind(old, new):
             changes.append((old, new))
+    for match in _UP_FROM.finditer(sentence):
+        old = _value_next(sentence, found, match.end())
+        new = _value_qualified_before(found, sentence, match.start())
+        if old is not None and new is not None and _same_kind(old, new):
+            changes.append((old, new))
     for match in matches:
         old = _value_next(sentence, found, match.end())
         if old is None:
@@ -90,6 +102,19 @@ def _value_before(found: list[V.FoundValue], text: str, end: int) -> V.FoundValu
     return None
 
 
+def _value_qualified_before(found: list[V.FoundValue], text: str, end: int) -> V.FoundValue | None:
+    """The last value before `end` with at most three words ("inc GST") and bracketed asides
+    between: "$198,220 inc GST ($180,200.00 ex GST), up from …" gives $198,220."""
+    for value in reversed([v for v in found if v.span[1] <= end]):
+        between = re.sub(r"\([^()]*\)", " ", text[value.span[1]:end])
+        if "(" in between or ")" in between:
+            continue  # inside the bracketed aside
+        if re.fullmatch(r"[\s,;–—-]*(?:[^\W\d][\w.+/-]*[\s,;–—-]*){0,3}", between):
+            return value
+        return None
+    return None
+
+
 # "has extended the deadline to 11 December", "I have reduced our ask to £22,800": a change that says only
 # what the value is now; the value it replaced is whatever an older document gave.
 CHANGED_TO = re.compile(
@@ -106,6 +131,12 @@ HELD_UNTIL = re.compile(
 )
 
 
+# "Revised price: $180,200.00 ex GST, $198,220.00 inc GST": a label saying its values are the new ones.
+# Each value of the clause is one (qualifier_agrees picks the one said the answer's way).
+_REVISED_LABEL = re.compile(r"\b(?:revised|new|updated|amended)\s+(?:[\w/&-]+\s+){0,3}?[\w/&-]+\s*:\s*",
+                            re.IGNORECASE)
+
+
 # "The show will now open on Saturday, March 20", "the fee is now $950": the value that holds from now
 # on is the first one after "now" in its clause. Not "until now", "by now", "now that …".
 NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)(?P<clause>[^.;:!?]{0,80})", re.IGNORECASE)
@@ -116,7 +147,7 @@ def stated_new_values(sentence: str) -> list[V.FoundValue]:
     deadline to 11 December", "will now open on 20 March")."""
     lowered = sentence.lower()
     matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
-    matches += list(REVISED.finditer(sentence))
+    matches += list(REVISED.finditer(sentence)) + list(_REVISED_LABEL.finditer(sentence))
     nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
     return _values_after(sentence, matches, nows)
 
@@ -132,6 +163,11 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
         return []
     found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
     news = [new for match in matches if (new := _value_next(sentence, found, match.end()))]
+    for match in matches:
+        if match.re is _REVISED_LABEL and (first := _value_next(sentence, found, match.end())):
+            # "Revised price: $180,200.00 ex GST, $198,220.00 inc GST": the same value said two ways.
+            news += [f for f in found if f.span[0] > first.span[0] and f.vtype == first.vtype
+                     and re.fullmatch(r"[^.;:!?]*", sentence[first.span[1]:f.span[0]])]
     for match in nows:
         news += [f for f in found if match.start("clause") <= f.span[0] < match.end("clause")][:1]
     return list({new.span: new for new in news}.values())
@@ -166,7 +202,8 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         previous, before = (before[0] if before[1] == source else set()), (stems, source)
         changes = stated_changes(text)
         written = dates[source] if source < len(dates) else None
-        news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)]
+        news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)
+                and qualifier_agrees(text, new, analysis.text, value)]
         held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
             # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
@@ -203,14 +240,69 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
                 continue
             if best is None or shared / len(own) > best[0]:
-                best = (shared / len(own), text, new)
+                best = (shared / len(own), text, new, written)
     if best is None:
         return None
-    _, text, new = best
-    span, replacement = replacement_in_answer(vc, analysis, new.text, new.parsed)
+    _, text, new, written = best
+    parsed = with_its_year(new.parsed, written, value.parsed)
+    span, replacement = replacement_in_answer(vc, analysis, new.text, parsed)
     return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
                    [f"the sources state a change to {new.text}: {text}"], vc.sentence, span, replacement,
                    major=True)
+
+
+# The words that say which way an amount is counted: "$198,220 inc GST", "£420 + VAT", "€9,800 excl. VAT".
+_QUALIFIER = re.compile(r"\s*(?:\(\s*)?(?P<q>(?:inc|incl|including|inclusive|ex|excl|excluding|exclusive|plus|\+|net|gross)\b\.?)",
+                        re.IGNORECASE)
+
+
+def qualifier_agrees(text: str, value: V.FoundValue, answer: str, said: V.FoundValue) -> bool:
+    """Whether a value in `text` is counted the way the answer's value is: "$180,200.00 ex GST" is no
+    new value for "$186,450 inc GST" where "$198,220.00 inc GST" is. A value with no such word agrees."""
+    mine, theirs = _QUALIFIER.match(answer, said.span[1]), _QUALIFIER.match(text, value.span[1])
+    if mine is None or theirs is None:
+        return True
+    return _inclusive(mine.group("q")) == _inclusive(theirs.group("q"))
+
+
+def _inclusive(word: str) -> bool:
+    return word.lower().rstrip(".") in ("inc", "incl", "including", "inclusive", "gross")  # "+ VAT" is on top
+
+
+def with_its_year(parsed, written: str | None, old):
+    """ "Wed 16 Dec" in a mail of 25 November 2026 is 16 December 2026: when the answer's old day has a
+    year, a new day written without one takes the year the mail's date (else the old day) puts it in — the year of the
+    nearest such day not long before, and one whose weekday agrees when the mail gives a weekday."""
+    if not isinstance(parsed, V.DateValue) or parsed.year or not (parsed.month and parsed.day):
+        return parsed
+    if not (isinstance(old, V.DateValue) and old.year):
+        return parsed  # the answer wrote no year either: the correction needs none
+    anchor = None
+    if written:
+        try:
+            anchor = date.fromisoformat(written[:10])
+        except ValueError:
+            anchor = None
+    if anchor is None and isinstance(old, V.DateValue):
+        anchor = old.as_date()
+    if anchor is None:
+        return parsed
+    for year in (anchor.year, anchor.year + 1, anchor.year - 1):
+        candidate = replace(parsed, year=year)
+        day = candidate.as_date() if _real_day(year, parsed.month, parsed.day) else None
+        if day is None or (day - anchor).days < -90:
+            continue
+        if parsed.weekday is None or day.weekday() == parsed.weekday:
+            return candidate
+    return parsed
+
+
+def _real_day(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
 
 
 def _heading_like(text: str) -> bool:

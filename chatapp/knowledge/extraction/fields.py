@@ -195,8 +195,12 @@ class FieldReader:
         if len(fields) < 2 or not keys & _PROJECT_KEYS:
             return  # meeting notes and letters have "Date:" lines too; only a page about a piece of work counts
         self.add(name, MENTION, name, 0.9, "key_value", 0)
+        # "title: Riverbend Apartments - lift modernisation" with "building: Riverbend Apartments (…)": a side
+        # of the title that a field gives as its value is where (or for whom) the work is, not its name.
+        given = {re.split(r"\s*[(,;]", value)[0].strip().casefold() for _, value, _ in fields}
         for alias in aliases:
-            self.add(name, ALIAS, alias, 0.8, "key_value", 0)
+            if alias.casefold() not in given:
+                self.add(name, ALIAS, alias, 0.8, "key_value", 0)
         for key, value, position in fields:
             if key in _SKIP_KEYS or not value:
                 continue

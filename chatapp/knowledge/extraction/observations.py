@@ -66,7 +66,8 @@ _GROUP_WORDS = frozenset(
     "limited plc gmbh bv b.v. co corp company school college university services systems solutions "
     "consultancy consultants builders partners associates club society trust foundation support admin "
     "finance accounts reception desk lab labs hr it sales marketing operations "
-    "care hire supplies direct holdings studio studios clinic surgery practice agency garage".split()
+    "care hire supplies direct holdings studio studios clinic surgery practice agency garage management "
+    "maintenance electrical".split()
 )
 
 
@@ -75,15 +76,18 @@ _GROUP_WORDS = frozenset(
 _PLACE_WORDS = frozenset(
     "town city village county district borough gallery galleries museum auditorium library centre center "
     "theatre theater stadium avenue road street square campus building annex annexe "
-    "farm farms dairy station estate vineyard winery flats ranch homestead".split()
+    "farm farms dairy station estate vineyard winery flats ranch homestead apartments residences towers plaza "
+    "mews".split()
 )
+# Words that end a building's or a street's name, or a holiday's or an event's, but are surnames too
+# ("Jacaranda Court", "Republic Day", "Margaret Court", "Rachel Day"): a place or a day kept unless the
+# name opens with a given name.
+_PLACE_OR_SURNAME_WORDS = frozenset("court tower terrace lodge house place heights gardens quay wharf "
+                                    "day eve festival fest holiday week weekend".split())
 
 
 # Words that open the name of a mailing list or a team rather than a person's.
 _LIST_OPENERS = frozenset({"all", "team", "staff", "everyone", "dept"})
-
-# Words ending the name of a holiday or an event; a person's surname only after a given name ("Rachel Day").
-_EVENT_WORDS = frozenset("day eve festival fest holiday week weekend".split())
 
 
 def is_group_name(name: str) -> bool:
@@ -147,17 +151,21 @@ def looks_like_person(name: str) -> bool:
         return False
     if words[0].lower() in _LIST_OPENERS:
         return False  # "All Bengaluru", "Team Phoenix": a mailing list's or a team's name
+    if words[0] == "The":
+        return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
+    if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):
+        return False
     if any(w.lower() in _NUMBER_WORDS for w in capitalised):
         return False  # "Kittiwake Two", "Studio Three": a boat's or a room's name, not a person's
     last = capitalised[-1].strip(".")
     if is_job_word(last.lower()) and is_common(last, 3.0) and not is_surname(last):
         return False  # "Taproom Manager", "Sales Coordinator": a job title, whatever the word before it
+    if last.endswith("ing") and is_common(last, 3.0) and not is_surname(last):
+        return False  # a trade ends a firm's name: "Russo Hydraulic Plumbing", "Kestrel Catering"
     if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):
         return False  # a plural common noun ends a firm's name: "Fenwick Aldous Solicitors", "Hartley Foods"
     if is_first_name(words[0]):
         return True
-    if last.lower() in _EVENT_WORDS:
-        return False  # "Republic Day", "Maharashtra Day", "Onam Festival": a day kept, not a person
     if len(capitalised) > 2 and is_common(capitalised[0], 4.0) and not is_surname(capitalised[0]):
         return False  # "Contact Anjali Deshpande", "Email Rahul Iyer": a sentence's word before a name
     if is_common(capitalised[0], 3.5) and is_common(last, 3.0) and not (is_first_name(last) or is_surname(last)):

@@ -53,6 +53,14 @@ _CLOSING = re.compile(
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
 _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
+# Where a mail's own part ends and a quoted or forwarded one begins: "On … wrote:", an Outlook
+# "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
+# or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
+_QUOTED_PART = re.compile(
+    r"\n(?:On |[ \t>]*-{2,}\s*(?:Original Message|Forwarded message)|[ \t>]*Begin forwarded message|"
+    r"[ \t>]*_{8,}[ \t]*\n|[ \t>]*\**From\**:[ \t])",
+    re.IGNORECASE,
+)
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
 _QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
 _INLINE_ROLE = re.compile(rf"({PROSE_NAME})\s+\(([A-Z][^()]{{2,60}})\)")
@@ -98,6 +106,22 @@ _ATTENDEES = re.compile(
 # A name alone on a line as a heading or in bold ("## Dana Kim", "**Dana Kim**"): a directory
 # entry whose details are the lines under it.
 _ENTRY_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?:\*\*|__)?|\*\*|__)(?P<name>[^*_#|\n]{3,60}?)(?:\*\*|__)?\s*#*\s*$")
+# A name alone in square brackets, as a contacts file or an INI section heads each card: "[Dana Kim]".
+_BRACKET_HEADING = re.compile(r"^\s*\[\s*(?P<name>[^\[\]\n]{3,60}?)\s*\]\s*$")
+# A card's field with dot leaders between label and value, as typed to line the values up:
+# "mobile ....... 0412 555 010", "known as … Dee". Read as "mobile: 0412 555 010".
+_LEADER_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z /-]{0,24}?)\s*(?:\.{3,}|…+)\s*(?P<value>\S.*)$")
+# A card's label whose value is the person's own desk number when it is a number and nothing else:
+# "office ....... (07) 3555 0121", "Work: 020 7946 0321".
+_DESK_LABELS = frozenset({"office", "work", "desk", "landline", "direct", "business", "office_phone", "work_phone"})
+# Labels giving the name a person goes by ("known as: Deb").
+_ALIAS_LABELS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
+# The offices of a committee or board, as minutes list who holds them: "Chair: Rosa Delgado · Treasurer: …".
+_OFFICE_BEARER = re.compile(
+    r"(?:^|[·|;•]|\s[—–-]\s)\s*(?:[-*•+]\s+)?(?:\*\*|__)?(?P<office>(?i:(?:deputy |vice[- ])?(?:chair|chairperson|chairman|"
+    r"chairwoman|president)|secretary|treasurer|convenor|convener))(?:\*\*|__)?\s*:(?:\*\*|__)?\s*"
+    r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})(?=\s*(?:$|[·|;•,(]|\s[—–-]\s))"
+)
 # Where a directory entry's details stop: the next heading, a table, a rule.
 _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
@@ -585,6 +609,7 @@ class PeopleReader:
                 continue  # table rows are read as records
             if self._attendees_line(line, position):
                 continue
+            self._office_bearers(line, position)
             if self._signature_line(line, position):
                 continue
             if self._paren_line(line, position):
@@ -603,11 +628,29 @@ class PeopleReader:
         match = _ATTENDEES.match(line)
         if not match:
             return False
-        for item in re.split(r"\s*(?:[,;/]|\band\b|&)\s*", match.group("names")):
+        # Split outside brackets: "Helen Whitcombe (Chair, Lot 1204), Michael Tran (Secretary)".
+        for item in re.split(r"\s*(?:[,;/]|\band\b|&)\s*(?![^()]*\))", match.group("names")):
             name = clean_name(re.sub(r"\s*\([^)]*\)?", "", item).strip(" .*_"))
             if looks_like_person(name):
                 self.add(name, MENTION, name, 0.85, "attendees", position)
+                # The bracket's first part, when it is a capitalised title with no number in it, is the
+                # job the person attended in: "(Chair, Lot 1204)", "(Strata Manager, Harbourside …)".
+                bracket = re.search(r"\(([^()]*)\)", item)
+                role = bracket.group(1).split(",")[0].strip() if bracket else ""
+                words = re.findall(r"[^\W\d_]+", role)
+                if (words and not re.search(r"\d", role) and _is_role_text(role) and not abbreviates(role, name)
+                        and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)):
+                    self.add(name, "role", role, 0.75, "attendees", position)
         return True
+
+    def _office_bearers(self, line: str, position: int) -> None:
+        """ "Chair: Rosa Delgado · Secretary: Julian Pike · Treasurer: Nikos Andreou": a committee's
+        office-bearers, each office before its holder. Only the offices an elected body fills are read
+        so; "Lead: Dana Kim" is a project's field."""
+        for match in _OFFICE_BEARER.finditer(line):
+            name = clean_name(match.group("name"))
+            if self.is_person(name):
+                self.add(name, "role", match.group("office").strip(" *_").title(), 0.8, "office_bearer", position)
 
     def _signature_line(self, line: str, position: int) -> bool:
         """ "Declan Murphy | Practice Manager | 0113 496 0405" """
@@ -764,11 +807,14 @@ class PeopleReader:
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
+        def heading_match(line: str) -> re.Match | None:
+            return _ENTRY_HEADING.match(line) or _BRACKET_HEADING.match(line)
+
         def is_heading(n: int) -> bool:
-            return bool(_ENTRY_HEADING.match(lines[n])) or offsets[n] in self.headings
+            return bool(heading_match(lines[n])) or offsets[n] in self.headings
 
         for n, line in enumerate(lines):
-            match = _ENTRY_HEADING.match(line)
+            match = heading_match(line)
             written = match.group("name") if match else line if offsets[n] in self.headings else ""
             if not written or not looks_like_person(name := clean_name(written)):
                 continue
@@ -779,7 +825,13 @@ class PeopleReader:
                     break
                 if follow.strip():
                     details.append(follow.strip())
-            fields = [f.strip() for detail in details for f in _FIELD_END.split(detail) if f.strip()]
+            # A dot-led card field is one field whole: its value may hold a " - " ("23/11 - 11/12").
+            fields = [
+                f"{leader['label']}: {leader['value']}" if (leader := _LEADER_FIELD.match(detail)) else f.strip()
+                for detail in details
+                for f in ([detail] if _LEADER_FIELD.match(detail) else _FIELD_END.split(detail))
+                if f.strip()
+            ]
             self._directory_fields(name, fields, offsets[n])
 
     def _directory_line(self, line: str, position: int) -> None:
@@ -812,6 +864,14 @@ class PeopleReader:
                     found_contact = True
                     for address in emails:
                         self._person_with_address(name, address.lower(), 0.95, "directory", position)
+                elif key in _ALIAS_LABELS and looks_like_person(f"{value} {name.split()[-1]}"):
+                    self.add(name, ALIAS, value, 0.85, "directory", position)
+                    self.add(name, ALIAS, f"{value} {name.split()[-1]}", 0.85, "directory", position)
+                elif key == "title" and _is_role_text(title := re.sub(r"\s*\(\s*[a-z][^()]*\)", "", value)):
+                    role = title  # a card's "Title:" is the job title; "(acting … until 11/12)" is a note on it
+                elif key in _DESK_LABELS and (phones := phone_spans(value)) and phones[0][0] == (0, len(value)):
+                    found_contact = True
+                    self.add(name, "phone", value, 0.9, "directory", position)
                 elif key in ("phone", "mobile") and (phones := phones_in(value)):
                     found_contact = True
                     for phone in phones:
@@ -865,7 +925,7 @@ class PeopleReader:
     def _sign_off(self) -> None:
         """The name under "Thanks," in the sender's own part of the mail: "Rob" for Robert
         Ellison is a name people call him by."""
-        own = self.text.split("\nOn ", 1)[0]
+        own = _QUOTED_PART.split(self.text, 1)[0]
         lines = [line.strip() for line in own.split("\n")]
         first = self.sender.split()[0]
         signed = set()
