@@ -19,6 +19,8 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
+    natural_order_names,
+    person_key,
     row_keys,
     table_subject_type,
 )
@@ -238,8 +240,11 @@ class FieldReader:
             column = 0  # "| Funder | Awarded |", "| Room | Capacity |": the first column names each row
         if column is None:
             return
-        subjects = [clean_name(cells[column]) if column < len(cells) else "" for cells, _ in rows]
+        subjects = [clean_name(cell) for cell in natural_order_names([cells[column] if column < len(cells) else ""
+                                                                      for cells, _ in rows])]
         subject_type = table_subject_type(keys[column], subjects)
+        if subject_type == "person":
+            keys = [person_key(key) for key in keys]
         for (cells, position), subject in zip(rows, subjects):
             if not subject or _TOTAL.fullmatch(subject):
                 continue

@@ -22,6 +22,7 @@ from chatapp.knowledge.extraction.observations import (
     is_job_word,
     key_for_label,
     looks_like_person,
+    natural_order_names,
 )
 from chatapp.accents import strip_accents
 from chatapp.lexicon import is_common, is_first_name
@@ -369,6 +370,30 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
     return joined
 
 
+# "Fitzgerald, Joanne — receptionist, ext. 30": a list line opening with a name set off by a dash.
+_NAME_THEN_DASH = re.compile(r"^(?P<lead>\s*(?:[-*•+]\s+)?)(?P<name>[^—–:|\n]{3,60}?)(?P<rest>\s+[—–-]\s+\S.*)$")
+
+
+def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A run of adjacent "Surname, Given — details" lines is a sorted list of people: each name turns
+    round to the order prose writes it ("Joanne Fitzgerald — receptionist"), as a table's column does,
+    and reads as the list item it is, set out under a heading like "WHO TO CALL" without a bullet."""
+    out = list(logical)
+    n = 0
+    while n < len(out):
+        run = []
+        while n < len(out) and (match := _NAME_THEN_DASH.match(out[n][1])):
+            run.append((n, match))
+            n += 1
+        if len(run) >= 2:
+            names = natural_order_names([match.group("name") for _, match in run])
+            for (at, match), name in zip(run, names):
+                if name != match.group("name"):
+                    out[at] = (out[at][0], f"{lead if (lead := match.group('lead')).strip() else lead + '- '}{name}{match.group('rest')}")
+        n += 0 if run else 1
+    return out
+
+
 # What may sit between the addresses and numbers of a contact line: separators and short labels
 # ("E:", "Mob", "Tel.").
 _CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi)\b\.?:?)*",
@@ -572,7 +597,7 @@ class PeopleReader:
         if self.is_email:
             self._stacked_signatures(lines)
         self._heading_entries(lines)
-        logical = _logical_lines(lines)
+        logical = _natural_order_lines(_logical_lines(lines))
         for n, (position, line) in enumerate(logical):
             previous = logical[n - 1][1] if n else ""
             line = re.sub(r"^\s*>+\s?", "", line).rstrip()
