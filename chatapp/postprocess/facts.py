@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
-from chatapp.knowledge.extraction.observations import key_for_label
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, key_for_label
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
 from chatapp.postprocess.evidence import is_stop, stem, text_index, words
@@ -669,7 +669,8 @@ def _form_positions(analysis: AnswerAnalysis, sentence: SentenceInfo) -> dict[st
     else:
         pieces = [(w, span[0], w.lower()) for w, span, _ in sentence.words]
     for word, position, lemma in pieces:
-        for form in {word.lower(), stem(word), lemma}:
+        # "his cell" says a `mobile`, "her team" a `department`: the key a label word stands for.
+        for form in {word.lower(), stem(word), lemma, LABEL_SYNONYMS.get(word.lower(), word.lower())}:
             at.setdefault(form, []).append(position)
     return at
 

@@ -286,6 +286,14 @@ def is_job_title(title: str) -> bool:
     return _is_prose_role(head) or (len(head) > 4 and head.endswith(("ar", "ive")))
 
 
+def role_parts(role: str) -> list[str]:
+    """The job titles a compound role holds, as phone lists write two jobs in one cell: "Dentist, DDS —
+    Clinical Director" holds "Dentist" and "Clinical Director", "Level II Dental Assistant; IPAC Lead"
+    two, "Office Manager (both clinics)" "Office Manager". A credential ("DDS") or a note is none."""
+    parts = (p.strip(" .") for p in re.split(r"\s+[—–]\s+|\s*;\s*|\s+/\s+|,\s+", re.sub(r"\s*\([^()]*\)", "", role)))
+    return [p for p in dict.fromkeys(parts) if p and p != role and is_job_title(p)]
+
+
 def _lower_case_role(field: str) -> str | None:
     """ "head nurse", "receptionist (Mon–Wed)", "equine vet, covers the Thursday farm round": a job
     written in lower case at the head of a directory entry, as the words before any note or comma,
