@@ -30,7 +30,7 @@ _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "f
                     "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
                     "were", "be")
 # A title before a name and a month or weekday cut short before a date end no sentence, as North American
-# writing puts them: "Dr. Priya Raman", "Fri. Nov. 27", "on Dec. 18, 2026", "Queen St. E.".
+# writing puts them: "Dr. Chidi Abara", "Fri. Nov. 27", "on Dec. 18, 2026", "Queen St. E.".
 _NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St.", "Jan.", "Feb.", "Mar.", "Apr.",
                                 "Jun.", "Jul.", "Aug.", "Sep.", "Sept.", "Oct.", "Nov.", "Dec.", "Mon.", "Tue.",
                                 "Tues.", "Wed.", "Thu.", "Thur.", "Thurs.", "Fri.", "Sat.", "Sun.")

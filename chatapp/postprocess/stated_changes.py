@@ -41,7 +41,7 @@ _CHANGED_THING_FROM = re.compile(
 
 
 # "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May",
-# "now C$84,750.00 + HST (down from $89,500)", "£1,200 (was £950)": the value before the words replaces
+# "now C$61,400.00 + HST (down from $64,900)", "£1,200 (was £950)": the value before the words replaces
 # the one after them. A few words may qualify the new value first ("should be $385.00 incl. GST, not
 # $358.00", "£420 + VAT rather than £380").
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
@@ -142,9 +142,16 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
     return list({new.span: new for new in news}.values())
 
 
+def _distinctive(value: V.FoundValue) -> bool:
+    """A value few other things share: an amount of four figures or more, a date with its day and year."""
+    if value.vtype == "amount":
+        return sum(c.isdigit() for c in value.text.split(".")[0]) >= 4
+    return value.vtype == "date" and value.parsed.day is not None and value.parsed.year is not None
+
+
 def _thing_changed(text: str, new: V.FoundValue) -> frozenset[str]:
     """The words naming what a "changed to" sentence changes, as stems: "installation" in "… so installation
-    moves to Monday, January 25", "final price" in "the final price is now C$84,750.00"."""
+    moves to Monday, January 25", "final price" in "the final price is now C$61,400.00"."""
     verbs = list(_CHANGE_WORD.finditer(text, 0, new.span[0]))
     if not verbs:
         return frozenset()
@@ -154,7 +161,7 @@ def _thing_changed(text: str, new: V.FoundValue) -> frozenset[str]:
 
 def _said_just_before(vc: ValueClaim, analysis: AnswerAnalysis) -> set[str]:
     """The answer's words between the value before the claim's in its sentence (or the sentence's start)
-    and the claim's value, as stems: "installed at Leslieville on" before "January 11, 2027"."""
+    and the claim's value, as stems: "installed at the clinic on" before "January 11, 2027"."""
     begin = max([o.value.span[1] for o in analysis.values if o.sentence == vc.sentence
                  and o.value.span[1] <= vc.value.span[0]], default=analysis.sentences[vc.sentence].claim.span[0])
     return {stem(w) for w in words(analysis.text[begin:vc.value.span[0]])}
@@ -172,7 +179,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     sentence = analysis.sentences[vc.sentence]
     if sentence.mode in ("meta", "question") or PAST_MARKERS.search(sentence.claim.text):
         return None
-    # The sentence's words but the value's own ("C$89,500.00" is one word to the parse, four to `words`).
+    # The sentence's words but the value's own ("C$64,900.00" is one word to the parse, four to `words`).
     own = {w for w in sentence.stems - {stem(w) for w in words(vc.claim.text)}
            if not (any(c.isdigit() for c in w) and w in vc.claim.text.lower())}
     just_before: set[str] | None = None
@@ -192,6 +199,9 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             heading = (stems, source)
         previous, before = (before[0] if before[1] == source else set()), (stems, source)
         changes = stated_changes(text)
+        # "C$71,200.00 + HST (down from $76,900)": a change naming a figure or a full date as its old side
+        # says that very value no longer holds; a few words shared with the answer tie it to the same thing.
+        named_old = {new.span for old, new in changes if _says(old, value) and _distinctive(old)}
         written = dates[source] if source < len(dates) else None
         news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)]
         held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
@@ -208,9 +218,9 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             # replaces only a day the sources gave it.
             if written[:10] > (stated_on or "") and (stated_on or own & stems):
                 changes += [(value, new) for new in news]
-                if stated_on:
-                    # "installed at Leslieville on January 11" against "… so installation moves to January
-                    # 25", where a page dated before gives January 11: what moved is what the answer dates.
+                if stated_on is not None:
+                    # "installed at the clinic on January 11" against "… so installation moves to January
+                    # 25", where a page (undated, or dated before) gives January 11: what moved is what the answer dates.
                     just_before = _said_just_before(vc, analysis) if just_before is None else just_before
                     tied |= {new.span + (source,) for new in news
                              if (thing := _thing_changed(text, new)) and thing <= just_before}
@@ -234,7 +244,8 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                 return None
             shared = len(own & context)
             closeness = 1.0 + shared / len(own) if new.span + (source,) in tied else shared / len(own)
-            if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE):
+            share_needed = 0.0 if new.span in named_old else MIN_SHARED_SHARE
+            if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < share_needed):
                 continue
             if best is None or closeness > best[0]:
                 best = (closeness, text, new)

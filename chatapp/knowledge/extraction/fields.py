@@ -107,6 +107,11 @@ def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
     # "Project Heron — status update": a side made only of common words describes the page, it
     # does not name the subject, and as an alias it would join every status update into one.
     aliases = [a for a in aliases if a == name or not all(is_common(w, 3.5) for w in re.findall(r"[^\W\d_]+", a))]
+    # "Dock crane upgrade — Northgate" over a heading "Dock crane upgrade (Northgate)": the side
+    # the heading brackets qualifies the name (a site, a client), and as an alias would join the project
+    # to every table row naming that site.
+    qualifiers = {q.strip().casefold() for q in re.findall(r"\(([^()]*)\)", f"{raw} {front_title}")}
+    aliases = [a for a in aliases if a == name or a.casefold() not in qualifiers]
     if match := re.match(r"^(?:project|programme|program|initiative)\s+(\S+)$", name, re.IGNORECASE):
         aliases.append(match.group(1))
     # The header section: up to the second heading (the first is the title itself).

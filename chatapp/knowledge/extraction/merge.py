@@ -330,7 +330,7 @@ def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
 
 
 def _mobiles_apart(by_key: dict[str, list[Row]]) -> None:
-    """A handover note's bare "647-555-0118" where the staff list's Cell column gives that number is
+    """A handover note's bare "07700 900 412" where the staff list's Cell column gives that number is
     the mobile said again without its label, not a desk phone a later signature replaced: it joins
     the mobile."""
     mobiles = {re.sub(r"\D", "", r.value)[-10:] for r in by_key.get("mobile", [])}

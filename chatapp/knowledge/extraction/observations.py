@@ -149,7 +149,7 @@ def looks_like_person(name: str) -> bool:
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)
 
 
-# "Raman, Priya (Dr.)", "Wiśniewski, Tomasz": a name written surname first, as phone lists, registers
+# "Abara, Chidi (Dr.)", "Nowakowska, Zofia": a name written surname first, as phone lists, registers
 # and practice-system exports sort their people; the bracket holds an honorific or a name they go by.
 _SURNAME_FIRST = re.compile(
     r"^(?P<surname>[^\W\d_][\w'’-]*(?:[ -][^\W\d_][\w'’-]*){0,2}),\s*(?P<given>[^\W\d_][\w'’-]*(?:\s+[A-Z]\.?)?)"
@@ -158,7 +158,7 @@ _SURNAME_FIRST = re.compile(
 
 
 def _natural_order(cell: str) -> str | None:
-    """ "Raman, Priya (Dr.)" -> "Dr. Priya Raman", "Oyelaran, Margaret (Peggy)" -> 'Margaret (Peggy) Oyelaran'
+    """ "Abara, Chidi (Dr.)" -> "Dr. Chidi Abara", "Lund, Elizabeth (Betsy)" -> 'Elizabeth (Betsy) Lund'
     (clean_name keeps the bracketed name as a nickname); None when the cell is not a name in that order."""
     match = _SURNAME_FIRST.match(" ".join(cell.split()).strip("*_ "))
     if not match:

@@ -378,13 +378,13 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
     return joined
 
 
-# "Fitzgerald, Joanne — receptionist, ext. 30": a list line opening with a name set off by a dash.
+# "Quayle, Bronwen — receptionist, ext. 30": a list line opening with a name set off by a dash.
 _NAME_THEN_DASH = re.compile(r"^(?P<lead>\s*(?:[-*•+]\s+)?)(?P<name>[^—–:|\n]{3,60}?)(?P<rest>\s+[—–-]\s+\S.*)$")
 
 
 def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """A run of adjacent "Surname, Given — details" lines is a sorted list of people: each name turns
-    round to the order prose writes it ("Joanne Fitzgerald — receptionist"), as a table's column does,
+    round to the order prose writes it ("Bronwen Quayle — receptionist"), as a table's column does,
     and reads as the list item it is, set out under a heading like "WHO TO CALL" without a bullet."""
     out = list(logical)
     n = 0
