@@ -196,3 +196,12 @@ def test_a_bracketed_site_in_a_project_heading_is_no_name_of_the_project(engine)
     project = only_entity(engine, "Intraoral scanner purchase")
     assert "Beaches" not in project.aliases
     assert project.type == "project"
+
+
+@pytest.mark.parametrize("typed, corrected", [
+    ("when dose tariqs locum contract end", "When does Tariq's locum contract end?"),
+    ("how si the oakville clinic doing", "How is the Oakville clinic doing?"),
+    ("what dose should i give", "What dose should I give?"),  # "what" takes a noun: a dose is asked for
+])
+def test_an_auxiliary_typed_with_two_letters_swapped_after_a_question_word_is_mended(engine, typed, corrected):
+    assert engine.preprocess(typed).corrected_input == corrected
