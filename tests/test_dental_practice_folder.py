@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from chatapp.engine import ChatEngine
 from chatapp.knowledge.extraction.observations import natural_order_names
 from chatapp.postprocess.evidence import split_sentences
-from tests.conftest import checked, only_entity
+from tests.conftest import checked, engine_learnt_from, only_entity
 
 STAFF = [
     ("Name", "Title", "Clinic", "Line", "Cell", "Email"),
@@ -104,7 +103,9 @@ Adaeze
 def engine(tmp_path_factory):
     from docx import Document
 
-    folder = tmp_path_factory.mktemp("harbourview")
+    engine, folder = engine_learnt_from(tmp_path_factory, "harbourview", {
+        "handover.txt": HANDOVER, "providers-export.json": EXPORT, "intraoral-scanner-purchase.md": PROJECT,
+        "email-2026-11-26-re-scanner.eml": CHANGE, "email-2026-11-16-locum.eml": LOCUM})
     document = Document()
     document.add_heading("Harbourview Dental — Staff Phone List", level=1)
     table = document.add_table(rows=len(STAFF), cols=len(STAFF[0]))
@@ -112,11 +113,6 @@ def engine(tmp_path_factory):
         for c, cell in enumerate(row):
             table.cell(r, c).text = cell
     document.save(folder / "Staff Phone List.docx")
-    for name, text in {"handover.txt": HANDOVER, "providers-export.json": EXPORT,
-                       "intraoral-scanner-purchase.md": PROJECT, "email-2026-11-26-re-scanner.eml": CHANGE,
-                       "email-2026-11-16-locum.eml": LOCUM}.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    engine = ChatEngine.open(tmp_path_factory.mktemp("data"), load_sample_kb=False)
     assert not engine.ingest(folder).files_failed
     yield engine
     engine.close()
@@ -168,19 +164,18 @@ def test_a_wrong_cell_number_is_corrected_and_the_listed_one_is_not_flagged(engi
     assert checked(engine, "What is Harjeet's cell?", "Harjeet Brar's cell is 647-555-0313.").hallucination_flags == []
 
 
-def test_a_price_a_later_mail_gives_as_down_from_the_pages_is_corrected(engine):
-    response = checked(engine, "How much does the intraoral scanner cost?",
-                       "The intraoral scanner for Beaches costs C$76,900.00 plus HST.")
-    assert [f.hallucination_type for f in response.hallucination_flags] == ["TemporalError"]
-    assert "C$71,200.00 [corrected]" in response.delivered
-
-
-def test_an_installation_a_later_mail_moves_is_corrected_in_a_long_sentence(engine):
-    response = checked(engine, "When will the scanner be installed?",
-                       "The intraoral scanner will be installed at the Beaches clinic on January 18, 2027, "
-                       "with staff training the day after.")
-    assert [f.content for f in response.hallucination_flags] == ["January 18, 2027"]
-    assert "February 1, 2027 [corrected]" in response.delivered
+@pytest.mark.parametrize("question, answer, old, new", [
+    # "now C$71,200.00 + HST (down from $76,900)": the bracket names the page's price as the old one.
+    ("How much does the intraoral scanner cost?", "The intraoral scanner for Beaches costs C$76,900.00 plus HST.",
+     "C$76,900.00", "C$71,200.00"),
+    # "so installation moves to …": what moved is what the answer dates, however long its sentence.
+    ("When will the scanner be installed?", "The intraoral scanner will be installed at the Beaches clinic on "
+     "January 18, 2027, with staff training the day after.", "January 18, 2027", "February 1, 2027"),
+])
+def test_a_value_a_later_mail_changes_is_corrected_to_the_new_one(engine, question, answer, old, new):
+    response = checked(engine, question, answer)
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("TemporalError", old)]
+    assert f"{new} [corrected]" in response.delivered
 
 
 def test_a_locum_schedule_with_dr_and_dec_abbreviations_is_not_flagged(engine):
