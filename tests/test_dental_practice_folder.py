@@ -157,7 +157,8 @@ def test_a_job_in_a_two_job_title_is_checked_as_that_persons_role(engine):
 
 
 def test_a_wrong_cell_number_is_corrected_and_the_listed_one_is_not_flagged(engine):
-    wrong = checked(engine, "What is Harjeet's cell?", "Harjeet Brar, the office manager, is on his cell at 647-555-0331.")
+    wrong = checked(engine, "What is Harjeet's cell?",
+                    "Harjeet Brar, the office manager, is on his cell at 647-555-0331.")
     assert [f.content for f in wrong.hallucination_flags] == ["647-555-0331"]
     assert "647-555-0313 [corrected]" in wrong.delivered
     # The handover gives his cell without a label; the mail's signature his desk line: both still hold.

@@ -96,8 +96,9 @@ def _value_before(found: list[V.FoundValue], text: str, end: int) -> V.FoundValu
 # "has extended the deadline to 11 December", "I have reduced our ask to £22,800": a change that says only
 # what the value is now; the value it replaced is whatever an older document gave.
 # "installation moves to Monday, January 25": the present tense tells the same change.
-_CHANGE_VERBS = (r"move[sd]|change[sd]|extend(?:s|ed)|postpone[sd]|push(?:es|ed)(?:\s+back)?|(?:brought|brings)\s+forward|"
-                 r"reschedule[sd]|delay(?:s|ed)|reduce[sd]|increase[sd]|raise[sd]|cut|lower(?:s|ed)|revise[sd]|update[sd]")
+_CHANGE_VERBS = (r"move[sd]|change[sd]|extend(?:s|ed)|postpone[sd]|push(?:es|ed)(?:\s+back)?|"
+                 r"(?:brought|brings)\s+forward|reschedule[sd]|delay(?:s|ed)|reduce[sd]|increase[sd]|raise[sd]|cut|"
+                 r"lower(?:s|ed)|revise[sd]|update[sd]")
 CHANGED_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;:!?]{{0,60}}?\bto\s+", re.IGNORECASE)
 _CHANGE_WORD = re.compile(rf"\b(?:{_CHANGE_VERBS}|now)\b", re.IGNORECASE)
 # Where the clause naming what changed begins: "their crew is booked that week, so installation moves to …".
@@ -183,7 +184,8 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     own = {w for w in sentence.stems - {stem(w) for w in words(vc.claim.text)}
            if not (any(c.isdigit() for c in w) and w in vc.claim.text.lower())}
     just_before: set[str] | None = None
-    tied: set[tuple[int, int]] = set()  # the new values whose change names what the answer says just before its value
+    # The new values (start, end, source) whose change names what the answer says just before its value.
+    tied: set[tuple[int, int, int]] = set()
     if len(own) < MIN_SHARED_WORDS:
         return None
     best: tuple[float, str, V.FoundValue] | None = None
@@ -220,7 +222,8 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                 changes += [(value, new) for new in news]
                 if stated_on is not None:
                     # "installed at the clinic on January 11" against "… so installation moves to January
-                    # 25", where a page (undated, or dated before) gives January 11: what moved is what the answer dates.
+                    # 25", where a page (undated, or dated before) gives January 11: what moved is what the
+                    # answer dates.
                     just_before = _said_just_before(vc, analysis) if just_before is None else just_before
                     tied |= {new.span + (source,) for new in news
                              if (thing := _thing_changed(text, new)) and thing <= just_before}

@@ -290,7 +290,8 @@ def role_parts(role: str) -> list[str]:
     """The job titles a compound role holds, as phone lists write two jobs in one cell: "Dentist, DDS —
     Clinical Director" holds "Dentist" and "Clinical Director", "Level II Dental Assistant; IPAC Lead"
     two, "Office Manager (both clinics)" "Office Manager". A credential ("DDS") or a note is none."""
-    parts = (p.strip(" .") for p in re.split(r"\s+[—–]\s+|\s*;\s*|\s+/\s+|,\s+", re.sub(r"\s*\([^()]*\)", "", role)))
+    unbracketed = re.sub(r"\s*\([^()]*\)", "", role)
+    parts = (p.strip(" .") for p in re.split(r"\s+[—–]\s+|\s*;\s*|\s+/\s+|,\s+", unbracketed))
     return [p for p in dict.fromkeys(parts) if p and p != role and is_job_title(p)]
 
 
@@ -379,7 +380,8 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
 
 
 # "Quayle, Bronwen — receptionist, ext. 30": a list line opening with a name set off by a dash.
-_NAME_THEN_DASH = re.compile(r"^(?P<lead>\s*(?:[-*•+]\s+)?)(?P<name>[^—–:|\n]{3,60}?)(?P<rest>\s+[—–-]\s+\S.*)$")
+_NAME_THEN_DASH = re.compile(
+    r"^(?P<indent>\s*)(?P<item>[-*•+]\s+)?(?P<name>[^—–:|\n]{3,60}?)(?P<rest>\s+[—–-]\s+\S.*)$")
 
 
 def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -397,7 +399,8 @@ def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]
             names = natural_order_names([match.group("name") for _, match in run])
             for (at, match), name in zip(run, names):
                 if name != match.group("name"):
-                    out[at] = (out[at][0], f"{lead if (lead := match.group('lead')).strip() else lead + '- '}{name}{match.group('rest')}")
+                    item = match.group("item") or "- "
+                    out[at] = (out[at][0], f"{match.group('indent')}{item}{name}{match.group('rest')}")
         n += 0 if run else 1
     return out
 
