@@ -201,3 +201,12 @@ def test_a_bracketed_site_in_a_project_heading_is_no_name_of_the_project(engine)
 ])
 def test_an_auxiliary_typed_with_two_letters_swapped_after_a_question_word_is_mended(engine, typed, corrected):
     assert engine.preprocess(typed).corrected_input == corrected
+
+
+def test_a_wrong_extension_on_the_shared_practice_line_is_corrected(engine):
+    # Everyone's line is "(416) 555-0190 ext. NN": the extension tells two people on it apart.
+    wrong = checked(engine, "What is Harjeet's line?", "Harjeet Brar's line is (416) 555-0190 ext. 31.")
+    assert [f.content for f in wrong.hallucination_flags] == ["(416) 555-0190 ext. 31"]
+    assert "(416) 555-0190 ext. 13 [corrected]" in wrong.delivered
+    for answer in ("Harjeet Brar's line is (416) 555-0190 ext. 13.", "Harjeet Brar is on (416) 555-0190."):
+        assert checked(engine, "What is Harjeet's line?", answer).hallucination_flags == []

@@ -655,6 +655,8 @@ def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
         return known.shape in ("number", "amount")
     if value.vtype == "quantity" and known.shape == "quantity":
         return dimension(value.parsed[1]) == dimension(known.parsed[1])
+    if value.vtype == "phone" and "x" in value.parsed:
+        return known.key not in NARROWER_KEYS  # a number with an extension is a desk line, never a mobile
     return True
 
 
