@@ -96,6 +96,8 @@ Dr. Tariq Hamdan will work at Oakville on Mondays and Thursdays, and every secon
 His cell is 647-555-0366.
 
 Adaeze
+
+Suppliers: Kestrel Dental Supply — Amir Sato, account rep, 905-555-0150.
 """
 
 
@@ -210,3 +212,7 @@ def test_a_wrong_extension_on_the_shared_practice_line_is_corrected(engine):
     assert "(416) 555-0190 ext. 13 [corrected]" in wrong.delivered
     for answer in ("Harjeet Brar's line is (416) 555-0190 ext. 13.", "Harjeet Brar is on (416) 555-0190."):
         assert checked(engine, "What is Harjeet's line?", answer).hallucination_flags == []
+
+
+def test_a_dental_supply_firm_before_its_rep_is_no_person(engine):
+    assert not [e for e in engine.kb.registry.find_by_alias("Kestrel Dental Supply") if e.type == "person"]

@@ -64,7 +64,7 @@ _GROUP_WORDS = frozenset(
     "limited plc gmbh bv b.v. co corp company school college university services systems solutions "
     "consultancy consultants builders partners associates club society trust foundation support admin "
     "finance accounts reception desk lab labs hr it sales marketing operations "
-    "care hire supplies direct holdings studio studios clinic surgery practice agency garage".split()
+    "care hire supply supplies direct holdings studio studios clinic surgery practice agency garage imaging".split()
 )
 
 
