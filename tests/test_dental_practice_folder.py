@@ -216,3 +216,11 @@ def test_a_wrong_extension_on_the_shared_practice_line_is_corrected(engine):
 
 def test_a_dental_supply_firm_before_its_rep_is_no_person(engine):
     assert not [e for e in engine.kb.registry.find_by_alias("Kestrel Dental Supply") if e.type == "person"]
+
+
+@pytest.mark.parametrize("question, name", [
+    ("what's the office manager's email?", "Harjeet Brar"),  # "Office Manager (both clinics)"
+    ("what is the clinical director's cell?", "Adaeze Okonjo"),  # "Dentist, DDS — Clinical Director"
+])
+def test_one_job_of_a_two_job_title_names_its_holder(engine, question, name):
+    assert name in [e.canonical_name for e in engine.preprocess(question).resolved_entities]
