@@ -29,8 +29,14 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in",
                     "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
                     "were", "be")
+# A title before a name and a month or weekday cut short before a date end no sentence, as North American
+# writing puts them: "Dr. Chidi Abara", "Fri. Nov. 27", "on Dec. 18, 2026", "Queen St. E.".
+_NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St.", "Jan.", "Feb.", "Mar.", "Apr.",
+                                "Jun.", "Jul.", "Aug.", "Sep.", "Sept.", "Oct.", "Nov.", "Dec.", "Mon.", "Tue.",
+                                "Tues.", "Wed.", "Thu.", "Thur.", "Thurs.", "Fri.", "Sat.", "Sun.")
 _SENTENCE_SPLIT_RE = re.compile(
-    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS + _NAME_AND_DATE_ABBREVIATIONS)
+    + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)
     + r"\n+(?=[^a-z]|[a-z][\w /-]{0,40}:(?:\s|$))")
 _WRAPPED = re.compile(r"[ \t]*\n[ \t]*")

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
-from chatapp.knowledge.extraction.observations import key_for_label
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, key_for_label
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo, ValueClaim, label_words
 from chatapp.postprocess.evidence import is_stop, stem, text_index, words
@@ -660,6 +660,8 @@ def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:
         return known.shape in ("number", "amount")
     if value.vtype == "quantity" and known.shape == "quantity":
         return dimension(value.parsed[1]) == dimension(known.parsed[1])
+    if value.vtype == "phone" and "x" in value.parsed:
+        return known.key not in NARROWER_KEYS  # a number with an extension is a desk line, never a mobile
     return True
 
 
@@ -674,7 +676,8 @@ def _form_positions(analysis: AnswerAnalysis, sentence: SentenceInfo) -> dict[st
     else:
         pieces = [(w, span[0], w.lower()) for w, span, _ in sentence.words]
     for word, position, lemma in pieces:
-        for form in {word.lower(), stem(word), lemma}:
+        # "his cell" says a `mobile`, "her team" a `department`: the key a label word stands for.
+        for form in {word.lower(), stem(word), lemma, LABEL_SYNONYMS.get(word.lower(), word.lower())}:
             at.setdefault(form, []).append(position)
     return at
 

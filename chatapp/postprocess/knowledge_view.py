@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chatapp import lexicon
+from chatapp.knowledge.extraction.people import role_parts
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
 from chatapp.knowledge.short_names import distinctive_words
 from chatapp.postprocess import values as V
@@ -187,6 +188,8 @@ class KnowledgeView:
                 if value.key not in PROFILE_KEYS or value.shape != "text":
                     continue
                 forms = {value.raw, value.raw.split(",")[0]}  # "Austin, TX" is also "Austin"
+                if value.key == "role":  # "Dentist, DDS — Clinical Director" is also each job it names
+                    forms.update(role_parts(value.raw))
                 for form in forms:
                     norm = normalize_alias(form)
                     if len(norm) >= 3:

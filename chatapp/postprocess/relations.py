@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from chatapp.knowledge.extraction.observations import key_for_label
+from chatapp.knowledge.extraction.people import role_parts
 from chatapp.knowledge.registry import normalize_alias
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, ProfileLink
 from chatapp.postprocess.evidence import is_stop
@@ -266,7 +267,8 @@ def relation_finding(mismatch: RelationMismatch, view: KnowledgeView, certain_co
 
 def _same_profile(claimed: str, known: str) -> bool:
     a, b = normalize_alias(claimed), normalize_alias(known)
-    return a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
+    return (a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
+            or any(a == normalize_alias(part) for part in role_parts(known)))
 
 
 def first_word(text: str) -> str:

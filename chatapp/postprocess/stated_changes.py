@@ -47,18 +47,21 @@ _CHANGED_THING_FROM = re.compile(
 _UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
 
 
-# "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May":
-# the value before the words replaces the one after them. A few words may qualify the new value first
-# ("should be $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
+# "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May",
+# "now C$61,400.00 + HST (down from $64,900)", "£1,200 (was £950)": the value before the words replaces
+# the one after them. A few words may qualify the new value first ("should be $385.00 incl. GST, not
+# $358.00", "£420 + VAT rather than £380").
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
-                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+)", re.IGNORECASE)
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+"
+                         r"|\s*[(,]\s*(?:down|up)\s+from\s+|\s*\(\s*(?:was|previously|formerly)\s+)", re.IGNORECASE)
+_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\((?:was|previously|formerly) ", re.IGNORECASE)
 
 
 def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     """(old, new) for each "moved from OLD to NEW" and "NEW instead of OLD" in a source sentence; a
     weekday written before a date ("from Monday 7 December") goes with the date."""
     lowered = sentence.lower()
-    if "from" not in lowered and not re.search(r"instead of|rather than|, not ", lowered):
+    if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered):
         return []
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
     if matches:
@@ -117,11 +120,14 @@ def _value_qualified_before(found: list[V.FoundValue], text: str, end: int) -> V
 
 # "has extended the deadline to 11 December", "I have reduced our ask to £22,800": a change that says only
 # what the value is now; the value it replaced is whatever an older document gave.
-CHANGED_TO = re.compile(
-    r"\b(?:moved|changed|extended|postponed|pushed(?:\s+back)?|brought\s+forward|rescheduled|delayed|"
-    r"reduced|increased|raised|cut|lowered|revised|updated|moves|shifts|slips)\b[^.;:!?]{0,60}?\bto\s+",
-    re.IGNORECASE,
-)
+# "installation moves to Monday, January 25": the present tense tells the same change.
+_CHANGE_VERBS = (r"move[sd]|change[sd]|extend(?:s|ed)|postpone[sd]|push(?:es|ed)(?:\s+back)?|"
+                 r"(?:brought|brings)\s+forward|reschedule[sd]|delay(?:s|ed)|reduce[sd]|increase[sd]|raise[sd]|cut|"
+                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)")
+CHANGED_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;:!?]{{0,60}}?\bto\s+", re.IGNORECASE)
+_CHANGE_WORD = re.compile(rf"\b(?:{_CHANGE_VERBS}|now)\b", re.IGNORECASE)
+# Where the clause naming what changed begins: "their crew is booked that week, so installation moves to …".
+_CLAUSE_START = re.compile(r"[,;:()]|\b(?:so|and|but|then|which|that|because)\b", re.IGNORECASE)
 # "asked us to hold the planning submission until 15 January": what waits until a day now happens then —
 # in place of a day the sources gave it before (without one, "until" may only bound a wait).
 HELD_UNTIL = re.compile(
@@ -173,6 +179,31 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
     return list({new.span: new for new in news}.values())
 
 
+def _distinctive(value: V.FoundValue) -> bool:
+    """A value few other things share: an amount of four figures or more, a date with its day and year."""
+    if value.vtype == "amount":
+        return sum(c.isdigit() for c in value.text.split(".")[0]) >= 4
+    return value.vtype == "date" and value.parsed.day is not None and value.parsed.year is not None
+
+
+def _thing_changed(text: str, new: V.FoundValue) -> frozenset[str]:
+    """The words naming what a "changed to" sentence changes, as stems: "installation" in "… so installation
+    moves to Monday, January 25", "final price" in "the final price is now C$61,400.00"."""
+    verbs = list(_CHANGE_WORD.finditer(text, 0, new.span[0]))
+    if not verbs:
+        return frozenset()
+    clause = _CLAUSE_START.split(text[:verbs[-1].start()])[-1]
+    return frozenset(stem(w) for w in words(clause) if w.isalpha() and not is_stop(w))
+
+
+def _said_just_before(vc: ValueClaim, analysis: AnswerAnalysis) -> set[str]:
+    """The answer's words between the value before the claim's in its sentence (or the sentence's start)
+    and the claim's value, as stems: "installed at the clinic on" before "January 11, 2027"."""
+    begin = max([o.value.span[1] for o in analysis.values if o.sentence == vc.sentence
+                 and o.value.span[1] <= vc.value.span[0]], default=analysis.sentences[vc.sentence].claim.span[0])
+    return {stem(w) for w in words(analysis.text[begin:vc.value.span[0]])}
+
+
 def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: TextIndex,
                            dates: tuple[str | None, ...] = ()) -> Finding | None:
     """A finding when the claim's value is the old side of a change its sources state about what the
@@ -185,10 +216,15 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     sentence = analysis.sentences[vc.sentence]
     if sentence.mode in ("meta", "question") or PAST_MARKERS.search(sentence.claim.text):
         return None
-    own = sentence.stems - {stem(w) for w in words(vc.claim.text)}
+    # The sentence's words but the value's own ("C$64,900.00" is one word to the parse, four to `words`).
+    own = {w for w in sentence.stems - {stem(w) for w in words(vc.claim.text)}
+           if not (any(c.isdigit() for c in w) and w in vc.claim.text.lower())}
+    just_before: set[str] | None = None
+    # The new values (start, end, source) whose change names what the answer says just before its value.
+    tied: set[tuple[int, int, int]] = set()
     if len(own) < MIN_SHARED_WORDS:
         return None
-    best: tuple[float, str, V.FoundValue] | None = None
+    best: tuple[tuple[float, float], str, V.FoundValue, str | None] | None = None
     stated_on: str | None | bool = False  # not looked up yet: most sources state no change
     before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
     opening: tuple[set[str], int] = (set(), -1)  # each text's first sentence (a retrieved chunk's title)
@@ -201,6 +237,9 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             heading = (stems, source)
         previous, before = (before[0] if before[1] == source else set()), (stems, source)
         changes = stated_changes(text)
+        # "C$71,200.00 + HST (down from $76,900)": a change naming a figure or a full date as its old side
+        # says that very value no longer holds; a few words shared with the answer tie it to the same thing.
+        named_old = {new.span for old, new in changes if _says(old, value) and _distinctive(old)}
         written = dates[source] if source < len(dates) else None
         news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)
                 and qualifier_agrees(text, new, analysis.text, value)]
@@ -218,6 +257,13 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             # replaces only a day the sources gave it.
             if written[:10] > (stated_on or "") and (stated_on or own & stems):
                 changes += [(value, new) for new in news]
+                if stated_on is not None:
+                    # "installed at the clinic on January 11" against "… so installation moves to January
+                    # 25", where a page (undated, or dated before) gives January 11: what moved is what the
+                    # answer dates.
+                    just_before = _said_just_before(vc, analysis) if just_before is None else just_before
+                    tied |= {new.span + (source,) for new in news
+                             if (thing := _thing_changed(text, new)) and thing <= just_before}
                 if stated_on is not None:
                     changes += [(value, new) for new in held]
         if changes:
@@ -237,10 +283,14 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                    if other is not vc and other.value.vtype != "weekday"):
                 return None
             shared = len(own & context)
-            if shared < MIN_SHARED_WORDS or shared / len(own) < MIN_SHARED_SHARE:
+            closeness = 1.0 + shared / len(own) if new.span + (source,) in tied else shared / len(own)
+            share_needed = 0.0 if new.span in named_old else MIN_SHARED_SHARE
+            if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < share_needed):
                 continue
-            if best is None or shared / len(own) > best[0]:
-                best = (shared / len(own), text, new, written)
+            # Of changes as close with their context, the one whose own sentence says more of the answer.
+            rank = (closeness, len(own & stems) / len(own))
+            if best is None or rank > best[0]:
+                best = (rank, text, new, written)
     if best is None:
         return None
     _, text, new, written = best
@@ -321,6 +371,9 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     for text, _, source in supplied.sentences:
         if not any(form in text.lower() for form in written_as) or CALLED_OFF.search(text):
             continue  # "the February 13 date is cancelled" gives the value only to say it no longer holds
+        if any(not _says(new, value) for new in stated_new_values(text)) or any(
+                _says(old, value) for old, _ in stated_changes(text)):
+            continue  # "booked the week of Jan. 11, so installation moves to January 25" names it to replace it
         written = dates[source] if source < len(dates) else None
         if written:
             dated.append(written[:10])

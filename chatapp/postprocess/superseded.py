@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from chatapp import lexicon
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
 from chatapp.postprocess.evidence import is_stop, stem, words
@@ -121,6 +122,7 @@ def _sentence_forms(analysis: AnswerAnalysis, span: tuple[int, int]) -> set[str]
     """Every word of the sentence as written, stemmed and (from the parse) lemmatised."""
     text = analysis.text[span[0]:span[1]]
     forms = {w.lower() for w in words(text)} | {stem(w) for w in words(text)}
+    forms |= {LABEL_SYNONYMS[w] for w in forms if w in LABEL_SYNONYMS}  # "cell" says a `mobile`
     if analysis.doc is not None:
         tokens = analysis.doc.char_span(*span, alignment_mode="expand") or []
         forms |= {t.lemma_.lower() for t in tokens}

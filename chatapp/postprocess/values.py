@@ -309,9 +309,11 @@ def find_values(text: str) -> list[FoundValue]:
         either_way = separator != "." and first != second and int(first) <= 12 and int(second) <= 12
         add(m.span(), "date", "date", replace(_date(year, month, day), either_way=either_way))
     for span, number in phone_spans(text):
-        # An extension is not part of the line's number: "555-0148 ext. 214" is 555-0148.
-        line = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*\d", number)[0]
-        add(span, "phone", "phone", digits(line) or digits(number))
+        # An extension is dialled after the line's number: "555-0148 ext. 214" is 555-0148, then 214
+        # ("5550148x214"), so two people on one practice line are told apart by theirs.
+        line, *extension = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*(?=\d)", number, maxsplit=1)
+        ext = digits(extension[0]) if extension and digits(line) else ""
+        add(span, "phone", "phone", f"{digits(line) or digits(number)}{'x' + ext if ext else ''}")
     for m in TIME_RE.finditer(text):
         minutes = _time(m.group(1) or m.group(4), m.group(2) or m.group(5), m.group(3), m.group(6))
         if minutes is not None:
@@ -431,9 +433,14 @@ def _fields_agree(a: DateValue, b: DateValue) -> bool:
 
 
 def _same_phone(a: str, b: str) -> bool:
-    """Two numbers (digits only) the same line: equal; a seven-digit local number and one with its
+    """Two numbers (digits, then "x" and an extension) the same line: equal; a seven-digit local number and one with its
     area code; or one with a country code ("44 20 7946 0312", "1 555 555 0142") and the national
     form, whose trunk 0 the international one drops ("020 7946 0312", "555 555 0142")."""
+    if a == b:
+        return True
+    (a, _, a_extension), (b, _, b_extension) = a.partition("x"), b.partition("x")
+    if a_extension and b_extension and a_extension != b_extension:
+        return False  # one practice line, two people's extensions; a number without one is the line's
     if a == b:
         return True
     short, long = sorted((a, b), key=len)

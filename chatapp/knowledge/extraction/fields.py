@@ -20,6 +20,8 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
+    natural_order_names,
+    person_key,
     row_keys,
     table_subject_type,
 )
@@ -107,6 +109,11 @@ def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
     # "Project Heron — status update": a side made only of common words describes the page, it
     # does not name the subject, and as an alias it would join every status update into one.
     aliases = [a for a in aliases if a == name or not all(is_common(w, 3.5) for w in re.findall(r"[^\W\d_]+", a))]
+    # "Dock crane upgrade — Northgate" over a heading "Dock crane upgrade (Northgate)": the side
+    # the heading brackets qualifies the name (a site, a client), and as an alias would join the project
+    # to every table row naming that site.
+    qualifiers = {q.strip().casefold() for q in re.findall(r"\(([^()]*)\)", f"{raw} {front_title}")}
+    aliases = [a for a in aliases if a == name or a.casefold() not in qualifiers]
     if match := re.match(r"^(?:project|programme|program|initiative)\s+(\S+)$", name, re.IGNORECASE):
         aliases.append(match.group(1))
     # The header section: up to the second heading (the first is the title itself).
@@ -244,8 +251,11 @@ class FieldReader:
             column = 0  # "| Funder | Awarded |", "| Room | Capacity |": the first column names each row
         if column is None:
             return
-        subjects = [clean_name(cells[column]) if column < len(cells) else "" for cells, _ in rows]
+        subjects = [clean_name(cell) for cell in natural_order_names([cells[column] if column < len(cells) else ""
+                                                                      for cells, _ in rows])]
         subject_type = table_subject_type(keys[column], subjects)
+        if subject_type == "person":
+            keys = [person_key(key) for key in keys]
         for (cells, position), subject in zip(rows, subjects):
             if not subject or _TOTAL.fullmatch(subject):
                 continue

@@ -339,6 +339,20 @@ def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
         del by_key["phone"]
 
 
+def _mobiles_apart(by_key: dict[str, list[Row]]) -> None:
+    """A handover note's bare "07700 900 412" where the staff list's Cell column gives that number is
+    the mobile said again without its label, not a desk phone a later signature replaced: it joins
+    the mobile."""
+    mobiles = {re.sub(r"\D", "", r.value)[-10:] for r in by_key.get("mobile", [])}
+    said_again = [r for r in by_key.get("phone", []) if re.sub(r"\D", "", r.value)[-10:] in mobiles]
+    for row in said_again:
+        by_key["phone"].remove(row)
+        row.key = "mobile"
+        by_key["mobile"].append(row)
+    if not by_key.get("phone", True):
+        del by_key["phone"]
+
+
 def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     """Whether `cluster` is a value held beside the current one ("also"), not an old one: a second phone
     or address the current value's own document gives (the same page cannot replace one of its numbers
@@ -376,6 +390,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         if row.key not in (MENTION, ALIAS):
             by_key[row.key].append(row)
     _extensions_apart(by_key)
+    _mobiles_apart(by_key)
     attributes: dict[str, str] = {}
     history: list[dict] = []
     for key, rows in by_key.items():

@@ -66,8 +66,8 @@ _GROUP_WORDS = frozenset(
     "limited plc gmbh bv b.v. co corp company school college university services systems solutions "
     "consultancy consultants builders partners associates club society trust foundation support admin "
     "finance accounts reception desk lab labs hr it sales marketing operations "
-    "care hire supplies direct holdings studio studios clinic surgery practice agency garage management "
-    "maintenance electrical".split()
+    "care hire supply supplies direct holdings studio studios clinic surgery practice agency garage imaging "
+    "management maintenance electrical".split()
 )
 
 
@@ -177,6 +177,53 @@ def looks_like_person(name: str) -> bool:
 
 # Columns giving the name a person goes by ("Jo" for Josephine): an alias, as a signed name is.
 NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
+
+
+# "Abara, Chidi (Dr.)", "Nowakowska, Zofia": a name written surname first, as phone lists, registers
+# and practice-system exports sort their people; the bracket holds an honorific or a name they go by.
+_SURNAME_FIRST = re.compile(
+    r"^(?P<surname>[^\W\d_][\w'’-]*(?:[ -][^\W\d_][\w'’-]*){0,2}),\s*(?P<given>[^\W\d_][\w'’-]*(?:\s+[A-Z]\.?)?)"
+    r"(?:\s*\((?P<note>[^()]{1,24})\))?$"
+)
+
+
+def _natural_order(cell: str) -> str | None:
+    """ "Abara, Chidi (Dr.)" -> "Dr. Chidi Abara", "Lund, Elizabeth (Betsy)" -> 'Elizabeth (Betsy) Lund'
+    (clean_name keeps the bracketed name as a nickname); None when the cell is not a name in that order."""
+    match = _SURNAME_FIRST.match(" ".join(cell.split()).strip("*_ "))
+    if not match:
+        return None
+    note = (match.group("note") or "").strip()
+    name = f"{match.group('given')} {match.group('surname')}"
+    if not looks_like_person(name):
+        return None
+    if _HONORIFICS.match(note + " "):
+        return f"{note} {name}"
+    if re.fullmatch(r"[A-Z][\w'’-]{1,20}", note):
+        return f"{match.group('given')} ({note}) {match.group('surname')}"
+    return name
+
+
+def natural_order_names(cells: list[str]) -> list[str]:
+    """A column's names in the order prose writes them. A column most of whose names (two at least)
+    are written "Surname, Given" is a sorted list of people, so each such cell turns round; one cell
+    alone ("Hall, Great") is too little to tell a sorted name from a place and its town."""
+    turned = [_natural_order(cell) for cell in cells]
+    named = [cell for cell in cells if cell.strip()]
+    if sum(t is not None for t in turned) < max(2, (len(named) + 1) // 2):
+        return cells
+    return [t or cell for t, cell in zip(turned, cells)]
+
+
+# A people table's "Title" column is each person's job title, where a page's "title" is its name; its
+# "Line" column their phone line, where a budget table's "Line" is the budget line.
+_PERSON_TABLE_KEYS = {"title": "role", "job": "role", "designation": "role", "line": "phone", "phone_line": "phone"}
+
+
+def person_key(key: str) -> str:
+    return _PERSON_TABLE_KEYS.get(key, key)
+
+
 # Columns whose cells are people however they are written, first names too: "| Who | What | By when |".
 PEOPLE_COLUMNS = frozenset("who person employee staff staff_member member full_name contact_name".split())
 # What a row of a table tells about the person it names when it names them by first name only:

@@ -23,6 +23,7 @@ from chatapp.knowledge.extraction.observations import (
     is_job_word,
     key_for_label,
     looks_like_person,
+    natural_order_names,
 )
 from chatapp.accents import strip_accents
 from chatapp.lexicon import is_common, is_first_name
@@ -312,6 +313,15 @@ def is_job_title(title: str) -> bool:
     return _is_prose_role(head) or (len(head) > 4 and head.endswith(("ar", "ive")))
 
 
+def role_parts(role: str) -> list[str]:
+    """The job titles a compound role holds, as phone lists write two jobs in one cell: "Dentist, DDS —
+    Clinical Director" holds "Dentist" and "Clinical Director", "Level II Dental Assistant; IPAC Lead"
+    two, "Office Manager (both clinics)" "Office Manager". A credential ("DDS") or a note is none."""
+    unbracketed = re.sub(r"\s*\([^()]*\)", "", role)
+    parts = (p.strip(" .") for p in re.split(r"\s+[—–]\s+|\s*;\s*|\s+/\s+|,\s+", unbracketed))
+    return [p for p in dict.fromkeys(parts) if p and p != role and is_job_title(p)]
+
+
 def _lower_case_role(field: str) -> str | None:
     """ "head nurse", "receptionist (Mon–Wed)", "equine vet, covers the Thursday farm round": a job
     written in lower case at the head of a directory entry, as the words before any note or comma,
@@ -394,6 +404,32 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
         in_item = bool(_LIST_ITEM.match(line))
         joined.append((position, line))
     return joined
+
+
+# "Quayle, Bronwen — receptionist, ext. 30": a list line opening with a name set off by a dash.
+_NAME_THEN_DASH = re.compile(
+    r"^(?P<indent>\s*)(?P<item>[-*•+]\s+)?(?P<name>[^—–:|\n]{3,60}?)(?P<rest>\s+[—–-]\s+\S.*)$")
+
+
+def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A run of adjacent "Surname, Given — details" lines is a sorted list of people: each name turns
+    round to the order prose writes it ("Bronwen Quayle — receptionist"), as a table's column does,
+    and reads as the list item it is, set out under a heading like "WHO TO CALL" without a bullet."""
+    out = list(logical)
+    n = 0
+    while n < len(out):
+        run = []
+        while n < len(out) and (match := _NAME_THEN_DASH.match(out[n][1])):
+            run.append((n, match))
+            n += 1
+        if len(run) >= 2:
+            names = natural_order_names([match.group("name") for _, match in run])
+            for (at, match), name in zip(run, names):
+                if name != match.group("name"):
+                    item = match.group("item") or "- "
+                    out[at] = (out[at][0], f"{match.group('indent')}{item}{name}{match.group('rest')}")
+        n += 0 if run else 1
+    return out
 
 
 # What may sit between the addresses and numbers of a contact line: separators and short labels
@@ -599,7 +635,7 @@ class PeopleReader:
         if self.is_email:
             self._stacked_signatures(lines)
         self._heading_entries(lines)
-        logical = _logical_lines(lines)
+        logical = _natural_order_lines(_logical_lines(lines))
         for n, (position, line) in enumerate(logical):
             previous = logical[n - 1][1] if n else ""
             line = re.sub(r"^\s*>+\s?", "", line).rstrip()

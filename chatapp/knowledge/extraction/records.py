@@ -25,6 +25,8 @@ from chatapp.knowledge.extraction.observations import (
     clean_name,
     key_for_label,
     looks_like_person,
+    natural_order_names,
+    person_key,
     row_keys,
     table_subject_type,
 )
@@ -42,8 +44,11 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     column = subject_column(keys, rows, named_only=True)
     if column is None:
         column = _named_column_of_a_log(rows)
-    subjects = [clean_name(row[column]) if column < len(row) else "" for row in rows]
+    subjects = [clean_name(cell) for cell in natural_order_names([row[column] if column < len(row) else ""
+                                                                  for row in rows])]
     subject_type = table_subject_type(keys[column], subjects)
+    if subject_type == "person":
+        keys = [person_key(key) for key in keys]
     for number, (row, subject) in enumerate(zip(rows, subjects)):
         if not subject or len(subject) > 120:
             continue

@@ -28,6 +28,8 @@ SLIP_WORDS: dict[str, tuple[str, float]] = {
 QUESTION_WORDS = ("what", "when", "where", "who", "why", "how", "which", "whose")
 # Question words that take a noun before the auxiliary: "which route is", "whose car was".
 DETERMINER_QUESTION_WORDS = frozenset({"which", "what", "whose"})
+# Question words an auxiliary follows at once: "when does …", where "what dose …" may ask for a dose.
+ADVERB_QUESTION_WORDS = frozenset({"when", "where", "why", "how"})
 QUESTION_AUXILIARIES = frozenset("is are was were do does did can could will would should has have".split())
 HAVE_SLIP_VERBS = frozenset("could should would must might".split())
 COMPARATIVES = frozenset(
@@ -74,6 +76,20 @@ def fix_slips(doc: TokenizedInput, edits) -> None:
               and (wh := _contracted_question_slip(lower))):
             # "wats the budget", "wheres the file": a slip of "what's", "where's" opening the message.
             edits.set(index, match_case(wh, token.text), "Grammar", 0.85)
+        elif (prev_lower in ADVERB_QUESTION_WORDS and previous_word(doc, previous) is None and following is not None
+              and (auxiliary := _transposed_auxiliary(lower))):
+            # "when dose the clinic open": after a question word that takes no noun, the slot is the
+            # auxiliary's, and "dose" is "does" with two letters swapped.
+            edits.set(index, match_case(auxiliary, token.text), "Grammar", 0.85)
+
+
+def _transposed_auxiliary(word: str) -> str | None:
+    """The question auxiliary `word` is with two neighbouring letters swapped ("dose" -> "does")."""
+    if word in QUESTION_AUXILIARIES:
+        return None
+    swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+    found = swaps & QUESTION_AUXILIARIES
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def _word_after(doc: TokenizedInput, index: int | None) -> str:

@@ -166,9 +166,13 @@ def sole_holders(roles: Iterable[tuple[str, str]], form_key: Callable[[str], Has
     """`form_key(role)` -> the one entity holding that role, from (entity id, role as written) pairs: a
     role two entities hold names neither. A role counts as written and without what follows a comma
     ("Associate, heritage projects" is also an "associate"); a form whose key is empty counts not."""
+    from chatapp.knowledge.extraction.people import role_parts
+
     holders: dict[Hashable, set[str]] = {}
     for entity_id, role in roles:
-        for form in {role, role.split(",")[0]}:
+        # "Office Manager (both clinics)" is also the office manager, "Dentist, DDS — Clinical Director" the
+        # clinical director.
+        for form in {role, role.split(",")[0], *role_parts(role)}:
             if key := form_key(form):
                 holders.setdefault(key, set()).add(entity_id)
     return {key: next(iter(ids)) for key, ids in holders.items() if len(ids) == 1}
