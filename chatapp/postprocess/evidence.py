@@ -29,8 +29,12 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in",
                     "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
                     "were", "be")
+# Titles before a name, and the German doctorate's subject after "Dr." ("Dr. rer. nat. Jürgen
+# Weiß"): "Lead: Dr. Dana Kim" is one sentence.
+_NAME_TITLES = ("Dr.", "Prof.", "Mr.", "Mrs.", "Ms.", "Mx.", "rer. nat.", "med.", "phil.", "habil.")
 _SENTENCE_SPLIT_RE = re.compile(
-    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS) + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+    "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS + _NAME_TITLES)
+    + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)
     + r"\n+(?=[^a-z]|[a-z][\w /-]{0,40}:(?:\s|$))")
 _WRAPPED = re.compile(r"[ \t]*\n[ \t]*")

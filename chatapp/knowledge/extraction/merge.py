@@ -333,9 +333,13 @@ def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     """Whether `cluster` is a value held beside the current one ("also"), not an old one: a second phone
     or address the current value's own document gives (the same page cannot replace one of its numbers
     with another), or a role no dated document orders against the current one (a title in the directory
-    and a duty on the safety page: "Test & Certification Engineer" and "Lab safety officer")."""
+    and a duty on the safety page: "Test & Certification Engineer" and "Lab safety officer"), or another
+    row of the same table."""
     if any(r.method == CHANGE for r in [*cluster, *current]):
         return False  # "her address changes from … to …" does replace one with the other
+    rows = [*cluster, *current]
+    if all(r.method == "record" for r in rows) and len({r.source for r in rows}) == 1:
+        return True  # one table's rows under one key (two bookings on one day) are two records, not an update
     if key == "phone" and any(_extension_only(r.value) for r in [*cluster, *current]):
         return True  # an extension is held beside a full number, never an old one of it
     if key == "role":

@@ -34,13 +34,13 @@ class Observation:
     previous: str = ""
 
 
-_HONORIFICS = re.compile(
-    r"^(?:(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?(?:-ing\.)?"
+HONORIFIC = (
+    r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?(?:-ing\.)?"
     # The German doctorate's subject and the habilitation after "Dr.": "Dr. rer. nat.", "Dr. med.
     # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
-    r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\.)\s+",
-    re.IGNORECASE,
+    r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\.)\s+"
 )
+_HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
 # "Ó" ("Cillian Ó Súilleabháin"), a capital letter standing alone that no other name word is.
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".

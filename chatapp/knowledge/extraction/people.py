@@ -42,6 +42,8 @@ ROLE_MAILBOXES = frozenset(
     "orders service customerservice operations ops it security legal privacy webmaster postmaster".split()
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# "07.12.2026", "7-12-2026": a day-first date, written with the separators a phone number uses.
+_DAY_FIRST_DATE = re.compile(r"\d{1,2}([.-])\d{1,2}\1(?:19|20)\d{2}")
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A line that closes a letter just before the writer's name.
 _CLOSING = re.compile(
@@ -185,7 +187,7 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
     for match in PHONE.finditer(text):
         value = match.group(0).strip(" .-")
         digits = sum(c.isdigit() for c in value)
-        if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value):
+        if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value) or _DAY_FIRST_DATE.fullmatch(value):
             continue
         if digits >= 7 or value.lower().startswith("ext"):
             start = match.start() + match.group(0).index(value)
