@@ -186,7 +186,8 @@ class KnowledgeView:
             for value in known:
                 if value.key not in PROFILE_KEYS or value.shape != "text":
                     continue
-                forms = {value.raw, value.raw.split(",")[0]}  # "Austin, TX" is also "Austin"
+                # "Austin, TX" is also "Austin"; "Secretary (Sekretariat)" is also "Secretary".
+                forms = {value.raw, value.raw.split(",")[0], re.sub(r"\s*\([^()]*\)\s*$", "", value.raw)}
                 for form in forms:
                     norm = normalize_alias(form)
                     if len(norm) >= 3:

@@ -123,6 +123,9 @@ def _beside(role: str, sentence: str) -> list[str]:
             name = match.group(match.lastindex).strip()
             if pattern is after and match.group("sep").startswith(",") and is_group_name(name):
                 continue  # "Course Manager, Glenasmole Golf Club": a signature's title and employer
+            if pattern is after and match.group("sep").startswith("(") and match.group(0)[:1].isupper() and (
+                    " " not in name):
+                continue  # "Secretary (Sekretariat)", "Veterinary Nurse (RVN)": a title's gloss, not its holder
             if re.fullmatch(HONORIFIC, f"{name}. ", re.IGNORECASE):
                 continue  # "Lead: Dr." where the sentence was cut at the title's full stop
             if name[:1].isupper() and name.split()[0].lower() not in _DETERMINERS:

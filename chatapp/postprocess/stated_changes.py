@@ -40,18 +40,22 @@ _CHANGED_THING_FROM = re.compile(
 )
 
 
-# "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May":
+# "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May",
+# "€ 398,500 (was € 412,800)":
 # the value before the words replaces the one after them. A few words may qualify the new value first
 # ("should be $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
-                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+)", re.IGNORECASE)
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+"
+                         # "New price: € 398,500 net (was € 412,800)"
+                         r"|\s*\(\s*(?:was|previously|formerly|originally)\s+)", re.IGNORECASE)
 
 
 def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     """(old, new) for each "moved from OLD to NEW" and "NEW instead of OLD" in a source sentence; a
     weekday written before a date ("from Monday 7 December") goes with the date."""
     lowered = sentence.lower()
-    if "from" not in lowered and not re.search(r"instead of|rather than|, not ", lowered):
+    if "from" not in lowered and not re.search(r"instead of|rather than|, not |\(\s*(?:was|previously|formerly|originally) ",
+                                               lowered):
         return []
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
     if matches:

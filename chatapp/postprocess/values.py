@@ -51,6 +51,8 @@ ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
+# "07.12.2026": a date written with dots is day first.
+DOTTED_DATE_RE = re.compile(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w]|\.\d)")
 NUMERIC_DATE_RE = re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?![\w/])")
 RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" is no "000 days later"
     r"(?<![\d.,])\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow"
@@ -280,6 +282,8 @@ def find_values(text: str) -> list[FoundValue]:
         if _lowercase_short_month(m.group(1)):
             continue
         add(m.span(), "date", "date", _date(m.group(2), _month(m.group(1)), None))
+    for m in DOTTED_DATE_RE.finditer(text):
+        add(m.span(), "date", "date", _date(m.group(3), m.group(2), m.group(1)))
     for m in NUMERIC_DATE_RE.finditer(text):
         # Month first, as the date readers take it, unless that is impossible: "22/01/2027" is written
         # day first (the 22nd of January), not a date off the calendar.
@@ -488,6 +492,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             return str(day.year)
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
+        if dotted := DOTTED_DATE_RE.fullmatch(claimed_text):  # "09.02.2027" as the answer wrote it: 23.02.2027
+            return f"{day.day:0{len(dotted.group(1))}d}.{day.month:0{len(dotted.group(2))}d}.{day.year}"
         with_year = bool(re.search(r"\d{4}", claimed_text))
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)

@@ -275,10 +275,17 @@ class FieldReader:
         for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
-            if (was := _WAS.search(line)) and (field := _FIELD_LINE.match(line)):
-                new = leading_value(field.group(2))
+            was = _WAS.search(line)
+            field = _FIELD_LINE.match(line) if was else None
+            # "it now starts on 23.02.2027 (was 09.02.2027)": the date or amount right before the bracket
+            # is the new value, wherever the line puts it; else a field's value ("Lead: … (was …)").
+            before = _value_right_before(line[:was.start()]) if was else None
+            if was and (field or before):
+                new = before.group(0).strip() if before else leading_value(field.group(2))
                 if new and new != was.group(1):
-                    label = re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
+                    where = field.group(1) if field and not before else line[:before.start()] if before else ""
+                    label = (re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
+                             if field else _clause_label(where, len(where)))
                     self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
                 continue
             if self._from_to(line, position):
@@ -296,6 +303,15 @@ class FieldReader:
                     label = label.strip(" ,.-")
                     if label:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+def _value_right_before(text: str) -> re.Match | None:
+    """The date or amount that ends `text`, perhaps with a word or two after it ("€ 398,500 net")."""
+    found = [m for m, _ in find_amounts(text)] + [m for m, _ in find_dates(text)]
+    last = max(found, key=lambda m: m.end(), default=None)
+    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*){0,2}\s*", text[last.end():]):
+        return last
+    return None
 
 
 def _unwrapped_lines(text: str) -> list[tuple[str, int]]:

@@ -15,7 +15,9 @@ _WEEKDAY = rf"(?:{_WEEKDAY_NAME}\.?,?\s+)?"
 DATE = re.compile(
     rf"\b(?:{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})"
     rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
-    rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-]))",
+    rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-])"
+    # "07.12.2026": written with dots, a date is day first.
+    rf"|(?<![\d.])(?P<d4>\d{{1,2}})\.(?P<m4>\d{{1,2}})\.(?P<y4>\d{{4}})(?![\d.]|\.\d))",
     re.IGNORECASE,
 )
 # "Monday 11 May", "May 11th": a day of a month with no year, at the start of a text.
@@ -34,6 +36,8 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
         try:
             if g["y3"]:
                 value = date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
+            elif g["y4"]:
+                value = date(int(g["y4"]), int(g["m4"]), int(g["d4"]))
             elif g["y1"]:
                 value = date(int(g["y1"]), _MONTHS[g["m1"].lower()[:3]], int(g["d1"]))
             else:
