@@ -29,7 +29,7 @@ from chatapp.postprocess.relations import first_word, profile_finding, relation_
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.stated_changes import replaced_value_finding
-from chatapp.postprocess.superseded import key_parts, key_said, replacement_in_answer, superseded_finding
+from chatapp.postprocess.superseded import KIND_WORDS, key_parts, key_said, replacement_in_answer, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
@@ -151,6 +151,7 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5), None  # temporal checks judge these
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
+        _adopt_loose_name(vc, sentence, analysis, sources.view)
         # A value a newer document replaced: the sources may still state it, but it is out of date.
         outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(
             vc, analysis, sources.supplied, sources.supplied_dates)
@@ -226,13 +227,7 @@ class FactValidator:
         the registry does not hold is only contradicted by one it aligns with (aligned_known): the
         same kind of value of the same attribute of the same subject; else the registry cannot
         tell it wrong, and the claim is checked as if it knew nothing of it."""
-        shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
         known = _known_of_kind(vc, view)
-        if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
-            # The thing is named by its one distinctive word and the value by its key: the claim is
-            # about it as surely as if it were named in full.
-            vc.claim.entity_id, known = named
-            vc.certain = True
         if not known:
             return None
         for k in known:
@@ -532,18 +527,40 @@ def _registered_to_another(vc: ValueClaim, entity_id: str | None, view: Knowledg
                for known in view.values_of(other, vc.value.vtype))
 
 
+def _adopt_loose_name(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView) -> None:
+    """What a value is said of when the sentence names nothing holding a value of its kind (or only a
+    supplier beside the thing: "Kryon offers the dilution refrigerator for €…"): the thing a word of
+    whose name the sentence has, and whose key it says — as surely as if it were named in full."""
+    shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
+    if _known_of_kind(vc, view) or any(k.shape in shapes for e in sentence.entity_ids for k in view.values_of(e)):
+        return
+    if named := _loosely_named(vc, sentence, analysis, view, shapes):
+        vc.claim.entity_id, vc.certain = named[0], True
+
+
 def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView,
                    shapes: set[str]) -> tuple[str, list[KnownValue]] | None:
     """A sentence that names no entity but a distinctive word of one's name ("the new chiller" for
     Chiller replacement) speaks of it where it also says which of its values it gives ("installed"
     for `install_date`): (that entity, those values), else None."""
-    named = view.named_by_word(sentence.stems)
-    if len(named) != 1:
-        return None
     forms_at = _form_positions(analysis, sentence)
-    known = [k for k in view.values_of(named[0]) if k.shape in shapes
-             and key_said(*map(len, _key_words_said(k, vc.value, forms_at)))]
-    return (named[0], known) if known else None
+    # Of the things the sentence's words name, the one with a value of this kind whose key the sentence
+    # says too: "the dilution refrigerator" is the procurement page's, whose offer price "offers" names,
+    # not the budget sheet's row of the same words, nor the supplier beside it.
+    said = {}
+    for entity_id in view.named_by_word(sentence.stems, only_one=False):
+        known = [k for k in view.values_of(entity_id) if k.shape in shapes and _key_said_with_value(k, vc, forms_at)]
+        if known:
+            said[entity_id] = known
+    return next(iter(said.items())) if len(said) == 1 else None
+
+
+def _key_said_with_value(known: KnownValue, vc: ValueClaim, forms_at: dict[str, list[int]]) -> bool:
+    """The sentence says the key, its value saying the words for its kind: "offers it for €…" says
+    `offer_price` (the amount is the price); at least one word must be in the sentence itself."""
+    said, parts = _key_words_said(known, vc.value, forms_at)
+    implied = [w for w in parts if w not in said and w in KIND_WORDS.get(known.shape, ())]
+    return bool(said) and key_said(len(said) + len(implied), len(parts))
 
 
 # A key that names a narrower kind of another: a mobile is a phone, a phone need not be a mobile.

@@ -113,6 +113,17 @@ def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
     return name, [a for a in dict.fromkeys(aliases) if a != name], end
 
 
+def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
+    """(key, value, offset) of each "Label: value" line of `text`, which starts at offset `start`."""
+    fields = []
+    offset = start
+    for line in text.split("\n"):
+        if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
+            fields.append((key_for_label(match.group(1)), match.group(2).strip(), offset))
+        offset += len(line) + 1
+    return fields
+
+
 def _milestones(subject: str, value: str, position: int, add) -> None:
     """ "order signed 16 October 2026; go-live 7 December 2026" -> order_signed, go_live."""
     for item in re.split(r"\s*[;·•]\s*", value):
@@ -183,12 +194,15 @@ class FieldReader:
         name, aliases, end = document_subject(self.text, self.title)
         if not name:
             return
-        fields: list[tuple[str, str, int]] = []
-        offset = 0
-        for line in self.text[:end].split("\n"):
-            if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
-                fields.append((key_for_label(match.group(1)), match.group(2).strip(), offset))
-            offset += len(line) + 1
+        fields = _field_lines(self.text[:end], 0)
+        # A later section made of fields ("## Key facts", then "- Supplier: …" lines) is the page's too.
+        for section in _HEADING.finditer(self.text, end):
+            close = _HEADING.search(self.text, section.end())
+            body = self.text[section.end():close.start() if close else len(self.text)]
+            written = [line for line in body.split("\n") if line.strip()]
+            found = _field_lines(body, section.end())
+            if len(found) >= 2 and len(found) * 5 >= len(written) * 3:
+                fields += [f for f in found if f[0] not in {key for key, _, _ in fields}]
         keys = {key for key, _, _ in fields}
         if len(fields) < 2 or not keys & _PROJECT_KEYS:
             return  # meeting notes and letters have "Date:" lines too; only a page about a piece of work counts
