@@ -93,7 +93,10 @@ def leading_value(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() == 0:
             rest = text[found[0][0].end():].lstrip()
-            if not rest or rest[0] in "(,;–—-" or re.match(r"(?:excl|incl|plus|per |net\b|gross\b|\+)", rest):
+            if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ")):
+                return found[0][0].group(0).strip()
+            # "€ 412,800 net, including installation": the amount, before or after tax, and the note after.
+            if re.match(r"(?:net|gross)\b", rest):
                 return found[0][0].group(0).strip()
     return text
 
