@@ -234,6 +234,10 @@ class FactValidator:
             if value_matches(vc.value, k):
                 narrower = _narrower_said(k, known, vc, sentence, analysis)
                 return ("contradicted", narrower) if narrower is not None else ("verified", k)
+        # A value held beside the current one (a second address: the office's mailbox) is theirs too.
+        also = [k for k in view.held_too.get(vc.claim.entity_id or "", []) if k.key in {n.key for n in known}]
+        if held := next((k for k in also if value_matches(vc.value, k)), None):
+            return "verified", held
         target = aligned_known(known, vc, sentence, analysis)
         return ("contradicted", target) if target is not None else None
 

@@ -340,11 +340,22 @@ def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     rows = [*cluster, *current]
     if all(r.method == "record" for r in rows) and len({r.source for r in rows}) == 1:
         return True  # one table's rows under one key (two bookings on one day) are two records, not an update
+    if key == "email" and _spells_owner(cluster) != _spells_owner(current):
+        # "Sekretariat: Sabine Meier … sekretariat.brandt@…": an office's mailbox beside the address written
+        # from her name is a second way to reach her, not her old address.
+        return True
     if key == "phone" and any(_extension_only(r.value) for r in [*cluster, *current]):
         return True  # an extension is held beside a full number, never an old one of it
     if key == "role":
         return not any(r.doc_date for r in [*cluster, *current])
     return key in _REACH_KEYS and bool({r.source for r in cluster} & {r.source for r in current})
+
+
+def _spells_owner(rows: list[Row]) -> bool:
+    """Whether the address of these rows is written from the name of the person it is given to."""
+    from chatapp.knowledge.extraction.people import address_spells_name
+
+    return any(address_spells_name(r.value.split("@")[0], r.subject) for r in rows)
 
 
 def _authority(row: Row) -> float:
