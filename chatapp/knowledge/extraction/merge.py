@@ -315,6 +315,14 @@ def _dialable_first(key: str, clusters: list[list[Row]], current: list[Row]) -> 
     return next((c for c in clusters if not any(_extension_only(r.value) for r in c)), current)
 
 
+def _own_address_first(key: str, clusters: list[list[Row]], current: list[Row], top: float) -> list[Row]:
+    """Of two addresses as sure as each other, the one written from the person's name is theirs first;
+    the office's mailbox a page gives beside their name is held too (_held_too)."""
+    if key != "email" or _spells_owner(current):
+        return current
+    return next((c for c in clusters if _spells_owner(c) and max(_authority(r) for r in c) >= top - 0.1), current)
+
+
 def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
     """A signature's "ext 210" where the staff list's Ext column gives 210 is that extension said again,
     not a phone number: it joins the extension, so "her phone number" is the number a caller can dial."""
@@ -400,6 +408,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         top = max(_authority(r) for r in rows)
         current = next(c for c in clusters if max(_authority(r) for r in c) >= top - 0.1)
         current = _dialable_first(key, clusters, current)
+        current = _own_address_first(key, clusters, current, top)
         clusters.remove(current)
         clusters.insert(0, current)
         current_date = max(r.doc_date or "" for r in current)
