@@ -50,6 +50,8 @@ Present: Henrike Lindqvist, Bärbel Krauß, Kosta Vogelsang, Edeltraud Pfisterer
 
 1) Cryostat: Henrike asked Frostline for a better price.
 
+2) Summer party: Thursday 17.06.2027, 18:00, at the Hofbräukeller in Freising.
+
 Action items
 - Edeltraud Pfisterer: helium refill and service — 07.12.2026
 - Rosalind Quaglia: chase the tender waiver — 27.11.2026
@@ -84,6 +86,8 @@ Hi Henrike,
 Frostline sent the revised offer this morning.
 
 New price: € 198,900 net (was € 212,400). Everything else is unchanged.
+
+Summer party: Thursday 17 Jun 2027, 18:00, Hofbräukeller, Freising.
 
 Baerbel
 """
@@ -202,3 +206,11 @@ def test_two_bookings_on_one_day_are_both_kept(engine):
     day = only_entity(engine, "10.12.2026")
     history = engine.kb.registry.attribute_history(day.id)
     assert not [row for row in history if row["status"] == "superseded"]
+
+
+def test_a_wrong_date_two_sources_give_alike_is_corrected_weekday_and_all(engine):
+    # The minutes (17.06.2027) and the mail (17 Jun 2027) are equally like the answer and agree.
+    response = checked(engine, "When is the summer party?",
+                       "The summer party is on Friday 18 Jun 2027 at 18:00 at the Hofbräukeller in Freising.")
+    assert [f.content for f in response.hallucination_flags] == ["18 Jun 2027"]
+    assert "Thursday 17 Jun 2027 [corrected]" in response.delivered

@@ -288,6 +288,8 @@ class FactValidator:
                                  sources: Sources):
         """The source sentence most like the claim states a different value of the same kind."""
         value_stems = {stem(w) for w in words(vc.claim.text)}
+        if vc.value.vtype == "date" and (weekday := _WEEKDAY_BEFORE.search(analysis.text, 0, vc.claim.span[0])):
+            value_stems.add(stem(weekday.group(1)))  # "Friday 18 Dec": the weekday is the date's own word
         stems = sentence.stems - value_stems
         if not stems:
             return None
@@ -303,20 +305,30 @@ class FactValidator:
             return None
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
-        if len({t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}) > 1:
-            return None  # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which
         # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
         # against "from January 4 to January 15" leaves one rival for "January 19".
         others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
-        # A source's "next Tuesday" is counted from the day it was written, which this sentence does
-        # not carry: the answer's "1 December" may be that very day, so it is no rival.
-        rivals = [f for f in V.find_values(best) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
-                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
-                  and f.vtype != "relative"
-                  and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
-        if len(rivals) > 1:
-            rivals = _rivals_in_closest_clause(best, rivals, stems)
+
+        def rivals_in(text: str) -> list[V.FoundValue]:
+            # A source's "next Tuesday" is counted from the day it was written, which this sentence does
+            # not carry: the answer's "1 December" may be that very day, so it is no rival.
+            found = [f for f in V.find_values(text) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
+                     and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(text, f.span))
+                     and f.vtype != "relative"
+                     and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
+            # "Thursday 17 Dec 2026": the weekday before a date is part of it, no rival of its own.
+            found = [f for f in found if vc.value.vtype == "weekday" or not (f.vtype == "weekday" and any(
+                d.vtype == "date" and 0 <= d.span[0] - f.span[1] <= 2 for d in found))]
+            return _rivals_in_closest_clause(text, found, stems) if len(found) > 1 else found
+
+        rivals = rivals_in(best)
         if len(rivals) != 1:
+            return None
+        tied = {t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}
+        if len(tied) > 1 and not all(len(r := rivals_in(t)) == 1 and (_agrees(rivals[0], r[0]) or (
+                r[0].vtype == rivals[0].vtype and V.same_value(r[0].vtype, r[0].parsed, rivals[0].parsed))) for t in tied):
+            # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which — unless
+            # each sentence as like it gives the same value (the minutes and the mail both say 17 December).
             return None
         # Tied by one word only, it is flagged but never rewritten.
         confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
@@ -731,6 +743,9 @@ def states_kind(sources: Sources, value: V.FoundValue) -> bool:
     if value.vtype in _DATE_LIKE:
         return any(v in _DATE_LIKE for v in found)
     return bool(found)
+
+
+_WEEKDAY_BEFORE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+$", re.IGNORECASE)
 
 
 def _agrees(claimed: V.FoundValue, found: V.FoundValue) -> bool:
