@@ -96,6 +96,7 @@ TRIP = """---
 title: Synchrotron beamtime at ID-7
 lead: Dr. Bärbel Krauß
 status: accepted
+proposal: ID7-2027-015
 beamtime: 09.02.2027 – 13.02.2027
 ---
 
@@ -112,7 +113,7 @@ Date: Fri, 27 Nov 2026 14:22:31 +0100
 Hi Kosta,
 
 our beamtime moves by two weeks: it now starts on 23.02.2027 (was 09.02.2027)
-and ends on 27.02.2027.
+and ends on 27.02.2027. Our local contact remains Dr. Ingvar Solheim.
 
 Baerbel
 """
@@ -214,3 +215,21 @@ def test_a_wrong_date_two_sources_give_alike_is_corrected_weekday_and_all(engine
                        "The summer party is on Friday 18 Jun 2027 at 18:00 at the Hofbräukeller in Freising.")
     assert [f.content for f in response.hallucination_flags] == ["18 Jun 2027"]
     assert "Thursday 17 Jun 2027 [corrected]" in response.delivered
+
+
+def _offline(engine, question: str, session: str) -> str:
+    return engine.ask(question, session=session, model="offline").response.delivered
+
+
+def test_who_booked_an_instrument_on_a_day_is_that_days_booking(engine):
+    answer = _offline(engine, "Who booked the SQUID magnetometer on 02.12.2026?", "booked")
+    assert "Kosta" in answer or "Konstantin Vogelsang" in answer
+    assert "Edeltraud" not in answer
+
+
+def test_a_who_question_quoting_a_things_field_is_answered_from_the_passages(engine):
+    # The beamtime page holds the proposal number the question quotes, and no contact: saying the number
+    # back names nobody, the mail's sentence does.
+    answer = _offline(engine, "Who is the local contact for proposal ID7-2027-015?", "contact")
+    assert "Ingvar Solheim" in answer
+    assert "proposal is ID7-2027-015" not in answer
