@@ -97,6 +97,7 @@ title: Synchrotron beamtime at ID-7
 lead: Dr. Bärbel Krauß
 status: accepted
 proposal: ID7-2027-015
+travel_budget: "EUR 3,100.00"
 beamtime: 09.02.2027 – 13.02.2027
 ---
 
@@ -233,3 +234,14 @@ def test_a_who_question_quoting_a_things_field_is_answered_from_the_passages(eng
     answer = _offline(engine, "Who is the local contact for proposal ID7-2027-015?", "contact")
     assert "Ingvar Solheim" in answer
     assert "proposal is ID7-2027-015" not in answer
+
+
+def test_a_records_own_name_asks_for_none_of_its_keys(engine):
+    # "Synchrotron beamtime at ID-7" has a `beamtime` field: the question names the page, not that field.
+    answer = _offline(engine, "Who is the lead of the Synchrotron beamtime at ID-7?", "trip-lead")
+    assert "Bärbel Krauß" in answer
+    assert "23.02.2027" not in answer
+
+
+def test_a_quoted_front_matter_value_is_the_text_inside_the_quotes(engine):
+    assert only_entity(engine, "Synchrotron beamtime at ID-7").attributes["travel_budget"] == "EUR 3,100.00"

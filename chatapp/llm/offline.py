@@ -343,6 +343,8 @@ class OfflineResponder:
         lowered = question.lower()
         # A key named in full ("launch date", "cost center") beats a cue word.
         uncued = without_phrase_cues(lowered)
+        # "Who is the PI of the P09 beamtime?": the record's own name says none of its keys ("beamtime").
+        uncued = re.sub(rf"(?<!\w){re.escape(entity.name.lower())}(?!\w)", " ", uncued)
         naming = {k: naming_words(k) for k in entity.attributes}
         if re.match(r"\s*who\b", lowered):
             # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".

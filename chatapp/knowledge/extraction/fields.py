@@ -119,7 +119,9 @@ def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
     offset = start
     for line in text.split("\n"):
         if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
-            fields.append((key_for_label(match.group(1)), match.group(2).strip(), offset))
+            # A quoted YAML value ('travel_budget: "EUR 6,200.00"') is the text inside its quotes.
+            value = re.sub(r"""^(["'])(.*)\1$""", r"\2", match.group(2).strip())
+            fields.append((key_for_label(match.group(1)), value, offset))
         offset += len(line) + 1
     return fields
 
