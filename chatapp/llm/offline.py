@@ -361,7 +361,12 @@ class OfflineResponder:
         lowered = question.lower()
         # A key named in full ("launch date", "cost center") beats a cue word.
         uncued = without_phrase_cues(lowered)
+        # "Who is the PI of the P09 beamtime?": the record's own name says none of its keys ("beamtime").
+        uncued = re.sub(rf"(?<!\w){re.escape(entity.name.lower())}(?!\w)", " ", uncued)
         naming = {k: naming_words(k) for k in entity.attributes}
+        if re.match(r"\s*who\b", lowered):
+            # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".
+            naming = {k: w[:-1] if len(w) > 1 and w[-1] == "by" else w for k, w in naming.items()}
         said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
         named = [k for k in said if not any(said[k] < other for other in said.values())]
@@ -483,12 +488,20 @@ class OfflineResponder:
         if not matches:
             return [], []
         longest = max(m[0] for m in matches)
-        chosen = [(e, k) for n, e, k in matches if n == longest][:3]
+        chosen = [(e, k) for n, e, k in matches if n == longest]
+        # "Who booked the SQUID on 02.12.2026?": of the records holding the value, the one the question names.
+        chosen = ([(e, k) for e, k in chosen if re.search(rf"(?<!\w){re.escape(e.name)}(?!\w)", question, re.I)]
+                  or chosen)[:3]
         known = [(_KnownEntity.of(e), k) for e, k in chosen]
         # "Which room is the Menai Analytics away day in?": the value quoted names the record, and
         # the question asks for another of its fields — that one, not the value it already holds.
         known = [(e, other) for e, k in known
                  for other in ([a for a in self._asked_keys(question, e) if a != k] or [k])]
+        if re.match(r"\s*who\b(?!se)", question, re.I):
+            # "Who is the local contact for proposal I-2026…?": a thing's field the question quotes, said
+            # back, names nobody; the passages may.
+            quoted = {(entity.id, key) for entity, key in chosen if not entity.id.startswith("person:")}
+            known = [(e, k) for e, k in known if (e.entity_id, k) not in quoted]
         return [self._sentence(e, k) for e, k in known], [self._source_of(e, k) for e, k in known]
 
     def _names_of(self, entity: _KnownEntity) -> list[str]:

@@ -34,7 +34,7 @@ FUTURE_MARKERS = frozenset({"will", "'ll", "upcoming", "shall"})
 # Words that may sit between a name and what it is ("Sarah from marketing",
 # "John Smith, the Engineering Manager", "Priya, based in Austin").
 LINK_WORDS = frozenset({"from", "in", "of", "at", "is", "was", "the", "our", "a", "an", "as", "works", "worked",
-                        "working", "based", "who", "heads", "leads", "runs", "over", "on", "team", "office",
+                        "working", "based", "who", "heads", "leads", "runs", "over", "on", "team", "group", "office",
                         "department", "dept", "'s", "s", "out", "now", "currently"})
 # Between a role and the name it is given to: "The treasurer is now Ada Quist", "Clerk: Ada Quist".
 ROLE_FIRST_GAP = frozenset({"is", "was", "now", "currently", ":"})

@@ -30,10 +30,12 @@ _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "f
                     "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
                     "were", "be")
 # A title before a name and a month or weekday cut short before a date end no sentence, as North American
-# writing puts them: "Dr. Chidi Abara", "Fri. Nov. 27", "on Dec. 18, 2026", "Queen St. E.".
-_NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St.", "Jan.", "Feb.", "Mar.", "Apr.",
-                                "Jun.", "Jul.", "Aug.", "Sep.", "Sept.", "Oct.", "Nov.", "Dec.", "Mon.", "Tue.",
-                                "Tues.", "Wed.", "Thu.", "Thur.", "Thurs.", "Fri.", "Sat.", "Sun.")
+# writing puts them: "Dr. Chidi Abara", "Fri. Nov. 27", "on Dec. 18, 2026", "Queen St. E."; nor does the
+# German doctorate's subject after "Dr." ("Dr. rer. nat. Jürgen Weiß"): "Lead: Dr. Dana Kim" is one sentence.
+_NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St.", "rer. nat.", "med.", "phil.",
+                                "habil.", "Jan.", "Feb.", "Mar.", "Apr.", "Jun.", "Jul.", "Aug.", "Sep.", "Sept.",
+                                "Oct.", "Nov.", "Dec.", "Mon.", "Tue.", "Tues.", "Wed.", "Thu.", "Thur.", "Thurs.",
+                                "Fri.", "Sat.", "Sun.")
 _SENTENCE_SPLIT_RE = re.compile(
     "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS + _NAME_AND_DATE_ABBREVIATIONS)
     + r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"

@@ -29,7 +29,7 @@ from chatapp.postprocess.relations import first_word, profile_finding, relation_
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
 from chatapp.postprocess.stated_changes import qualifier_agrees, replaced_value_finding
-from chatapp.postprocess.superseded import key_parts, key_said, replacement_in_answer, superseded_finding
+from chatapp.postprocess.superseded import KIND_WORDS, key_parts, key_said, replacement_in_answer, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
 from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValidationResult
@@ -151,6 +151,7 @@ class FactValidator:
             return ClaimCheck(claim, "unverifiable", 0.5), None  # temporal checks judge these
         if sentence.mode == "meta":
             return ClaimCheck(claim, "unverifiable", 0.5), None  # a notice or a citation claims nothing
+        _adopt_loose_name(vc, sentence, analysis, sources.view)
         # A value a newer document replaced: the sources may still state it, but it is out of date.
         outdated = superseded_finding(vc, analysis, sources.view) or replaced_value_finding(
             vc, analysis, sources.supplied, sources.supplied_dates)
@@ -226,19 +227,17 @@ class FactValidator:
         the registry does not hold is only contradicted by one it aligns with (aligned_known): the
         same kind of value of the same attribute of the same subject; else the registry cannot
         tell it wrong, and the claim is checked as if it knew nothing of it."""
-        shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
         known = _known_of_kind(vc, view)
-        if not known and not sentence.entity_ids and (named := _loosely_named(vc, sentence, analysis, view, shapes)):
-            # The thing is named by its one distinctive word and the value by its key: the claim is
-            # about it as surely as if it were named in full.
-            vc.claim.entity_id, known = named
-            vc.certain = True
         if not known:
             return None
         for k in known:
             if value_matches(vc.value, k):
                 narrower = _narrower_said(k, known, vc, sentence, analysis)
                 return ("contradicted", narrower) if narrower is not None else ("verified", k)
+        # A value held beside the current one (a second address: the office's mailbox) is theirs too.
+        also = [k for k in view.held_too.get(vc.claim.entity_id or "", []) if k.key in {n.key for n in known}]
+        if held := next((k for k in also if value_matches(vc.value, k)), None):
+            return "verified", held
         target = aligned_known(known, vc, sentence, analysis)
         return ("contradicted", target) if target is not None else None
 
@@ -289,6 +288,8 @@ class FactValidator:
                                  sources: Sources):
         """The source sentence most like the claim states a different value of the same kind."""
         value_stems = {stem(w) for w in words(vc.claim.text)}
+        if vc.value.vtype == "date" and (weekday := _WEEKDAY_BEFORE.search(analysis.text, 0, vc.claim.span[0])):
+            value_stems.add(stem(weekday.group(1)))  # "Friday 18 Dec": the weekday is the date's own word
         stems = sentence.stems - value_stems
         if not stems:
             return None
@@ -304,24 +305,34 @@ class FactValidator:
             return None
         if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
             return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
-        if len({t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}) > 1:
-            return None  # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which
         # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
         # against "from January 4 to January 15" leaves one rival for "January 19".
         others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
-        # A source's "next Tuesday" is counted from the day it was written, which this sentence does
-        # not carry: the answer's "1 December" may be that very day, so it is no rival.
-        rivals = [f for f in V.find_values(best) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
-                  and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(best, f.span))
-                  and f.vtype != "relative"
-                  and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
-        if len(rivals) > 1:
-            # "I'd charge $2,860 inc GST ($2,600.00 ex GST)" for the answer's "$2,680 inc GST": the one
-            # counted the answer's way.
-            rivals = [r for r in rivals if qualifier_agrees(best, r, analysis.text, vc.value)] or rivals
-        if len(rivals) > 1:
-            rivals = _rivals_in_closest_clause(best, rivals, stems)
+
+        def rivals_in(text: str) -> list[V.FoundValue]:
+            # A source's "next Tuesday" is counted from the day it was written, which this sentence does
+            # not carry: the answer's "1 December" may be that very day, so it is no rival.
+            found = [f for f in V.find_values(text) if same_kind(vc.value, f) and f.text.lower() != vc.claim.text.lower()
+                     and not _agrees(vc.value, f) and not (f.vtype == "number" and in_title(text, f.span))
+                     and f.vtype != "relative"
+                     and not any(o.vtype == f.vtype and V.same_value(o.vtype, o.parsed, f.parsed) for o in others)]
+            # "Thursday 17 Dec 2026": the weekday before a date is part of it, no rival of its own.
+            found = [f for f in found if vc.value.vtype == "weekday" or not (f.vtype == "weekday" and any(
+                d.vtype == "date" and 0 <= d.span[0] - f.span[1] <= 2 for d in found))]
+            if len(found) > 1:
+                # "I'd charge $2,860 inc GST ($2,600.00 ex GST)" for the answer's "$2,680 inc GST": the one
+                # counted the answer's way.
+                found = [r for r in found if qualifier_agrees(text, r, analysis.text, vc.value)] or found
+            return _rivals_in_closest_clause(text, found, stems) if len(found) > 1 else found
+
+        rivals = rivals_in(best)
         if len(rivals) != 1:
+            return None
+        tied = {t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}
+        if len(tied) > 1 and not all(len(r := rivals_in(t)) == 1 and (_agrees(rivals[0], r[0]) or (
+                r[0].vtype == rivals[0].vtype and V.same_value(r[0].vtype, r[0].parsed, rivals[0].parsed))) for t in tied):
+            # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which — unless
+            # each sentence as like it gives the same value (the minutes and the mail both say 17 December).
             return None
         # Tied by one word only, it is flagged but never rewritten.
         confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
@@ -537,18 +548,40 @@ def _registered_to_another(vc: ValueClaim, entity_id: str | None, view: Knowledg
                for known in view.values_of(other, vc.value.vtype))
 
 
+def _adopt_loose_name(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView) -> None:
+    """What a value is said of when the sentence names nothing holding a value of its kind (or only a
+    supplier beside the thing: "Kryon offers the dilution refrigerator for €…"): the thing a word of
+    whose name the sentence has, and whose key it says — as surely as if it were named in full."""
+    shapes = COMPATIBLE_SHAPES.get(vc.value.vtype, set())
+    if _known_of_kind(vc, view) or any(k.shape in shapes for e in sentence.entity_ids for k in view.values_of(e)):
+        return
+    if named := _loosely_named(vc, sentence, analysis, view, shapes):
+        vc.claim.entity_id, vc.certain = named[0], True
+
+
 def _loosely_named(vc: ValueClaim, sentence: SentenceInfo, analysis: AnswerAnalysis, view: KnowledgeView,
                    shapes: set[str]) -> tuple[str, list[KnownValue]] | None:
     """A sentence that names no entity but a distinctive word of one's name ("the new chiller" for
     Chiller replacement) speaks of it where it also says which of its values it gives ("installed"
     for `install_date`): (that entity, those values), else None."""
-    named = view.named_by_word(sentence.stems)
-    if len(named) != 1:
-        return None
     forms_at = _form_positions(analysis, sentence)
-    known = [k for k in view.values_of(named[0]) if k.shape in shapes
-             and key_said(*map(len, _key_words_said(k, vc.value, forms_at)))]
-    return (named[0], known) if known else None
+    # Of the things the sentence's words name, the one with a value of this kind whose key the sentence
+    # says too: "the dilution refrigerator" is the procurement page's, whose offer price "offers" names,
+    # not the budget sheet's row of the same words, nor the supplier beside it.
+    said = {}
+    for entity_id in view.named_by_word(sentence.stems, only_one=False):
+        known = [k for k in view.values_of(entity_id) if k.shape in shapes and _key_said_with_value(k, vc, forms_at)]
+        if known:
+            said[entity_id] = known
+    return next(iter(said.items())) if len(said) == 1 else None
+
+
+def _key_said_with_value(known: KnownValue, vc: ValueClaim, forms_at: dict[str, list[int]]) -> bool:
+    """The sentence says the key, its value saying the words for its kind: "offers it for €…" says
+    `offer_price` (the amount is the price); at least one word must be in the sentence itself."""
+    said, parts = _key_words_said(known, vc.value, forms_at)
+    implied = [w for w in parts if w not in said and w in KIND_WORDS.get(known.shape, ())]
+    return bool(said) and key_said(len(said) + len(implied), len(parts))
 
 
 # A key that names a narrower kind of another: a mobile is a phone, a phone need not be a mobile.
@@ -718,6 +751,9 @@ def states_kind(sources: Sources, value: V.FoundValue) -> bool:
     if value.vtype in _DATE_LIKE:
         return any(v in _DATE_LIKE for v in found)
     return bool(found)
+
+
+_WEEKDAY_BEFORE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+$", re.IGNORECASE)
 
 
 def _agrees(claimed: V.FoundValue, found: V.FoundValue) -> bool:

@@ -187,7 +187,8 @@ class KnowledgeView:
             for value in known:
                 if value.key not in PROFILE_KEYS or value.shape != "text":
                     continue
-                forms = {value.raw, value.raw.split(",")[0]}  # "Austin, TX" is also "Austin"
+                # "Austin, TX" is also "Austin"; "Secretary (Sekretariat)" is also "Secretary".
+                forms = {value.raw, value.raw.split(",")[0], re.sub(r"\s*\([^()]*\)\s*$", "", value.raw)}
                 if value.key == "role":  # "Dentist, DDS — Clinical Director" is also each job it names
                     forms.update(role_parts(value.raw))
                 for form in forms:
@@ -211,9 +212,11 @@ class KnowledgeView:
                 if lexicon.zipf(word) < DISTINCTIVE_ZIPF:
                     self.name_words.setdefault(stem(word), []).append(entity.id)
 
-    def named_by_word(self, stems: set[str]) -> list[str]:
-        """The entities a distinctive word of whose name is among `stems`, each word naming only one."""
-        return list(dict.fromkeys(ids[0] for s in stems if len(ids := self.name_words.get(s, ())) == 1))
+    def named_by_word(self, stems: set[str], only_one: bool = True) -> list[str]:
+        """The entities a distinctive word of whose name is among `stems`, each word naming only one
+        (`only_one`), or every entity such a word names."""
+        return list(dict.fromkeys(i for s in stems if (ids := self.name_words.get(s, ())) and (
+            len(ids) == 1 or not only_one) for i in ids))
 
     def _compile(self) -> None:
         aliases = sorted({a for e in self.entities.values() for a in [e.name, *e.aliases]}, key=len, reverse=True)

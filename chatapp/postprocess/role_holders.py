@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from chatapp.knowledge.extraction.observations import is_group_name
+from chatapp.knowledge.extraction.observations import HONORIFIC, is_group_name
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.findings import Finding, Sources
 
@@ -126,7 +126,8 @@ def _beside(role: str, sentence: str) -> list[str]:
         return []
     phrase = r"\s+".join(re.escape(w) for w in role.split())
     owner = r"(?:(?:the|our|their|your|its)\s+)?"
-    after = re.compile(rf"\b{phrase}\b\s*(?P<sep>\(\s*|,\s+|:\s*|\s+is\s+)({_NAME})", re.IGNORECASE)
+    # "Lead: Dr. Dana Kim": the name is what follows the titles.
+    after = re.compile(rf"\b{phrase}\b\s*(?P<sep>\(\s*|,\s+|:\s*|\s+is\s+)(?:{HONORIFIC})*({_NAME})", re.IGNORECASE)
     before = re.compile(rf"({_NAME})\s*(?:,\s*|\(\s*){owner}{phrase}\b", re.IGNORECASE)
     names = []
     for pattern in (after, before):
@@ -134,6 +135,11 @@ def _beside(role: str, sentence: str) -> list[str]:
             name = match.group(match.lastindex).strip()
             if pattern is after and match.group("sep").startswith(",") and is_group_name(name):
                 continue  # "Course Manager, Glenasmole Golf Club": a signature's title and employer
+            if pattern is after and match.group("sep").startswith("(") and match.group(0)[:1].isupper() and (
+                    " " not in name):
+                continue  # "Secretary (Sekretariat)", "Veterinary Nurse (RVN)": a title's gloss, not its holder
+            if re.fullmatch(HONORIFIC, f"{name}. ", re.IGNORECASE):
+                continue  # "Lead: Dr." where the sentence was cut at the title's full stop
             if name[:1].isupper() and name.split()[0].lower() not in _DETERMINERS:
                 names.append(name)
     return names

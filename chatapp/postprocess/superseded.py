@@ -129,11 +129,19 @@ def _sentence_forms(analysis: AnswerAnalysis, span: tuple[int, int]) -> set[str]
     return forms
 
 
+# Words of a key that the value's own kind says: an amount is a price or a cost, a date a date.
+KIND_WORDS = {"amount": frozenset("price cost amount total sum value fee".split()), "date": frozenset({"date", "day"})}
+
+
 def _says_key(old: KnownValue, forms: set[str]) -> bool:
     """The sentence says what the value is: the words of its key ("go live", "DVT build"), all of
-    them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
+    them, or all but one of a long key ("CE pre-compliance" for `ce_emc_pre_compliance`). A word for
+    the value's kind goes without saying beside another of the key's ("offers it for €…" says
+    `offer_price`)."""
     parts = key_parts(old.key)
-    return key_said(sum(1 for w in parts if w in forms or stem(w) in forms), len(parts))
+    said = sum(1 for w in parts if w in forms or stem(w) in forms)
+    implied = sum(1 for w in parts if w in KIND_WORDS.get(old.shape, ()) and not (w in forms or stem(w) in forms))
+    return key_said(said + (implied if said else 0), len(parts))
 
 
 # Concepts any sentence with "when" or "day" in it would seem to say: they tie a value to no key.

@@ -122,6 +122,19 @@ def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
     return name, [a for a in dict.fromkeys(aliases) if a != name], end
 
 
+def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
+    """(key, value, offset) of each "Label: value" line of `text`, which starts at offset `start`."""
+    fields = []
+    offset = start
+    for line in text.split("\n"):
+        if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
+            # A quoted YAML value ('travel_budget: "EUR 6,200.00"') is the text inside its quotes.
+            value = re.sub(r"""^(["'])(.*)\1$""", r"\2", match.group(2).strip())
+            fields.append((key_for_label(match.group(1)), value, offset))
+        offset += len(line) + 1
+    return fields
+
+
 def _milestones(subject: str, value: str, position: int, add) -> None:
     """ "order signed 16 October 2026; go-live 7 December 2026" -> order_signed, go_live."""
     for item in re.split(r"\s*[;·•]\s*", value):
@@ -192,12 +205,15 @@ class FieldReader:
         name, aliases, end = document_subject(self.text, self.title)
         if not name:
             return
-        fields: list[tuple[str, str, int]] = []
-        offset = 0
-        for line in self.text[:end].split("\n"):
-            if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
-                fields.append((key_for_label(match.group(1)), match.group(2).strip(), offset))
-            offset += len(line) + 1
+        fields = _field_lines(self.text[:end], 0)
+        # A later section made of fields ("## Key facts", then "- Supplier: …" lines) is the page's too.
+        for section in _HEADING.finditer(self.text, end):
+            close = _HEADING.search(self.text, section.end())
+            body = self.text[section.end():close.start() if close else len(self.text)]
+            written = [line for line in body.split("\n") if line.strip()]
+            found = _field_lines(body, section.end())
+            if len(found) >= 2 and len(found) * 5 >= len(written) * 3:
+                fields += [f for f in found if f[0] not in {key for key, _, _ in fields}]
         keys = {key for key, _, _ in fields}
         if len(fields) < 2 or not keys & _PROJECT_KEYS:
             return  # meeting notes and letters have "Date:" lines too; only a page about a piece of work counts
@@ -293,10 +309,17 @@ class FieldReader:
         for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
-            if (was := _WAS.search(line)) and (field := _FIELD_LINE.match(line)):
-                new = leading_value(field.group(2))
+            was = _WAS.search(line)
+            field = _FIELD_LINE.match(line) if was else None
+            # "it now starts on 23.02.2027 (was 09.02.2027)": the date or amount right before the bracket
+            # is the new value, wherever the line puts it; else a field's value ("Lead: … (was …)").
+            before = _value_right_before(line[:was.start()]) if was else None
+            if was and (field or before):
+                new = before.group(0).strip() if before else leading_value(field.group(2))
                 if new and new != was.group(1):
-                    label = re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
+                    where = field.group(1) if field and not before else line[:before.start()] if before else ""
+                    label = (re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
+                             if field else _clause_label(where, len(where)))
                     self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
                 continue
             if self._from_to(line, position):
@@ -314,6 +337,15 @@ class FieldReader:
                     label = label.strip(" ,.-")
                     if label:
                         self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+def _value_right_before(text: str) -> re.Match | None:
+    """The date or amount that ends `text`, perhaps with a word or two after it ("€ 398,500 net")."""
+    found = [m for m, _ in find_amounts(text)] + [m for m, _ in find_dates(text)]
+    last = max(found, key=lambda m: m.end(), default=None)
+    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*){0,2}\s*", text[last.end():]):
+        return last
+    return None
 
 
 def _unwrapped_lines(text: str) -> list[tuple[str, int]]:

@@ -325,6 +325,14 @@ def _dialable_first(key: str, clusters: list[list[Row]], current: list[Row]) -> 
     return next((c for c in clusters if not any(_extension_only(r.value) for r in c)), current)
 
 
+def _own_address_first(key: str, clusters: list[list[Row]], current: list[Row], top: float) -> list[Row]:
+    """Of two addresses as sure as each other, the one written from the person's name is theirs first;
+    the office's mailbox a page gives beside their name is held too (_held_too)."""
+    if key != "email" or _spells_owner(current):
+        return current
+    return next((c for c in clusters if _spells_owner(c) and max(_authority(r) for r in c) >= top - 0.1), current)
+
+
 def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
     """A signature's "ext 210" where the staff list's Ext column gives 210 is that extension said again,
     not a phone number: it joins the extension, so "her phone number" is the number a caller can dial."""
@@ -357,14 +365,29 @@ def _held_too(key: str, cluster: list[Row], current: list[Row]) -> bool:
     """Whether `cluster` is a value held beside the current one ("also"), not an old one: a second phone
     or address the current value's own document gives (the same page cannot replace one of its numbers
     with another), or a role no dated document orders against the current one (a title in the directory
-    and a duty on the safety page: "Test & Certification Engineer" and "Lab safety officer")."""
+    and a duty on the safety page: "Test & Certification Engineer" and "Lab safety officer"), or another
+    row of the same table."""
     if any(r.method == CHANGE for r in [*cluster, *current]):
         return False  # "her address changes from … to …" does replace one with the other
+    rows = [*cluster, *current]
+    if all(r.method == "record" for r in rows) and len({r.source for r in rows}) == 1:
+        return True  # one table's rows under one key (two bookings on one day) are two records, not an update
+    if key == "email" and _spells_owner(cluster) != _spells_owner(current):
+        # "Sekretariat: Sabine Meier … sekretariat.brandt@…": an office's mailbox beside the address written
+        # from her name is a second way to reach her, not her old address.
+        return True
     if key == "phone" and any(_extension_only(r.value) for r in [*cluster, *current]):
         return True  # an extension is held beside a full number, never an old one of it
     if key == "role":
         return not any(r.doc_date for r in [*cluster, *current])
     return key in _REACH_KEYS and bool({r.source for r in cluster} & {r.source for r in current})
+
+
+def _spells_owner(rows: list[Row]) -> bool:
+    """Whether the address of these rows is written from the name of the person it is given to."""
+    from chatapp.knowledge.extraction.people import address_spells_name
+
+    return any(address_spells_name(r.value.split("@")[0], r.subject) for r in rows)
 
 
 def _authority(row: Row) -> float:
@@ -410,6 +433,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         top = max(_authority(r) for r in rows)
         current = next(c for c in clusters if max(_authority(r) for r in c) >= top - 0.1)
         current = _dialable_first(key, clusters, current)
+        current = _own_address_first(key, clusters, current, top)
         clusters.remove(current)
         clusters.insert(0, current)
         current_date = max(r.doc_date or "" for r in current)

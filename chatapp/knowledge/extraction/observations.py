@@ -34,7 +34,13 @@ class Observation:
     previous: str = ""
 
 
-_HONORIFICS = re.compile(r"^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?\s+", re.IGNORECASE)
+HONORIFIC = (
+    r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?(?:-ing\.)?"
+    # The German doctorate's subject and the habilitation after "Dr.": "Dr. rer. nat.", "Dr. med.
+    # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
+    r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\.)\s+"
+)
+_HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
 # "Ó" ("Cillian Ó Súilleabháin"), a capital letter standing alone that no other name word is.
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
@@ -104,11 +110,15 @@ INNER_NICKNAME = re.compile(
 )
 
 
+# A nickname in quotes and brackets after the full name: 'Maximilian Huber ("Max")'.
+TRAILING_NICKNAME = re.compile(r"\s*\(\s*[\"“'‘]([A-Z][\w'’-]{1,20})[\"”'’]\s*\)\s*$")
+
+
 def clean_name(text: str) -> str:
     """A name without honorifics, markup, a nickname inside it or stray punctuation: "**Dr. Lorraine
     Ashworth**" -> "Lorraine Ashworth", 'Oluwaseun "Seun" Adebayo' -> "Oluwaseun Adebayo" (the
     people reader keeps "Seun" as an alias)."""
-    text = INNER_NICKNAME.sub(r"\1 ", text or "")
+    text = TRAILING_NICKNAME.sub("", INNER_NICKNAME.sub(r"\1 ", text or ""))
     text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
     while True:

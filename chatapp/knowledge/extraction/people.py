@@ -14,6 +14,7 @@ from email.utils import getaddresses
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
     INNER_NICKNAME,
+    TRAILING_NICKNAME,
     MENTION,
     NAME_PARTICLES,
     PROSE_NAME,
@@ -126,6 +127,12 @@ _OFFICE_BEARER = re.compile(
 # Where a directory entry's details stop: the next heading, a table, a rule.
 _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
+# A definition in a Markdown definition list: ":   Finance Lead, Operations" under its term.
+_DEFINITION = re.compile(r"^\s{0,3}:\s+(?P<text>\S.*)$")
+_NAME_THEN_NICKNAME = re.compile(
+    r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
+        "([A-Z]", "(?P<nickname>[A-Z]", 1)
+)
 # "Lucan Quennell becomes our Head of Communications from Monday", "Dana Kim has been appointed
 # Finance Lead", "Omar Haddad takes over as Site Manager": a person's new title, stated in prose.
 _APPOINTED = re.compile(
@@ -532,6 +539,12 @@ class PeopleReader:
             if looks_like_person(name):
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
                 self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
+        # 'Maximilian Huber ("Max")': the nickname in quotes in brackets after the full name.
+        for match in _NAME_THEN_NICKNAME.finditer(self.text):
+            name, nickname = clean_name(match.group("name")), match.group("nickname")
+            if looks_like_person(name) and nickname != name.split()[0]:
+                self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
+                self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
 
     def _appointments(self) -> None:
         """A new title stated in prose is the person's role from the document's date: a newer
@@ -635,6 +648,7 @@ class PeopleReader:
         if self.is_email:
             self._stacked_signatures(lines)
         self._heading_entries(lines)
+        self._definition_entries(lines)
         logical = _natural_order_lines(_logical_lines(lines))
         for n, (position, line) in enumerate(logical):
             previous = logical[n - 1][1] if n else ""
@@ -869,6 +883,31 @@ class PeopleReader:
                 if f.strip()
             ]
             self._directory_fields(name, fields, offsets[n])
+
+    def _definition_entries(self, lines: list[str]) -> None:
+        """A directory written as a Markdown definition list, the person's name as the term:
+
+            Dr. Dana Kim
+            :   Finance Lead, Operations
+            :   dana@example.com · +49 89 555-0101
+
+        The definitions under the name (directly or after one blank line) are read as one
+        directory line's fields; the layout is a team list's, so the role needs no contact beside it."""
+        offsets = [0]
+        for line in lines:
+            offsets.append(offsets[-1] + len(line) + 1)
+        for n, line in enumerate(lines):
+            if not line.strip() or _DEFINITION.match(line) or line.startswith((" ", "\t")):
+                continue
+            follow = n + 1 + (n + 1 < len(lines) and not lines[n + 1].strip())
+            details = []
+            while follow < len(lines) and (definition := _DEFINITION.match(lines[follow])):
+                details.append(definition.group("text").strip())
+                follow += 1
+            if not details or not looks_like_person(name := clean_name(line.strip().strip("*_"))):
+                continue
+            fields = [f.strip() for detail in details for f in _FIELD_END.split(detail) if f.strip()]
+            self._directory_fields(name, fields, offsets[n], listed=True)
 
     def _directory_line(self, line: str, position: int) -> None:
         """ "- **Dana Kim** — Finance Lead, Operations. Email: dana@example.com. Phone: 555 0101" """

@@ -100,13 +100,17 @@ def value_shape(text: str) -> str:
 
 def leading_value(text: str) -> str:
     """The value a field starts with, without the note after it: "£48,500 (approved on 7 Oct)" ->
-    "£48,500"; "7 December 2026, subject to sign-off" -> "7 December 2026". Other text is kept whole."""
+    "£48,500"; "€ 412,800 net, including installation" -> "€ 412,800"; "7 December 2026, subject to
+    sign-off" -> "7 December 2026". Other text is kept whole."""
     text = text.strip()
     for finder in (find_amounts, find_dates):
         found = finder(text)
         if found and found[0][0].start() == 0:
             rest = text[found[0][0].end():].lstrip()
             if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ")):
+                return found[0][0].group(0).strip()
+            # "€ 412,800 net, including installation": the amount, before or after tax, and the note after.
+            if re.match(r"(?:net|gross)\b", rest):
                 return found[0][0].group(0).strip()
     return text
 
