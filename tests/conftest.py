@@ -76,6 +76,11 @@ def checked(engine: ChatEngine, question: str, answer: str):
     return engine.turns.postprocess(answer, question=pre.corrected_input, preprocessed=pre)
 
 
+def offline_answer(engine: ChatEngine, question: str, session: str) -> str:
+    """What `chatapp ask QUESTION --model offline --session SESSION` delivers."""
+    return engine.ask(question, session=session, model="offline").response.delivered
+
+
 def only_entity(engine: ChatEngine, name: str):
     """The one registry entity `name` is an alias of (the test fails when there are none or several)."""
     found = engine.kb.registry.find_by_alias(name)

@@ -11,7 +11,7 @@ import pytest
 
 from chatapp.knowledge.extraction.observations import natural_order_names
 from chatapp.postprocess.evidence import split_sentences
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 STAFF = [
     ("Name", "Title", "Clinic", "Line", "Cell", "Email"),
@@ -120,10 +120,6 @@ def engine(tmp_path_factory):
     engine.close()
 
 
-def _offline(engine, question: str, session: str) -> str:
-    return engine.ask(question, session=session, model="offline").response.delivered
-
-
 @pytest.mark.parametrize("name, email, role", [
     ("Elodie Marchand", "emarchand@harbourviewdental.ca", "Treatment Coordinator"),
     ("Elodie Kowalczyk", "ekowalczyk@harbourviewdental.ca", "Registered Dental Hygienist (RDH)"),
@@ -134,14 +130,14 @@ def test_a_phone_list_written_surname_first_gives_each_person_in_prose_order(eng
     assert attributes.get("email") == email
     assert attributes.get("role") == role  # the "Title" column of a table of people
     other = "ekowalczyk" if "marchand" in email else "emarchand"
-    answer = _offline(engine, f"What is {name}'s email address?", f"email-{name}")
+    answer = offline_answer(engine, f"What is {name}'s email address?", f"email-{name}")
     assert email in answer and other not in answer
 
 
 def test_a_providers_export_and_a_sorted_handover_list_name_people_in_prose_order(engine):
     assert only_entity(engine, "Tariq Hamdan").attributes.get("provider_id") == "DDS07"
     assert only_entity(engine, "Marisol Fenwick").attributes.get("role") == "receptionist"
-    assert "RDH04" in _offline(engine, "What is Elodie Kowalczyk's provider ID?", "provider-id")
+    assert "RDH04" in offline_answer(engine, "What is Elodie Kowalczyk's provider ID?", "provider-id")
 
 
 def test_one_cell_with_a_comma_is_no_sorted_list():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 PEOPLE = """# AG Lindqvist — who is who
 
@@ -218,12 +218,8 @@ def test_a_wrong_date_two_sources_give_alike_is_corrected_weekday_and_all(engine
     assert "Thursday 17 Jun 2027 [corrected]" in response.delivered
 
 
-def _offline(engine, question: str, session: str) -> str:
-    return engine.ask(question, session=session, model="offline").response.delivered
-
-
 def test_who_booked_an_instrument_on_a_day_is_that_days_booking(engine):
-    answer = _offline(engine, "Who booked the SQUID magnetometer on 02.12.2026?", "booked")
+    answer = offline_answer(engine, "Who booked the SQUID magnetometer on 02.12.2026?", "booked")
     assert "Kosta" in answer or "Konstantin Vogelsang" in answer
     assert "Edeltraud" not in answer
 
@@ -231,14 +227,14 @@ def test_who_booked_an_instrument_on_a_day_is_that_days_booking(engine):
 def test_a_who_question_quoting_a_things_field_is_answered_from_the_passages(engine):
     # The beamtime page holds the proposal number the question quotes, and no contact: saying the number
     # back names nobody, the mail's sentence does.
-    answer = _offline(engine, "Who is the local contact for proposal ID7-2027-015?", "contact")
+    answer = offline_answer(engine, "Who is the local contact for proposal ID7-2027-015?", "contact")
     assert "Ingvar Solheim" in answer
     assert "proposal is ID7-2027-015" not in answer
 
 
 def test_a_records_own_name_asks_for_none_of_its_keys(engine):
     # "Synchrotron beamtime at ID-7" has a `beamtime` field: the question names the page, not that field.
-    answer = _offline(engine, "Who is the lead of the Synchrotron beamtime at ID-7?", "trip-lead")
+    answer = offline_answer(engine, "Who is the lead of the Synchrotron beamtime at ID-7?", "trip-lead")
     assert "Bärbel Krauß" in answer
     assert "23.02.2027" not in answer
 

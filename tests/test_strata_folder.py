@@ -10,7 +10,7 @@ import pytest
 
 from chatapp.knowledge.extraction.observations import ALIAS
 from chatapp.knowledge.extraction.people import read_people
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 CARDS = """WATTLEGROVE STRATA - CONTACT CARDS
 Office (07) 3555 0400
@@ -148,17 +148,13 @@ def engine(tmp_path_factory):
     engine.close()
 
 
-def _offline(engine, question: str, session: str) -> str:
-    return engine.ask(question, session=session, model="offline").response.delivered
-
-
 def test_a_contact_card_with_dot_leaders_gives_alias_title_desk_phone_and_mobile(engine):
     person = only_entity(engine, "Baz Quell")
     assert person.name == "Barnaby Quell"
     assert person.attributes.get("role") == "Strata Manager"
     assert person.attributes.get("mobile") == "0433 555 019"
     assert person.attributes.get("phone") == "(07) 3555 0417"
-    assert "barnaby.quell@wattlegrove.com.au" in _offline(engine, "What is Baz's email address?", "card-baz")
+    assert "barnaby.quell@wattlegrove.com.au" in offline_answer(engine, "What is Baz's email address?", "card-baz")
 
 
 def test_a_cards_title_keeps_its_acting_note_out_of_the_role(engine):
@@ -233,6 +229,6 @@ def test_a_role_two_people_hold_is_told_apart_by_where_the_question_says(engine)
                                     ("Who is the chair of the Banksia Court committee?", "Imogen Falkner",
                                      "Pia Castellano"),
                                     ("Who chairs The Wattle committee?", "Pia Castellano", "Imogen Falkner"))):
-        answer = _offline(engine, question, f"chair-{n}")
+        answer = offline_answer(engine, question, f"chair-{n}")
         first = [line for line in answer.splitlines() if line.strip() and not line.startswith("(offline")][0]
         assert holder in first and other not in answer

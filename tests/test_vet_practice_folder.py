@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 PHONE_LIST = """Name,Role,Ext,Cell,Work email,Days
 Aroha Ngātai,Practice Manager,200,027 555 0110,aroha@totarabayvets.co.nz,Mon–Fri
@@ -170,10 +170,6 @@ def engine(tmp_path_factory):
     engine.close()
 
 
-def _offline(engine, question: str, session: str) -> str:
-    return engine.ask(question, session=session, model="offline").response.delivered
-
-
 @pytest.mark.parametrize("name, extension, cell", [
     ("Sione Taufa", "211", "022 555 0235"),
     ("Aroha Ngātai", "200", "027 555 0110"),
@@ -182,13 +178,13 @@ def test_a_phone_list_with_ext_and_cell_columns_keeps_both_numbers(engine, name,
     attributes = only_entity(engine, name).attributes
     assert attributes.get("extension") == extension
     assert attributes.get("mobile") == cell
-    assert cell in _offline(engine, f"What is {name}'s cell number?", f"cell-{extension}")
-    assert extension in _offline(engine, f"What is {name}'s extension?", f"ext-{extension}")
+    assert cell in offline_answer(engine, f"What is {name}'s cell number?", f"cell-{extension}")
+    assert extension in offline_answer(engine, f"What is {name}'s extension?", f"ext-{extension}")
 
 
 def test_an_extension_in_a_later_signature_does_not_replace_the_cell_number(engine):
     # Losa signs "ext 210" in a November mail; her cell from the phone list is still the number to call.
-    answer = _offline(engine, "What is Losa's phone number?", "losa-phone")
+    answer = offline_answer(engine, "What is Losa's phone number?", "losa-phone")
     assert "021 555 0263" in answer
     assert "[corrected]" not in answer
 
