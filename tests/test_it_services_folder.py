@@ -31,6 +31,10 @@ budget: ₹36,75,000
 
 # Project Saranga
 
+## People
+- Delivery Manager: Kavya Menon
+- Tech Lead: Aniket Gokhale
+
 ## Budget
 The approved budget is ₹36,75,000, including a contingency of ₹3,00,000.
 """
@@ -159,3 +163,9 @@ def test_saying_who_a_first_name_is_gives_no_title(firm):
     # "Joglekar" ends like a job word ("Registrar"): a known name after "is" is no title all the same.
     result = checked(firm, "Who is Hemant?", "Hemant is Hemant Joglekar, Director, Delivery.")
     assert result.hallucination_flags == []
+
+
+def test_offline_who_leads_a_project_is_its_owner_not_its_tech_lead(firm):
+    # The page's "owner:" leads it; its "Tech Lead:" line answers only a question that names the tech lead.
+    answer = firm.ask("Who leads Project Saranga?", session="saranga", model="offline").response.delivered
+    assert "Kavya Menon" in answer and "Aniket" not in answer

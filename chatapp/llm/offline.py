@@ -383,6 +383,11 @@ class OfflineResponder:
         order = {concept: rank for rank, concept in enumerate(ATTRIBUTE_CONCEPTS)}
         held = {k: [order[c] for c in concepts_of_key(k) if c in asked] for k in entity.attributes}
         cued = sorted((k for k, ranks in held.items() if ranks), key=lambda k: min(held[k]))
+        plain = next((k for k in ("lead", "owner") if k in entity.attributes), None)
+        if "lead" in asked and "owner" not in asked and plain:
+            # "Who leads Project Garuda?" asks who leads it, not who is its tech lead: a page's plain
+            # lead or owner answers, and a compound lead ("tech lead") only when the question names it.
+            cued = [plain] + [k for k in cued if k != plain and "lead" not in concepts_of_key(k)]
         if "time" in cued and "date" in cued and "what time" not in lowered:
             cued = [k for k in cued if k != "time"] + ["time"]
         # "who works on Atlas and what's the deadline": both parts, the named key too.
