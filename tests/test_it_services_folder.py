@@ -79,6 +79,17 @@ Attendees: Hemant Joglekar, Kavya Menon, Aniket Gokhale, Tanvi Paranjpe
 - Rohini leads the campus drive.
 """
 
+LAPTOPS = """From: Rohini Bapat <rohini.bapat@tamarindsoft.in>
+To: Hemant Joglekar <hemant.j@tamarindsoft.in>
+Date: Mon, 30 Nov 2026 11:05:33 +0530
+Subject: Laptop refresh - revised quote
+
+Hemant, the vendor revised the laptop quote for the 18 new joiners.
+New price: ₹72,400 per laptop (was ₹74,900).
+
+Rohini
+"""
+
 HOLIDAYS = """Date,Day,Holiday,Type
 26-01-2027,Tuesday,Republic Day,National
 31-03-2027,Wednesday,Gudi Padwa,Regional
@@ -90,7 +101,7 @@ HOLIDAYS = """Date,Day,Holiday,Type
 def firm(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "tamarind", {
         "contacts.md": CONTACTS, "project-saranga.md": PROJECT, "2026-11-26-saranga-moved.eml": MOVED,
-        "people-news.html": INTRANET, "status-2026-11-23.md": STATUS, "support-rota.json": ROTA, "holidays-2027.csv": HOLIDAYS})
+        "people-news.html": INTRANET, "status-2026-11-23.md": STATUS, "support-rota.json": ROTA, "holidays-2027.csv": HOLIDAYS, "2026-11-30-laptop-quote.eml": LAPTOPS})
     yield engine
     engine.close()
 
@@ -169,3 +180,16 @@ def test_offline_who_leads_a_project_is_its_owner_not_its_tech_lead(firm):
     # The page's "owner:" leads it; its "Tech Lead:" line answers only a question that names the tech lead.
     answer = firm.ask("Who leads Project Saranga?", session="saranga", model="offline").response.delivered
     assert "Kavya Menon" in answer and "Aniket" not in answer
+
+
+def test_a_new_price_label_with_the_old_one_beside_it(firm):
+    # "New price: ₹72,400 per laptop (was ₹74,900)": the bracketed old price is no second new one.
+    right = checked(firm, "What is the laptop price now?", "The new price is ₹72,400 per laptop.")
+    assert right.hallucination_flags == []
+    old = checked(firm, "What is the laptop price now?", "The laptop price is ₹74,900 per laptop.")
+    assert [(f.hallucination_type, f.content) for f in old.hallucination_flags] == [("TemporalError", "₹74,900")]
+    assert "₹72,400 [corrected]" in old.delivered
+    # A price no document gives is wrong, not out of date.
+    wrong = checked(firm, "What is the laptop price now?",
+                    "The vendor revised the laptop quote for the 18 new joiners: the new price is ₹76,400 per laptop.")
+    assert [f.hallucination_type for f in wrong.hallucination_flags] == ["ContradictsFact"]

@@ -165,6 +165,11 @@ def held_until_values(sentence: str) -> list[V.FoundValue]:
     return _values_after(sentence, list(HELD_UNTIL.finditer(sentence)) if "til" in sentence.lower() else [], [])
 
 
+# Words that put the value after them on the old side of a change.
+_OLD_SIDE_WORDS = re.compile(r"\b(?:was|were|previously|formerly|originally|from|instead\s+of|rather\s+than|not)\b",
+                             re.IGNORECASE)
+
+
 def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) -> list[V.FoundValue]:
     """The value right after each match, and the first value in each "now" clause."""
     if not matches and not nows:
@@ -174,8 +179,10 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
     for match in matches:
         if match.re is _REVISED_LABEL and (first := _value_next(sentence, found, match.end())):
             # "Revised price: $180,200.00 ex GST, $198,220.00 inc GST": the same value said two ways.
+            # Not the old value the label's line gives beside it: "New price: € 398,500 net (was € 412,800)".
             news += [f for f in found if f.span[0] > first.span[0] and f.vtype == first.vtype
-                     and re.fullmatch(r"[^.;:!?]*", sentence[first.span[1]:f.span[0]])]
+                     and re.fullmatch(r"[^.;:!?]*", gap := sentence[first.span[1]:f.span[0]])
+                     and not _OLD_SIDE_WORDS.search(gap)]
     for match in nows:
         news += [f for f in found if match.start("clause") <= f.span[0] < match.end("clause")][:1]
     return list({new.span: new for new in news}.values())
@@ -298,7 +305,9 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     _, text, new, written = best
     parsed = with_its_year(new.parsed, written, value.parsed)
     span, replacement = replacement_in_answer(vc, analysis, new.text, parsed)
-    return Finding("TemporalError", vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
+    # A value no source gives is no old value, only a wrong one ("€ 389,500" for the new € 398,500).
+    kind = "ContradictsFact" if stated_on is None else "TemporalError"
+    return Finding(kind, vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
                    [f"the sources state a change to {new.text}: {text}"], vc.sentence, span, replacement,
                    major=True)
 
