@@ -17,6 +17,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from chatapp.knowledge.extraction.people import phone_spans
+from chatapp.knowledge.extraction.values import numeric_day_first
 
 MONTHS = {
     name: number
@@ -212,11 +213,6 @@ def _date(year, month, day, weekday=None) -> DateValue:
     return DateValue(year, month, day, weekday, valid)
 
 
-def _day_first(first: str, second: str, separator: str) -> bool:
-    """Whether a date written in numbers gives its day first (see NUMERIC_DATE_RE's reader)."""
-    return int(first) > 12 >= int(second) or (separator != "/" and int(second) <= 12)
-
-
 def _numeric_like(claimed: re.Match, day: date) -> str:
     """`day` written in numbers as the answer wrote its date: the same order, separator, padding
     and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27")."""
@@ -224,7 +220,7 @@ def _numeric_like(claimed: re.Match, day: date) -> str:
     separator = claimed.group(4) or "/"
     padded = first.startswith("0") or second.startswith("0") or (len(first) == len(second) == 2)
     day_text, month_text = (f"{day.day:02d}", f"{day.month:02d}") if padded else (str(day.day), str(day.month))
-    pair = (day_text, month_text) if _day_first(first, second, separator) else (month_text, day_text)
+    pair = (day_text, month_text) if numeric_day_first(int(first), int(second), separator) else (month_text, day_text)
     return separator.join([*pair, str(day.year)[-len(year):]])
 
 
@@ -305,7 +301,7 @@ def find_values(text: str) -> list[FoundValue]:
         # day first where they are used ("14-12-2026", "07.12.2026"); only a dash may be month first.
         first, second, year = m.group(1), m.group(2) or m.group(5), m.group(3) or m.group(6)
         separator = m.group(4) or "/"
-        month, day = (second, first) if _day_first(first, second, separator) else (first, second)
+        month, day = (second, first) if numeric_day_first(int(first), int(second), separator) else (first, second)
         either_way = separator != "." and first != second and int(first) <= 12 and int(second) <= 12
         add(m.span(), "date", "date", replace(_date(year, month, day), either_way=either_way))
     for span, number in phone_spans(text):

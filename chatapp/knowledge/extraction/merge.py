@@ -204,10 +204,8 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
     owners: dict[int, _Group] = {}
     for name in group.names:
         words = _norm(name).split()
-        if len(words) == 2:
-            for other in called.get(" ".join(words), []):
-                if other is not group and " ".join(words) in {_norm(a) for a in other.aliases}:
-                    owners[id(other)] = other
+        if len(words) == 2:  # only an alias files a two-word name in `called`
+            owners |= {id(other): other for other in called.get(" ".join(words), []) if other is not group}
         if not 1 <= len(words) <= 2:
             continue
         for other in called.get(words[0], []):
@@ -337,14 +335,9 @@ def _extensions_apart(by_key: dict[str, list[Row]]) -> None:
     """A signature's "ext 210" where the staff list's Ext column gives 210 is that extension said again,
     not a phone number: it joins the extension, so "her phone number" is the number a caller can dial."""
     extensions = {re.sub(r"\D", "", r.value) for r in by_key.get("extension", [])}
-    said_again = [r for r in by_key.get("phone", [])
-                  if _extension_only(r.value) and re.sub(r"\D", "", r.value) in extensions]
-    for row in said_again:
-        by_key["phone"].remove(row)
-        row.key, row.value = "extension", re.sub(r"\D", "", row.value)
-        by_key["extension"].append(row)
-    if not by_key.get("phone", True):
-        del by_key["phone"]
+    _phones_said_again_as(by_key, "extension",
+                          lambda r: _extension_only(r.value) and re.sub(r"\D", "", r.value) in extensions,
+                          lambda value: re.sub(r"\D", "", value))
 
 
 def _mobiles_apart(by_key: dict[str, list[Row]]) -> None:
@@ -352,11 +345,15 @@ def _mobiles_apart(by_key: dict[str, list[Row]]) -> None:
     the mobile said again without its label, not a desk phone a later signature replaced: it joins
     the mobile."""
     mobiles = {re.sub(r"\D", "", r.value)[-10:] for r in by_key.get("mobile", [])}
-    said_again = [r for r in by_key.get("phone", []) if re.sub(r"\D", "", r.value)[-10:] in mobiles]
-    for row in said_again:
+    _phones_said_again_as(by_key, "mobile", lambda r: re.sub(r"\D", "", r.value)[-10:] in mobiles, lambda value: value)
+
+
+def _phones_said_again_as(by_key: dict[str, list[Row]], key: str, said_again, written) -> None:
+    """Moves the "phone" rows `said_again` picks to `key`, their value as `written` gives it."""
+    for row in [r for r in by_key.get("phone", []) if said_again(r)]:
         by_key["phone"].remove(row)
-        row.key = "mobile"
-        by_key["mobile"].append(row)
+        row.key, row.value = key, written(row.value)
+        by_key[key].append(row)
     if not by_key.get("phone", True):
         del by_key["phone"]
 

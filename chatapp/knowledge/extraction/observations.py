@@ -157,10 +157,10 @@ def looks_like_person(name: str) -> bool:
     capitalised = [w for w in words if w.lower() not in NAME_PARTICLES]
     if len(capitalised) < 2 or len(capitalised) > 4 or not all(is_name_word(w) for w in capitalised):
         return False
-    if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _GROUP_WORDS | _PLACE_WORDS:
+    if words[0].lower() in NAME_PARTICLES or words[-1].lower().strip(".") in _PLACE_WORDS:
         return False
-    if words[0].lower() in _LIST_OPENERS:
-        return False  # "All Bengaluru", "Team Phoenix": a mailing list's or a team's name
+    if is_group_name(name):
+        return False  # "Cascade Builders", "All Bengaluru", "Team Phoenix": a firm's, a list's or a team's name
     if words[0] == "The":
         return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
     if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):

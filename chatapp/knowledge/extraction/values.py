@@ -49,16 +49,20 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
     return found
 
 
+def numeric_day_first(first: int, second: int, separator: str) -> bool:
+    """Whether a date written in numbers gives its day first: with dashes or dots yes, as the countries
+    that write them do, unless that is impossible; with slashes only when the month cannot come first
+    ("22/01/2027")."""
+    return second <= 12 and (first > 12 or separator != "/")
+
+
 def _numeric_date(year: int, first: int, second: int, separator: str) -> date:
-    """A date written in numbers: with dashes or dots day first, as the countries that write them do,
-    unless that is impossible. With slashes the order is the writer's country's ("7/12/2026" is
-    July 12 in the US, 7 December in the UK), so only one that can be read one way is a date here
-    ("22/01/2027", "12/25/2026"); the answer checks read the others both ways (postprocess/values.py)."""
+    """A date written in numbers (numeric_day_first). With slashes the order is the writer's country's
+    ("7/12/2026" is July 12 in the US, 7 December in the UK), so only one that can be read one way is a
+    date here ("22/01/2027", "12/25/2026"); the answer checks read the others both ways (postprocess/values.py)."""
     if separator == "/" and first <= 12 and second <= 12 and first != second:
         raise ValueError("a date written with slashes that reads two ways")
-    if second > 12 or (separator == "/" and first <= 12):
-        return date(year, first, second)
-    return date(year, second, first)
+    return date(year, second, first) if numeric_day_first(first, second, separator) else date(year, first, second)
 
 
 def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
