@@ -100,6 +100,20 @@ Adaeze
 Suppliers: Kestrel Dental Supply — Amir Sato, account rep, 905-555-0150.
 """
 
+HOURS = """From: Harjeet Brar <harjeet.brar@harbourviewdental.ca>
+To: All Staff <staff@harbourviewdental.ca>
+Subject: Holiday hours
+Date: Tue, 1 Dec 2026 16:22:57 -0500
+
+Holiday hours are set:
+
+* Beaches: closed from Thursday, December 24, 2026 through Friday, January 1, 2027. Back on
+  Monday, January 4th.
+* Oakville: closed December 24-28; open December 29 and 30 for emergencies.
+
+Harjeet
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
@@ -107,7 +121,8 @@ def engine(tmp_path_factory):
 
     engine, folder = engine_learnt_from(tmp_path_factory, "harbourview", {
         "handover.txt": HANDOVER, "providers-export.json": EXPORT, "intraoral-scanner-purchase.md": PROJECT,
-        "email-2026-11-26-re-scanner.eml": CHANGE, "email-2026-11-16-locum.eml": LOCUM})
+        "email-2026-11-26-re-scanner.eml": CHANGE, "email-2026-11-16-locum.eml": LOCUM,
+        "email-2026-12-01-holiday-hours.eml": HOURS})
     document = Document()
     document.add_heading("Harbourview Dental — Staff Phone List", level=1)
     table = document.add_table(rows=len(STAFF), cols=len(STAFF[0]))
@@ -216,7 +231,31 @@ def test_a_dental_supply_firm_before_its_rep_is_no_person(engine):
 
 @pytest.mark.parametrize("question, name", [
     ("what's the office manager's email?", "Harjeet Brar"),  # "Office Manager (both clinics)"
+    ("whats the office managers email", "Harjeet Brar"),  # the apostrophe left out
     ("what is the clinical director's cell?", "Adaeze Okonjo"),  # "Dentist, DDS — Clinical Director"
 ])
 def test_one_job_of_a_two_job_title_names_its_holder(engine, question, name):
     assert name in [e.canonical_name for e in engine.preprocess(question).resolved_entities]
+
+
+def test_a_role_one_person_holds_gets_its_possessive_apostrophe(engine):
+    result = engine.preprocess("whats the office managers cell")
+    assert result.corrected_input == "What's the office manager's cell?"
+    record = next(r for r in result.corrections if r.original == "managers")
+    assert (record.correction_type, record.span) == ("EntityCorrection", (17, 25))
+    # A plural with a verb after it, or a role nobody in the folder holds, keeps its plain "s".
+    assert engine.preprocess("the office managers are busy").corrected_input == "The office managers are busy"
+    assert "plumber's" not in engine.preprocess("whats the plumbers email").corrected_input
+
+
+def test_a_closure_answer_that_words_the_reopening_its_own_way_is_not_flagged(engine):
+    # The mail says "Back on Monday, January 4th"; the answer says "reopens": every date it gives is the
+    # mail's, and only that one verb differs.
+    response = checked(engine, "When is Beaches closed over the holidays?",
+                       "Beaches is closed from Thursday, December 24, 2026 through Friday, January 1, 2027, "
+                       "and reopens on Monday, January 4th.")
+    assert response.hallucination_flags == []
+    wrong = checked(engine, "When is Beaches closed over the holidays?",
+                    "Beaches is closed from Thursday, December 24, 2026 through Friday, January 1, 2027, "
+                    "and reopens on Monday, January 11th.")
+    assert "January 11th" in [f.content for f in wrong.hallucination_flags]

@@ -493,7 +493,7 @@ class SupportModel:
         evidence lacks, no opposite polarity and no judgement of its own (those the meaning of a sentence
         hides: "on 21 March" and "on 14 March" embed alike)."""
         f = support.features
-        return (f.get("similarity", 0.0) >= self.weights.paraphrase_similarity and f.get("share", 0.0) >= 0.5
+        return (f.get("similarity", 0.0) >= self.weights.paraphrase_similarity and _share_with_values(support) >= 0.5
                 and not f.get("unaligned") and not f.get("negation_conflict") and not f.get("evaluative"))
 
     def _may_be_flagged(self, support: ClaimSupport) -> bool:
@@ -699,6 +699,16 @@ def says_record(support: ClaimSupport) -> bool:
             and len(support.missing) <= RECORD_WORDING
             and f.get("share", 0.0) >= 0.5
             and not f.get("unaligned") and not f.get("negation_conflict") and not f.get("evaluative"))
+
+
+def _share_with_values(support: ClaimSupport) -> float:
+    """The share of what the claim adds to the question that the evidence has, the values the sources
+    state counted beside its content words: "Leslieville is closed from 24 December through 1 January and
+    reopens on 4 January" to "When is Leslieville closed?" adds three dates and one word ("reopens"), not
+    one word alone."""
+    found = support.features.get("share", 0.0) * support.added + support.added_values
+    total = support.added + support.added_values
+    return found / total if total else support.features.get("share", 0.0)
 
 
 def _quoted(claim: str, sentence: str) -> bool:

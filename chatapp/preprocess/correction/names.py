@@ -15,6 +15,7 @@ from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
 
 PLACE_ATTRIBUTES = ("location", "headquarters", "offices", "city")
+ROLE_KEYS = ("role", "title", "position", "job_title")  # attributes that say what someone is
 
 
 @dataclass
@@ -61,6 +62,14 @@ class NameMatch:
     form: NameForm
 
 
+def _sole_role_words(roles: list[tuple[str, str]]) -> frozenset[tuple[str, ...]]:
+    """The lower-case words of each role that one entity alone holds ("office manager"): "the office
+    managers email" is that one person's email, not several managers'."""
+    from chatapp.preprocess.entities.aliases import name_tokens, sole_holders
+
+    return frozenset(sole_holders(roles, lambda form: t if (t := name_tokens(form)) and len(t) <= 4 else None))
+
+
 def _capitalize_confidence(words: tuple[str, ...], entity_type: str, explicit: bool) -> float:
     letters = [w for w in words if any(c.isalpha() for c in w)]
     if not letters or not any(any(c.isupper() for c in w) for w in letters):
@@ -95,8 +104,10 @@ class KnownNames:
     def __init__(self, entities: Iterable[Entity] = ()):
         self.forms: dict[tuple[str, ...], NameForm] = {}
         self._weights: dict[tuple[tuple[str, ...], str], float] = {}
+        self._roles: list[tuple[str, str]] = []  # (entity id, a role as written)
         for entity in entities:
             self._add_entity(entity)
+        self.sole_roles = _sole_role_words(self._roles)
         # First word -> the word counts of names starting with it, longest first.
         self.lengths_by_first: dict[str, list[int]] = {}
         for key in self.forms:
@@ -142,6 +153,8 @@ class KnownNames:
     # --- building ------------------------------------------------------------------
 
     def _add_entity(self, entity: Entity) -> None:
+        self._roles += [(entity.id, value) for key in ROLE_KEYS
+                        if isinstance(value := entity.attributes.get(key), str) and value.strip()]
         for text in dict.fromkeys([entity.name, *entity.aliases]):
             self._add(text, entity.type, entity.id, entity.prior + 1.0, explicit=True)
         if entity.type == "person":

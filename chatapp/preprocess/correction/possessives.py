@@ -1,6 +1,7 @@
 """Tier 3's possessives typed without an apostrophe: "johns email" -> "John's
 email", "robs direct dial number" -> "Rob's direct dial number", "mondays
-meeting" -> "Monday's meeting".
+meeting" -> "Monday's meeting", "the office managers email" -> "the office
+manager's email" (a role one registry person alone holds).
 
 A word ending in "s" is read as a name's possessive when two things hold:
 
@@ -50,6 +51,7 @@ REGISTRY_CONFIDENCE = {"NOUN": 0.85, "PROPN": 0.85, "ADJ NOUN": 0.8, "ADJ": 0.6}
 # Words after which no verb comes: a word ending in "s" there is a noun or a possessive.
 NO_VERB_AFTER = frozenset("what's how's where's when's who's is was about of for from with on at to".split())
 OTHER_NAME_CONFIDENCE = {"NOUN": 0.8, "PROPN": 0.8, "ADJ NOUN": 0.75}
+ROLE_WORDS = 4  # the most words of a role read before "the" ("the head of science departments email")
 PLURAL_DAY_CONFIDENCE = 0.55  # a suggestion at the standard level, applied when aggressive
 
 
@@ -91,7 +93,9 @@ def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str,
             return None
         return form.words[0], confidence - (0 if form.explicit else 0.15)  # "smiths": a plural or a surname
     name = _other_name(lower, stem, names, vocabulary_form)
-    if name is None or tagger is None:
+    if name is None:
+        return _role_possessive(doc, index, stem, names, tagger)
+    if tagger is None:
         return None
     confidence = _noun_phrase_confidence(doc, index, name, tagger)
     if confidence is None:
@@ -99,6 +103,24 @@ def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str,
     if stem in DAYS and _reads_as_plural_subject(doc, index, lower, tagger):
         confidence = PLURAL_DAY_CONFIDENCE  # "mondays work best": days are plural as often
     return name, confidence
+
+
+def _role_possessive(doc, index, stem, names, tagger) -> tuple[str, float] | None:
+    """("manager", confidence) for "the office managers email" when "office manager" is a role one
+    registry entity alone holds (several holders make the plural as likely) and a noun follows."""
+    words: list[str] = [stem]
+    at = index
+    while (at := previous_word(doc, at)) is not None and len(words) <= ROLE_WORDS:
+        word = doc.tokens[at].text.lower()
+        if word == "the":
+            if tuple(words) in names.sole_roles:
+                confidence = _registry_confidence(doc, index, stem, tagger)
+                return (doc.tokens[index].text[:-1], confidence) if confidence is not None else None
+            return None
+        if not word.isalpha():
+            return None
+        words.insert(0, word)
+    return None
 
 
 def _other_name(lower: str, stem: str, names: KnownNames, vocabulary_form) -> str | None:

@@ -19,6 +19,7 @@ from chatapp import lexicon
 from chatapp.accents import strip_accents
 from chatapp.knowledge.registry import decode_attribute
 from chatapp.knowledge.short_names import distinctive_words
+from chatapp.preprocess.correction.names import ROLE_KEYS  # "the office manager" names whoever alone holds that role
 from chatapp.preprocess.dialogue import keywords_of
 from chatapp.records import Entity
 
@@ -151,8 +152,6 @@ def _profile(entity: Entity) -> Profile:
     return Profile(entity, attributes, set(keywords_of(" ".join(described_by))) - name_words, concepts)
 
 
-# Attributes that say what someone is: "the office manager" names whoever alone holds that role.
-ROLE_KEYS = ("role", "title", "position", "job_title")
 
 
 def _sole_holders(profiles: dict[str, Profile]) -> dict[tuple[str, ...], str]:
