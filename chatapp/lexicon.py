@@ -170,8 +170,14 @@ COMMON_SURNAME_SHARE = 40.0  # percent of people whose surnames count as common
 
 
 def is_first_name(word: str) -> bool:
-    """Whether `word` (any case) is a first name of the census tables: "dana", "Rob"."""
-    return word.strip(".").upper() in census_first_names()
+    """Whether `word` (any case) is a first name of the census tables: "dana", "Rob"; or a double one
+    whose every part is ("Kerry-Anne", "Mary-Jane")."""
+    key = word.strip(".").upper()
+    names = census_first_names()
+    if key in names:
+        return True
+    parts = key.split("-")
+    return len(parts) == 2 and all(len(part) > 1 and part in names for part in parts)
 
 
 def _surname_tables() -> dict:

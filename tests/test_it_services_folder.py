@@ -90,6 +90,25 @@ New price: ₹72,400 per laptop (was ₹74,900).
 Rohini
 """
 
+MONITORS = """From: Hemant Joglekar <hemant.j@tamarindsoft.in>
+To: Rohini Bapat <rohini.bapat@tamarindsoft.in>
+Date: Wed, 2 Dec 2026 10:12:40 +0530
+Subject: Re: Monitor order
+
+Rohini,
+
+Approved. Please raise the PO for 12 monitors at the revised rate of ₹18,900 per monitor.
+
+Regards,
+Hemant
+
+On Mon, 30 Nov 2026 at 17:02, Rohini Bapat <rohini.bapat@tamarindsoft.in> wrote:
+> Hi Hemant,
+> The dealer has quoted ₹21,300 per monitor for 12 monitors, but will come down if we
+> order this week.
+> Rohini
+"""
+
 HOLIDAYS = """Date,Day,Holiday,Type
 26-01-2027,Tuesday,Republic Day,National
 31-03-2027,Wednesday,Gudi Padwa,Regional
@@ -101,7 +120,8 @@ HOLIDAYS = """Date,Day,Holiday,Type
 def firm(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "tamarind", {
         "contacts.md": CONTACTS, "project-saranga.md": PROJECT, "2026-11-26-saranga-moved.eml": MOVED,
-        "people-news.html": INTRANET, "status-2026-11-23.md": STATUS, "support-rota.json": ROTA, "holidays-2027.csv": HOLIDAYS, "2026-11-30-laptop-quote.eml": LAPTOPS})
+        "people-news.html": INTRANET, "status-2026-11-23.md": STATUS, "support-rota.json": ROTA, "holidays-2027.csv": HOLIDAYS, "2026-11-30-laptop-quote.eml": LAPTOPS,
+        "2026-12-02-re-monitor-order.eml": MONITORS})
     yield engine
     engine.close()
 
@@ -193,3 +213,15 @@ def test_a_new_price_label_with_the_old_one_beside_it(firm):
     wrong = checked(firm, "What is the laptop price now?",
                     "The vendor revised the laptop quote for the 18 new joiners: the new price is ₹76,400 per laptop.")
     assert [f.hallucination_type for f in wrong.hallucination_flags] == ["ContradictsFact"]
+
+
+def test_a_price_the_reply_revises_is_corrected_though_the_reply_quotes_the_old_one(firm):
+    # The reply is dated 2 December and quotes the 30 November mail it answers: the quoted ₹21,300 was
+    # said then, and "the revised rate of ₹18,900" replaces it.
+    wrong = checked(firm, "What price did we agree for the monitors?",
+                    "Hemant approved the monitor order at ₹21,300 per monitor for 12 monitors.")
+    assert [(str(f.hallucination_type), f.content) for f in wrong.hallucination_flags] == [("TemporalError", "₹21,300")]
+    assert "₹18,900 [corrected] per monitor" in wrong.delivered
+    right = checked(firm, "What price did we agree for the monitors?",
+                    "Hemant approved 12 monitors at the revised rate of ₹18,900 per monitor.")
+    assert not right.hallucination_flags

@@ -97,6 +97,7 @@ MINUTES = """# Banksia Court Body Corporate — Committee Meeting Minutes
 
 **Present:** Imogen Falkner (Chair, Lot 12), Tobias Wren (Treasurer, Lot 4), Kerrin Blaylock (ordinary member, Lot 9)
 **In attendance:** Baz Quell (Strata Manager, Wattlegrove Strata)
+**Apologies:** Sarah-Jane Barton (Lot 3)
 
 ## 1. Roof membrane
 Ironbark Roofing & Waterproofing quoted $48,950 inc GST to replace the membrane over Lots 10-12.
@@ -232,3 +233,8 @@ def test_a_role_two_people_hold_is_told_apart_by_where_the_question_says(engine)
         answer = offline_answer(engine, question, f"chair-{n}")
         first = [line for line in answer.splitlines() if line.strip() and not line.startswith("(offline")][0]
         assert holder in first and other not in answer
+
+
+def test_a_double_first_name_with_a_hyphen_is_a_persons(engine):
+    # "Sarah-Jane": each half a first name, so the whole is one too, though both words are everyday ones.
+    assert only_entity(engine, "Sarah-Jane Barton").type == "person"

@@ -21,6 +21,7 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
+from chatapp.knowledge.parsers.mail import REPLY_ATTRIBUTION  # a quote's "On … wrote:" line says nothing itself
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
     ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
@@ -133,8 +134,6 @@ def keywords(text: str) -> set[str]:
 
 
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
-# "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
-REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 # "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
 FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")

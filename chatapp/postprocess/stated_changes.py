@@ -19,6 +19,7 @@ from dataclasses import replace
 from datetime import date
 
 from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
+from chatapp.knowledge.parsers.mail import EARLIER_MESSAGE
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
 from chatapp.postprocess.evidence import TextIndex, is_stop, stem, words
@@ -299,14 +300,16 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             # Of changes as close with their context, the one whose own sentence says more of the answer.
             rank = (closeness, len(own & stems) / len(own))
             if best is None or rank > best[0]:
-                best = (rank, text, new, written)
+                # `old is value`: the change says only the new value, the answer's was never stated.
+                best = (rank, text, new, written, old is not value)
     if best is None:
         return None
-    _, text, new, written = best
+    _, text, new, written, old_stated = best
     parsed = with_its_year(new.parsed, written, value.parsed)
     span, replacement = replacement_in_answer(vc, analysis, new.text, parsed)
-    # A value no source gives is no old value, only a wrong one ("€ 389,500" for the new € 398,500).
-    kind = "ContradictsFact" if stated_on is None else "TemporalError"
+    # A value no source gives is no old value, only a wrong one ("€ 389,500" for the new € 398,500); one
+    # a change gives as its old side ("(was ₹74,900)") is out of date.
+    kind = "ContradictsFact" if stated_on is None and not old_stated else "TemporalError"
     return Finding(kind, vc.claim.span, vc.claim.text, CONFIDENCE, new.text,
                    [f"the sources state a change to {new.text}: {text}"], vc.sentence, span, replacement,
                    major=True)
@@ -379,18 +382,36 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     # A text dated the answer's day gives it too: "the meeting on 21 January" over that day's minutes.
     dated = [d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)]
     undated = False
+    quoting: tuple[int, str | None] = (-1, None)  # (the source, the date of the earlier message it quotes)
+    # Texts whose quotes are marked ("> …"): only those lines are quoted, the reply may answer between them.
+    marked = {source for text, _, source in supplied.sentences if text.lstrip().startswith(">")}
     for text, _, source in supplied.sentences:
+        if EARLIER_MESSAGE.match(text):
+            quoting = (source, _day_in(text))
+            continue
         if not any(form in text.lower() for form in written_as) or CALLED_OFF.search(text):
             continue  # "the February 13 date is cancelled" gives the value only to say it no longer holds
         if any(not _says(new, value) for new in stated_new_values(text)) or any(
                 _says(old, value) for old, _ in stated_changes(text)):
             continue  # "booked the week of Jan. 11, so installation moves to January 25" names it to replace it
         written = dates[source] if source < len(dates) else None
+        if text.lstrip().startswith(">") or (quoting[0] == source and source not in marked):
+            # A reply's quote of the message it answers was written then, not on the reply's date: "the
+            # revised rate of ₹72,400" above "> they have quoted ₹74,900" replaces the quoted price.
+            written = quoting[1] if quoting[0] == source else None
         if written:
             dated.append(written[:10])
         else:
             undated = True
     return max(dated) if dated else ("" if undated else None)
+
+
+def _day_in(line: str) -> str | None:
+    """The day (YYYY-MM-DD) a quoted message's "On Fri, 27 Nov 2026 at 16:20, … wrote:" line gives, if any."""
+    for found in V.find_values(line):
+        if found.vtype == "date" and isinstance(found.parsed, V.DateValue) and (day := found.parsed.as_date()):
+            return day.isoformat()
+    return None
 
 
 # Words just before a value that put it in the past: "was insured at $42,000", "originally 4 May".

@@ -12,6 +12,13 @@ from .base import ParsedDocument, _aware, _filename_date, _make_doc, _TextBuilde
 from .markup import _extract_html
 
 
+# "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote of an earlier message; so does
+# Outlook's "-----Original Message-----" and a forwarded message's banner.
+REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
+EARLIER_MESSAGE = re.compile(r"^>?\s*(?:On .{6,120} wrote:|-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,})\s*$",
+                             re.IGNORECASE)
+
+
 def _part_text(part) -> str:
     payload = part.get_payload(decode=True) or b""
     charset = part.get_content_charset() or "utf-8"
