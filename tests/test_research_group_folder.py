@@ -126,6 +126,16 @@ BOOKINGS = """date;instrument;booked_by;sample
 10.12.2026;Cryostat insert;Bärbel Krauß;calibration
 """
 
+GRANT = """{
+  "grant_id": "DFG-8812/1",
+  "title": "Spin transport in layered magnets",
+  "pi": "Prof. Dr. Walburga Heindlmeier",
+  "funder": "DFG",
+  "budget_eur": 386400,
+  "end": "2029-09-30"
+}
+"""
+
 CONTACT = """<html><head><title>AG Lindqvist | Contact</title><script>var x = 1;</script></head>
 <body><nav><a href="/">Home</a></nav>
 <h1>Contact</h1>
@@ -141,7 +151,7 @@ def engine(tmp_path_factory):
         "people.md": PEOPLE, "group-meeting-2026-11-18.md": MINUTES,
         "project-cryostat.md": PROJECT, "email-2026-11-24-re-revised-offer.eml": PRICE_MAIL,
         "project-beamtime.md": TRIP, "email-2026-11-27-beamtime-moves.eml": TRIP_MAIL,
-        "instrument-bookings.csv": BOOKINGS, "contact.html": CONTACT})
+        "instrument-bookings.csv": BOOKINGS, "contact.html": CONTACT, "grant.json": GRANT})
     yield engine
     engine.close()
 
@@ -241,3 +251,12 @@ def test_a_records_own_name_asks_for_none_of_its_keys(engine):
 
 def test_a_quoted_front_matter_value_is_the_text_inside_the_quotes(engine):
     assert only_entity(engine, "Synchrotron beamtime at ID-7").attributes["travel_budget"] == "EUR 3,100.00"
+
+
+def test_a_json_file_that_is_one_object_is_one_record(engine):
+    # No list of records in it: the file itself is the grant's record, and its PI a person.
+    grant = only_entity(engine, "Spin transport in layered magnets")
+    assert grant.attributes.get("grant_id") == "DFG-8812/1"
+    assert only_entity(engine, "Walburga Heindlmeier").type == "person"
+    answer = offline_answer(engine, "When does Spin transport in layered magnets end?", "grant-end")
+    assert "2029-09-30" in answer or "30 September 2029" in answer

@@ -164,9 +164,24 @@ def _record_lists(data, depth: int):
             if isinstance(item, (dict, list)):
                 yield from _record_lists(item, depth + 1)
     elif isinstance(data, dict):
+        if _one_record(data):
+            yield [data]
         for value in data.values():
             if isinstance(value, (dict, list)):
                 yield from _record_lists(value, depth + 1)
+
+
+# The fewest plain fields (text, numbers) that make an object on its own a record.
+MIN_RECORD_FIELDS = 3
+
+
+def _one_record(data: dict) -> bool:
+    """An object that is itself one record, not a list of them: a grant's or a project's file ("title": …,
+    "pi": …, "budget_eur": …, "end": …) with a field naming it and a few more plain fields."""
+    keys = [key_for_label(str(k)) for k in data]
+    row = [_scalar(v) for v in data.values()]
+    return (sum(bool(cell.strip()) for cell in row) >= MIN_RECORD_FIELDS
+            and subject_column(keys, [row], named_only=True) is not None)
 
 
 def _scalar(value) -> str:
