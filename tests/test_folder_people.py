@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 TEAM = """# Millbeck Repair Café — who's who
 
@@ -106,3 +106,33 @@ def test_a_common_word_of_a_name_ties_nothing(engine):
     result = engine.postprocess("The laptop upgrade will be installed on 19 December 2026.",
                                 question="When is the laptop upgrade?")
     assert all(f.suggestion != "9 December 2026" for f in result.hallucination_flags)
+
+
+# An HR export and a page's table that split each name over a given-name and a family-name column.
+PAYROLL_EXPORT = """Last Name,First Name,Job Title,Email
+Mbatha,Sipho,Site Supervisor,s.mbatha@quarrytown.example
+Ferreira-Hall,Odalys,Finance Director,o.ferreirahall@quarrytown.example
+"""
+
+ESTATES_PAGE = """# Estates team
+
+| Surname | Forename | Position | Ext. |
+|---|---|---|---|
+| Quennell | Tamsin | Estates Manager | 2230 |
+| Arkwright | Benedek | Caretaker | 2231 |
+"""
+
+
+def test_a_name_split_over_given_and_family_name_columns_is_one_person(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "quarrytown", {
+        "payroll-export.csv": PAYROLL_EXPORT, "estates.md": ESTATES_PAGE})
+    try:
+        assert only_entity(engine, "Sipho Mbatha").attributes.get("email") == "s.mbatha@quarrytown.example"
+        assert only_entity(engine, "Tamsin Quennell").attributes.get("role") == "Estates Manager"
+        assert not engine.kb.registry.find_by_alias("Mbatha") or only_entity(engine, "Mbatha").name == "Sipho Mbatha"
+        assert "2231" in offline_answer(engine, "What is Benedek Arkwright's extension?", "ext")
+        wrong = checked(engine, "What is Odalys Ferreira-Hall's email?",
+                        "Odalys Ferreira-Hall's email is odalys.ferreira@quarrytown.example.")
+        assert "o.ferreirahall@quarrytown.example [corrected]" in wrong.delivered
+    finally:
+        engine.close()

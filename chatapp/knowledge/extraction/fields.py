@@ -24,6 +24,7 @@ from chatapp.knowledge.extraction.observations import (
     person_key,
     row_keys,
     table_subject_type,
+    with_whole_names,
 )
 from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
 from chatapp.lexicon import is_common
@@ -262,6 +263,8 @@ class FieldReader:
 
     def _table(self, header: list[str], rows: list[tuple[list[str], int]]) -> None:
         keys = [key_for_label(h) or f"column_{i}" for i, h in enumerate(header, 1)]
+        keys, whole = with_whole_names(keys, [cells for cells, _ in rows])
+        rows = [(cells, position) for cells, (_, position) in zip(whole, rows)]
         column = subject_column(keys, [cells for cells, _ in rows], named_only=True)
         if column is None and len(rows) >= 2 and names_the_rows([cells for cells, _ in rows], 0):
             column = 0  # "| Funder | Awarded |", "| Room | Capacity |": the first column names each row

@@ -185,6 +185,29 @@ def looks_like_person(name: str) -> bool:
     return not all(is_common(w.strip("."), 3.5) for w in capitalised)
 
 
+# Columns that hold one part of a person's name, as HR and mailing-list exports split it.
+_GIVEN_NAME_KEYS = ("first_name", "firstname", "given_name", "given_names", "forename", "forenames", "first_names")
+_MIDDLE_NAME_KEYS = ("middle_name", "middle_names", "middlename")
+_FAMILY_NAME_KEYS = ("last_name", "lastname", "surname", "family_name", "familyname")
+
+
+def with_whole_names(keys: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    """A table that splits each person's name over a given-name and a family-name column ("Surname",
+    "First name") gains a "name" column of the two in the order prose writes them ("Sipho Mbatha"),
+    so its rows are people, not their surnames."""
+    given = next((keys.index(k) for k in _GIVEN_NAME_KEYS if k in keys), None)
+    family = next((keys.index(k) for k in _FAMILY_NAME_KEYS if k in keys), None)
+    if given is None or family is None or "name" in keys:
+        return keys, rows
+    middle = next((keys.index(k) for k in _MIDDLE_NAME_KEYS if k in keys), None)
+    parts = [given] + ([middle] if middle is not None else []) + [family]
+
+    def whole(row: list[str]) -> str:
+        return " ".join(" ".join(row[i].split()) for i in parts if i < len(row) and row[i].strip())
+
+    return ["name", *keys], [[whole(row), *row] for row in rows]
+
+
 # Columns giving the name a person goes by ("Jo" for Josephine): an alias, as a signed name is.
 NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
 

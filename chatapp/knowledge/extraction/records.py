@@ -29,6 +29,7 @@ from chatapp.knowledge.extraction.observations import (
     person_key,
     row_keys,
     table_subject_type,
+    with_whole_names,
 )
 
 MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
@@ -39,6 +40,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     found: list[Observation] = []
     if not rows or len(rows) > MAX_RECORDS:
         return found
+    keys, rows = with_whole_names(keys, rows)
     # Only a header says which column names the record: people in an "assigned_to" column are
     # the rooms' occupants, not the records. Without one, the first column is the record's key.
     column = subject_column(keys, rows, named_only=True)
