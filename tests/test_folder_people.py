@@ -134,5 +134,10 @@ def test_a_name_split_over_given_and_family_name_columns_is_one_person(tmp_path_
         wrong = checked(engine, "What is Odalys Ferreira-Hall's email?",
                         "Odalys Ferreira-Hall's email is odalys.ferreira@quarrytown.example.")
         assert "o.ferreirahall@quarrytown.example [corrected]" in wrong.delivered
+        # A made-up person the small spaCy model tags as an organisation is still checked as a person.
+        invented = checked(engine, "Who covers the estates desk at night?",
+                           "The night caretaker is Rufus Pettifer, extension 2232.")
+        assert [(f.hallucination_type, f.content) for f in invented.hallucination_flags] == [
+            ("NonexistentEntity", "Rufus Pettifer")]
     finally:
         engine.close()

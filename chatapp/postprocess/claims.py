@@ -16,7 +16,9 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from chatapp.knowledge.extraction.observations import looks_like_person
 from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title, trimmed_title
+from chatapp.lexicon import is_first_name
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop, stem
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
@@ -61,6 +63,15 @@ class ValueClaim:
     certain: bool  # the entity it is about is identified beyond doubt
     # No name or pronoun in its own sentence: about what the sentence before named, or what was asked.
     inherited: bool = False
+
+
+def _name_label(label: str, surface: str) -> str:
+    """spaCy's label, but PERSON for an "organisation" that reads as a person's name, a given name first
+    ("his deputy is Lorcan Pettifer", which the small model may tag ORG): an invented person is checked
+    as one."""
+    if label == "ORG" and is_first_name(surface.split()[0]) and looks_like_person(surface):
+        return "PERSON"
+    return label
 
 
 def label_words(sentence: "SentenceInfo", value: ValueClaim) -> list[str]:
@@ -197,7 +208,8 @@ class ClaimExtractor:
                 start = ent.start_char + offset + part.index(surface)
                 span = (start, start + len(surface))
                 ids = self.view.lookup(surface)
-                names.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None), ent.label_, ids,
+                names.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None),
+                                       _name_label(ent.label_, surface), ids,
                                        bool(ids) and (ids[0] in resolved_ids), _index_at(sentences, span[0])))
         return sorted(names, key=lambda n: n.claim.span)
 

@@ -83,7 +83,7 @@ _PLACE_WORDS = frozenset(
     "town city village county district borough gallery galleries museum auditorium library centre center "
     "theatre theater stadium avenue road street square campus building annex annexe "
     "farm farms dairy station estate vineyard winery flats ranch homestead apartments residences towers plaza "
-    "mews".split()
+    "mews valley ridge creek falls springs hills academy".split()
 )
 # Words that end a building's or a street's name, or a holiday's or an event's, but are surnames too
 # ("Jacaranda Court", "Republic Day", "Margaret Court", "Rachel Day"): a place or a day kept unless the
