@@ -274,7 +274,8 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
               ("owner", "owners", "responsible", "assignee", "dri", "crew", "assigned", "assigned to")),
     "lead": (("lead", "leads", "head", "heads", "runs", "in charge", "leader", "working on", "works on",
               "who's on", "who is on"),
-             ("lead", "leader", "head", "chair")),
+             # A piece of work's project manager runs it: "who leads the boiler replacement?"
+             ("lead", "leader", "head", "chair", "project manager", "programme manager", "program manager", "pm")),
     "status": (("status", "progress", "how is", "how's", "state"), ("status", "state", "progress", "health")),
     "date": (("when", "date", "what day", "day"), ("date", "day", "when", "on")),
     "time": (("what time", "when", "time"), ("time", "start", "starts", "hour")),

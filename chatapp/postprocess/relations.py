@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from chatapp.knowledge.extraction.observations import key_for_label
 from chatapp.knowledge.extraction.people import role_parts
 from chatapp.knowledge.registry import normalize_alias
+from chatapp.lexicon import concepts_of_key
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, ProfileLink
 from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.findings import Finding
@@ -147,6 +148,12 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
             # "Atlas owner John": Atlas's owner is John. "John manages Atlas": Atlas's manager is John.
             links.setdefault(entity_id, {}).setdefault(value.key, {})[value.raw] = value.source
             links.setdefault(value.raw, {}).setdefault(value.key, {})[entity_id] = value.source
+    for keys in links.values():
+        # A piece of work's "Project manager: Sipho Mbatha" is who leads it: "the boiler replacement is led
+        # by Tamsin" is held to it as to a "lead" field (a "lead" field of its own stays the one).
+        runs = [key for key in keys if "lead" in concepts_of_key(key) and "lead" not in key.split("_")]
+        if len(runs) == 1 and "lead" not in keys:
+            keys["lead"] = keys[runs[0]]
     view._relation_links = links
     return links
 

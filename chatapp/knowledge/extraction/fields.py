@@ -65,7 +65,8 @@ CHANGED_FROM = re.compile(
 # "the budget is now £134,200", "attendance now stands at 240": the value that holds from now on, the
 # thing it is the value of in the clause before (as for _CHANGE_VERB).
 _NOW_IS = re.compile(
-    r"\b(?:is|are|has become|have become)\s+now\s+(?:at\s+|set\s+(?:at|to|for)\s+|due\s+(?:on\s+)?)?"
+    r"\b(?:is|are|has become|have become)\s+now\s+(?:at\s+|set\s+(?:at|to|for)\s+|due\s+(?:on\s+)?"
+    r"|(?:expected|scheduled|planned|booked|estimated|forecast)\s+(?:(?:on|for|at|by|in)\s+)?)?"
     r"|\bnow\s+(?:stands|sits|comes|totals|amounts)\s+(?:at\s+|to\s+)?",
     re.IGNORECASE,
 )
@@ -287,6 +288,11 @@ class FieldReader:
                     self.add(subject, key, cell.strip("* "), 0.9, "table", position, subject_type)
                 if cell and key in NICKNAME_KEYS and subject_type == "person" and cell.casefold() != subject.casefold():
                     self.add(subject, ALIAS, cell.strip("* "), 0.85, "table", position, subject_type)
+                if (cell and subject_type != "person" and key in _PERSON_KEYS
+                        and looks_like_person(name := clean_name(cell))):
+                    # "| Confirm asbestos survey | Tamsin Quennell | 11 December |": an action's owner is
+                    # someone the user may ask about, as a CSV row's is.
+                    self.add(name, MENTION, name, 0.8, "table", position, "person")
 
     # --- stated changes ---------------------------------------------------------
 
