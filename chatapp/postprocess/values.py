@@ -71,11 +71,14 @@ TIME_RE = re.compile(
 )
 # "NZ$", "A$", "US$", "HK$": a dollar sign with its country's letters in front is still an amount.
 # "EUR 0.12", "CHF 1,200": a currency's ISO code before the number, as price lists and invoices write it.
-_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar"
+# East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
+# figure closes a shilling amount, with or without the mark before it ("45,000/=").
+_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
+_SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
-    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|euros?|pounds|rupees|" + _CODES + r")\b",
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?(?:/=)?"
+    r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -457,7 +460,8 @@ def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:
 _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD", "a$": "AUD", "au$": "AUD",
              "c$": "CAD", "ca$": "CAD", "hk$": "HKD", "s$": "SGD", "€": "EUR", "euro": "EUR", "euros": "EUR",
              "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP", "₹": "INR", "rs": "INR", "rupees": "INR",
-             "inr": "INR", "¥": "JPY"}
+             "inr": "INR", "¥": "JPY", "ksh": "KES", "kshs": "KES", "kes": "KES", "ush": "UGX", "ushs": "UGX",
+             "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 
@@ -465,8 +469,8 @@ _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 def currency(amount_text: str) -> str | None:
     """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
     "NZD"); a bare "$" is "$", any dollar."""
-    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|\b(?:dollars|euros?|pounds|rupees|" + _CODES + r")\b", amount_text,
-                      re.IGNORECASE)
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|\b(?:dollars|euros?|pounds|rupees|[KUT]shs?|" + _CODES
+                      + r")\b", amount_text, re.IGNORECASE)
     if not found:
         return None
     mark = found.group(0).lower()

@@ -141,8 +141,16 @@ _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy prin
                          "medic".split())
 
 
+# Words ending as a doer's does that are no doer: "Whether Mto Mawe shares a chef" names no job "whether".
+_NOT_AGENTS = frozenset("whether either neither other another rather together however whatever whenever "
+                        "wherever whoever wherefore therefore never forever over under after later earlier "
+                        "further hither thither".split())
+
+
 def is_job_word(word: str) -> bool:
     """ "manager", "brewer", "nurse": a word for someone who does something (lower case)."""
+    if word in _NOT_AGENTS:
+        return False
     return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
 
 
