@@ -505,6 +505,10 @@ def near_miss(claimed: float, stated: float) -> bool:
     return sorted(a) == sorted(b) or sum(x != y for x, y in zip(a, b)) == 1
 
 
+def _ordinal_suffix(day: int) -> str:
+    return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
 def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any) -> str:
     """The known value written the way the answer wrote the wrong one."""
     if vtype in ("date", "weekday", "relative", "year") and isinstance(known_parsed, DateValue):
@@ -518,13 +522,19 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
         if numeric := NUMERIC_DATE_RE.fullmatch(claimed_text):
+            # A date in figures reads two ways across countries ("04/01/2027"): where the document names
+            # the month ("2nd February 2027"), the correction says it as the document does.
+            if re.search(r"[A-Za-z]{3,}", known_raw) and (DAY_MONTH_RE.search(known_raw) or MONTH_DAY_RE.search(known_raw)):
+                return known_raw.strip()
             return _numeric_like(numeric, day)
         with_year = bool(re.search(r"\d{4}", claimed_text))
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
-            text = f"{day.day} {month}" + (f" {day.year}" if with_year else "")  # "20 November 2026"
+            # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
+            ordinal = _ordinal_suffix(day.day) if re.search(r"\d(?:st|nd|rd|th)\b", claimed_text, re.IGNORECASE) else ""
+            text = f"{day.day}{ordinal} {month}" + (f" {day.year}" if with_year else "")
         else:
             text = f"{month} {day.day}" + (f", {day.year}" if with_year else "")
         return f"on {text}" if vtype == "relative" else text
