@@ -67,6 +67,7 @@ class AliasIndex:
         self._name_strings: list[str] = []
         self._longest = 1
         self._roles: dict[tuple[str, ...], str] = {}  # a role one entity alone holds -> that entity
+        self._ends: dict | None = None  # (first word, last word) -> long names opening and closing so
 
     def refresh(self) -> None:
         """Rebuild from the registry (after an ingest)."""
@@ -92,7 +93,7 @@ class AliasIndex:
             phrases.setdefault(name_tokens(word), [Alias(entity_id, NAME_PART_EXACTNESS, word)])
         _link_related(profiles)
         self._roles = _sole_holders(profiles)
-        self._profiles, self._phrases, self._name_keys = profiles, phrases, name_keys
+        self._profiles, self._phrases, self._name_keys, self._ends = profiles, phrases, name_keys, None
         self._name_strings = [key for key, _, _ in name_keys]
         self._longest = max((len(p) for p in phrases), default=1)
 
@@ -129,6 +130,28 @@ class AliasIndex:
         if self.profiles[alias.entity_id].entity.type == "person":
             return fold(name) not in lexicon.AMBIGUOUS_NAMES or surface[:1].isupper()
         return surface[:1].isupper() or not lexicon.is_common(fold(name))
+
+    def shortened_name(self, tokens: tuple[str, ...]) -> str | None:
+        """The one project or thing these folded words name with some middle words of its name left
+        out: "naretoi solar upgrade" for "Naretoi Solar PV & Battery Upgrade". The first and last words
+        are its own, the rest in its order; a person's name is never shortened so."""
+        self._ensure_built()
+        if len(tokens) < 2:
+            return None
+        if self._ends is None:
+            self._ends = {}
+            for phrase, aliases in self._phrases.items():
+                if len(phrase) > 2:
+                    self._ends.setdefault((phrase[0], phrase[-1]), []).append((phrase, aliases))
+        found = set()
+        for phrase, aliases in self._ends.get((tokens[0], tokens[-1]), ()):
+            if len(phrase) <= len(tokens):
+                continue
+            words = iter(phrase)
+            if all(token in words for token in tokens):  # in order, as a subsequence
+                found |= {a.entity_id for a in aliases if " " in a.name
+                          and self.profiles[a.entity_id].entity.type not in ("person", "organization")}
+        return next(iter(found)) if len(found) == 1 else None
 
     def role_holder(self, tokens: tuple[str, ...]) -> str | None:
         """The one entity whose role these folded words are ("office manager"), if only one has it."""
