@@ -354,7 +354,7 @@ class OfflineResponder:
         if re.fullmatch(r"[a-z]+:[\w\-]+", text):
             entity = self.kb.registry.get(text)
             if entity is not None:
-                return entity.name
+                return _as_usually_named(entity)
         return text
 
     def _asked_keys(self, question: str, entity: _KnownEntity) -> list[str]:
@@ -806,3 +806,15 @@ class _RegistryIndex:
     def short_values_in(self, text: str) -> list[tuple[re.Pattern, str, Any, str]]:
         """The same for values of some words named by their uncommon first word ("Glenasmole")."""
         return self._candidates(self._short_values, text)
+
+
+def _as_usually_named(entity) -> str:
+    """A person with a middle name as the documents usually name them, the full name after it:
+    "Mary Nyambura (Mary Githinji Nyambura)", where a page's "Lead: Mary Nyambura" and her mail say so."""
+    words = entity.name.split()
+    if entity.type != "person" or len(words) < 3:
+        return entity.name
+    short = f"{words[0]} {words[-1]}"
+    if any(alias.casefold() == short.casefold() for alias in entity.aliases):
+        return f"{short} ({entity.name})"
+    return entity.name
