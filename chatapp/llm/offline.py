@@ -810,7 +810,7 @@ class _RegistryIndex:
 
 def _as_usually_named(entity) -> str:
     """A person with a middle name as the documents usually name them, the full name after it:
-    "Mary Nyambura (Mary Githinji Nyambura)", where a page's "Lead: Mary Nyambura" and her mail say so."""
+    "Daniel Ng'ang'a (Daniel Kamau Ng'ang'a)", where a page's "Lead: Daniel Ng'ang'a" and his mail say so."""
     words = entity.name.split()
     if entity.type != "person" or len(words) < 3:
         return entity.name

@@ -250,7 +250,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         # says that very value no longer holds; a few words shared with the answer tie it to the same thing.
         named_old = {new.span for old, new in changes if _says(old, value) and _distinctive(old)}
         written = dates[source] if source < len(dates) else None
-        # "revised from KSh 28,500 to KSh 31,000": a change naming its old side replaced that value only,
+        # "revised from KSh 12,000 to KSh 13,500": a change naming its old side replaced that value only,
         # not the green-season rate beside it.
         replaced_another = {new.span for old, new in changes if not _says(old, value)}
         news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)

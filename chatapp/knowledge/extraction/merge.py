@@ -62,7 +62,7 @@ class Learnt:
 
 
 def _norm(text: str) -> str:
-    # An apostrophe inside or closing a name is part of the word: "Ndung'u" is one surname, "Achieng'" one name.
+    # An apostrophe inside or closing a name is part of the word: "Ng'ang'a" is one surname, "Ochieng'" one name.
     text = re.sub(r"(?<=\w)['’]", "", text.casefold())
     return " ".join(re.sub(r"[^\w@.]+", " ", text).split())
 
@@ -214,7 +214,7 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
         for other in called.get(words[0], []):
             surnames = {_norm(n).split()[-1] for n in other.names if len(n.split()) > 1}
             # "Grace Wanjiru" of Grace Wanjiru Kamau: given and middle names without the surname, as a
-            # list written surname first ("KAMAU, Grace Wanjiru") reads to the recogniser.
+            # list written surname first ("WAMALWA, Esther Nafula") reads to the recogniser.
             given = {tuple(_norm(n).split()[:2]) for n in other.names if len(_norm(n).split()) > 2
                      } if shortest and any(r.method != "ner" for r in other.rows) else set()
             if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given):

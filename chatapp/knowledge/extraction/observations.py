@@ -39,7 +39,7 @@ HONORIFIC = (
     # The German doctorate's subject and the habilitation after "Dr.": "Dr. rer. nat.", "Dr. med.
     # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
     r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."
-    # An engineer's title, as East and West Africa write it before the name: "Eng. Samuel Kiprop", "Engr.".
+    # An engineer's title, as East and West Africa write it before the name: "Eng. Kennedy Mutua", "Engr.".
     r"|engr?\.)\s+"
 )
 _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
@@ -57,7 +57,7 @@ _PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
 PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?i:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
 # A capitalised name word by the shape of its letters ("A" a capital, "a" a small letter of any
 # alphabet): "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés", "Kamińska", "Đoàn", "Hạnh".
-# A closing apostrophe is part of some names as Kenya writes them: "Achieng'", "Ochieng'" (the "ng'" sound).
+# A closing apostrophe is part of some names as Kenya writes them: "Atieno'", "Ochieng'" (the "ng'" sound).
 _NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*['’]?\.?$")
 
 
@@ -141,7 +141,7 @@ _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy prin
                          "medic".split())
 
 
-# Words ending as a doer's does that are no doer: "Whether Mto Mawe shares a chef" names no job "whether".
+# Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
 _NOT_AGENTS = frozenset("whether either neither other another rather together however whatever whenever "
                         "wherever whoever wherefore therefore never forever over under after later earlier "
                         "further hither thither".split())
@@ -202,7 +202,7 @@ NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", 
 
 # "Abara, Chidi (Dr.)", "Nowakowska, Zofia": a name written surname first, as phone lists, registers
 # and practice-system exports sort their people; the bracket holds an honorific or a name they go by.
-# Staff lists write the surname in capitals ("KAMAU, Grace Wanjiru"), an honorific before the given names
+# Staff lists write the surname in capitals ("WAMALWA, Esther Nafula"), an honorific before the given names
 # ("KIPROP, Eng. Samuel") and two given names where a person has them.
 _SURNAME_FIRST = re.compile(
     r"^(?P<surname>[^\W\d_][\w'’-]*(?:[ -][^\W\d_][\w'’-]*){0,2}),\s*(?P<title>" + HONORIFIC + r")?"
@@ -212,7 +212,7 @@ _SURNAME_FIRST = re.compile(
 
 
 def _surname_case(surname: str) -> str:
-    """ "KAMAU" -> "Kamau", "NDUNG'U" -> "Ndung'u", "OKONKWO-HALE" -> "Okonkwo-Hale"; "Abara" as written."""
+    """ "WAMALWA" -> "Wamalwa", "NG'ANG'A" -> "Ng'ang'a", "OKONKWO-HALE" -> "Okonkwo-Hale"; "Abara" as written."""
     if not surname.isupper() or len(surname) < 2:
         return surname
     return "-".join(" ".join(w[:1].upper() + w[1:].lower() for w in part.split()) for part in surname.split("-"))

@@ -133,7 +133,7 @@ class AliasIndex:
 
     def shortened_name(self, tokens: tuple[str, ...]) -> str | None:
         """The one project or thing these folded words name with some middle words of its name left
-        out: "naretoi solar upgrade" for "Naretoi Solar PV & Battery Upgrade". The first and last words
+        out: "amboseli borehole project" for "Amboseli Camp Borehole & Water Tank Project". The first and last words
         are its own, the rest in its order; a person's name is never shortened so."""
         self._ensure_built()
         if len(tokens) < 2:

@@ -77,8 +77,8 @@ def _alias_mentions(text: str, index: AliasIndex) -> list[Mention]:
 
 
 def _shortened_name_mentions(text: str, index: AliasIndex) -> list[Mention]:
-    """A project's name said with middle words left out ("who leads the Naretoi solar upgrade?" for
-    the Naretoi Solar PV & Battery Upgrade), opening on a capitalised word: the one entity so named."""
+    """A project's name said with middle words left out ("who leads the Amboseli borehole project?"
+    for the Amboseli Camp Borehole & Water Tank Project), opening on a capitalised word: the one entity so named."""
     found = []
     tokens = [(fold(m.group(0)), m.span(), m.group(0)) for m in TOKEN.finditer(text)]
     for i, (_, _, surface) in enumerate(tokens):
