@@ -213,7 +213,7 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
             continue
         for other in called.get(words[0], []):
             surnames = {_norm(n).split()[-1] for n in other.names if len(n.split()) > 1}
-            # "Grace Wanjiru" of Grace Wanjiru Kamau: given and middle names without the surname, as a
+            # "Esther Nafula" of Esther Nafula Wamalwa: given and middle names without the surname, as a
             # list written surname first ("WAMALWA, Esther Nafula") reads to the recogniser.
             given = {tuple(_norm(n).split()[:2]) for n in other.names if len(_norm(n).split()) > 2
                      } if shortest and any(r.method != "ner" for r in other.rows) else set()
