@@ -148,3 +148,11 @@ def test_an_ordinal_date_is_corrected_with_its_ordinal():
 def test_offline_a_project_named_with_middle_words_left_out(operator):
     answer = offline_answer(operator, "Who leads the Amboseli borehole project?", "lead")
     assert "Daniel Ng'ang'a (Daniel Kamau Ng'ang'a)" in answer
+
+
+def test_an_amount_in_millions_is_corrected_in_the_answers_own_currency():
+    from chatapp.postprocess.values import render_like
+
+    assert render_like("KSh 2.1M", "amount", "KSh 1,200,000", 1_200_000.0) == "KSh 1.2M"
+    assert render_like("€2.1M", "amount", "€1,200,000", 1_200_000.0) == "€1.2M"
+    assert render_like("$2.1M", "amount", "$1,200,000", 1_200_000.0) == "$1.2M"

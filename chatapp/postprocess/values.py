@@ -552,7 +552,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
     if vtype == "amount" and isinstance(known_parsed, float):
         scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
         if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
-            return f"${known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"${known_parsed / 1e6:g} million"
+            # The answer's own currency mark: "KSh 2.1M" is corrected to "KSh 1.2M", not to dollars.
+            mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
+            return f"{mark}{known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"{mark}{known_parsed / 1e6:g} million"
     return known_raw
 
 
