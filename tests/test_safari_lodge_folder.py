@@ -156,3 +156,11 @@ def test_an_amount_in_millions_is_corrected_in_the_answers_own_currency():
     assert render_like("KSh 2.1M", "amount", "KSh 1,200,000", 1_200_000.0) == "KSh 1.2M"
     assert render_like("€2.1M", "amount", "€1,200,000", 1_200_000.0) == "€1.2M"
     assert render_like("$2.1M", "amount", "$1,200,000", 1_200_000.0) == "$1.2M"
+
+
+@pytest.mark.parametrize("typed, corrected", [
+    ("whats mama esthers moblie number", "What's Mama Esther's mobile number?"),
+    ("is dr njeru at the camp", "Is Dr Njeru at the camp?"),
+])
+def test_a_title_or_respectful_form_before_a_known_name_takes_a_capital(operator, typed, corrected):
+    assert operator.turns.preprocess(typed).corrected_input == corrected
