@@ -79,11 +79,27 @@ Tel: +254 711 100 203
 """
 
 
+HOUSING = """---
+title: Amboseli Staff Housing Upgrade
+lead: Lilian Njeru
+---
+
+Six staff rooms and a kitchen, before the long rains.
+"""
+
+FLEET = """{"vehicles": [
+  {"registration": "KDB 118A", "model": "Land Cruiser 79", "driver_guide": "Daniel Ng'ang'a", "next_service": "14/12/2026"},
+  {"registration": "KDF 442C", "model": "HiAce", "driver_guide": "Kennedy Mutua", "next_service": "04/01/2027"}
+]}
+"""
+
+
 @pytest.fixture(scope="module")
 def operator(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "tembea", {
         "staff.md": STAFF, "rates.md": RATES, "email-2026-11-30-rate.eml": RATE_MAIL,
-        "borehole.md": PROJECT, "email-2026-11-24-borehole.eml": PUMP_MAIL})
+        "borehole.md": PROJECT, "email-2026-11-24-borehole.eml": PUMP_MAIL, "housing.md": HOUSING,
+        "fleet.json": FLEET})
     yield engine
     engine.close()
 
@@ -164,3 +180,13 @@ def test_an_amount_in_millions_is_corrected_in_the_answers_own_currency():
 ])
 def test_a_title_or_respectful_form_before_a_known_name_takes_a_capital(operator, typed, corrected):
     assert operator.turns.preprocess(typed).corrected_input == corrected
+
+
+def test_offline_a_project_named_by_its_first_words_and_the_kind_of_thing_it_is(operator):
+    answer = offline_answer(operator, "Who is in charge of the Amboseli staff project?", "housing")
+    assert "Amboseli Staff Housing Upgrade's lead is Lilian Njeru." in answer
+
+
+def test_offline_who_does_what_a_verb_says_is_the_column_named_for_the_doer(operator):
+    answer = offline_answer(operator, "Who drives KDF 442C?", "drives")
+    assert "KDF 442C's driver guide is Kennedy Mutua." in answer

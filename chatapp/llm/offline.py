@@ -368,6 +368,11 @@ class OfflineResponder:
             # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".
             naming = {k: w[:-1] if len(w) > 1 and w[-1] == "by" else w for k, w in naming.items()}
         said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
+        if not said and not concepts_asked(question):
+            # "Who drives KDJ 482Q?" asks for the `driver_guide` column: the doer of the verb asked
+            # about opens the key's name ("drives" -> "driver", "maintains" -> "maintainer").
+            doers = _doers_asked(lowered)
+            said = {k: {words[0]} for k, words in naming.items() if words and words[0] in doers}
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
         named = [k for k in said if not any(said[k] < other for other in said.values())]
         # "project lead" is a label the documents give the key "lead" (LABEL_SYNONYMS): its "project"
@@ -818,3 +823,14 @@ def _as_usually_named(entity) -> str:
     if any(alias.casefold() == short.casefold() for alias in entity.aliases):
         return f"{short} ({entity.name})"
     return entity.name
+
+
+def _doers_asked(question: str) -> set[str]:
+    """The nouns for whoever does what a "who <verb>s …?" question asks about: "who drives" ->
+    {"driver", …}, "who maintains" -> {"maintainer", …}; empty for any other question."""
+    match = re.match(r"\s*who\s+([a-z]{3,})s\b", question)
+    if not match:
+        return set()
+    verb = match.group(1)
+    bases = {verb, verb[:-1]} if verb.endswith("e") else {verb}  # "drive"/"driv", "maintain"
+    return {base + ending for base in bases for ending in ("r", "er", "or")} - bases

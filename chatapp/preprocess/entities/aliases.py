@@ -55,6 +55,10 @@ class Profile:
     related: set[str] = field(default_factory=set)  # entities its attributes name, and those naming it
 
 
+# Words for the kind of thing a project is, said after a shortened name of it ("the Amboseli water project").
+_KIND_WORDS = frozenset("project job works programme program initiative scheme".split())
+
+
 class AliasIndex:
     """The registry's names and aliases as phrases, and a Profile per entity.
     Built on first use; refresh() rebuilds it."""
@@ -143,12 +147,17 @@ class AliasIndex:
             for phrase, aliases in self._phrases.items():
                 if len(phrase) > 2:
                     self._ends.setdefault((phrase[0], phrase[-1]), []).append((phrase, aliases))
+                    self._ends.setdefault((phrase[0], None), []).append((phrase, aliases))
+        # "the Amboseli water project": a word for the kind of thing it is may close the name in place of
+        # its own last word ("… Water Tank Upgrade").
+        generic = len(tokens) > 2 and tokens[-1] in _KIND_WORDS
         found = set()
-        for phrase, aliases in self._ends.get((tokens[0], tokens[-1]), ()):
-            if len(phrase) <= len(tokens):
+        for phrase, aliases in self._ends.get((tokens[0], None if generic else tokens[-1]), ()):
+            said = tokens[:-1] if generic and phrase[-1] != tokens[-1] else tokens
+            if len(phrase) <= len(said):
                 continue
             words = iter(phrase)
-            if all(token in words for token in tokens):  # in order, as a subsequence
+            if all(token in words for token in said):  # in order, as a subsequence
                 found |= {a.entity_id for a in aliases if " " in a.name
                           and self.profiles[a.entity_id].entity.type not in ("person", "organization")}
         return next(iter(found)) if len(found) == 1 else None
