@@ -353,7 +353,7 @@ class OfflineResponder:
         if re.fullmatch(r"[a-z]+:[\w\-]+", text):
             entity = self.kb.registry.get(text)
             if entity is not None:
-                return entity.name
+                return _as_usually_named(entity)
         return text
 
     def _asked_keys(self, question: str, entity: _KnownEntity) -> list[str]:
@@ -367,6 +367,11 @@ class OfflineResponder:
             # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".
             naming = {k: w[:-1] if len(w) > 1 and w[-1] == "by" else w for k, w in naming.items()}
         said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
+        if not said and not concepts_asked(question):
+            # "Who drives KDJ 482Q?" asks for the `driver_guide` column: the doer of the verb asked
+            # about opens the key's name ("drives" -> "driver", "maintains" -> "maintainer").
+            doers = _doers_asked(lowered)
+            said = {k: {words[0]} for k, words in naming.items() if words and words[0] in doers}
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
         named = [k for k in said if not any(said[k] < other for other in said.values())]
         # "project lead" is a label the documents give the key "lead" (LABEL_SYNONYMS): its "project"
@@ -805,3 +810,26 @@ class _RegistryIndex:
     def short_values_in(self, text: str) -> list[tuple[re.Pattern, str, Any, str]]:
         """The same for values of some words named by their uncommon first word ("Glenasmole")."""
         return self._candidates(self._short_values, text)
+
+
+def _as_usually_named(entity) -> str:
+    """A person with a middle name as the documents usually name them, the full name after it:
+    "Daniel Ng'ang'a (Daniel Kamau Ng'ang'a)", where a page's "Lead: Daniel Ng'ang'a" and his mail say so."""
+    words = entity.name.split()
+    if entity.type != "person" or len(words) < 3:
+        return entity.name
+    short = f"{words[0]} {words[-1]}"
+    if any(alias.casefold() == short.casefold() for alias in entity.aliases):
+        return f"{short} ({entity.name})"
+    return entity.name
+
+
+def _doers_asked(question: str) -> set[str]:
+    """The nouns for whoever does what a "who <verb>s …?" question asks about: "who drives" ->
+    {"driver", …}, "who maintains" -> {"maintainer", …}; empty for any other question."""
+    match = re.match(r"\s*who\s+([a-z]{3,})s\b", question)
+    if not match:
+        return set()
+    verb = match.group(1)
+    bases = {verb, verb[:-1]} if verb.endswith("e") else {verb}  # "drive"/"driv", "maintain"
+    return {base + ending for base in bases for ending in ("r", "er", "or")} - bases

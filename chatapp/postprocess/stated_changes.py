@@ -251,8 +251,11 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         # says that very value no longer holds; a few words shared with the answer tie it to the same thing.
         named_old = {new.span for old, new in changes if _says(old, value) and _distinctive(old)}
         written = dates[source] if source < len(dates) else None
+        # "revised from KSh 12,000 to KSh 13,500": a change naming its old side replaced that value only,
+        # not the green-season rate beside it.
+        replaced_another = {new.span for old, new in changes if not _says(old, value)}
         news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)
-                and qualifier_agrees(text, new, analysis.text, value)]
+                and qualifier_agrees(text, new, analysis.text, value) and new.span not in replaced_another]
         held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
             # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
@@ -433,6 +436,8 @@ def _value_next(text: str, found: list[V.FoundValue], start: int) -> V.FoundValu
 
 
 def _same_kind(old: V.FoundValue, new: V.FoundValue) -> bool:
+    if old.vtype == new.vtype == "amount" and not V.same_currency(V.currency(old.text), V.currency(new.text)):
+        return False  # a resident rate in shillings changed says nothing of the dollar rate beside it
     return old.vtype == new.vtype or new.vtype in COMPATIBLE_SHAPES.get(old.vtype, ())
 
 

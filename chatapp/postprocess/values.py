@@ -71,11 +71,14 @@ TIME_RE = re.compile(
 )
 # "NZ$", "A$", "US$", "HK$": a dollar sign with its country's letters in front is still an amount.
 # "EUR 0.12", "CHF 1,200": a currency's ISO code before the number, as price lists and invoices write it.
-_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar"
+# East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
+# figure closes a shilling amount, with or without the mark before it ("45,000/=").
+_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
+_SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
-    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|euros?|pounds|rupees|" + _CODES + r")\b",
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?(?:/=)?"
+    r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -457,7 +460,8 @@ def _minutes(quantity: tuple[float, str]) -> tuple[float, str]:
 _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD", "a$": "AUD", "au$": "AUD",
              "c$": "CAD", "ca$": "CAD", "hk$": "HKD", "s$": "SGD", "€": "EUR", "euro": "EUR", "euros": "EUR",
              "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP", "₹": "INR", "rs": "INR", "rupees": "INR",
-             "inr": "INR", "¥": "JPY"}
+             "inr": "INR", "¥": "JPY", "ksh": "KES", "kshs": "KES", "kes": "KES", "ush": "UGX", "ushs": "UGX",
+             "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 
@@ -465,8 +469,8 @@ _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 def currency(amount_text: str) -> str | None:
     """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
     "NZD"); a bare "$" is "$", any dollar."""
-    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|\b(?:dollars|euros?|pounds|rupees|" + _CODES + r")\b", amount_text,
-                      re.IGNORECASE)
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|\b(?:dollars|euros?|pounds|rupees|[KUT]shs?|" + _CODES
+                      + r")\b", amount_text, re.IGNORECASE)
     if not found:
         return None
     mark = found.group(0).lower()
@@ -501,6 +505,10 @@ def near_miss(claimed: float, stated: float) -> bool:
     return sorted(a) == sorted(b) or sum(x != y for x, y in zip(a, b)) == 1
 
 
+def _ordinal_suffix(day: int) -> str:
+    return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
 def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any) -> str:
     """The known value written the way the answer wrote the wrong one."""
     if vtype in ("date", "weekday", "relative", "year") and isinstance(known_parsed, DateValue):
@@ -514,13 +522,19 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if ISO_DATE_RE.fullmatch(claimed_text):
             return day.isoformat()
         if numeric := NUMERIC_DATE_RE.fullmatch(claimed_text):
+            # A date in figures reads two ways across countries ("04/01/2027"): where the document names
+            # the month ("2nd February 2027"), the correction says it as the document does.
+            if re.search(r"[A-Za-z]{3,}", known_raw) and (DAY_MONTH_RE.search(known_raw) or MONTH_DAY_RE.search(known_raw)):
+                return known_raw.strip()
             return _numeric_like(numeric, day)
         with_year = bool(re.search(r"\d{4}", claimed_text))
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
-            text = f"{day.day} {month}" + (f" {day.year}" if with_year else "")  # "20 November 2026"
+            # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
+            ordinal = _ordinal_suffix(day.day) if re.search(r"\d(?:st|nd|rd|th)\b", claimed_text, re.IGNORECASE) else ""
+            text = f"{day.day}{ordinal} {month}" + (f" {day.year}" if with_year else "")
         else:
             text = f"{month} {day.day}" + (f", {day.year}" if with_year else "")
         return f"on {text}" if vtype == "relative" else text
@@ -538,7 +552,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
     if vtype == "amount" and isinstance(known_parsed, float):
         scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
         if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
-            return f"${known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"${known_parsed / 1e6:g} million"
+            # The answer's own currency mark: "KSh 2.1M" is corrected to "KSh 1.2M", not to dollars.
+            mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
+            return f"{mark}{known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"{mark}{known_parsed / 1e6:g} million"
     return known_raw
 
 

@@ -58,8 +58,10 @@ CHANGE_STATED = re.compile(
 )
 CHANGED_FROM = re.compile(
     r"\b(?:moves?|moved|moving|goes|going|went|gone|changes?|changed|changing|shifts?|shifted|pushed|"
-    r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped)"
-    r"(?:\s+(?:up|down|back|forward))?\s+from\s+",  # "went up from 86,000 to 94,500"
+    r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped|"
+    # "the weekend rate is revised from KSh 12,000 to KSh 13,500", "the fee was reduced from $90 to $75"
+    r"revised|revises|raised|reduced|lowered|adjusted|amended|updated)"
+    r"(?:\s+(?:up|down|back|forward|upwards|downwards))?\s+from\s+",  # "went up from 86,000 to 94,500"
     re.IGNORECASE,
 )
 # "the budget is now £134,200", "attendance now stands at 240": the value that holds from now on, the

@@ -73,6 +73,10 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
             # "## Grant" over "Giedre will submit …": a heading ends where its line does; no name runs
             # on from it into the text below.
             text = text.rsplit("\n", 1)[-1]
+        elif "\n" in text and not doc.text[:ent.start_char].rsplit("\n", 1)[-1].strip() and len(
+                text.split("\n", 1)[0].split()) >= 2:
+            # A signature's name alone on its line, over "Lodge Manager, …": the name ends with its line.
+            text = text.split("\n", 1)[0]
         name = clean_name(text.replace("\n", " "))
         if kind is None or len(name) < 3 or not name[0].isupper() or any(c in name for c in "@/|<>#*"):
             continue

@@ -62,7 +62,9 @@ class Learnt:
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w@.]+", " ", text.casefold()).split())
+    # An apostrophe inside or closing a name is part of the word: "Ng'ang'a" is one surname, "Ochieng'" one name.
+    text = re.sub(r"(?<=\w)['’]", "", text.casefold())
+    return " ".join(re.sub(r"[^\w@.]+", " ", text).split())
 
 
 class _UnionFind:
@@ -202,6 +204,7 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
     """The people a group's name may be short for: a lone first name, a first name or alias with the
     same surname, or the whole of someone's alias ("Hui Ling", known as by Lim Hui Ling, signing a mail)."""
     owners: dict[int, _Group] = {}
+    shortest = all(len(_norm(name).split()) <= 2 for name in group.names)  # no fuller name of its own
     for name in group.names:
         words = _norm(name).split()
         if len(words) == 2:  # only an alias files a two-word name in `called`
@@ -210,7 +213,11 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
             continue
         for other in called.get(words[0], []):
             surnames = {_norm(n).split()[-1] for n in other.names if len(n.split()) > 1}
-            if other is not group and (len(words) == 1 or words[1] in surnames):
+            # "Esther Nafula" of Esther Nafula Wamalwa: given and middle names without the surname, as a
+            # list written surname first ("WAMALWA, Esther Nafula") reads to the recogniser.
+            given = {tuple(_norm(n).split()[:2]) for n in other.names if len(_norm(n).split()) > 2
+                     } if shortest and any(r.method != "ner" for r in other.rows) else set()
+            if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given):
                 owners[id(other)] = other
     return list(owners.values())
 

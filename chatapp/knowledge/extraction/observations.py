@@ -38,7 +38,9 @@ HONORIFIC = (
     r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?(?:-ing\.)?"
     # The German doctorate's subject and the habilitation after "Dr.": "Dr. rer. nat.", "Dr. med.
     # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
-    r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\.)\s+"
+    r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."
+    # An engineer's title, as East and West Africa write it before the name: "Eng. Kennedy Mutua", "Engr.".
+    r"|engr?\.)\s+"
 )
 _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
@@ -55,7 +57,8 @@ _PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
 PROSE_NAME = rf"[A-Z][\w'’-]+(?:\s+(?:(?i:{_PARTICLE})\s+){{0,2}}[A-Z][\w'’-]+){{1,3}}"
 # A capitalised name word by the shape of its letters ("A" a capital, "a" a small letter of any
 # alphabet): "Dana", "Okonkwo-Hale", "O'Neill", "McDonald", "Inés", "Kamińska", "Đoàn", "Hạnh".
-_NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*\.?$")
+# A closing apostrophe is part of some names as Kenya writes them: "Atieno'", "Ochieng'" (the "ng'" sound).
+_NAME_SHAPE = re.compile(r"^(?:A['’])?Aa+(?:Aa+)?(?:[-'’]A?a+)*['’]?\.?$")
 
 
 def _letter_shape(word: str) -> str:
@@ -138,8 +141,16 @@ _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy prin
                          "medic".split())
 
 
+# Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
+_NOT_AGENTS = frozenset("whether either neither other another rather together however whatever whenever "
+                        "wherever whoever wherefore therefore never forever over under after later earlier "
+                        "further hither thither".split())
+
+
 def is_job_word(word: str) -> bool:
     """ "manager", "brewer", "nurse": a word for someone who does something (lower case)."""
+    if word in _NOT_AGENTS:
+        return False
     return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
 
 
@@ -214,10 +225,20 @@ NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", 
 
 # "Abara, Chidi (Dr.)", "Nowakowska, Zofia": a name written surname first, as phone lists, registers
 # and practice-system exports sort their people; the bracket holds an honorific or a name they go by.
+# Staff lists write the surname in capitals ("WAMALWA, Esther Nafula"), an honorific before the given names
+# ("KIPROP, Eng. Samuel") and two given names where a person has them.
 _SURNAME_FIRST = re.compile(
-    r"^(?P<surname>[^\W\d_][\w'’-]*(?:[ -][^\W\d_][\w'’-]*){0,2}),\s*(?P<given>[^\W\d_][\w'’-]*(?:\s+[A-Z]\.?)?)"
-    r"(?:\s*\((?P<note>[^()]{1,24})\))?$"
+    r"^(?P<surname>[^\W\d_][\w'’-]*(?:[ -][^\W\d_][\w'’-]*){0,2}),\s*(?P<title>" + HONORIFIC + r")?"
+    r"(?P<given>[^\W\d_][\w'’-]*(?:\s+[A-Z]\.?|\s+[^\W\d_][\w'’-]*)?)"
+    r"(?:\s*\((?P<note>[^()]{1,24})\))?$", re.IGNORECASE
 )
+
+
+def _surname_case(surname: str) -> str:
+    """ "WAMALWA" -> "Wamalwa", "NG'ANG'A" -> "Ng'ang'a", "OKONKWO-HALE" -> "Okonkwo-Hale"; "Abara" as written."""
+    if not surname.isupper() or len(surname) < 2:
+        return surname
+    return "-".join(" ".join(w[:1].upper() + w[1:].lower() for w in part.split()) for part in surname.split("-"))
 
 
 def _natural_order(cell: str) -> str | None:
@@ -227,13 +248,16 @@ def _natural_order(cell: str) -> str | None:
     if not match:
         return None
     note = (match.group("note") or "").strip()
-    name = f"{match.group('given')} {match.group('surname')}"
+    surname = _surname_case(match.group("surname"))
+    name = f"{match.group('given')} {surname}"
     if not looks_like_person(name):
         return None
+    if match.group("title"):
+        return f"{match.group('title').strip()} {name}"
     if _HONORIFICS.match(note + " "):
         return f"{note} {name}"
     if re.fullmatch(r"[A-Z][\w'’-]{1,20}", note):
-        return f"{match.group('given')} ({note}) {match.group('surname')}"
+        return f"{match.group('given')} ({note}) {surname}"
     return name
 
 

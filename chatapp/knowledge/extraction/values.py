@@ -27,7 +27,17 @@ _YEARLESS_DATE = re.compile(
 )
 # A dollar sign may carry its country's letters: "NZ$1,240,000", "A$95", "US$12,000".
 # Indian grouping keeps pairs of digits above the thousands: "₹48,50,000" is 4,850,000.
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d))\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?")
+# East Africa writes its shillings "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000" (Uganda's "USh", Tanzania's "TSh").
+_SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
+
+
+def _sign(written: str) -> str:
+    """One spelling of each currency mark: "Rs." is "₹", "Kshs." and "KSh" are "KES"."""
+    if written.startswith("Rs"):
+        return "₹"
+    mark = written.rstrip(".").upper()
+    return {"KSH": "KES", "KSHS": "KES", "USH": "UGX", "USHS": "UGX", "TSH": "TZS", "TSHS": "TZS"}.get(mark, written)
 
 
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
@@ -73,7 +83,7 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
             number += int(match.group("cents")) / 100
         scale = (match.group("scale") or "").strip().lower()
         number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
-        sign = "₹" if match.group("cur").startswith("Rs") else match.group("cur")  # one spelling of the rupee
+        sign = _sign(match.group("cur"))
         found.append((match, (sign, number)))
     return found
 
@@ -97,7 +107,7 @@ def value_shape(text: str) -> str:
     normal = normal_value(text)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal):
         return "date"
-    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d", normal):
+    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d|(?:KES|UGX|TZS)\d", normal):
         return "amount"
     return "text"
 

@@ -74,8 +74,23 @@ def fix_possessives(doc: TokenizedInput, claimed: set[int], names: KnownNames, t
                 alternatives=[(corrected, round(confidence, 3)), (token.text, round(1 - confidence, 3))]))
             token.text = corrected
             claimed.add(index)
+            records += _title_capitalised(doc, index, tier)
             break
     return records
+
+
+def _title_capitalised(doc: TokenizedInput, index: int, tier: str) -> list[CorrectionRecord]:
+    """ "mama graces number" -> "Mama Grace's number": the title before a name takes a capital too."""
+    before = previous_word(doc, index)
+    token = doc.tokens[before] if before is not None else None
+    if token is None or not is_editable_word(token) or not token.text.islower() or token.text not in TITLES_BEFORE_A_NAME:
+        return []
+    title = token.text.capitalize()
+    record = CorrectionRecord(tier=tier, span=(token.start, token.end), original=token.original, corrected=title,
+                              correction_type="Capitalization", confidence=0.9,
+                              alternatives=[(title, 0.9), (token.text, 0.1)])
+    token.text = title
+    return [record]
 
 
 def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str, float] | None:
@@ -137,11 +152,18 @@ def _other_name(lower: str, stem: str, names: KnownNames, vocabulary_form) -> st
     return None
 
 
+# Titles and respectful forms of address said before a first name ("dr hopes", "mama graces number"):
+# the word after them is a name.
+TITLES_BEFORE_A_NAME = frozenset("mr mrs ms dr prof eng mama baba mzee auntie aunty uncle".split())
+
+
 def _no_verb_can_follow(doc: TokenizedInput, index: int) -> bool:
     """A registry person's name that is an everyday word ("hope", "will") is read as the name's
-    possessive only where the word before leaves no room for the verb ("how's hopes plan")."""
+    possessive only where the word before leaves no room for the verb ("how's hopes plan") or is a
+    title said before a name ("mama graces number")."""
     before = previous_word(doc, index)
-    return before is not None and doc.tokens[before].text.lower().replace("’", "'") in NO_VERB_AFTER
+    word = doc.tokens[before].text.lower().replace("’", "'").rstrip(".") if before is not None else None
+    return word is not None and (word in NO_VERB_AFTER or word in TITLES_BEFORE_A_NAME)
 
 
 def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tagger | None) -> float | None:

@@ -229,6 +229,8 @@ class SyntacticCorrector:
                         and strip_accents(canonical).lower() == strip_accents(current).lower()))
                 ):
                     edits.set(index, canonical, "Capitalization", confidence)
+            if confidence > 0 and match.form.entity_type == "person":
+                _capitalise_title_before(doc, match.indices[0], edits)
         for index, token in enumerate(doc.tokens):
             if index not in claimed and is_editable_word(token) and token.text.lower() in ALWAYS_CAPITALISED:
                 if token.text.islower():
@@ -320,6 +322,19 @@ class SyntacticCorrector:
             confidence=confidence,
             alternatives=[(mark, confidence), ("", round(1 - confidence, 3))],
         )
+
+
+def _capitalise_title_before(doc: TokenizedInput, index: int, edits) -> None:
+    """ "dr chebet", "mama grace": a title or respectful form said right before a person's name is
+    written with a capital, as the name is ("Dr Chebet", "Mama Grace")."""
+    from chatapp.preprocess.correction.possessives import TITLES_BEFORE_A_NAME
+
+    before = previous_word(doc, index)
+    if before is None or not is_editable_word(doc.tokens[before]):
+        return
+    title = doc.tokens[before].text
+    if title.islower() and title in TITLES_BEFORE_A_NAME:
+        edits.set(before, title.capitalize(), "Capitalization", 0.9)
 
 
 def _bare(doc: TokenizedInput, index: int) -> bool:

@@ -56,6 +56,10 @@ class Profile:
     related: set[str] = field(default_factory=set)  # entities its attributes name, and those naming it
 
 
+# Words for the kind of thing a project is, said after a shortened name of it ("the Amboseli water project").
+_KIND_WORDS = frozenset("project job works programme program initiative scheme".split())
+
+
 class AliasIndex:
     """The registry's names and aliases as phrases, and a Profile per entity.
     Built on first use; refresh() rebuilds it."""
@@ -68,6 +72,7 @@ class AliasIndex:
         self._name_strings: list[str] = []
         self._longest = 1
         self._roles: dict[tuple[str, ...], str] = {}  # a role one entity alone holds -> that entity
+        self._ends: dict | None = None  # (first word, last word) -> long names opening and closing so
 
     def refresh(self) -> None:
         """Rebuild from the registry (after an ingest)."""
@@ -93,7 +98,7 @@ class AliasIndex:
             phrases.setdefault(name_tokens(word), [Alias(entity_id, NAME_PART_EXACTNESS, word)])
         _link_related(profiles)
         self._roles = _sole_holders(profiles)
-        self._profiles, self._phrases, self._name_keys = profiles, phrases, name_keys
+        self._profiles, self._phrases, self._name_keys, self._ends = profiles, phrases, name_keys, None
         self._name_strings = [key for key, _, _ in name_keys]
         self._longest = max((len(p) for p in phrases), default=1)
 
@@ -130,6 +135,33 @@ class AliasIndex:
         if self.profiles[alias.entity_id].entity.type == "person":
             return fold(name) not in lexicon.AMBIGUOUS_NAMES or surface[:1].isupper()
         return surface[:1].isupper() or not lexicon.is_common(fold(name))
+
+    def shortened_name(self, tokens: tuple[str, ...]) -> str | None:
+        """The one project or thing these folded words name with some middle words of its name left
+        out: "amboseli borehole project" for "Amboseli Camp Borehole & Water Tank Project". The first and last words
+        are its own, the rest in its order; a person's name is never shortened so."""
+        self._ensure_built()
+        if len(tokens) < 2:
+            return None
+        if self._ends is None:
+            self._ends = {}
+            for phrase, aliases in self._phrases.items():
+                if len(phrase) > 2:
+                    self._ends.setdefault((phrase[0], phrase[-1]), []).append((phrase, aliases))
+                    self._ends.setdefault((phrase[0], None), []).append((phrase, aliases))
+        # "the Amboseli water project": a word for the kind of thing it is may close the name in place of
+        # its own last word ("… Water Tank Upgrade").
+        generic = len(tokens) > 2 and tokens[-1] in _KIND_WORDS
+        found = set()
+        for phrase, aliases in self._ends.get((tokens[0], None if generic else tokens[-1]), ()):
+            said = tokens[:-1] if generic and phrase[-1] != tokens[-1] else tokens
+            if len(phrase) <= len(said):
+                continue
+            words = iter(phrase)
+            if all(token in words for token in said):  # in order, as a subsequence
+                found |= {a.entity_id for a in aliases if " " in a.name
+                          and self.profiles[a.entity_id].entity.type not in ("person", "organization")}
+        return next(iter(found)) if len(found) == 1 else None
 
     def role_holder(self, tokens: tuple[str, ...]) -> str | None:
         """The one entity whose role these folded words are ("office manager"), if only one has it."""

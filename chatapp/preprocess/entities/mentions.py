@@ -33,6 +33,7 @@ def find_mentions(text: str, index: AliasIndex, doc=None, now: datetime | None =
     found = _marker_mentions(text, index, markers, date_spans)
     found += _alias_mentions(text, index)
     found += _role_mentions(text, index)
+    found += _shortened_name_mentions(text, index)
     found += _ner_mentions(doc, date_spans)
     found += _temporal_mentions(text, now, date_spans, context_years)
     found += reference_mentions(text)
@@ -72,6 +73,23 @@ def _alias_mentions(text: str, index: AliasIndex) -> list[Mention]:
                 i += n - 1
                 break
         i += 1
+    return found
+
+
+def _shortened_name_mentions(text: str, index: AliasIndex) -> list[Mention]:
+    """A project's name said with middle words left out ("who leads the Amboseli borehole project?"
+    for the Amboseli Camp Borehole & Water Tank Project), opening on a capitalised word: the one entity so named."""
+    found = []
+    tokens = [(fold(m.group(0)), m.span(), m.group(0)) for m in TOKEN.finditer(text)]
+    for i, (_, _, surface) in enumerate(tokens):
+        if not surface[:1].isupper():
+            continue
+        for n in range(min(index.longest_phrase - 1, len(tokens) - i), 1, -1):
+            entity_id = index.shortened_name(tuple(t[0] for t in tokens[i:i + n]))
+            if entity_id is not None:
+                span = (tokens[i][1][0], tokens[i + n - 1][1][1])
+                found.append(Mention(text[span[0]:span[1]], span, "alias", entity_id=entity_id))
+                break
     return found
 
 
