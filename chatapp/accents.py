@@ -7,6 +7,7 @@ Users without those keys type the bare letter, so they are mapped to it, one let
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _UNDECOMPOSED = str.maketrans("đĐłŁøØħĦıŧŦ", "dDlLoOhHitT")
@@ -18,3 +19,16 @@ def strip_accents(text: str) -> str:
         return text
     text = unicodedata.normalize("NFKD", text).translate(_UNDECOMPOSED)
     return "".join(c for c in text if not unicodedata.combining(c))
+
+
+TOKEN = re.compile(r"\w+(?:[.@]\w+)*")  # a word, or an address/handle with its dots and @
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form of a text."""
+    return strip_accents(text).casefold()
+
+
+def name_tokens(text: str) -> tuple[str, ...]:
+    """The folded words of a name or mention: the keys names are looked up by."""
+    return tuple(TOKEN.findall(fold(text)))

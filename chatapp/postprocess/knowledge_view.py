@@ -25,7 +25,7 @@ from chatapp.knowledge.extraction.people import role_parts
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
 from chatapp.knowledge.short_names import distinctive_words
 from chatapp.postprocess import values as V
-from chatapp.preprocess.entities.aliases import sole_holders
+from chatapp.knowledge.extraction.people import sole_holders
 from chatapp.postprocess.evidence import date_covers, is_stop, stem, words
 from chatapp.records import Entity
 

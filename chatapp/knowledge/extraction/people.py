@@ -9,6 +9,7 @@ list of known names.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable, Iterable
 from email.utils import getaddresses
 
 from chatapp.knowledge.extraction.observations import (
@@ -1026,3 +1027,21 @@ class PeopleReader:
 def read_people(text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()) -> list[Observation]:
     """`headings`: the offsets where the parser found heading lines (see PeopleReader)."""
     return PeopleReader(text, metadata, is_email, headings).read()
+
+
+# Attributes that say what someone is: "the office manager" names whoever alone holds that role.
+ROLE_KEYS = ("role", "title", "position", "job_title")
+
+
+def sole_holders(roles: Iterable[tuple[str, str]], form_key: Callable[[str], Hashable]) -> dict:
+    """`form_key(role)` -> the one entity holding that role, from (entity id, role as written) pairs: a
+    role two entities hold names neither. A role counts as written and without what follows a comma
+    ("Associate, heritage projects" is also an "associate"); a form whose key is empty counts not."""
+    holders: dict[Hashable, set[str]] = {}
+    for entity_id, role in roles:
+        # "Office Manager (both clinics)" is also the office manager, "Dentist, DDS — Clinical Director" the
+        # clinical director.
+        for form in {role, role.split(",")[0], *role_parts(role)}:
+            if key := form_key(form):
+                holders.setdefault(key, set()).add(entity_id)
+    return {key: next(iter(ids)) for key, ids in holders.items() if len(ids) == 1}

@@ -9,13 +9,13 @@ from typing import Iterable, Iterator
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from chatapp.accents import strip_accents
+from chatapp.accents import name_tokens, strip_accents
+from chatapp.knowledge.extraction.people import ROLE_KEYS, sole_holders
 from chatapp.lexicon import AMBIGUOUS_NAMES, is_first_name, zipf
 from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
 from chatapp.records import Entity
 
 PLACE_ATTRIBUTES = ("location", "headquarters", "offices", "city")
-ROLE_KEYS = ("role", "title", "position", "job_title")  # attributes that say what someone is
 
 
 @dataclass
@@ -65,8 +65,6 @@ class NameMatch:
 def _sole_role_words(roles: list[tuple[str, str]]) -> frozenset[tuple[str, ...]]:
     """The lower-case words of each role that one entity alone holds ("office manager"): "the office
     managers email" is that one person's email, not several managers'."""
-    from chatapp.preprocess.entities.aliases import name_tokens, sole_holders
-
     return frozenset(sole_holders(roles, lambda form: t if (t := name_tokens(form)) and len(t) <= 4 else None))
 
 

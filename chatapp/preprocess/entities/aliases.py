@@ -10,31 +10,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from collections.abc import Callable, Hashable, Iterable
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
 from chatapp import lexicon
-from chatapp.accents import strip_accents
+from chatapp.accents import TOKEN, fold, name_tokens  # noqa: F401 - the index's keys (TOKEN re-exported)
+from chatapp.knowledge.extraction.people import ROLE_KEYS, sole_holders  # "the office manager": its one holder
 from chatapp.knowledge.registry import decode_attribute
 from chatapp.knowledge.short_names import distinctive_words
-from chatapp.preprocess.correction.names import ROLE_KEYS  # "the office manager" names whoever alone holds that role
 from chatapp.preprocess.dialogue import keywords_of
 from chatapp.records import Entity
 
-TOKEN = re.compile(r"\w+(?:[.@]\w+)*")  # a word, or an address/handle with its dots and @
 FULL_NAME_EXACTNESS, ALIAS_EXACTNESS, NAME_PART_EXACTNESS = 1.0, 0.97, 0.75
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form of a text."""
-    return strip_accents(text).casefold()
-
-
-def name_tokens(text: str) -> tuple[str, ...]:
-    """The folded words of a name or mention: the alias index's keys."""
-    return tuple(TOKEN.findall(fold(text)))
 
 
 class Alias(NamedTuple):
@@ -191,22 +179,6 @@ def _sole_holders(profiles: dict[str, Profile]) -> dict[tuple[str, ...], str]:
     roles = ((entity_id, value) for entity_id, profile in profiles.items() for key in ROLE_KEYS
              if isinstance(value := profile.attributes.get(key), str))
     return sole_holders(roles, lambda form: tokens if (tokens := name_tokens(form)) and len(tokens) <= 5 else None)
-
-
-def sole_holders(roles: Iterable[tuple[str, str]], form_key: Callable[[str], Hashable]) -> dict:
-    """`form_key(role)` -> the one entity holding that role, from (entity id, role as written) pairs: a
-    role two entities hold names neither. A role counts as written and without what follows a comma
-    ("Associate, heritage projects" is also an "associate"); a form whose key is empty counts not."""
-    from chatapp.knowledge.extraction.people import role_parts
-
-    holders: dict[Hashable, set[str]] = {}
-    for entity_id, role in roles:
-        # "Office Manager (both clinics)" is also the office manager, "Dentist, DDS — Clinical Director" the
-        # clinical director.
-        for form in {role, role.split(",")[0], *role_parts(role)}:
-            if key := form_key(form):
-                holders.setdefault(key, set()).add(entity_id)
-    return {key: next(iter(ids)) for key, ids in holders.items() if len(ids) == 1}
 
 
 def _link_related(profiles: dict[str, Profile]) -> None:
