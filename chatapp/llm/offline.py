@@ -20,6 +20,7 @@ from typing import Any, Iterator
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
+from chatapp.knowledge.parsers.mail import is_reply_attribution
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
@@ -133,8 +134,6 @@ def keywords(text: str) -> set[str]:
 
 
 BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
-# "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote; it says nothing itself.
-REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 # "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
 FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")
@@ -151,7 +150,7 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
     for paragraph in re.split(r"\n\s*\n", content):
         for raw in paragraph.splitlines():
             line = raw.strip().lstrip(">").strip()  # a quoted line of an earlier message is still its text
-            if not line or HEADER_LINE.match(line) or REPLY_ATTRIBUTION.match(line):
+            if not line or HEADER_LINE.match(line) or is_reply_attribution(line):
                 continue
             starts_new = (bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
                           or bool(FIELD_LINE.match(line)))
