@@ -146,8 +146,10 @@ _REVISED_LABEL = re.compile(r"\b(?:revised|new|updated|amended)\s+(?:[\w/&-]+\s+
 
 
 # "The show will now open on Saturday, March 20", "the fee is now $950": the value that holds from now
-# on is the first one after "now" in its clause. Not "until now", "by now", "now that …".
-NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)(?P<clause>[^.;:!?]{0,80})", re.IGNORECASE)
+# on is the first one after "now" in its clause. Not "until now", "by now", "now that …"; and the clause ends
+# at a conjunction: in "40% invoiced now and 60% at go-live" "now" tells when, and 60% is another part.
+NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)"
+                       r"(?P<clause>(?:(?!\b(?:and|but|or|while|whereas)\b)[^.;:!?]){0,80})", re.IGNORECASE)
 
 
 def stated_new_values(sentence: str) -> list[V.FoundValue]:

@@ -74,7 +74,7 @@ TIME_RE = re.compile(
 _CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar"
 AMOUNT_RE = re.compile(
     r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
-    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?"
+    r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones)(?!\w))?"
     r"|\b(\d[\d,]*(?:\.\d+)?)\s?(dollars|euros?|pounds|rupees|" + _CODES + r")\b",
     re.IGNORECASE,
 )
@@ -99,7 +99,12 @@ SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|"
                                r"(dollars|euros|pounds)\b", re.IGNORECASE)
 NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
-_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+# Portuguese and Spanish write thousands and millions as words too: "R$ 350 mil", "R$ 1,1 milhão".
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
+          "mil": 1e3, "milhão": 1e6, "milhões": 1e6, "millón": 1e6, "millones": 1e6}
+# "€1,2M", "R$ 1,1 milhão": a comma before one or two digits, ending the number, is a decimal comma
+# (a thousands comma always has three digits after it).
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 # Measures with a unit symbol, written as work documents write them ("150 kW", "422 kWh", "1,500 kVA",
 # "280 km", "60,000 litres"): each unit as (what it measures, how many of that dimension's base unit).
 # Case matters ("MW" is not "mW"), so these are matched apart from the words above.
@@ -237,6 +242,8 @@ def _month(name: str) -> int:
 
 
 def _amount(number: str, scale: str | None) -> float:
+    if _DECIMAL_COMMA.fullmatch(number):
+        number = number.replace(",", ".")
     return float(number.replace(",", "")) * _SCALE.get((scale or "").lower(), 1.0)
 
 

@@ -46,7 +46,7 @@ _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
 # Malay "bin"/"binte" and Tamil "s/o", "d/o", "a/l", "a/p" (son or daughter of) join a person's name to
 # their father's, as Singapore and Malaysia write them ("Rajesh Kumar s/o Gopal").
-NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti binte bte ibn al ter ó "
+NAME_PARTICLES = frozenset("van von de der den da di do du del della dos das la le bin binti binte bte ibn al ter ó "
                            "ap ab ferch ní nic uí mhic s/o d/o a/l a/p".split())
 # A person's name as prose writes it: two to four capitalised words, surname particles between them
 # ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.

@@ -1,0 +1,143 @@
+"""An engineering manager's folder at a Portuguese–Brazilian SaaS startup: a nested team directory (.json) with
+names carrying particles and accents ("Renata de Castro Lobo", "José Augusto da Cunha"), replies quoted under
+Gmail's Portuguese attribution ("Em qui., 26 de nov. de 2026 às 08:04, … escreveu:"), signatures stacked down
+the page just above the quoted writer's line, amounts in reais written "R$ 420 mil", and a payment schedule
+that says "invoiced now and … at go-live". Real ChatEngine, SQLite, Chroma and spaCy; names that appear
+nowhere in the code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
+
+DIRECTORY = json.dumps({
+    "company": "Ladrilho Cloud, Lda.",
+    "leadership": [
+        {"name": "Renata de Castro Lobo", "role": "CEO & Co-founder", "email": "renata@ladrilho.io"},
+        {"name": "Helena do Vale Moura", "role": "Head of Finance & People", "email": "helena@ladrilho.io"},
+    ],
+    "squads": [
+        {"name": "Faturação", "lead": "José Augusto da Cunha", "members": [
+            {"name": "José Augusto da Cunha", "nickname": "Guto", "role": "Squad Lead, Faturação",
+             "email": "guto@ladrilho.io"},
+            {"name": "Sofia Barreto", "role": "Backend Engineer", "email": "sofia@ladrilho.io"},
+        ]},
+        {"name": "Importações", "lead": "Caio Menezes dos Reis", "members": [
+            {"name": "Caio Menezes dos Reis", "role": "Staff Engineer, Imports Lead", "email": "caio@ladrilho.io",
+             "phone": "+55 31 99720 1184"},
+            {"name": "Leonor de Almeida Faria", "nickname": "Nónó", "role": "Product Manager, Imports",
+             "email": "leonor@ladrilho.io"},
+        ]},
+    ],
+}, ensure_ascii=False, indent=1)
+
+FUNDING = """From: Helena do Vale Moura <helena@ladrilho.io>
+To: Renata de Castro Lobo <renata@ladrilho.io>
+Subject: Re: Bridge round
+Date: Wed, 18 Nov 2026 19:41:02 +0000
+
+Renata,
+
+The numbers work on my side: the bridge gives us 20 months of runway.
+
+Helena
+
+--
+Helena do Vale Moura
+Head of Finance & People · Ladrilho Cloud
++351 934 771 052
+
+On Wed, 18 Nov 2026 at 10:15, Renata de Castro Lobo <renata@ladrilho.io> wrote:
+> Quick update: the bridge round is €900k, led by Serra Capital.
+>
+> Renata
+"""
+
+GO_LIVE = """From: Caio Menezes dos Reis <caio@ladrilho.io>
+To: Leonor de Almeida Faria <leonor@ladrilho.io>
+Cc: José Augusto da Cunha <guto@ladrilho.io>
+Subject: Re: Jatobá go-live
+Date: Thu, 26 Nov 2026 17:48:19 -0300
+
+Nónó, all,
+
+Agreed with the customer: go-live moves to 25 Jan 2027 (was 7 Dec 2026).
+
+Implementation fee: R$ 420 mil, 30% invoiced now and 70% at go-live.
+
+Abs,
+Caio
+
+--
+Caio Menezes dos Reis
+Staff Engineer, Imports Lead · Ladrilho
+Belo Horizonte · +55 31 99720 1184
+
+Em qui., 26 de nov. de 2026 às 08:04, Leonor de Almeida Faria <leonor@ladrilho.io> escreveu:
+> Caio, the customer's ERP is frozen in December. Can we move go-live?
+>
+> Nónó
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "ladrilho", {
+        "team.json": DIRECTORY, "email-2026-11-18-bridge.eml": FUNDING, "email-2026-11-26-go-live.eml": GO_LIVE,
+    })
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("name, email", [
+    ("Helena do Vale Moura", "helena@ladrilho.io"),
+    ("Renata de Castro Lobo", "renata@ladrilho.io"),
+    ("Leonor de Almeida Faria", "leonor@ladrilho.io"),
+    ("Caio Menezes dos Reis", "caio@ladrilho.io"),
+])
+def test_a_signature_above_the_quoted_writers_line_is_only_the_signers(engine, name, email):
+    # The signer's stacked signature ends at its blank line: the quoted writer's "<address> wrote:" (or
+    # "escreveu:") under it is not the signer's address, and the two stay two people.
+    entity = only_entity(engine, name)
+    assert entity.attributes.get("email") == email
+    assert offline_answer(engine, f"What is {name}'s email address?", f"email-{email}").count("@ladrilho.io") == 1
+
+
+def test_a_portuguese_attribution_names_the_quoted_writer(engine):
+    from chatapp.knowledge.parsers.mail import is_reply_attribution
+
+    assert is_reply_attribution("Em qui., 26 de nov. de 2026 às 08:04, Leonor de Almeida Faria <leonor@ladrilho.io> escreveu:")
+    assert is_reply_attribution("Le mar. 1 déc. 2026 à 16:33, Jean Roux <jean@exemple.fr> a écrit :")
+    assert not is_reply_attribution("Em seguida, escreveu o relatório.")
+    assert "Nónó" in only_entity(engine, "Leonor de Almeida Faria").aliases
+
+
+def test_an_accented_census_first_name_with_a_particle_is_a_person(engine):
+    # "José" is the census tables' "Jose": "José Augusto da Cunha" is a person, with the nickname the list gives.
+    entity = only_entity(engine, "José Augusto da Cunha")
+    assert entity.attributes.get("email") == "guto@ladrilho.io"
+    assert "Guto" in entity.aliases
+
+
+def test_an_amount_in_thousands_of_reais_is_corrected_whole(engine):
+    response = checked(engine, "What is the implementation fee?",
+                       "The implementation fee is R$ 240 mil, with 30% invoiced at kick-off.")
+    assert [f.content for f in response.hallucination_flags] == ["R$ 240 mil"]
+    assert "R$ 420 mil [corrected]" in response.delivered
+
+
+def test_a_decimal_comma_amount_is_the_same_amount(engine):
+    from chatapp.postprocess.values import find_values
+
+    assert [v.parsed for v in find_values("€1,2M and €1.2M and R$ 1,1 milhão and €23,400")] == [
+        1.2e6, 1.2e6, 1.1e6, 23400.0]
+
+
+def test_a_share_invoiced_now_beside_another_at_go_live_is_no_change(engine):
+    # "30% invoiced now and 70% at go-live" says when each part is invoiced: 70% is not what 30% became.
+    response = checked(engine, "What is the implementation fee?",
+                       "The implementation fee is R$ 420 mil, with 30% invoiced now and 70% at go-live.")
+    assert response.hallucination_flags == []
