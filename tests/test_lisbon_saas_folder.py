@@ -83,10 +83,28 @@ Em qui., 26 de nov. de 2026 às 08:04, Leonor de Almeida Faria <leonor@ladrilho.
 """
 
 
+MOVE = """From: Marta Quintas <marta.q@ladrilho.io>
+To: Lisboa <lisboa@ladrilho.io>
+Subject: FW: new move date
+Date: Tue, 1 Dec 2026 12:30:44 +0000
+
+Olá a todos,
+
+Our move to the new office is now on 29/01/2027. Budget unchanged at EUR 52k.
+
+Obrigada!
+Marta
+
+Marta Quintas | Office & Operations Manager
+Ladrilho Cloud, Lda. | +351 914 880 231
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ladrilho", {
         "team.json": DIRECTORY, "email-2026-11-18-bridge.eml": FUNDING, "email-2026-11-26-go-live.eml": GO_LIVE,
+        "email-2026-12-01-move.eml": MOVE,
     })
     yield engine
     engine.close()
@@ -141,3 +159,29 @@ def test_a_share_invoiced_now_beside_another_at_go_live_is_no_change(engine):
     response = checked(engine, "What is the implementation fee?",
                        "The implementation fee is R$ 420 mil, with 30% invoiced now and 70% at go-live.")
     assert response.hallucination_flags == []
+
+
+def test_a_firms_line_with_its_legal_form_under_a_signature_is_no_person(engine):
+    # "Ladrilho Cloud, Lda. | +351 …" is the firm's line: a firm with Portugal's legal form, not a person whose
+    # job is "Lda" — so it cannot stand in for anyone named in an answer.
+    people = [e.name for e in engine.kb.registry.all_entities() if e.type == "person"]
+    assert "Ladrilho Cloud" not in people
+    firms = [e for e in engine.kb.registry.all_entities() if e.type == "organization"]
+    assert any("Ladrilho Cloud" in [f.name, *f.aliases] for f in firms)
+
+
+def test_another_persons_role_written_with_an_ampersand_is_corrected(engine):
+    # The documents index the role without its "&": the answer's "Office & Operations Manager" is still found
+    # as Marta's role, though it shares "Manager" with Leonor's own.
+    response = checked(engine, "What does Leonor de Almeida Faria do?",
+                       "Leonor de Almeida Faria is the Office & Operations Manager.")
+    assert [f.hallucination_type for f in response.hallucination_flags] == ["WrongAttribute"]
+    assert "Product Manager, Imports [corrected]" in response.delivered
+
+
+def test_a_title_with_of_followed_by_where_it_is_held_is_corrected_whole(engine):
+    # "Head of Customer Care at Ladrilho" (a title nobody holds): "at" says where; the title is not cut to "Head".
+    response = checked(engine, "What does Sofia Barreto do?",
+                       "Sofia Barreto is the Head of Customer Care at Ladrilho Cloud.")
+    assert [f.content for f in response.hallucination_flags] == ["Sofia Barreto is the Head of Customer Care"]
+    assert "Backend Engineer [corrected] at Ladrilho Cloud" in response.delivered
