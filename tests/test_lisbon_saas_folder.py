@@ -100,11 +100,38 @@ Ladrilho Cloud, Lda. | +351 914 880 231
 """
 
 
+PROJECT = """---
+title: "Projeto Jatobá — LegacyDesk → Ladrilho migration"
+owner: Caio Menezes dos Reis
+status: in progress
+---
+
+# Projeto Jatobá
+
+**Lead:** Caio Menezes dos Reis
+**Customer:** Jatobá Logística Ltda.
+
+Move Jatobá's 900 technicians from LegacyDesk to Ladrilho.
+"""
+
+KICKOFF = """From: Sofia Barreto <sofia@ladrilho.io>
+To: Caio Menezes dos Reis <caio@ladrilho.io>
+Subject: Jatobá kick-off
+Date: Thu, 22 Oct 2026 14:05:33 -0300
+
+Caio,
+
+Jatobá IT will give us a read-only replica by 02/11/2026. Jatobá finance wants the fee confirmed.
+
+Sofia
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ladrilho", {
         "team.json": DIRECTORY, "email-2026-11-18-bridge.eml": FUNDING, "email-2026-11-26-go-live.eml": GO_LIVE,
-        "email-2026-12-01-move.eml": MOVE,
+        "email-2026-12-01-move.eml": MOVE, "projeto-jatoba.md": PROJECT, "email-2026-10-22-kickoff.eml": KICKOFF,
     })
     yield engine
     engine.close()
@@ -185,3 +212,11 @@ def test_a_title_with_of_followed_by_where_it_is_held_is_corrected_whole(engine)
                        "Sofia Barreto is the Head of Customer Care at Ladrilho Cloud.")
     assert [f.content for f in response.hallucination_flags] == ["Sofia Barreto is the Head of Customer Care"]
     assert "Backend Engineer [corrected] at Ladrilho Cloud" in response.delivered
+
+
+def test_the_customers_name_and_what_the_project_is_name_the_project(engine):
+    # "Jatobá" is the customer's name and the project's; "migration" is only in the project's title, so
+    # "the Jatobá migration" is the project, and its lead is the answer (and "his" the lead after it).
+    names = [r.canonical_name for r in engine.turns.preprocess("who leads the jatoba migration?").resolved_entities]
+    assert "Projeto Jatobá" in names
+    assert "Caio Menezes dos Reis" in offline_answer(engine, "Who leads the Jatobá migration?", "jatoba-lead")
