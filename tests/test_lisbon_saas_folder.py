@@ -127,11 +127,24 @@ Sofia
 """
 
 
+LEAVE = """From: Renata de Castro Lobo <renata@ladrilho.io>
+To: Faturação <faturacao@ladrilho.io>
+Subject: Re: Leave plan
+Date: Wed, 2 Dec 2026 09:12:57 +0000
+
+Confirming for everyone: from Monday 7 Dec 2026, Sofi (Sofia Barreto) is Acting Squad Lead, Faturação, until
+Guto is back on 7 April 2027.
+
+Renata
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ladrilho", {
         "team.json": DIRECTORY, "email-2026-11-18-bridge.eml": FUNDING, "email-2026-11-26-go-live.eml": GO_LIVE,
         "email-2026-12-01-move.eml": MOVE, "projeto-jatoba.md": PROJECT, "email-2026-10-22-kickoff.eml": KICKOFF,
+        "email-2026-12-02-leave.eml": LEAVE,
     })
     yield engine
     engine.close()
@@ -208,10 +221,10 @@ def test_another_persons_role_written_with_an_ampersand_is_corrected(engine):
 
 def test_a_title_with_of_followed_by_where_it_is_held_is_corrected_whole(engine):
     # "Head of Customer Care at Ladrilho" (a title nobody holds): "at" says where; the title is not cut to "Head".
-    response = checked(engine, "What does Sofia Barreto do?",
-                       "Sofia Barreto is the Head of Customer Care at Ladrilho Cloud.")
-    assert [f.content for f in response.hallucination_flags] == ["Sofia Barreto is the Head of Customer Care"]
-    assert "Backend Engineer [corrected] at Ladrilho Cloud" in response.delivered
+    response = checked(engine, "What does Leonor de Almeida Faria do?",
+                       "Leonor de Almeida Faria is the Head of Customer Care at Ladrilho Cloud.")
+    assert [f.content for f in response.hallucination_flags] == ["Leonor de Almeida Faria is the Head of Customer Care"]
+    assert "Product Manager, Imports [corrected] at Ladrilho Cloud" in response.delivered
 
 
 def test_the_customers_name_and_what_the_project_is_name_the_project(engine):
@@ -220,3 +233,9 @@ def test_the_customers_name_and_what_the_project_is_name_the_project(engine):
     names = [r.canonical_name for r in engine.turns.preprocess("who leads the jatoba migration?").resolved_entities]
     assert "Projeto Jatobá" in names
     assert "Caio Menezes dos Reis" in offline_answer(engine, "Who leads the Jatobá migration?", "jatoba-lead")
+
+
+def test_an_acting_role_a_later_mail_gives_under_a_nickname_replaces_the_directorys(engine):
+    # "Sofi (Sofia Barreto) is Acting Squad Lead": the name people use, the full name in brackets, the title.
+    assert only_entity(engine, "Sofia Barreto").attributes.get("role") == "Acting Squad Lead"
+    assert "Acting Squad Lead" in offline_answer(engine, "What is Sofia Barreto's role?", "sofia-role")

@@ -160,6 +160,9 @@ _TITLE_ENDS = r"(?=\s*(?:[,.;:!?()]|$)|\s+(?:and|who|since|from|at|in|for|with|o
 _STATED_TITLES = (
     re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE}\s+(?:is|works\s+as|serves\s+as|acts\s+as)\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
+    # "Gui (Guilherme Nogueira) is Acting Squad Lead": the name people use, then the full name in brackets.
+    re.compile(rf"(?<![\w'’-])[A-Z][\w'’-]{{1,15}}\s+\((?P<name>{PROSE_NAME})\)(?P<note>)\s+(?:is|works\s+as|serves\s+as|"
+               rf"acts\s+as)\s+(?:now\s+)?(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
     re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE},\s+(?:our|the|their)\s+{_TITLE}(?=,)"),
     re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
