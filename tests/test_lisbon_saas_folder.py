@@ -139,12 +139,23 @@ Renata
 """
 
 
+OFFICE = """---
+title: Office move
+owner: Marta Quintas
+---
+
+# Office move to Beato (Marvila)
+
+We are leaving the old office on 31/01/2027.
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ladrilho", {
         "team.json": DIRECTORY, "email-2026-11-18-bridge.eml": FUNDING, "email-2026-11-26-go-live.eml": GO_LIVE,
         "email-2026-12-01-move.eml": MOVE, "projeto-jatoba.md": PROJECT, "email-2026-10-22-kickoff.eml": KICKOFF,
-        "email-2026-12-02-leave.eml": LEAVE,
+        "email-2026-12-02-leave.eml": LEAVE, "office-move.md": OFFICE,
     })
     yield engine
     engine.close()
@@ -239,3 +250,9 @@ def test_an_acting_role_a_later_mail_gives_under_a_nickname_replaces_the_directo
     # "Sofi (Sofia Barreto) is Acting Squad Lead": the name people use, the full name in brackets, the title.
     assert only_entity(engine, "Sofia Barreto").attributes.get("role") == "Acting Squad Lead"
     assert "Acting Squad Lead" in offline_answer(engine, "What is Sofia Barreto's role?", "sofia-role")
+
+
+def test_a_bracket_ending_a_heading_is_no_nickname_of_the_paragraph_under_it(engine):
+    # "Beato (Marvila)", a blank line, "We are leaving": no "Beato We" known as Marvila.
+    people = [e for e in engine.kb.registry.all_entities() if e.type == "person"]
+    assert not [e.name for e in people if "Marvila" in e.aliases or e.name.startswith("Beato")]

@@ -104,9 +104,11 @@ def is_group_name(name: str) -> bool:
 
 
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
+# One name, so within a paragraph: "Office move to Beato (Marvila)", a blank line, then "We are leaving …" is none.
+_IN_PARAGRAPH = r"(?:[ \t]*\n[ \t]*|[ \t]+)"
 INNER_NICKNAME = re.compile(
-    r"\b([A-Z][\w'’-]+)\s+(?:\"([A-Z][\w'’-]{1,20})\"|“([A-Z][\w'’-]{1,20})”|'([A-Z][\w-]{1,20})'"
-    r"|‘([A-Z][\w-]{1,20})’|\(([A-Z][\w'’-]{1,20})\))\s+(?=[A-Z])"
+    rf"\b([A-Z][\w'’-]+){_IN_PARAGRAPH}(?:\"([A-Z][\w'’-]{{1,20}})\"|“([A-Z][\w'’-]{{1,20}})”|'([A-Z][\w-]{{1,20}})'"
+    rf"|‘([A-Z][\w-]{{1,20}})’|\(([A-Z][\w'’-]{{1,20}})\)){_IN_PARAGRAPH}(?=[A-Z])"
 )
 
 
