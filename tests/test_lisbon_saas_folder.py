@@ -203,6 +203,17 @@ def test_a_decimal_comma_amount_is_the_same_amount(engine):
 
     assert [v.parsed for v in find_values("€1,2M and €1.2M and R$ 1,1 milhão and €23,400")] == [
         1.2e6, 1.2e6, 1.1e6, 23400.0]
+    # Dots between groups of three are thousands ("R$ 1.100.000,00"), as the ingest reads them; one group
+    # after a dollar's or a pound's dot is still a decimal ("$2.125 a gallon").
+    assert [v.parsed for v in find_values("R$ 1.100.000,00 and €48.000 and $2.125 a gallon and £1.50")] == [
+        1.1e6, 48000.0, 2.125, 1.5]
+
+
+def test_an_amount_written_with_dots_for_thousands_is_the_same_amount(engine):
+    right = checked(engine, "What is the implementation fee?", "The implementation fee is R$ 420.000.")
+    assert right.hallucination_flags == []
+    wrong = checked(engine, "What is the implementation fee?", "The implementation fee is R$ 240.000.")
+    assert [f.content for f in wrong.hallucination_flags] == ["R$ 240.000"]
 
 
 def test_a_share_invoiced_now_beside_another_at_go_live_is_no_change(engine):
