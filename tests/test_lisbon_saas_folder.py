@@ -24,6 +24,7 @@ DIRECTORY = json.dumps({
             {"name": "José Augusto da Cunha", "nickname": "Guto", "role": "Squad Lead, Faturação",
              "email": "guto@ladrilho.io"},
             {"name": "Sofia Barreto", "role": "Backend Engineer", "email": "sofia@ladrilho.io"},
+            {"name": "António Pires Lage", "nickname": "Tó", "role": "QA Engineer", "email": "to@ladrilho.io"},
         ]},
         {"name": "Importações", "lead": "Caio Menezes dos Reis", "members": [
             {"name": "Caio Menezes dos Reis", "role": "Staff Engineer, Imports Lead", "email": "caio@ladrilho.io",
@@ -267,3 +268,11 @@ def test_a_bracket_ending_a_heading_is_no_nickname_of_the_paragraph_under_it(eng
     # "Beato (Marvila)", a blank line, "We are leaving": no "Beato We" known as Marvila.
     people = [e for e in engine.kb.registry.all_entities() if e.type == "person"]
     assert not [e.name for e in people if "Marvila" in e.aliases or e.name.startswith("Beato")]
+
+
+def test_a_two_letter_nickname_typed_as_a_possessive_without_its_apostrophe_or_accent(engine):
+    # "whats tos email": Tó's, the nickname the team list gives António Pires Lage.
+    pre = engine.turns.preprocess("whats tos emial")
+    assert pre.corrected_input == "What's Tó's email?"
+    assert [r.canonical_name for r in pre.resolved_entities] == ["António Pires Lage"]
+    assert engine.turns.preprocess("is it yes or no").corrected_input == "Is it yes or no?"
