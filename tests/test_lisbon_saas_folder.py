@@ -151,12 +151,22 @@ We are leaving the old office on 31/01/2027.
 """
 
 
+SYNC = """# Squad leads sync — 10/11/2026
+
+**Present:** Renata, Guto, Caio Menezes (video, Belo Horizonte), Leonor
+**Notes:** Leonor
+
+- Jatobá trial import done; duplicated technician IDs are the main problem.
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ladrilho", {
         "team.json": DIRECTORY, "email-2026-11-18-bridge.eml": FUNDING, "email-2026-11-26-go-live.eml": GO_LIVE,
         "email-2026-12-01-move.eml": MOVE, "projeto-jatoba.md": PROJECT, "email-2026-10-22-kickoff.eml": KICKOFF,
         "email-2026-12-02-leave.eml": LEAVE, "office-move.md": OFFICE,
+        "squad-leads-sync-2026-11-10.md": SYNC,
     })
     yield engine
     engine.close()
@@ -276,3 +286,9 @@ def test_a_two_letter_nickname_typed_as_a_possessive_without_its_apostrophe_or_a
     assert pre.corrected_input == "What's Tó's email?"
     assert [r.canonical_name for r in pre.resolved_entities] == ["António Pires Lage"]
     assert engine.turns.preprocess("is it yes or no").corrected_input == "Is it yes or no?"
+
+
+def test_both_given_names_in_the_attendees_are_the_person_with_the_longer_name(engine):
+    # "Caio Menezes" is Caio Menezes dos Reis's given names (no surname of his): no second Caio.
+    assert [e.name for e in engine.kb.registry.all_entities() if e.name.startswith("Caio")] == ["Caio Menezes dos Reis"]
+    assert "+55 31 99720 1184" in offline_answer(engine, "What is Caio Menezes's phone number?", "caio-phone")

@@ -200,7 +200,8 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
 
 def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_Group]:
     """The people a group's name may be short for: a lone first name, a first name or alias with the
-    same surname, or the whole of someone's alias ("Hui Ling", known as by Lim Hui Ling, signing a mail)."""
+    same surname, both given names of a longer name, or the whole of someone's alias ("Hui Ling", known
+    as by Lim Hui Ling, signing a mail)."""
     owners: dict[int, _Group] = {}
     for name in group.names:
         words = _norm(name).split()
@@ -210,7 +211,9 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
             continue
         for other in called.get(words[0], []):
             surnames = {_norm(n).split()[-1] for n in other.names if len(n.split()) > 1}
-            if other is not group and (len(words) == 1 or words[1] in surnames):
+            # "João Vítor" in the notes' attendees is João Vítor dos Santos: both given names, no surname.
+            given = {tuple(_norm(n).split()[:2]) for n in other.names if len(n.split()) > 2}
+            if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given):
                 owners[id(other)] = other
     return list(owners.values())
 
