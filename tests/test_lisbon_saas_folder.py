@@ -98,6 +98,19 @@ Marta
 
 Marta Quintas | Office & Operations Manager
 Ladrilho Cloud, Lda. | +351 914 880 231
+
+-----Original Message-----
+From: Rui Pestana <rui.pestana@hubexemplo.pt>
+Sent: Monday, 30 November 2026 17:02
+To: Marta Quintas <marta.q@ladrilho.io>
+Subject: Handover delayed
+
+Cara Marta,
+
+Unfortunately the acoustic works on the 2nd floor are delayed. We can hand over the space on 25/01/2027 at
+the earliest.
+
+Rui Pestana
 """
 
 
@@ -120,7 +133,7 @@ To: Caio Menezes dos Reis <caio@ladrilho.io>
 Subject: Jatobá kick-off
 Date: Thu, 22 Oct 2026 14:05:33 -0300
 
-Caio,
+Caro Caio,
 
 Jatobá IT will give us a read-only replica by 02/11/2026. Jatobá finance wants the fee confirmed.
 
@@ -292,3 +305,8 @@ def test_both_given_names_in_the_attendees_are_the_person_with_the_longer_name(e
     # "Caio Menezes" is Caio Menezes dos Reis's given names (no surname of his): no second Caio.
     assert [e.name for e in engine.kb.registry.all_entities() if e.name.startswith("Caio")] == ["Caio Menezes dos Reis"]
     assert "+55 31 99720 1184" in offline_answer(engine, "What is Caio Menezes's phone number?", "caio-phone")
+
+
+def test_a_greeting_in_portuguese_is_no_part_of_a_name(engine):
+    # "Caro Caio," and "Cara Marta," open mails: nobody is called "Caro Caio" or "Cara Marta".
+    assert not [e.name for e in engine.kb.registry.all_entities() if e.name.startswith(("Caro", "Cara "))]
