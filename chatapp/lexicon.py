@@ -169,10 +169,17 @@ AMBIGUOUS_NAMES = frozenset(
 COMMON_SURNAME_SHARE = 40.0  # percent of people whose surnames count as common
 
 
+def census_spelling(word: str) -> str:
+    """`word` as the census tables write names, in ASCII: "José" is their "JOSE", "Inês" their "INES"."""
+    from chatapp.accents import strip_accents
+
+    return strip_accents(word.strip("."))
+
+
 def is_first_name(word: str) -> bool:
-    """Whether `word` (any case) is a first name of the census tables: "dana", "Rob"; or a double one
-    whose every part is ("Kerry-Anne", "Mary-Jane")."""
-    key = word.strip(".").upper()
+    """Whether `word` (any case, accents or none) is a first name of the census tables: "dana", "Rob",
+    "José"; or a double one whose every part is ("Kerry-Anne", "Mary-Jane")."""
+    key = census_spelling(word).upper()
     names = census_first_names()
     if key in names:
         return True
@@ -223,12 +230,12 @@ def _surname_position(lower: str) -> int | None:
 
 def is_surname(word: str) -> bool:
     """Whether `word` is any surname of the census tables ("Hartley", "Williams")."""
-    return _surname_position(word.strip(".").lower()) is not None
+    return _surname_position(census_spelling(word).lower()) is not None
 
 
 def is_common_surname(word: str) -> bool:
     """Whether `word` is a common surname of the census tables: "Williams" is no William's."""
-    at = _surname_position(word.lower())
+    at = _surname_position(census_spelling(word).lower())
     return at is not None and bool(_surname_table()["common"][at])
 
 

@@ -20,8 +20,8 @@ from typing import Any, Iterator
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
+from chatapp.knowledge.parsers.mail import is_reply_attribution
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
-from chatapp.knowledge.parsers.mail import REPLY_ATTRIBUTION  # a quote's "On … wrote:" line says nothing itself
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
     ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
@@ -150,7 +150,7 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
     for paragraph in re.split(r"\n\s*\n", content):
         for raw in paragraph.splitlines():
             line = raw.strip().lstrip(">").strip()  # a quoted line of an earlier message is still its text
-            if not line or HEADER_LINE.match(line) or REPLY_ATTRIBUTION.match(line):
+            if not line or HEADER_LINE.match(line) or is_reply_attribution(line):
                 continue
             starts_new = (bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
                           or bool(FIELD_LINE.match(line)))

@@ -432,7 +432,10 @@ def _title_before_a_named_thing(text: str, title: re.Match, view: KnowledgeView)
     cut = re.search(r"\s+of\s+(?:the\s+)?(?P<body>.+)$", said)
     if cut is None:
         return said
-    modifies_a_noun = re.match(r"\s+[a-z]", text[title.end():]) is not None
+    # "… Apartments committee": a lower-case noun after the capitalised words; not "… People at Calçada",
+    # where a preposition follows the whole title.
+    following = re.match(r"\s+([a-z]+)", text[title.end():])
+    modifies_a_noun = following is not None and not is_stop(following.group(1))
     if modifies_a_noun or view.lookup(cut.group("body")):
         return said[: cut.start()]
     return said

@@ -226,8 +226,10 @@ class KnowledgeView:
             )
         profiles = sorted(self.profile_index, key=len, reverse=True)
         if profiles:
+            # A profile is indexed without its punctuation: "Office & Operations Manager", "Co-founder" and
+            # "Finance/People" are looked for with their "&", hyphen or slash between the words.
             self.profile_pattern = re.compile(
-                r"(?<![\w@.])(" + "|".join(re.escape(p).replace(r"\ ", r"[\s,]+") for p in profiles) + r")(?![\w@])",
+                r"(?<![\w@.])(" + "|".join(re.escape(p).replace(r"\ ", r"[\s,&/-]+") for p in profiles) + r")(?![\w@])",
                 re.IGNORECASE,
             )
 

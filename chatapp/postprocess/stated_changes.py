@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import date
 
 from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
-from chatapp.knowledge.parsers.mail import EARLIER_MESSAGE
+from chatapp.knowledge.parsers.mail import opens_earlier_message
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
 from chatapp.postprocess.evidence import TextIndex, is_stop, stem, words
@@ -147,8 +147,10 @@ _REVISED_LABEL = re.compile(r"\b(?:revised|new|updated|amended)\s+(?:[\w/&-]+\s+
 
 
 # "The show will now open on Saturday, March 20", "the fee is now $950": the value that holds from now
-# on is the first one after "now" in its clause. Not "until now", "by now", "now that …".
-NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)(?P<clause>[^.;:!?]{0,80})", re.IGNORECASE)
+# on is the first one after "now" in its clause. Not "until now", "by now", "now that …"; and the clause ends
+# at a conjunction: in "40% invoiced now and 60% at go-live" "now" tells when, and 60% is another part.
+NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)"
+                       r"(?P<clause>(?:(?!\b(?:and|but|or|while|whereas)\b)[^.;:!?]){0,80})", re.IGNORECASE)
 
 
 def stated_new_values(sentence: str) -> list[V.FoundValue]:
@@ -389,7 +391,7 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     # Texts whose quotes are marked ("> …"): only those lines are quoted, the reply may answer between them.
     marked = {source for text, _, source in supplied.sentences if text.lstrip().startswith(">")}
     for text, _, source in supplied.sentences:
-        if EARLIER_MESSAGE.match(text):
+        if opens_earlier_message(text):
             quoting = (source, _day_in(text))
             continue
         if not any(form in text.lower() for form in written_as) or CALLED_OFF.search(text):

@@ -76,8 +76,9 @@ TIME_RE = re.compile(
 _CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?:" + _CODES + r")\s)\s?(\d[\d,]*(?:\.\d+)?)"
-    r"(?:\s?(k|m|bn|b|thousand|million|billion)\b)?(?:/=)?"
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?:" + _CODES + r")\s)\s?"
+    r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones)(?!\w))?(?:/=)?"
     r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
@@ -102,7 +103,18 @@ SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|"
                                r"(dollars|euros|pounds)\b", re.IGNORECASE)
 NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
-_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+# Portuguese and Spanish write thousands and millions as words too: "R$ 350 mil", "R$ 1,1 milhão".
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
+          "mil": 1e3, "milhão": 1e6, "milhões": 1e6, "millón": 1e6, "millones": 1e6}
+# "€1,2M", "R$ 1,1 milhão": a comma before one or two digits, ending the number, is a decimal comma
+# (a thousands comma always has three digits after it). "R$ 1.100.000,00", "€48.000": dots between groups
+# of three are thousands, as the ingest reads them (knowledge/extraction/values.py).
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
+# One group after the dot ("$2.125 a gallon") is a decimal where the dot is the decimal mark: a pound or a
+# dollar other than Brazil's real.
+_DOT_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?")
+_ONE_GROUP = re.compile(r"\d+\.\d{3}")
+_DECIMAL_DOT_CURRENCY = re.compile(r"(?:[A-QS-Z]{1,3})?\$|£|usd|gbp|cad|aud|nzd|hkd|sgd", re.IGNORECASE)
 # Measures with a unit symbol, written as work documents write them ("150 kW", "422 kWh", "1,500 kVA",
 # "280 km", "60,000 litres"): each unit as (what it measures, how many of that dimension's base unit).
 # Case matters ("MW" is not "mW"), so these are matched apart from the words above.
@@ -239,7 +251,12 @@ def _month(name: str) -> int:
     return MONTHS[name.lower().rstrip(".")[:3] if name.lower()[:3] != "sep" else "sep"]
 
 
-def _amount(number: str, scale: str | None) -> float:
+def _amount(number: str, scale: str | None, currency: str = "") -> float:
+    if _DOT_THOUSANDS.fullmatch(number) and not (_ONE_GROUP.fullmatch(number)
+                                                 and _DECIMAL_DOT_CURRENCY.fullmatch(currency.strip())):
+        number = number.replace(".", "")
+    if _DECIMAL_COMMA.fullmatch(number):
+        number = number.replace(",", ".")
     return float(number.replace(",", "")) * _SCALE.get((scale or "").lower(), 1.0)
 
 
@@ -277,7 +294,7 @@ def find_values(text: str) -> list[FoundValue]:
             add(m.span(), "number", "code", m.group(0).upper())
     for m in AMOUNT_RE.finditer(text):
         if m.group(2):
-            add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3)))
+            add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3), m.group(1)))
         else:
             add(m.span(), "amount", "amount", _amount(m.group(4), None))
     for m in SPELLED_AMOUNT_RE.finditer(text):

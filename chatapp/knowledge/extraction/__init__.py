@@ -20,7 +20,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     (mentions.read_mentions_many)."""
     from chatapp.knowledge.extraction.fields import read_fields
     from chatapp.knowledge.extraction.leads import read_handovers, read_leads
-    from chatapp.knowledge.extraction.legal_names import read_legal_names
+    from chatapp.knowledge.extraction.legal_names import firm_names, read_legal_names
     from chatapp.knowledge.extraction.mentions import read_mentions
     from chatapp.knowledge.extraction.people import reach_key, read_people
     from chatapp.knowledge.extraction.records import read_csv, read_json, read_table
@@ -34,9 +34,12 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     else:
         is_email = parsed.format == "email"
         headings = frozenset(block.start for block in parsed.blocks if block.kind == "heading")
-        found = read_people(parsed.text, parsed.metadata, is_email, headings)
+        firms = read_legal_names(parsed.text)
+        # "Calçada Tech, Lda. | +351 …" under a signature is the firm's line: its name is nobody's.
+        found = [o for o in read_people(parsed.text, parsed.metadata, is_email, headings)
+                 if not (o.subject_type == "person" and o.subject in firm_names(firms))]
         found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
-        found += read_legal_names(parsed.text)
+        found += firms
         found += read_leads(parsed.text, headings)
         found += read_handovers(parsed.text)
         if with_mentions:

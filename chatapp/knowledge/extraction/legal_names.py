@@ -12,11 +12,14 @@ import re
 from chatapp import lexicon
 from chatapp.knowledge.extraction.observations import ALIAS, MENTION, Observation
 
-_FORMS = r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|s\.r\.o\.|A/S|S\.A\.)(?![\w/])"
-# A run of capitalised name words ("&", "and", "of" may join them; another firm's form may not:
-# "Smith Ltd and Polyvorm B.V." is two firms) closed by a legal form.
+# Portugal's "Lda.", Brazil's "Ltda.", Spain's "S.L.", Italy's "S.r.l." and "S.p.A." too.
+_FORMS = (r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|s\.r\.o\.|A/S|S\.A\.|"
+          r"Lda\.?|Ltda\.?|S\.L\.|S\.r\.l\.|SRL|S\.p\.A\.)(?![\w/])")
+# A run of capitalised name words on one line ("&", "and", "of" may join them; another firm's form may
+# not: "Smith Ltd and Polyvorm B.V." is two firms) closed by a legal form, perhaps after a comma ("Acme, Inc.").
 _LEGAL_NAME = re.compile(
-    rf"(?<![\w&'’-])(?P<name>(?:(?!{_FORMS})[A-Z][\w'’&.-]*[\w'’]\s+(?:(?:&|and|of|for|the)\s+)?){{1,5}})"
+    rf"(?<![\w&'’-])(?P<name>(?:(?!{_FORMS})[A-Z][\w'’&.-]*[\w'’][ \t]+(?:(?:&|and|of|for|the)[ \t]+)?){{0,4}}"
+    rf"(?!{_FORMS})[A-Z][\w'’&.-]*[\w'’]),?[ \t]+"
     rf"(?P<form>{_FORMS})"
 )
 _SURNAME_ZIPF = 3.0  # a single word this common or more may be a surname ("Smith", "Jones")
@@ -35,7 +38,7 @@ def read_legal_names(text: str) -> list[Observation]:
         if not words:
             continue
         bare = " ".join(words)
-        full = f"{bare} {match.group('form')}"
+        full = f"{bare} {match.group('form')}"  # "Calçada Tech, Lda." is known as "Calçada Tech Lda."
         found.append(Observation(full, "organization", MENTION, full, 0.8, "legal_name", match.start()))
         if len(words) > 1 or (len(bare) >= 3 and lexicon.zipf(bare.lower()) < _SURNAME_ZIPF
                                and not lexicon.is_first_name(bare)):
@@ -43,3 +46,8 @@ def read_legal_names(text: str) -> list[Observation]:
             # Ltd" must not make every Smith the firm.
             found.append(Observation(full, "organization", ALIAS, bare, 0.8, "legal_name", match.start()))
     return found
+
+
+def firm_names(found: list[Observation]) -> set[str]:
+    """The names, with and without the legal form, of the firms `read_legal_names` found."""
+    return {o.value for o in found if o.method == "legal_name" and o.key in (MENTION, ALIAS)}

@@ -23,6 +23,20 @@ _INNER_CAPITAL = re.compile(r"\S\s+[A-Z][a-z]")
 _HEADER_LINE = re.compile(r"^(?:From|To|Cc|Bcc|Date|Subject|Attachments):\s", re.IGNORECASE)
 
 
+# Words a mail's greeting puts before a first name, in the languages a team writes in: "Dear Filipa,",
+# "Cara Filipa,", "Prezado Sérgio,", "Estimada Ana,", "Liebe Anna,", "Chère Marie,".
+_SALUTATIONS = frozenset("dear hi hello hey cara caro querida querido prezada prezado estimada estimado "
+                         "olá ola hola cher chère liebe lieber".split())
+
+
+def _greeting_line(text: str, ent) -> bool:
+    """Whether the name stands alone on its line but for the comma or "!" a greeting ends with."""
+    start = text.rfind("\n", 0, ent.start_char) + 1
+    end = text.find("\n", ent.end_char)
+    line = text[start:end if end >= 0 else len(text)].strip()
+    return line.rstrip(",!").strip() == ent.text.strip() and line[-1:] in (",", "!")
+
+
 def _candidate_text(text: str) -> tuple[str, list[int]]:
     """The lines worth reading, joined, and where each starts in the original text."""
     kept, starts, offset = [], [], 0
@@ -83,6 +97,9 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
         line = max(i for i, s in enumerate(line_starts) if s <= ent.start_char)
         position = starts[line] + ent.start_char - line_starts[line] if starts else 0
         if kind == "person":
+            words = name.split()
+            if words[0].lower() in _SALUTATIONS and _greeting_line(doc.text, ent):
+                continue  # "Cara Filipa," opening a mail greets Filipa: "Cara" is no part of a name
             if looks_like_person(name):
                 found.append(Observation(name, "person", MENTION, name, 0.6, "ner", position))
         elif not all(is_common(w, 4.0) for w in name.split()):

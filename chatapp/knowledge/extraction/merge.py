@@ -202,7 +202,8 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
 
 def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_Group]:
     """The people a group's name may be short for: a lone first name, a first name or alias with the
-    same surname, or the whole of someone's alias ("Hui Ling", known as by Lim Hui Ling, signing a mail)."""
+    same surname, both given names of a longer name, or the whole of someone's alias ("Hui Ling", known
+    as by Lim Hui Ling, signing a mail)."""
     owners: dict[int, _Group] = {}
     shortest = all(len(_norm(name).split()) <= 2 for name in group.names)  # no fuller name of its own
     for name in group.names:
@@ -213,8 +214,9 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
             continue
         for other in called.get(words[0], []):
             surnames = {_norm(n).split()[-1] for n in other.names if len(n.split()) > 1}
-            # "Esther Nafula" of Esther Nafula Wamalwa: given and middle names without the surname, as a
-            # list written surname first ("WAMALWA, Esther Nafula") reads to the recogniser.
+            # "Esther Nafula" of Esther Nafula Wamalwa, "João Vítor" of João Vítor dos Santos: given and middle
+            # names without the surname, as a list written surname first ("WAMALWA, Esther Nafula") reads to
+            # the recogniser, or as meeting notes list attendees.
             given = {tuple(_norm(n).split()[:2]) for n in other.names if len(_norm(n).split()) > 2
                      } if shortest and any(r.method != "ner" for r in other.rows) else set()
             if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given):

@@ -48,7 +48,7 @@ _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
 # Malay "bin"/"binte" and Tamil "s/o", "d/o", "a/l", "a/p" (son or daughter of) join a person's name to
 # their father's, as Singapore and Malaysia write them ("Rajesh Kumar s/o Gopal").
-NAME_PARTICLES = frozenset("van von de der den da di du del della dos das la le bin binti binte bte ibn al ter ó "
+NAME_PARTICLES = frozenset("van von de der den da di do du del della dos das la le bin binti binte bte ibn al ter ó "
                            "ap ab ferch ní nic uí mhic s/o d/o a/l a/p".split())
 # A person's name as prose writes it: two to four capitalised words, surname particles between them
 # ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.
@@ -107,9 +107,11 @@ def is_group_name(name: str) -> bool:
 
 
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
+# One name, so within a paragraph: "Office move to Beato (Marvila)", a blank line, then "We are leaving …" is none.
+_IN_PARAGRAPH = r"(?:[ \t]*\n[ \t]*|[ \t]+)"
 INNER_NICKNAME = re.compile(
-    r"\b([A-Z][\w'’-]+)\s+(?:\"([A-Z][\w'’-]{1,20})\"|“([A-Z][\w'’-]{1,20})”|'([A-Z][\w-]{1,20})'"
-    r"|‘([A-Z][\w-]{1,20})’|\(([A-Z][\w'’-]{1,20})\))\s+(?=[A-Z])"
+    rf"\b([A-Z][\w'’-]+){_IN_PARAGRAPH}(?:\"([A-Z][\w'’-]{{1,20}})\"|“([A-Z][\w'’-]{{1,20}})”|'([A-Z][\w-]{{1,20}})'"
+    rf"|‘([A-Z][\w-]{{1,20}})’|\(([A-Z][\w'’-]{{1,20}})\)){_IN_PARAGRAPH}(?=[A-Z])"
 )
 
 

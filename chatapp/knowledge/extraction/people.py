@@ -29,6 +29,7 @@ from chatapp.knowledge.extraction.observations import (
 )
 from chatapp.accents import strip_accents
 from chatapp.lexicon import is_common, is_first_name
+from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB, is_reply_attribution
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
@@ -60,12 +61,15 @@ _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s
 # "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
 # or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
 _QUOTED_PART = re.compile(
-    r"\n(?:On |[ \t>]*-{2,}\s*(?:Original Message|Forwarded message)|[ \t>]*Begin forwarded message|"
+    rf"\n(?:On |[ \t>]*{ATTRIBUTION_OPENER}\s[^\n]{{4,200}}?(?<!\w){ATTRIBUTION_VERB}(?!\w)[^\n:]{{0,160}}\s?:[ \t]*\n|[ \t>]*-{2,}\s*(?:Original Message|Forwarded message)|[ \t>]*Begin forwarded message|"
     r"[ \t>]*_{8,}[ \t]*\n|[ \t>]*\**From\**:[ \t])",
     re.IGNORECASE,
 )
 # "On 23 Nov 2026, at 17:45, Margaret Okonkwo-Hale <margaret@…> wrote:" — who wrote a quoted message.
-_QUOTE_HEADER = re.compile(r"^On ([^<>\n]{4,120}?)\s*<([^<>\s]+@[^<>\s]+)>\s*wrote:\s*$", re.MULTILINE)
+# "Em qui., 26 de nov. de 2026 às 08:04, Bia Lemos <bia@…> escreveu:" — the same, from a mail client in another language.
+_QUOTE_HEADER = re.compile(
+    rf"^{ATTRIBUTION_OPENER} ([^<>\n]{{4,120}}?)\s*<([^<>\s]+@[^<>\s]+)>\s*{ATTRIBUTION_VERB}\s?:\s*$", re.MULTILINE
+)
 _INLINE_ROLE = re.compile(rf"({PROSE_NAME})\s+\(([A-Z][^()]{{2,60}})\)")
 _TITLE_SMALL_WORDS = frozenset("of and & for the in to at".split())
 # A job named in prose, in lower case, beside a name set off by a comma: "the conservation officer,
@@ -157,6 +161,9 @@ _TITLE_ENDS = r"(?=\s*(?:[,.;:!?()]|$)|\s+(?:and|who|since|from|at|in|for|with|o
 _STATED_TITLES = (
     re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE}\s+(?:is|works\s+as|serves\s+as|acts\s+as)\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
+    # "Gui (Guilherme Nogueira) is Acting Squad Lead": the name people use, then the full name in brackets.
+    re.compile(rf"(?<![\w'’-])[A-Z][\w'’-]{{1,15}}\s+\((?P<name>{PROSE_NAME})\)(?P<note>)\s+(?:is|works\s+as|serves\s+as|"
+               rf"acts\s+as)\s+(?:now\s+)?(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
     re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE},\s+(?:our|the|their)\s+{_TITLE}(?=,)"),
     re.compile(rf"(?P<name>{PROSE_NAME}){_NAME_NOTE}\s+[a-z]+(?:\s+[a-z]+){{0,4}}\s+as\s+"
                rf"(?:(?:our|the|their)\s+)?{_TITLE}{_TITLE_ENDS}"),
@@ -654,7 +661,7 @@ class PeopleReader:
         for n, (position, line) in enumerate(logical):
             previous = logical[n - 1][1] if n else ""
             line = re.sub(r"^\s*>+\s?", "", line).rstrip()
-            if not line.strip() or len(line) > 400 or line.rstrip().endswith("wrote:"):
+            if not line.strip() or len(line) > 400 or is_reply_attribution(line):
                 continue
             if line.lstrip().startswith("|"):
                 continue  # table rows are read as records
@@ -841,6 +848,8 @@ class PeopleReader:
             sure = 0.85 if name == self.sender else 0.75
             self.add(name, "role", role, sure, "signature", offsets[n])
             for follow in lines[n + 2 : n + 5]:
+                if not follow.strip() or is_reply_attribution(follow):
+                    break  # the signature's block ends: below is the quoted writer's "… <their@address> wrote:"
                 for key, phone in labelled_phones(follow):
                     self.add(name, key, phone, sure, "signature", offsets[n])
                 for address in EMAIL.findall(follow):

@@ -12,11 +12,28 @@ from .base import ParsedDocument, _aware, _filename_date, _make_doc, _TextBuilde
 from .markup import _extract_html
 
 
-# "On Tue, 27 Oct 2026 at 15:22, Sarah Chen <sarah@…> wrote:" introduces a quote of an earlier message; so does
-# Outlook's "-----Original Message-----" and a forwarded message's banner.
-REPLY_ATTRIBUTION = re.compile(r"^>?\s*On .{6,120} wrote:\s*$")
-EARLIER_MESSAGE = re.compile(r"^>?\s*(?:On .{6,120} wrote:|-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,})\s*$",
-                             re.IGNORECASE)
+# The line a reply puts above the message it quotes, as mail clients write it in the languages a
+# team's mail comes in: "On Tue, 1 Dec 2026 at 16:33, Dana Kim <dana@…> wrote:", "Em qui., 26 de nov.
+# de 2026 às 08:04, … escreveu:", "Le mar. 1 déc. 2026 à 16:33, … a écrit :", "Am 01.12.2026 um 16:33
+# schrieb … <…>:". It says who wrote what follows; it is no part of the writer's own text.
+ATTRIBUTION_VERB = r"(?:wrote|escreveu|escribió|a écrit|schrieb|schreef|scrisse|skrev)"
+ATTRIBUTION_OPENER = r"(?:On|Em|El|Le|Am|Op|Il|Den)"
+REPLY_ATTRIBUTION = re.compile(
+    rf"^[ \t>]*{ATTRIBUTION_OPENER}\s.{{4,200}}?(?<!\w){ATTRIBUTION_VERB}(?!\w)[^\n:]{{0,160}}\s?:[ \t]*$"
+)
+
+
+def is_reply_attribution(line: str) -> bool:
+    return bool(REPLY_ATTRIBUTION.match(line.rstrip()))
+
+
+# Outlook's "-----Original Message-----" and a forwarded message's banner open a quoted earlier message too.
+_EARLIER_BANNER = re.compile(r"^[ \t>]*-{2,}\s*(?:Original Message|Forwarded message)\s*-{2,}[ \t]*$", re.IGNORECASE)
+
+
+def opens_earlier_message(line: str) -> bool:
+    """The line opens a quote of an earlier message: a reply's attribution line or a banner."""
+    return is_reply_attribution(line) or bool(_EARLIER_BANNER.match(line))
 
 
 def _part_text(part) -> str:

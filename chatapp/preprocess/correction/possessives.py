@@ -95,7 +95,9 @@ def _title_capitalised(doc: TokenizedInput, index: int, tier: str) -> list[Corre
 
 def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str, float] | None:
     """(the name, confidence) when `lower` at `index` is a name's possessive, else None."""
-    if len(lower) < 4 or not lower.endswith("s") or not lower.isalpha() or lower in FUNCTION_WORDS:
+    # Three letters only for a registry person's two-letter name ("zes" for Zé, "jos" for Jo): a census
+    # name or a capitalised word of the documents that short is too often a word.
+    if len(lower) < 3 or not lower.endswith("s") or not lower.isalpha() or lower in FUNCTION_WORDS:
         return None
     stem = lower[:-1]
     form = names.person_word(stem)
@@ -107,7 +109,7 @@ def _possessive(doc, index, lower, names, tagger, vocabulary_form) -> tuple[str,
         if confidence is None:
             return None
         return form.words[0], confidence - (0 if form.explicit else 0.15)  # "smiths": a plural or a surname
-    name = _other_name(lower, stem, names, vocabulary_form)
+    name = _other_name(lower, stem, names, vocabulary_form) if len(lower) >= 4 else None
     if name is None:
         return _role_possessive(doc, index, stem, names, tagger)
     if tagger is None:

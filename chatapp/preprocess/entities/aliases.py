@@ -18,7 +18,7 @@ from chatapp import lexicon
 from chatapp.accents import TOKEN, fold, name_tokens  # noqa: F401 - the index's keys (TOKEN re-exported)
 from chatapp.knowledge.extraction.people import ROLE_KEYS, sole_holders  # "the office manager": its one holder
 from chatapp.knowledge.registry import decode_attribute
-from chatapp.knowledge.short_names import distinctive_words
+from chatapp.knowledge.short_names import distinctive_words, telling_pairs
 from chatapp.preprocess.dialogue import keywords_of
 from chatapp.records import Entity
 
@@ -84,6 +84,9 @@ class AliasIndex:
         # "the Harnwell routing study": a rare word of a thing's name that no other name has.
         for word, entity_id in distinctive_words(p.entity for p in profiles.values()):
             phrases.setdefault(name_tokens(word), [Alias(entity_id, NAME_PART_EXACTNESS, word)])
+        # "the Ipê migration": a word the customer's and the project's names share, then one only the project's has.
+        for shared, telling, entity_id in telling_pairs(p.entity for p in profiles.values()):
+            phrases.setdefault((shared, telling), [Alias(entity_id, NAME_PART_EXACTNESS, f"{shared} {telling}")])
         _link_related(profiles)
         self._roles = _sole_holders(profiles)
         self._profiles, self._phrases, self._name_keys, self._ends = profiles, phrases, name_keys, None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 
-from chatapp.lexicon import census_first_names
+from chatapp.lexicon import census_first_names, census_spelling
 
 # he/him → "m", she/her → "f"; "they" and "it" say nothing about this.
 PRONOUN_GENDER = {**dict.fromkeys(("he", "him", "his", "himself"), "m"),
@@ -35,7 +35,7 @@ def person_gender(name: str, attributes: dict | None = None) -> tuple[str | None
 
 @functools.lru_cache(maxsize=4096)
 def first_name_gender(first: str) -> str | None:
-    male, female = census_first_names().get(first.strip(".").upper(), (0.0, 0.0))
+    male, female = census_first_names().get(census_spelling(first).upper(), (0.0, 0.0))
     if male >= CLEAR_RATIO * female and male > 0:
         return "m"
     if female >= CLEAR_RATIO * male and female > 0:
