@@ -38,6 +38,9 @@ _PERSON_KEYS = frozenset(
     "lead owner sponsor contact manager coordinator chair organiser organizer coach adviser advisor "
     "maintained_by published_by responsible assignee author reviewer approver".split()
 )
+# A project page's team table: its first column says the part each person plays, another names them.
+_TEAM_ROLE_KEYS = frozenset({"role", "responsibility", "function"})
+_TEAM_NAME_KEYS = ("name", "who", "person", "full_name", "contact_name")
 _SKIP_KEYS = frozenset({"title", "date", "tags", "layout", "slug", "id", "category", "categories", "draft"})
 _MILESTONE_KEYS = frozenset({"milestones", "key_dates", "dates", "timeline", "schedule"})
 _CHANGE_VERB = re.compile(
@@ -183,6 +186,7 @@ class FieldReader:
         self.title = title
         self.document_date = document_date
         self.observations: list[Observation] = []
+        self.page_subject = ""  # the piece of work the page is about, once its fields say it is one
 
     def add(self, subject, key, value, confidence, method, position=0, subject_type="project", previous=""):
         value = with_year(" ".join(str(value).split()).strip(), self.document_date)
@@ -217,6 +221,7 @@ class FieldReader:
         keys = {key for key, _, _ in fields}
         if len(fields) < 2 or not keys & _PROJECT_KEYS:
             return  # meeting notes and letters have "Date:" lines too; only a page about a piece of work counts
+        self.page_subject = name
         self.add(name, MENTION, name, 0.9, "key_value", 0)
         # "title: Riverbend Apartments - lift modernisation" with "building: Riverbend Apartments (…)": a side
         # of the title that a field gives as its value is where (or for whom) the work is, not its name.
@@ -262,6 +267,8 @@ class FieldReader:
 
     def _table(self, header: list[str], rows: list[tuple[list[str], int]]) -> None:
         keys = [key_for_label(h) or f"column_{i}" for i, h in enumerate(header, 1)]
+        if self._team_table(keys, rows):
+            return
         column = subject_column(keys, [cells for cells, _ in rows], named_only=True)
         if column is None and len(rows) >= 2 and names_the_rows([cells for cells, _ in rows], 0):
             column = 0  # "| Funder | Awarded |", "| Room | Capacity |": the first column names each row
@@ -284,6 +291,38 @@ class FieldReader:
                     self.add(subject, key, cell.strip("* "), 0.9, "table", position, subject_type)
                 if cell and key in NICKNAME_KEYS and subject_type == "person" and cell.casefold() != subject.casefold():
                     self.add(subject, ALIAS, cell.strip("* "), 0.85, "table", position, subject_type)
+
+    def _team_table(self, keys: list[str], rows: list[tuple[list[str], int]]) -> bool:
+        """ "| Role | Name | Contact |" on a project's page, a row each "| PM | Priya Raman | … |": who
+        fills each part of the work. The page's piece of work gets each role as a field holding the
+        person ("pm" is its lead), and each person their address or phone from the row — the rows
+        are no records of their own."""
+        if not self.page_subject or not rows or keys[0] not in _TEAM_ROLE_KEYS:
+            return False
+        column = next((keys.index(k) for k in _TEAM_NAME_KEYS if k in keys), None)
+        if column is None:
+            return False
+        people = [_person_value(cells[column]) if column < len(cells) else ("", "") for cells, _ in rows]
+        if sum(bool(person) for person, _ in people) * 2 <= len(rows):
+            return False
+        from chatapp.knowledge.extraction.people import EMAIL, labelled_phones
+
+        for (cells, position), (person, role) in zip(rows, people):
+            label = cells[0].strip("* ")
+            if not person or not label:
+                continue
+            self.add(self.page_subject, key_for_label(label), person, 0.9, "table", position)
+            self.add(person, MENTION, person, 0.85, "table", position, subject_type="person")
+            if role and len(role.split()) <= 6:
+                self.add(person, "role", role.split(",")[0].strip(), 0.75, "table", position, subject_type="person")
+            for cell in cells[1:]:
+                if cell is cells[column]:
+                    continue
+                for address in EMAIL.findall(cell):
+                    self.add(person, "email", address.lower(), 0.85, "table", position, subject_type="person")
+                for key, phone in labelled_phones(cell):
+                    self.add(person, key, phone, 0.85, "table", position, subject_type="person")
+        return True
 
     # --- stated changes ---------------------------------------------------------
 

@@ -294,6 +294,8 @@ LABEL_SYNONYMS = {
     "job_title": "role", "title_role": "role", "position": "role", "role_title": "role",
     "dept": "department", "team": "department",
     "project_lead": "lead", "lead_by": "lead", "led_by": "lead", "project_leader": "lead", "leader": "lead",
+    # A project's manager is who leads it (a person's "manager" is whom they report to: not this key).
+    "project_manager": "lead", "pm": "lead",
     "project_owner": "owner", "owned_by": "owner",
     "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
 }
