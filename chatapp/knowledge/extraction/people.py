@@ -448,8 +448,8 @@ def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]
 
 
 # What may sit between the addresses and numbers of a contact line: separators and short labels
-# ("E:", "Mob", "Tel.").
-_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi)\b\.?:?)*",
+# ("E:", "Mob", "Tel.", "Office:", as US cards write the desk line beside the "Cell:").
+_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi|office|work|desk|direct)\b\.?:?)*",
                              re.IGNORECASE)
 
 

@@ -1,0 +1,162 @@
+"""A general contractor's folder in the US: a team page of name lines with "Office:"/"Cell:" under
+them, project pages with front matter and a Role | Name | Contact table, a change order approved in a
+reply that quotes the request (wrapped at 72 characters behind ">"), meeting minutes that list who
+came from which firm, an architect who signs with her credential. Titles said short ("super", "APM"),
+job and permit numbers that are no phone numbers. Real ChatEngine, SQLite, Chroma and spaCy; names
+that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
+
+TEAM = """# Redbud Builders — Team
+
+**Harriet Vance** — Superintendent, Eastgate Library
+hvance@redbudbuilders.com · Cell: (737) 555-0161
+
+**Osman Tekin** — Assistant Project Manager (APM), Eastgate Library
+otekin@redbudbuilders.com · Office: (737) 555-0120 · Cell: (737) 555-0168
+
+**Lucinda Park** — Senior Project Manager (PM), Eastgate Library
+lpark@redbudbuilders.com · Office: (737) 555-0121
+"""
+
+LIBRARY = """---
+title: Eastgate Library Renovation
+job_number: 2026-044
+status: Active
+contract_value: $2,310,000
+pm: Lucinda Park
+---
+
+# Eastgate Library Renovation (Job 2026-044)
+
+**Owner:** Travis Arbor County — Felix Ambrose, Facilities Director (fambrose@tacounty.gov, (737) 555-0400)
+**Superintendent:** Harriet Vance
+**Contract:** $2,310,000
+
+Permit BP-2026-207731 issued 10/2/2026.
+"""
+
+ANNEX = """---
+title: "Eastgate Annex — Suite 210 Fit-Out"
+status: Under construction
+contract_value: "$318,400"
+---
+
+# Eastgate Annex, Suite 210 — tenant fit-out
+
+| Role | Name | Contact |
+|---|---|---|
+| PM | Wendell Oyelaran | woyelaran@redbudbuilders.com |
+| Super | Marisol Quintero | (737) 555-0177 |
+| Tenant rep | Greta Lindahl, Office Lead, Fernway Labs | glindahl@fernwaylabs.com |
+"""
+
+CHANGE_ORDER = """From: Felix Ambrose <fambrose@tacounty.gov>
+To: Lucinda Park <lpark@redbudbuilders.com>
+Subject: RE: Eastgate - CO-04 roof drains
+Date: Thu, 19 Nov 2026 15:02:00 -0600
+
+Lucinda,
+
+CO-04 is approved. Please show it on the next pay app.
+
+Thanks,
+Felix
+
+Felix Ambrose
+Facilities Director
+Travis Arbor County
+Office: (737) 555-0400
+
+On Mon, Nov 16, 2026 at 8:10 AM Lucinda Park <lpark@redbudbuilders.com> wrote:
+> Felix,
+>
+> Attached is CO-04 for the two added roof drains over the reading room.
+> The plumber's price is $18,200.00; with our 10% markup the change order is
+> $20,020.00. No change to the schedule.
+>
+> Lucinda
+"""
+
+RFI = """From: Imogen Falk <ifalk@cobaltarch.com>
+To: Osman Tekin <otekin@redbudbuilders.com>
+Subject: RE: RFI-009 stair rail height
+Date: Tue, 1 Dec 2026 10:00:00 -0600
+
+Osman,
+
+Keep the rail at 36 inches; ASI-03 follows Friday.
+
+Imogen
+
+Imogen Falk, AIA | Project Architect
+Cobalt Architecture
+"""
+
+MINUTES = """# Eastgate Library — OAC Meeting #5
+
+**Date:** Monday 11/9/2026
+**Present:** Felix Ambrose (Travis Arbor County), Imogen Falk (Cobalt Architecture), Lucinda Park (Redbud PM), Harriet Vance (Super)
+
+## Schedule
+- Roofing starts 11/30.
+"""
+
+
+@pytest.fixture(scope="module")
+def contractor(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "redbud", {
+        "team.md": TEAM, "eastgate-library.md": LIBRARY, "eastgate-annex-suite-210.md": ANNEX,
+        "RE_ Eastgate CO-04.eml": CHANGE_ORDER, "RE_ RFI-009.eml": RFI, "oac-05.md": MINUTES})
+    yield engine
+    engine.close()
+
+
+def test_a_title_said_short_is_the_same_title(contractor):
+    # "super" for Superintendent, "APM" for Assistant Project Manager, "PM" as the team page brackets it.
+    result = checked(contractor, "Who runs the Eastgate site?",
+                     "Harriet Vance is the super. Osman Tekin is the APM. Lucinda Park is the PM.")
+    assert not result.hallucination_flags, [f.content for f in result.hallucination_flags]
+
+
+def test_a_job_or_permit_number_is_no_phone_number(contractor):
+    # The owner's phone beside the job number on the page is never "corrected" to the job number.
+    result = checked(contractor, "Who is the owner of the Eastgate Library Renovation?",
+                     "Eastgate Library Renovation's owner is Travis Arbor County — Felix Ambrose, Facilities "
+                     "Director (fambrose@tacounty.gov, (737) 555-0400).")
+    assert "2026-044" not in result.delivered and "207731" not in result.delivered
+    assert not result.hallucination_flags
+
+
+def test_a_value_wrapped_onto_the_next_quoted_line_belongs_to_its_sentence(contractor):
+    result = checked(contractor, "How much was CO-04?", "CO-04 adds two roof drains. The change order is $20,200.00.")
+    assert "$20,020.00 [corrected]" in result.delivered
+    assert "$18,200.00" not in result.delivered
+
+
+def test_offline_who_leads_a_project_is_its_pm_not_its_owner(contractor):
+    answer = offline_answer(contractor, "Who leads the Eastgate Library Renovation?", "lead")
+    assert "Lucinda Park" in answer and "Felix Ambrose" not in answer
+
+
+def test_a_team_table_on_a_project_page_gives_the_project_its_people(contractor):
+    annex = only_entity(contractor, "Eastgate Annex, Suite 210")
+    held = {key: contractor.kb.registry.get(str(annex.attributes.get(key))) for key in ("lead", "super")}
+    names = {key: e.name if e else annex.attributes.get(key) for key, e in held.items()}
+    assert names == {"lead": "Wendell Oyelaran", "super": "Marisol Quintero"}
+    assert only_entity(contractor, "Greta Lindahl").attributes.get("email") == "glindahl@fernwaylabs.com"
+    # The rows are people, not records of their own named after them.
+    assert all(e.type == "person" for e in contractor.kb.registry.find_by_alias("Wendell Oyelaran"))
+    answer = offline_answer(contractor, "Who leads Eastgate Annex, Suite 210?", "annex")
+    assert "Wendell Oyelaran" in answer
+
+
+def test_the_firm_in_brackets_on_an_attendee_list_is_no_role(contractor):
+    # "Imogen Falk (Cobalt Architecture)": where she came from; her signature gives her title.
+    assert only_entity(contractor, "Imogen Falk").attributes.get("role") == "Project Architect"
+    result = checked(contractor, "Who answered RFI-009?", "Imogen Falk, the Project Architect, answered RFI-009.")
+    assert not result.hallucination_flags, [f.content for f in result.hallucination_flags]
