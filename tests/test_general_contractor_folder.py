@@ -36,6 +36,7 @@ pm: Lucinda Park
 **Owner:** Travis Arbor County — Felix Ambrose, Facilities Director (fambrose@tacounty.gov, (737) 555-0400)
 **Superintendent:** Harriet Vance
 **Contract:** $2,310,000
+**Schedule:** start 10/5/2026 · roof dry-in 12/4/2026 · substantial completion 3/12/2027
 
 Permit BP-2026-207731 issued 10/2/2026.
 """
@@ -89,7 +90,7 @@ Date: Tue, 1 Dec 2026 10:00:00 -0600
 
 Osman,
 
-Keep the rail at 36 inches; ASI-03 follows Friday.
+Keep the rail at 36 inches; ASI-03 follows by Friday 12/4.
 
 Imogen
 
@@ -160,3 +161,17 @@ def test_the_firm_in_brackets_on_an_attendee_list_is_no_role(contractor):
     assert only_entity(contractor, "Imogen Falk").attributes.get("role") == "Project Architect"
     result = checked(contractor, "Who answered RFI-009?", "Imogen Falk, the Project Architect, answered RFI-009.")
     assert not result.hallucination_flags, [f.content for f in result.hallucination_flags]
+
+
+def test_a_milestone_whose_date_reads_two_ways_is_still_a_milestone(contractor):
+    # "12/4/2026" is December 4 in the US and 12 April elsewhere: the page still gives the milestone,
+    # kept as written.
+    library = only_entity(contractor, "Eastgate Library Renovation")
+    assert library.attributes.get("roof_dry_in") == "12/4/2026"
+
+
+def test_a_yearless_date_in_numbers_is_checked(contractor):
+    wrong = checked(contractor, "When does ASI-03 come?", "Imogen Falk says ASI-03 follows by Friday 12/11.")
+    assert "12/4 [corrected]" in wrong.delivered
+    right = checked(contractor, "When does ASI-03 come?", "Imogen Falk says ASI-03 follows by Friday 12/4.")
+    assert not right.hallucination_flags, [f.content for f in right.hallucination_flags]

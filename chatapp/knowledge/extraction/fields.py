@@ -25,7 +25,7 @@ from chatapp.knowledge.extraction.observations import (
     row_keys,
     table_subject_type,
 )
-from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
+from chatapp.knowledge.extraction.values import DATE, find_amounts, find_dates, leading_value, yearless_date_at_start
 from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
@@ -141,10 +141,11 @@ def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
 def _milestones(subject: str, value: str, position: int, add) -> None:
     """ "order signed 16 October 2026; go-live 7 December 2026" -> order_signed, go_live."""
     for item in re.split(r"\s*[;·•]\s*", value):
-        dates = find_dates(item)
-        if not dates:
+        # Only where the date is written matters here, and the value is kept as written: a date with
+        # slashes that reads two ways ("tenant move-in 1/4/2027") is a milestone as much as "12/18/2026".
+        match = DATE.search(item)
+        if not match:
             continue
-        match = dates[0][0]
         label = (item[: match.start()] if match.start() > 0 else item[match.end():]).strip(" :,-–—")
         label = re.sub(r"\([^)]*\)|[\d\s–-]+$", "", label)
         label = re.split(r"\s+(?:at|with|by|for|in)\s+", label)[0].strip()
