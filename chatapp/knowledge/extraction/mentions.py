@@ -79,7 +79,7 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
         line = max(i for i, s in enumerate(line_starts) if s <= ent.start_char)
         position = starts[line] + ent.start_char - line_starts[line] if starts else 0
         if kind == "person":
-            # "Lamar Suite 300", "Oak Room 4": a common word before a number numbers a place, so the
+            # "Koenig Suite 300", "Oak Room 4": a common word before a number numbers a place, so the
             # words before it are an address, not a person.
             numbered = re.match(r"[ \t]+\d{1,4}\b", doc.text[ent.end_char:]) and is_common(name.split()[-1], 4.0)
             if looks_like_person(name) and not numbered:
