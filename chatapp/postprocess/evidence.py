@@ -152,7 +152,7 @@ _QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)+")
 
 def _unquote_runs(text: str) -> str:
     """A quoted mail wraps its lines as the original did, each behind its ">": the lines after the
-    first of a quoted run lose their marks, so "…the change order is\n> $56,760.00." reads as one
+    first of a quoted run lose their marks, so "…the change order is\n> $20,020.00." reads as one
     sentence, while the quote still starts apart from the text before it."""
     if "\n>" not in text and "\n >" not in text:
         return text

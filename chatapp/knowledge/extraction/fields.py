@@ -294,7 +294,7 @@ class FieldReader:
                     self.add(subject, ALIAS, cell.strip("* "), 0.85, "table", position, subject_type)
 
     def _team_table(self, keys: list[str], rows: list[tuple[list[str], int]]) -> bool:
-        """ "| Role | Name | Contact |" on a project's page, a row each "| PM | Priya Raman | … |": who
+        """ "| Role | Name | Contact |" on a project's page, a row each "| PM | Wendell Oyelaran | … |": who
         fills each part of the work. The page's piece of work gets each role as a field holding the
         person ("pm" is its lead), and each person their address or phone from the row — the rows
         are no records of their own."""

@@ -696,7 +696,7 @@ class PeopleReader:
                 bracket = re.search(r"\(([^()]*)\)", item)
                 role = bracket.group(1).split(",")[0].strip() if bracket else ""
                 words = re.findall(r"[^\W\d_]+", role)
-                # Several words none of which make a job ("Lantana Studio", "Centex Environmental") name the
+                # Several words none of which make a job ("Cobalt Architecture", "Fernway Labs") name the
                 # firm the person came from, not what they do there.
                 if (words and not re.search(r"\d", role) and _is_role_text(role) and not abbreviates(role, name)
                         and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
