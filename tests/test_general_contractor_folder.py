@@ -175,3 +175,24 @@ def test_a_yearless_date_in_numbers_is_checked(contractor):
     assert "12/4 [corrected]" in wrong.delivered
     right = checked(contractor, "When does ASI-03 come?", "Imogen Falk says ASI-03 follows by Friday 12/4.")
     assert not right.hallucination_flags, [f.content for f in right.hallucination_flags]
+
+
+@pytest.mark.parametrize("attribution", [
+    "On Mon, Nov 16, 2026 at 8:10 AM Lucinda Park <lpark@redbudbuilders.com> wrote:",
+    "From: Lucinda Park <lpark@redbudbuilders.com>\nSent: Monday, November 16, 2026 8:10 AM",
+])
+def test_a_signature_over_a_quoted_mail_does_not_take_the_quoted_writers_address(tmp_path_factory, attribution):
+    # The title line under the signer's name, then the quoted mail's attribution: that address is the
+    # quoted writer's, and the two people stay two.
+    mail = ("From: Felix Ambrose <fambrose@tacounty.gov>\nTo: Lucinda Park <lpark@redbudbuilders.com>\n"
+            "Subject: RE: CO-04\nDate: Thu, 19 Nov 2026 15:02:00 -0600\n\nLucinda,\n\nCO-04 is approved.\n\n"
+            f"Felix Ambrose\nFacilities Director, Travis Arbor County\n\n{attribution}\n> Felix,\n>\n"
+            "> Attached is CO-04.\n>\n> Lucinda\n")
+    engine, _ = engine_learnt_from(tmp_path_factory, "quoted", {"re-co-04.eml": mail})
+    try:
+        felix, lucinda = only_entity(engine, "Felix Ambrose"), only_entity(engine, "Lucinda Park")
+        assert felix.id != lucinda.id
+        assert felix.attributes.get("email") == "fambrose@tacounty.gov"
+        assert lucinda.attributes.get("email") == "lpark@redbudbuilders.com"
+    finally:
+        engine.close()

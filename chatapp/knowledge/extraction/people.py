@@ -318,6 +318,11 @@ def _entry_prose_role(field: str) -> str | None:
 _POST_NOMINALS = re.compile(r"(?:,\s*(?:[A-Z][A-Za-z]?\.?)*[A-Z]\.?(?:\s+[A-Z]{2,4})?|,\s*Ph\.?\s?D\.?)+\s*$")
 
 
+# A line that ends a signature: the attribution of a quoted mail, a quoted line, or an earlier message's
+# own header or separator.
+_ENDS_A_SIGNATURE = re.compile(r"(?i)^\s*(?:>|.*\bwrote:\s*$|(?:from|sent|to|date|subject):\s|-{2,}\s*(?:original|forwarded))")
+
+
 def is_job_title(title: str) -> bool:
     """A job title stated in a sentence: a role's text whose head word (the one before "of", or the
     last) is a word for someone who does something ("Registrar", "Executive Director", "Head of
@@ -852,6 +857,8 @@ class PeopleReader:
             sure = 0.85 if name == self.sender else 0.75
             self.add(name, "role", role, sure, "signature", offsets[n])
             for follow in lines[n + 2 : n + 5]:
+                if _ENDS_A_SIGNATURE.match(follow):
+                    break  # "On Mon, … Lucinda Park <lpark@…> wrote:": the quoted writer's address, not the signer's
                 for key, phone in labelled_phones(follow):
                     self.add(name, key, phone, sure, "signature", offsets[n])
                 for address in EMAIL.findall(follow):
