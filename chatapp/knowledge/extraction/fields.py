@@ -81,6 +81,13 @@ _MOVE_TO = re.compile(
     r"(?P<label>(?:[\w'’/&-]+\s+){0,7}?[\w'’/&-]+)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+",
     re.IGNORECASE,
 )
+# "That puts your move-in at Monday 1/25/2027": a consequence stating where a date or amount now falls.
+_PUTS_AT = re.compile(
+    r"\b(?:puts|put)\s+(?:the\s+|our\s+|your\s+|their\s+|its\s+)?"
+    r"(?P<label>(?:[\w'’/&-]+\s+){0,4}?[\w'’/&-]+)\s+(?:at|on|to)\s+",
+    re.IGNORECASE,
+)
+_WEEKDAY_BEFORE = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+"
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
 # "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
 _TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
@@ -364,7 +371,7 @@ class FieldReader:
                 continue
             if self._from_to(line, position):
                 continue
-            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _MOVE_TO):
+            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _MOVE_TO, _PUTS_AT):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
                     value = _value_at_start(after)
@@ -423,6 +430,10 @@ def _value_at_start(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() <= 1:
             return found[0][0].group(0)
+    # "Monday 1/25/2027": a weekday before a date written in numbers (the date is the value).
+    weekday = re.match(rf"\s?{_WEEKDAY_BEFORE}(?=\d)", text, re.IGNORECASE)
+    if weekday and (found := find_dates(text[weekday.end():])) and found[0][0].start() == 0:
+        return found[0][0].group(0)
     return yearless_date_at_start(text)
 
 
