@@ -414,6 +414,8 @@ def find_temporal_expressions(
                 found.append(TemporalExpression(surface, (start_char, end_char), date(year, 1, 1), date(year, 12, 31),
                                                 "year", 0.6))
             continue
+        if re.fullmatch(r"\d+", surface):
+            continue  # a bare number out of the years' range ("1510 W. Koenig"): a street number, not a date
         parsed = parse_date(surface, now if isinstance(now, datetime) else datetime.combine(now, time()))
         if parsed:
             found.append(TemporalExpression(surface, (start_char, end_char), parsed, parsed, "day", 0.6))

@@ -145,7 +145,27 @@ def words(text: str) -> list[str]:
 
 
 def split_sentences(text: str) -> list[str]:
+    text = _unquote_runs(text)
     return [_WRAPPED.sub(" ", s.strip()) for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
+
+
+_QUOTE_MARKS = re.compile(r"[ \t]*(?:>[ \t]?)+")
+
+
+def _unquote_runs(text: str) -> str:
+    """A quoted mail wraps its lines as the original did, each behind its ">": the lines after the
+    first of a quoted run lose their marks, so "…the change order is\n> $20,020.00." reads as one
+    sentence, while the quote still starts apart from the text before it."""
+    if "\n>" not in text and "\n >" not in text:
+        return text
+    lines = text.split("\n")
+    out = [lines[0]]
+    for before, line in zip(lines, lines[1:]):
+        quoted = _QUOTE_MARKS.match(line)
+        if quoted and quoted.group(0).strip() and before.lstrip().startswith(">"):
+            line = line[quoted.end():]
+        out.append(line)
+    return "\n".join(out)
 
 
 def text_index(texts) -> TextIndex:

@@ -275,7 +275,29 @@ def relation_finding(mismatch: RelationMismatch, view: KnowledgeView, certain_co
 def _same_profile(claimed: str, known: str) -> bool:
     a, b = normalize_alias(claimed), normalize_alias(known)
     return (a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
-            or any(a == normalize_alias(part) for part in role_parts(known)))
+            or any(a == normalize_alias(part) for part in role_parts(known))
+            or _short_form_of(claimed, known))
+
+
+def _short_form_of(claimed: str, known: str) -> bool:
+    """A job said by its short form: the form the record gives it in brackets ("Senior Project
+    Manager (PM)" → PM), the initials of a title it holds ("Assistant Project Manager" → APM), or its
+    words cut short the way people say them ("Superintendent" → super, "Administrator" → admin)."""
+    said = claimed.strip(" .")
+    titles = [known.split(",")[0], *role_parts(known)]
+    if any(normalize_alias(said) == normalize_alias(inner) for inner in re.findall(r"\(([^()]*)\)", known)):
+        return True
+    if re.fullmatch(r"[A-Z]{2,5}", said):
+        return any(said == "".join(w[0] for w in words).upper()
+                   for title in titles if len(words := re.findall(r"[^\W\d_]+", re.sub(r"\s*\([^()]*\)", "", title))) >= 2)
+    cut = normalize_alias(said).split()
+    for title in titles:
+        whole = normalize_alias(re.sub(r"\s*\([^()]*\)", "", title)).split()
+        # Each word the whole word or its first four letters or more; at least one word cut short.
+        if (len(cut) == len(whole) and cut != whole
+                and all(c == w or (len(c) >= 4 and w.startswith(c)) for c, w in zip(cut, whole))):
+            return True
+    return False
 
 
 def first_word(text: str) -> str:

@@ -388,8 +388,6 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
     dated = [d[:10] for d in dates if d and value.vtype == "date" and V.is_day(value.parsed, d)]
     undated = False
     quoting: tuple[int, str | None] = (-1, None)  # (the source, the date of the earlier message it quotes)
-    # Texts whose quotes are marked ("> …"): only those lines are quoted, the reply may answer between them.
-    marked = {source for text, _, source in supplied.sentences if text.lstrip().startswith(">")}
     for text, _, source in supplied.sentences:
         if opens_earlier_message(text):
             quoting = (source, _day_in(text))
@@ -400,7 +398,7 @@ def _last_stated(value: V.FoundValue, supplied: TextIndex, dates: tuple[str | No
                 _says(old, value) for old, _ in stated_changes(text)):
             continue  # "booked the week of Jan. 11, so installation moves to January 25" names it to replace it
         written = dates[source] if source < len(dates) else None
-        if text.lstrip().startswith(">") or (quoting[0] == source and source not in marked):
+        if text.lstrip().startswith(">") or quoting[0] == source:
             # A reply's quote of the message it answers was written then, not on the reply's date: "the
             # revised rate of ₹72,400" above "> they have quoted ₹74,900" replaces the quoted price.
             written = quoting[1] if quoting[0] == source else None

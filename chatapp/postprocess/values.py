@@ -56,6 +56,16 @@ MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORE
 # four-digit year, so a phone number or a version ("1.2.26") is no date.
 NUMERIC_DATE_RE = re.compile(
     r"(?<![\w/.-])(\d{1,2})(?:/(\d{1,2})/(\d{4}|\d{2})|([.-])(\d{1,2})\4(\d{4}))(?![\w/]|[.-]\d)")
+# "Tuesday 12/8", "by 12/4", "from 12/19 to 12/23", "12/19–12/23": a day and month written in numbers
+# without a year, as US mail writes them, only where a weekday, a word for when or a range makes it a
+# date (a lone "1/3" may be a fraction, "24/7" is not a day).
+YEARLESS_NUMERIC_RE = re.compile(
+    r"\b(?P<when>(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?|on|from|to|until|till"
+    r"|through|thru|due|before|after|since|starting|ending|by|of)\s+"
+    r"(?<![\w/.-])(?P<first>\d{1,2})/(?P<second>\d{1,2})(?![\w/]|[.,-]\d|\s+of\b)",
+    re.IGNORECASE)
+YEARLESS_RANGE_RE = re.compile(
+    r"(?<![\w/.-])(\d{1,2})/(\d{1,2})\s*[-–—]\s*(\d{1,2})/(\d{1,2})(?![\w/]|[.,-]\d)")
 RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" is no "000 days later"
     r"(?<![\d.,])\b(?:the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow"
     r"|(?:last|next|this) (?:week|month|year)"
@@ -324,6 +334,18 @@ def find_values(text: str) -> list[FoundValue]:
         month, day = (second, first) if numeric_day_first(int(first), int(second), separator) else (first, second)
         either_way = separator != "." and first != second and int(first) <= 12 and int(second) <= 12
         add(m.span(), "date", "date", replace(_date(year, month, day), either_way=either_way))
+    yearless = [((m.start("first"), m.end()), m.group("first"), m.group("second"), m.group("when"))
+                for m in YEARLESS_NUMERIC_RE.finditer(text)]
+    for m in YEARLESS_RANGE_RE.finditer(text):
+        yearless += [(m.span(1)[:1] + m.span(2)[1:], m.group(1), m.group(2), ""),
+                     (m.span(3)[:1] + m.span(4)[1:], m.group(3), m.group(4), "")]
+    for span, first_text, second_text, when in yearless:
+        first, second = int(first_text), int(second_text)
+        if when.lower() == "by" and first < second <= 8:
+            continue  # "cut by 1/3": a fraction
+        month, day = (second, first) if numeric_day_first(first, second, "/") else (first, second)
+        either_way = first != second and first <= 12 and second <= 12
+        add(span, "date", "date", replace(_date(None, month, day), either_way=either_way))
     for span, number in phone_spans(text):
         # An extension is dialled after the line's number: "555-0148 ext. 214" is 555-0148, then 214
         # ("5550148x214"), so two people on one practice line are told apart by theirs.

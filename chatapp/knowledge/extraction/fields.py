@@ -26,7 +26,7 @@ from chatapp.knowledge.extraction.observations import (
     table_subject_type,
     with_whole_names,
 )
-from chatapp.knowledge.extraction.values import find_amounts, find_dates, leading_value, yearless_date_at_start
+from chatapp.knowledge.extraction.values import DATE, find_amounts, find_dates, leading_value, yearless_date_at_start
 from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
@@ -39,6 +39,9 @@ _PERSON_KEYS = frozenset(
     "lead owner sponsor contact manager coordinator chair organiser organizer coach adviser advisor "
     "maintained_by published_by responsible assignee author reviewer approver".split()
 )
+# A project page's team table: its first column says the part each person plays, another names them.
+_TEAM_ROLE_KEYS = frozenset({"role", "responsibility", "function"})
+_TEAM_NAME_KEYS = ("name", "who", "person", "full_name", "contact_name")
 _SKIP_KEYS = frozenset({"title", "date", "tags", "layout", "slug", "id", "category", "categories", "draft"})
 _MILESTONE_KEYS = frozenset({"milestones", "key_dates", "dates", "timeline", "schedule"})
 _CHANGE_VERB = re.compile(
@@ -82,6 +85,13 @@ _MOVE_TO = re.compile(
     r"(?P<label>(?:[\w'’/&-]+\s+){0,7}?[\w'’/&-]+)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+",
     re.IGNORECASE,
 )
+# "That puts your move-in at Monday 1/25/2027": a consequence stating where a date or amount now falls.
+_PUTS_AT = re.compile(
+    r"\b(?:puts|put)\s+(?:the\s+|our\s+|your\s+|their\s+|its\s+)?"
+    r"(?P<label>(?:[\w'’/&-]+\s+){0,4}?[\w'’/&-]+)\s+(?:at|on|to)\s+",
+    re.IGNORECASE,
+)
+_WEEKDAY_BEFORE = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+"
 _WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
 # "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
 _TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
@@ -142,10 +152,11 @@ def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
 def _milestones(subject: str, value: str, position: int, add) -> None:
     """ "order signed 16 October 2026; go-live 7 December 2026" -> order_signed, go_live."""
     for item in re.split(r"\s*[;·•]\s*", value):
-        dates = find_dates(item)
-        if not dates:
+        # Only where the date is written matters here, and the value is kept as written: a date with
+        # slashes that reads two ways ("tenant move-in 1/4/2027") is a milestone as much as "12/18/2026".
+        match = DATE.search(item)
+        if not match:
             continue
-        match = dates[0][0]
         label = (item[: match.start()] if match.start() > 0 else item[match.end():]).strip(" :,-–—")
         label = re.sub(r"\([^)]*\)|[\d\s–-]+$", "", label)
         label = re.split(r"\s+(?:at|with|by|for|in)\s+", label)[0].strip()
@@ -187,6 +198,7 @@ class FieldReader:
         self.title = title
         self.document_date = document_date
         self.observations: list[Observation] = []
+        self.page_subject = ""  # the piece of work the page is about, once its fields say it is one
 
     def add(self, subject, key, value, confidence, method, position=0, subject_type="project", previous=""):
         value = with_year(" ".join(str(value).split()).strip(), self.document_date)
@@ -221,6 +233,7 @@ class FieldReader:
         keys = {key for key, _, _ in fields}
         if len(fields) < 2 or not keys & _PROJECT_KEYS:
             return  # meeting notes and letters have "Date:" lines too; only a page about a piece of work counts
+        self.page_subject = name
         self.add(name, MENTION, name, 0.9, "key_value", 0)
         # "title: Riverbend Apartments - lift modernisation" with "building: Riverbend Apartments (…)": a side
         # of the title that a field gives as its value is where (or for whom) the work is, not its name.
@@ -268,6 +281,8 @@ class FieldReader:
         keys = [key_for_label(h) or f"column_{i}" for i, h in enumerate(header, 1)]
         keys, whole = with_whole_names(keys, [cells for cells, _ in rows])
         rows = [(cells, position) for cells, (_, position) in zip(whole, rows)]
+        if self._team_table(keys, rows):
+            return
         column = subject_column(keys, [cells for cells, _ in rows], named_only=True)
         if column is None and len(rows) >= 2 and names_the_rows([cells for cells, _ in rows], 0):
             column = 0  # "| Funder | Awarded |", "| Room | Capacity |": the first column names each row
@@ -295,6 +310,38 @@ class FieldReader:
                     # "| Confirm asbestos survey | Tamsin Quennell | 11 December |": an action's owner is
                     # someone the user may ask about, as a CSV row's is.
                     self.add(name, MENTION, name, 0.8, "table", position, "person")
+
+    def _team_table(self, keys: list[str], rows: list[tuple[list[str], int]]) -> bool:
+        """ "| Role | Name | Contact |" on a project's page, a row each "| PM | Wendell Oyelaran | … |": who
+        fills each part of the work. The page's piece of work gets each role as a field holding the
+        person ("pm" is its lead), and each person their address or phone from the row — the rows
+        are no records of their own."""
+        if not self.page_subject or not rows or keys[0] not in _TEAM_ROLE_KEYS:
+            return False
+        column = next((keys.index(k) for k in _TEAM_NAME_KEYS if k in keys), None)
+        if column is None:
+            return False
+        people = [_person_value(cells[column]) if column < len(cells) else ("", "") for cells, _ in rows]
+        if sum(bool(person) for person, _ in people) * 2 <= len(rows):
+            return False
+        from chatapp.knowledge.extraction.people import EMAIL, labelled_phones
+
+        for (cells, position), (person, role) in zip(rows, people):
+            label = cells[0].strip("* ")
+            if not person or not label:
+                continue
+            self.add(self.page_subject, key_for_label(label), person, 0.9, "table", position)
+            self.add(person, MENTION, person, 0.85, "table", position, subject_type="person")
+            if role and len(role.split()) <= 6:
+                self.add(person, "role", role.split(",")[0].strip(), 0.75, "table", position, subject_type="person")
+            for cell in cells[1:]:
+                if cell is cells[column]:
+                    continue
+                for address in EMAIL.findall(cell):
+                    self.add(person, "email", address.lower(), 0.85, "table", position, subject_type="person")
+                for key, phone in labelled_phones(cell):
+                    self.add(person, key, phone, 0.85, "table", position, subject_type="person")
+        return True
 
     # --- stated changes ---------------------------------------------------------
 
@@ -335,7 +382,7 @@ class FieldReader:
                 continue
             if self._from_to(line, position):
                 continue
-            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _MOVE_TO):
+            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _MOVE_TO, _PUTS_AT):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
                     value = _value_at_start(after)
@@ -394,6 +441,10 @@ def _value_at_start(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() <= 1:
             return found[0][0].group(0)
+    # "Monday 1/25/2027": a weekday before a date written in numbers (the date is the value).
+    weekday = re.match(rf"\s?{_WEEKDAY_BEFORE}(?=\d)", text, re.IGNORECASE)
+    if weekday and (found := find_dates(text[weekday.end():])) and found[0][0].start() == 0:
+        return found[0][0].group(0)
     return yearless_date_at_start(text)
 
 

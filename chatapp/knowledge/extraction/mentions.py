@@ -100,7 +100,10 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
             words = name.split()
             if words[0].lower() in _SALUTATIONS and _greeting_line(doc.text, ent):
                 continue  # "Cara Filipa," opening a mail greets Filipa: "Cara" is no part of a name
-            if looks_like_person(name):
+            # "Koenig Suite 300", "Oak Room 4": a common word before a number numbers a place, so the
+            # words before it are an address, not a person.
+            numbered = re.match(r"[ \t]+\d{1,4}\b", doc.text[ent.end_char:]) and is_common(name.split()[-1], 4.0)
+            if looks_like_person(name) and not numbered:
                 found.append(Observation(name, "person", MENTION, name, 0.6, "ner", position))
         elif not all(is_common(w, 4.0) for w in name.split()):
             found.append(Observation(name, kind, MENTION, name, 0.55, "ner", position))

@@ -88,6 +88,8 @@ _PLACE_WORDS = frozenset(
     "farm farms dairy station estate vineyard winery flats ranch homestead apartments residences towers plaza "
     "mews valley ridge creek falls springs hills academy".split()
 )
+# Words that end the name of a piece of work, never a person's ("Suite 210 Fit-Out", "Lobby Upgrade").
+_WORK_WORDS = frozenset("project programme program upgrade refit fit-out fitout remodel rollout".split())
 # Words that end a building's or a street's name, or a holiday's or an event's, but are surnames too
 # ("Jacaranda Court", "Republic Day", "Margaret Court", "Rachel Day"): a place or a day kept unless the
 # name opens with a given name.
@@ -183,6 +185,9 @@ def looks_like_person(name: str) -> bool:
     last = capitalised[-1].strip(".")
     if is_job_word(last.lower()) and is_common(last, 3.0) and not is_surname(last):
         return False  # "Taproom Manager", "Sales Coordinator": a job title, whatever the word before it
+    if ((last.lower() in _WORK_WORDS or last.endswith(("tion", "sion", "ment")))
+            and is_common(last, 3.0) and not is_surname(last)):
+        return False  # a piece of work: "Eastgate Library Renovation", "Annex Fit-Out", "Chiller Replacement"
     if last.endswith("ing") and is_common(last, 3.0) and not is_surname(last):
         return False  # a trade ends a firm's name: "Russo Hydraulic Plumbing", "Kestrel Catering"
     if last.endswith("s") and is_common(last, 3.0) and is_common(last[:-1], 3.0) and not is_surname(last):
@@ -343,6 +348,8 @@ LABEL_SYNONYMS = {
     "job_title": "role", "title_role": "role", "position": "role", "role_title": "role",
     "dept": "department", "team": "department",
     "project_lead": "lead", "lead_by": "lead", "led_by": "lead", "project_leader": "lead", "leader": "lead",
+    # A project's manager is who leads it (a person's "manager" is whom they report to: not this key).
+    "project_manager": "lead", "pm": "lead",
     "project_owner": "owner", "owned_by": "owner",
     "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
 }

@@ -223,8 +223,12 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
         digits = sum(c.isdigit() for c in value)
         if _ISO_DATE.search(value) or re.fullmatch(r"\d{4}", value) or _NUMERIC_DATE.fullmatch(value):
             continue
+        start = match.start() + match.group(0).index(value)
+        # A year and a serial ("Job 2026-031"), or the digits of a code with letters before them
+        # ("BP-2026-118842"), number a job, a case or a permit, not a phone.
+        if re.fullmatch(r"(?:19|20)\d\d-\d{2,6}", value) or re.search(r"[^\W\d_]-$", text[:start]):
+            continue
         if digits >= 7 or value.lower().startswith("ext"):
-            start = match.start() + match.group(0).index(value)
             found.append(((start, start + len(value)), value))
     return found
 
@@ -316,6 +320,15 @@ def _entry_prose_role(field: str) -> str | None:
         if len(words) >= 2 and _is_role_text(title) and (_is_prose_role(head.lower()) or head.endswith("ive")):
             return title
     return None
+
+
+# Post-nominal letters after a name in a signature: ", AIA", ", P.E.", ", LEED AP", ", PhD".
+_POST_NOMINALS = re.compile(r"(?:,\s*(?:[A-Z][A-Za-z]?\.?)*[A-Z]\.?(?:\s+[A-Z]{2,4})?|,\s*Ph\.?\s?D\.?)+\s*$")
+
+
+# A line that ends a signature: the attribution of a quoted mail, a quoted line, or an earlier message's
+# own header or separator.
+_ENDS_A_SIGNATURE = re.compile(r"(?i)^\s*(?:>|.*\bwrote:\s*$|(?:from|sent|to|date|subject):\s|-{2,}\s*(?:original|forwarded))")
 
 
 def is_job_title(title: str) -> bool:
@@ -448,8 +461,8 @@ def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]
 
 
 # What may sit between the addresses and numbers of a contact line: separators and short labels
-# ("E:", "Mob", "Tel.").
-_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi)\b\.?:?)*",
+# ("E:", "Mob", "Tel.", "Office:", as US cards write the desk line beside the "Cell:").
+_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi|office|work|desk|direct)\b\.?:?)*",
                              re.IGNORECASE)
 
 
@@ -696,8 +709,11 @@ class PeopleReader:
                 bracket = re.search(r"\(([^()]*)\)", item)
                 role = bracket.group(1).split(",")[0].strip() if bracket else ""
                 words = re.findall(r"[^\W\d_]+", role)
+                # Several words none of which make a job ("Cobalt Architecture", "Fernway Labs") name the
+                # firm the person came from, not what they do there.
                 if (words and not re.search(r"\d", role) and _is_role_text(role) and not abbreviates(role, name)
-                        and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)):
+                        and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+                        and (len(words) == 1 or is_job_title(role))):
                     self.add(name, "role", role, 0.75, "attendees", position)
         return True
 
@@ -715,7 +731,8 @@ class PeopleReader:
         if "|" not in line:
             return False
         parts = [p.strip() for p in line.split("|") if p.strip()]
-        name = clean_name(parts[0]) if parts else ""
+        # Letters after the name are a credential, not part of it: "Katherine Moss, AIA", "Lee Ng, P.E.".
+        name = clean_name(_POST_NOMINALS.sub("", parts[0])) if parts else ""
         if len(parts) < 2 or not self.is_person(name):
             return False
         for part in parts[1:]:
@@ -848,7 +865,7 @@ class PeopleReader:
             sure = 0.85 if name == self.sender else 0.75
             self.add(name, "role", role, sure, "signature", offsets[n])
             for follow in lines[n + 2 : n + 5]:
-                if not follow.strip() or is_reply_attribution(follow):
+                if not follow.strip() or is_reply_attribution(follow) or _ENDS_A_SIGNATURE.match(follow):
                     break  # the signature's block ends: below is the quoted writer's "… <their@address> wrote:"
                 for key, phone in labelled_phones(follow):
                     self.add(name, key, phone, sure, "signature", offsets[n])
