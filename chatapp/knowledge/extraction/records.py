@@ -154,8 +154,9 @@ def read_json(text: str) -> list[Observation]:
     return found
 
 
-def _record_lists(data, depth: int):
-    """Every list of objects inside `data` (the equipment list of a register, a rota's shifts)."""
+def _record_lists(data, depth: int, listed: bool = False):
+    """Every list of objects inside `data` (the equipment list of a register, a rota's shifts), and every
+    object that is one record on its own (`listed`: an item of a list, read with its list already)."""
     if depth > _JSON_DEPTH:
         return
     if isinstance(data, list):
@@ -164,9 +165,9 @@ def _record_lists(data, depth: int):
             yield objects
         for item in data[:MAX_RECORDS]:
             if isinstance(item, (dict, list)):
-                yield from _record_lists(item, depth + 1)
+                yield from _record_lists(item, depth + 1, listed=True)
     elif isinstance(data, dict):
-        if _one_record(data):
+        if not listed and _one_record(data):
             yield [data]
         for value in data.values():
             if isinstance(value, (dict, list)):
