@@ -33,6 +33,9 @@ Odalys,
 Hearthstone have come back with their final figure: £191,200, because the flue run is longer than
 surveyed. Completion is now expected on 5 March 2027.
 
+The scaffold hire follows the same plan: erection now starts on 11 January 2027 and the strike moves to
+19 March 2027.
+
 Sipho
 """
 
@@ -63,3 +66,8 @@ def test_a_project_manager_is_who_leads_the_work(engine):
 
 def test_an_owner_in_a_pages_actions_table_is_a_person(engine):
     assert only_entity(engine, "Tamsin Quennell").type == "person"
+
+
+def test_one_of_two_new_dates_a_sentence_gives_is_not_replaced_by_the_other(engine):
+    right = checked(engine, "When is the scaffold struck?", "The scaffold strike has moved to 19 March 2027.")
+    assert right.hallucination_flags == []

@@ -256,8 +256,12 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         # "revised from KSh 12,000 to KSh 13,500": a change naming its old side replaced that value only,
         # not the green-season rate beside it.
         replaced_another = {new.span for old, new in changes if not _says(old, value)}
-        news = [new for new in stated_new_values(text) if _same_kind(value, new) and not _says(new, value)
-                and qualifier_agrees(text, new, analysis.text, value) and new.span not in replaced_another]
+        stated_new = stated_new_values(text)
+        # "installation now starts on 4 January and commissioning moves to 2 February": the answer's value is
+        # itself one of the sentence's new values, so no other new value of it replaces the answer's.
+        news = [] if any(_says(new, value) for new in stated_new) else [
+            new for new in stated_new if _same_kind(value, new) and not _says(new, value)
+            and qualifier_agrees(text, new, analysis.text, value) and new.span not in replaced_another]
         held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
             # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
