@@ -261,3 +261,9 @@ def test_a_closure_answer_that_words_the_reopening_its_own_way_is_not_flagged(en
                     "Beaches is closed from Thursday, December 24, 2026 through Friday, January 1, 2027, "
                     "and reopens on Monday, January 11th.")
     assert "January 11th" in [f.content for f in wrong.hallucination_flags]
+
+
+def test_the_degree_letters_a_title_holds_are_no_other_role(engine):
+    # "Dentist, DDS — Clinical Director": "Dr. Adaeze Okonjo, DDS" says the letters her record gives.
+    response = checked(engine, "Who is Adaeze Okonjo?", "Dr. Adaeze Okonjo, DDS, is the Clinical Director.")
+    assert response.hallucination_flags == []

@@ -276,7 +276,13 @@ def _same_profile(claimed: str, known: str) -> bool:
     a, b = normalize_alias(claimed), normalize_alias(known)
     return (a == b or a == normalize_alias(known.split(",")[0]) or b.startswith(a + " ")
             or any(a == normalize_alias(part) for part in role_parts(known))
+            or any(a == normalize_alias(part) for part in _ROLE_PIECES.split(known) if part.strip(" )"))
             or _short_form_of(claimed, known))
+
+
+# What a role's record strings together: "Dentist, DDS — Clinical Director" holds the letters "DDS" too, which
+# an answer may put after the name ("Dr. Priya Raman, DDS").
+_ROLE_PIECES = re.compile(r"\s*(?:[,;(—–]|\s-\s)\s*|\)")
 
 
 def _short_form_of(claimed: str, known: str) -> bool:
