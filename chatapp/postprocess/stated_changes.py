@@ -236,7 +236,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
     tied: set[tuple[int, int, int]] = set()
     if len(own) < MIN_SHARED_WORDS:
         return None
-    best: tuple[tuple[float, float], str, V.FoundValue, str | None] | None = None
+    best: tuple[tuple[float, float], str, V.FoundValue, str | None, bool] | None = None
     stated_on: str | None | bool = False  # not looked up yet: most sources state no change
     before: tuple[set[str], int] = (set(), -1)  # the sentence before, in the same text
     opening: tuple[set[str], int] = (set(), -1)  # each text's first sentence (a retrieved chunk's title)
@@ -260,7 +260,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         # "installation now starts on 4 January and commissioning moves to 2 February": the answer's value is
         # itself one of the sentence's new values, so no other new value of it replaces the answer's.
         news = [] if any(_says(new, value) for new in stated_new) else [
-            new for new in stated_new if _same_kind(value, new) and not _says(new, value)
+            new for new in stated_new if _same_kind(value, new)
             and qualifier_agrees(text, new, analysis.text, value) and new.span not in replaced_another]
         held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
