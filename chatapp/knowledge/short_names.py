@@ -70,3 +70,56 @@ def telling_pairs(entities: Iterable[Entity]) -> list[tuple[str, str, str]]:
 
 def _fold(word: str) -> str:
     return strip_accents(word).casefold()
+
+
+# Words for the kind of thing a piece of work is, said after words of its name: "the Amboseli water
+# project", "the signage project", "the soil microbiome grant".
+KIND_WORDS = frozenset("project job works programme program initiative scheme grant study campaign pilot".split())
+# Said before a kind word, these pick a project out by when or how it stands ("the new project", "the
+# main job"), never by its name, however many names hold them: a name is told by a word rarer than these.
+_EVERYDAY_ZIPF = 5.0
+_DESCRIBED = re.compile(
+    r"\b(?:the|our|your|their|that|this)\s+((?:[^\W\d_][\w'’-]*\s+){1,3}?)(" + "|".join(sorted(KIND_WORDS)) + r")\b",
+    re.IGNORECASE)
+_NOT_NAMED_SO = frozenset({"person", "organization", "location", "department"})
+
+
+class DescribedThings:
+    """The pieces of work a registry holds, by the words of their names, to find "the signage project"
+    (Harbour Walk Signage) in lowercase talk: words of one thing's name, in its order, before a word
+    for what kind of thing it is."""
+
+    def __init__(self, entities: Iterable[Entity]):
+        self._names: list[tuple[tuple[str, ...], str]] = []
+        for entity in entities:
+            if entity.type in _NOT_NAMED_SO:
+                continue
+            for name in dict.fromkeys([entity.name, *entity.aliases]):
+                words = tuple(_fold(w) for w in _WORD.findall(name))
+                if len(words) >= 2:
+                    self._names.append((words, entity.id))
+
+    def find(self, text: str) -> list[tuple[tuple[int, int], str]]:
+        """(span of the words and the kind word, entity id) for each such description in `text` that
+        names one thing only."""
+        found = []
+        for match in _DESCRIBED.finditer(text):
+            said = tuple(_fold(w) for w in _WORD.findall(match.group(1)))
+            kind = match.group(2).lower()
+            if not said or not any(len(w) >= 3 and not lexicon.is_common(w, _EVERYDAY_ZIPF) for w in said):
+                continue
+            ids = {entity_id for words, entity_id in self._names if _in_order(said, words, kind)}
+            if len(ids) == 1:
+                found.append(((match.start(1), match.end(2)), ids.pop()))
+        return found
+
+
+def _in_order(said: tuple[str, ...], words: tuple[str, ...], kind: str) -> bool:
+    """Whether the said words are words of the name in its order, leaving some of it out (a name
+    said whole is found as itself); the kind word may be the name's own last word."""
+    if kind == words[-1]:
+        words = words[:-1]
+    if len(said) >= len(words):
+        return False
+    rest = iter(words)
+    return all(word in rest for word in said)

@@ -137,6 +137,7 @@ BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 # "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
 FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")
+FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
 
@@ -147,6 +148,11 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
     lines: list[str] = []
     # A mail signature ("-- " on its own line) is contact details, not something to quote.
     content = re.split(r"^--\s*$", content, maxsplit=1, flags=re.MULTILINE)[0]
+    # A page's YAML front matter is fields, a line each: "owner: Talulah Brennock" is read as "Owner: …".
+    front = FRONT_MATTER.match(content)
+    if front:
+        lines += [_field_line(raw) for raw in front.group(1).splitlines() if ":" in raw] + [""]
+        content = content[front.end():]
     for paragraph in re.split(r"\n\s*\n", content):
         for raw in paragraph.splitlines():
             line = raw.strip().lstrip(">").strip()  # a quoted line of an earlier message is still its text
@@ -184,6 +190,13 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             if (len(sentence) >= 20 or whole or FIELD_LINE.match(sentence)) and not sentence.startswith("|"):
                 sentences.append(sentence)
     return sentences
+
+
+def _field_line(raw: str) -> str:
+    """A front matter line as a page writes a field: "due_date: 2027-05-21" -> "Due date: 2027-05-21"."""
+    key, _, value = raw.partition(":")
+    key = key.strip().replace("_", " ")
+    return f"{key[:1].upper()}{key[1:]}: {value.strip()}"
 
 
 def _table_cells(line: str) -> list[str]:

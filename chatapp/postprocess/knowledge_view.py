@@ -23,7 +23,7 @@ from typing import Any
 from chatapp import lexicon
 from chatapp.knowledge.extraction.people import role_parts
 from chatapp.knowledge.registry import decode_attribute, normalize_alias
-from chatapp.knowledge.short_names import distinctive_words
+from chatapp.knowledge.short_names import DescribedThings, distinctive_words
 from chatapp.postprocess import values as V
 from chatapp.knowledge.extraction.people import sole_holders
 from chatapp.postprocess.evidence import date_covers, is_stop, stem, words
@@ -91,6 +91,8 @@ class KnowledgeView:
     alias_index: dict[str, list[str]] = field(default_factory=dict)
     # (a rare word of a thing's name, its id): "Harnwell" for Harnwell Foods (knowledge/short_names.py)
     short_names: list[tuple[str, str]] = field(default_factory=list)
+    # pieces of work by words of their names: "the signage project" (knowledge/short_names.py)
+    described_things: DescribedThings | None = None
     values: dict[str, list[KnownValue]] = field(default_factory=dict)
     # normalised profile value -> [(entity_id, key)], e.g. "marketing" -> department of Priya
     profile_index: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -131,6 +133,7 @@ class KnowledgeView:
                 if not any(e.key == known.key and e.raw == known.raw for e in existing):
                     existing.append(known)
         view.short_names = distinctive_words(view.entities.values())
+        view.described_things = DescribedThings(view.entities.values())
         for ids in view.alias_index.values():
             ids.sort(key=lambda i: -view.entities[i].prior)
         view._load_history(registry)
@@ -278,7 +281,8 @@ class KnowledgeView:
 
     def short_mentions(self, text: str, entity_ids, taken: list[tuple[int, int]]) -> list[EntityMention]:
         """ "the Harnwell routing study" in an answer about Harnwell Foods: the rare word of the name of
-        a thing the question is about. Only of those: a word dropped in passing ("Claimsworth would cost
+        a thing the question is about, or words of its name before what kind of thing it is ("the
+        signage project"). Only of those: a word dropped in passing ("Claimsworth would cost
         more than £55,000 with migration") would otherwise be held to every value of "Claimsworth
         Practice"."""
         found = []
@@ -288,6 +292,9 @@ class KnowledgeView:
             for match in re.finditer(rf"(?<![\w'’-]){re.escape(word)}(?![\w-])", text):
                 if not any(a < match.end() and match.start() < b for a, b in taken):
                     found.append(EntityMention(match.span(), word, [entity_id], False))
+        for (start, end), entity_id in self.described_things.find(text) if self.described_things else ():
+            if entity_id in entity_ids and not any(a < end and start < b for a, b in taken):
+                found.append(EntityMention((start, end), text[start:end], [entity_id], False))
         return found
 
     def profile_mentions(self, text: str) -> list[tuple[tuple[int, int], str, list[tuple[str, str]]]]:

@@ -148,12 +148,19 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
             # "Atlas owner John": Atlas's owner is John. "John manages Atlas": Atlas's manager is John.
             links.setdefault(entity_id, {}).setdefault(value.key, {})[value.raw] = value.source
             links.setdefault(value.raw, {}).setdefault(value.key, {})[entity_id] = value.source
-    for keys in links.values():
+    for entity_id, keys in links.items():
         # A piece of work's "Project manager: Sipho Mbatha" is who leads it: "the boiler replacement is led
         # by Tamsin" is held to it as to a "lead" field (a "lead" field of its own stays the one).
         runs = [key for key in keys if "lead" in concepts_of_key(key) and "lead" not in key.split("_")]
         if len(runs) == 1 and "lead" not in keys:
             keys["lead"] = keys[runs[0]]
+        # A project page's "owner: Talulah Brennock" with no lead of any kind beside it: the owner is who
+        # leads the work, as the offline answer to "who leads it?" says. A person's links are the other
+        # direction (what they own) and stay as they are.
+        owners = [key for key in keys if "owner" in concepts_of_key(key)]
+        if (len(owners) == 1 and not any("lead" in concepts_of_key(key) for key in keys)
+                and view.entities[entity_id].type != "person"):
+            keys["lead"] = keys[owners[0]]
     view._relation_links = links
     return links
 

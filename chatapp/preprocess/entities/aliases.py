@@ -18,7 +18,7 @@ from chatapp import lexicon
 from chatapp.accents import TOKEN, fold, name_tokens  # noqa: F401 - the index's keys (TOKEN re-exported)
 from chatapp.knowledge.extraction.people import ROLE_KEYS, sole_holders  # "the office manager": its one holder
 from chatapp.knowledge.registry import decode_attribute
-from chatapp.knowledge.short_names import distinctive_words, telling_pairs
+from chatapp.knowledge.short_names import KIND_WORDS, DescribedThings, distinctive_words, telling_pairs
 from chatapp.preprocess.dialogue import keywords_of
 from chatapp.records import Entity
 
@@ -44,10 +44,6 @@ class Profile:
     related: set[str] = field(default_factory=set)  # entities its attributes name, and those naming it
 
 
-# Words for the kind of thing a project is, said after a shortened name of it ("the Amboseli water project").
-_KIND_WORDS = frozenset("project job works programme program initiative scheme".split())
-
-
 class AliasIndex:
     """The registry's names and aliases as phrases, and a Profile per entity.
     Built on first use; refresh() rebuilds it."""
@@ -61,6 +57,7 @@ class AliasIndex:
         self._longest = 1
         self._roles: dict[tuple[str, ...], str] = {}  # a role one entity alone holds -> that entity
         self._ends: dict | None = None  # (first word, last word) -> long names opening and closing so
+        self._described: DescribedThings | None = None  # "the signage project": words of one thing's name
 
     def refresh(self) -> None:
         """Rebuild from the registry (after an ingest)."""
@@ -90,6 +87,7 @@ class AliasIndex:
         _link_related(profiles)
         self._roles = _sole_holders(profiles)
         self._profiles, self._phrases, self._name_keys, self._ends = profiles, phrases, name_keys, None
+        self._described = DescribedThings(p.entity for p in profiles.values())
         self._name_strings = [key for key, _, _ in name_keys]
         self._longest = max((len(p) for p in phrases), default=1)
 
@@ -142,7 +140,7 @@ class AliasIndex:
                     self._ends.setdefault((phrase[0], None), []).append((phrase, aliases))
         # "the Amboseli water project": a word for the kind of thing it is may close the name in place of
         # its own last word ("… Water Tank Upgrade").
-        generic = len(tokens) > 2 and tokens[-1] in _KIND_WORDS
+        generic = len(tokens) > 2 and tokens[-1] in KIND_WORDS
         found = set()
         for phrase, aliases in self._ends.get((tokens[0], None if generic else tokens[-1]), ()):
             said = tokens[:-1] if generic and phrase[-1] != tokens[-1] else tokens
@@ -153,6 +151,12 @@ class AliasIndex:
                 found |= {a.entity_id for a in aliases if " " in a.name
                           and self.profiles[a.entity_id].entity.type not in ("person", "organization")}
         return next(iter(found)) if len(found) == 1 else None
+
+    def described_things(self, text: str) -> list[tuple[tuple[int, int], str]]:
+        """(span, entity id) of each piece of work `text` calls by words of its name and what kind of
+        thing it is, in lowercase or not: "the signage project" for Harbour Walk Signage."""
+        self._ensure_built()
+        return self._described.find(text)
 
     def role_holder(self, tokens: tuple[str, ...]) -> str | None:
         """The one entity whose role these folded words are ("office manager"), if only one has it."""

@@ -34,6 +34,7 @@ def find_mentions(text: str, index: AliasIndex, doc=None, now: datetime | None =
     found += _alias_mentions(text, index)
     found += _role_mentions(text, index)
     found += _shortened_name_mentions(text, index)
+    found += [Mention(text[a:b], (a, b), "alias", entity_id=entity_id) for (a, b), entity_id in index.described_things(text)]
     found += _ner_mentions(doc, date_spans)
     found += _temporal_mentions(text, now, date_spans, context_years)
     found += reference_mentions(text)
