@@ -78,16 +78,16 @@ KIND_WORDS = frozenset("project job works programme program initiative scheme gr
 # Said before a kind word, these pick a project out by when or how it stands ("the new project", "the
 # main job"), never by its name, however many names hold them: a name is told by a word rarer than these.
 _EVERYDAY_ZIPF = 5.0
-_DESCRIBED = re.compile(
-    r"\b(?:the|our|your|their|that|this)\s+((?:[^\W\d_][\w'’-]*\s+){1,3}?)(" + "|".join(sorted(KIND_WORDS)) + r")\b",
-    re.IGNORECASE)
+_DETERMINER = re.compile(r"\b(?:the|our|your|their|that|this)\s+", re.IGNORECASE)
+_NEXT_WORDS = re.compile(r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3}")
 _NOT_NAMED_SO = frozenset({"person", "organization", "location", "department"})
 
 
 class DescribedThings:
     """The pieces of work a registry holds, by the words of their names, to find "the signage project"
-    (Harbour Walk Signage) in lowercase talk: words of one thing's name, in its order, before a word
-    for what kind of thing it is."""
+    (Harbour Walk Signage) or "the pool upgrade" (Hydrotherapy pool upgrade) in lowercase talk: words
+    of one thing's name, in its order, closed by a word for what kind of thing it is or by the name's
+    own last word."""
 
     def __init__(self, entities: Iterable[Entity]):
         self._names: list[tuple[tuple[str, ...], str]] = []
@@ -100,26 +100,34 @@ class DescribedThings:
                     self._names.append((words, entity.id))
 
     def find(self, text: str) -> list[tuple[tuple[int, int], str]]:
-        """(span of the words and the kind word, entity id) for each such description in `text` that
-        names one thing only."""
+        """(span of the words, entity id) for each such description in `text` that names one thing
+        only, the most words that do."""
         found = []
-        for match in _DESCRIBED.finditer(text):
-            said = tuple(_fold(w) for w in _WORD.findall(match.group(1)))
-            kind = match.group(2).lower()
-            if not said or not any(len(w) >= 3 and not lexicon.is_common(w, _EVERYDAY_ZIPF) for w in said):
+        for determiner in _DETERMINER.finditer(text):
+            run = _NEXT_WORDS.match(text, determiner.end())
+            if not run:
                 continue
-            ids = {entity_id for words, entity_id in self._names if _in_order(said, words, kind)}
-            if len(ids) == 1:
-                found.append(((match.start(1), match.end(2)), ids.pop()))
+            words = [(m.group(0), m.end()) for m in _WORD.finditer(text, run.start(), run.end())]
+            for n in range(len(words), 0, -1):
+                said = tuple(_fold(w) for w, _ in words[:n])
+                ids = {entity_id for name, entity_id in self._names if _describes(said, name)}
+                if len(ids) == 1:
+                    found.append(((run.start(), words[n - 1][1]), ids.pop()))
+                    break
         return found
 
 
-def _in_order(said: tuple[str, ...], words: tuple[str, ...], kind: str) -> bool:
-    """Whether the said words are words of the name in its order, leaving some of it out (a name
-    said whole is found as itself); the kind word may be the name's own last word."""
-    if kind == words[-1]:
-        words = words[:-1]
-    if len(said) >= len(words):
+def _describes(said: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Whether the said words are words of the name in its order, leaving some of it out (a name said
+    whole is found as itself), closed by a word for its kind or by the name's own last word, with a
+    word among them rarer than everyday words."""
+    if said[-1] in KIND_WORDS and said[-1] != name[-1]:
+        said = said[:-1]
+    elif said[-1] != name[-1] or len(said) < 2:
         return False
-    rest = iter(words)
+    if not said or len(said) >= len(name) - (said[-1] == name[-1] and name[-1] in KIND_WORDS):
+        return False
+    if not any(len(w) >= 3 and not lexicon.is_common(w, _EVERYDAY_ZIPF) for w in said if w not in KIND_WORDS):
+        return False
+    rest = iter(name)
     return all(word in rest for word in said)

@@ -388,6 +388,12 @@ def abbreviates(short: str, name: str) -> bool:
     return bool(words) and fits(short, words)
 
 
+def _letters(text: str) -> str:
+    """A name's or a domain label's letters alone, accent-free and lower-case: "Kōwhai Physio" ->
+    "kowhaiphysio", as "kowhai-physio" is."""
+    return "".join(c for c in strip_accents(text).casefold() if c.isalnum())
+
+
 def _in_order(letters: str, word: str) -> bool:
     remaining = iter(word)
     return all(c in remaining for c in letters)
@@ -527,11 +533,29 @@ class PeopleReader:
         self.sender: str | None = None
         # Names a mail header pairs with an address that spells them: people, however rare their words.
         self.spelt_by_address: set[str] = set()
+        self._domains: set[str] | None = None  # see _shared_domains
 
     def is_person(self, name: str) -> bool:
         """Whether a name reads as a person's, or this mail's headers vouch for it: "Min-jun Seo
-        <minjun.seo@…>" is someone though each of its words is also an English one."""
+        <minjun.seo@…>" is someone though each of its words is also an English one. A name the
+        document's shared mail domain spells is the organisation's, however personal it reads."""
+        if _letters(name) in self._shared_domains():
+            return False
         return looks_like_person(name) or (name in self.spelt_by_address and not is_group_name(name))
+
+    def _shared_domains(self) -> set[str]:
+        """The letters of each label of a mail domain two or more addresses of this document share
+        ("kowhaiphysio" for mereana@ and aroha@kowhaiphysio.co.nz): an organisation's domain, so
+        "Kōwhai Physio | 09 555 0100" in a signature is the practice, not a colleague. A domain one
+        address has may be a freelancer's own name."""
+        if self._domains is None:
+            locals_at: dict[str, set[str]] = {}
+            for address in EMAIL.findall(self.text):
+                local, _, domain = address.lower().rpartition("@")
+                locals_at.setdefault(domain, set()).add(local)
+            self._domains = {_letters(label) for domain, users in locals_at.items() if len(users) >= 2
+                             for label in domain.split(".")[:-1] if len(label) >= 4}
+        return self._domains
 
     def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
         value = " ".join(str(value).split()).strip()
