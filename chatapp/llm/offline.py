@@ -192,6 +192,11 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
     return sentences
 
 
+def _is_one_date(text: str) -> bool:
+    found = find_dates(text)
+    return len(found) == 1 and found[0][0].group(0).strip() == text.strip()
+
+
 def _field_line(raw: str) -> str:
     """A front matter line as a page writes a field: "due_date: 2027-05-21" -> "Due date: 2027-05-21"."""
     key, _, value = raw.partition(":")
@@ -380,6 +385,12 @@ class OfflineResponder:
             # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".
             naming = {k: w[:-1] if len(w) > 1 and w[-1] == "by" else w for k, w in naming.items()}
         said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
+        if not said:
+            # "When did Marisol apply?" asks for the `applied` column: its words said in another form.
+            from chatapp.postprocess.evidence import stem
+
+            stems = {stem(w) for w in re.findall(r"[^\W\d_]+", uncued)}
+            said = {k: set(words) for k, words in naming.items() if words and all(stem(w) in stems for w in words)}
         if not said and not concepts_asked(question):
             # "Who drives KDJ 482Q?" asks for the `driver_guide` column: the doer of the verb asked
             # about opens the key's name ("drives" -> "driver", "maintains" -> "maintainer").
@@ -439,6 +450,9 @@ class OfflineResponder:
         units = [w.upper() if w in SHOUTED_UNITS else w for w in words[cut:]] if cut else []
         if units:
             label += f" ({' '.join(units)})"
+        if len(words) == 1 and words[0].endswith("ed") and _is_one_date(value):
+            # An "Applied" or "Joined" column of dates says when someone did it.
+            return f"{entity.name} {words[0]} on {value}.{self._change_note(entity, key)}"
         if _days_named(entity.name) is not None:  # a rota's week: "For 14-12-2026 to 20-12-2026, the primary is …"
             return f"For {entity.name}, the {label} is {value}.{self._change_note(entity, key)}"
         return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from chatapp.knowledge.extraction.fields import names_the_rows, subject_column
 from chatapp.knowledge.extraction.values import find_dates
@@ -50,7 +51,9 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
                                                                   for row in rows])]
     subject_type = table_subject_type(keys[column], subjects)
     if subject_type == "person":
-        keys = [person_key(key) for key in keys]
+        # A "Position" column of numbers is each one's place in the list, no job ("Position: Treasurer" is).
+        keys = ["position" if person_key(key) == "role" and _numbers_only(rows, index) else person_key(key)
+                for index, key in enumerate(keys)]
     for number, (row, subject) in enumerate(zip(rows, subjects)):
         if not subject or len(subject) > 120:
             continue
@@ -84,15 +87,27 @@ def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, 
 
 def _named_column_of_a_log(rows: list[list[str]]) -> int:
     """The column naming each record when no header says: the first. But a log keyed by date
-    ("2026-11-23, Eastgate Rotary Club, cash, £1,000") is a list of what each named party did: its
-    first text column whose every cell is a different capitalised name is the record's name."""
+    ("2026-11-23, Eastgate Rotary Club, cash, £1,000") is a list of what each named party did, and a
+    list numbered by its first column ("1, Hollis Teague, …" under "Position") is a list of who or
+    what is in each place: its first text column whose every cell is a different capitalised name is
+    the record's name."""
     first = [row[0] for row in rows if row and row[0]]
-    if len(rows) < 2 or not first or not all(_whole_date(cell) for cell in first):
+    if len(rows) < 2 or not first or not all(_whole_date(cell) or _BARE_NUMBER.fullmatch(cell.strip())
+                                             for cell in first):
         return 0
     for index in range(1, max(len(row) for row in rows)):
         if names_the_rows(rows, index):
             return index
     return 0
+
+
+def _numbers_only(rows: list[list[str]], index: int) -> bool:
+    cells = [row[index].strip() for row in rows if index < len(row) and row[index].strip()]
+    return bool(cells) and all(_BARE_NUMBER.fullmatch(cell) for cell in cells)
+
+
+# A place in a numbered list: "1", "#2", "03", "4."
+_BARE_NUMBER = re.compile(r"#?\d{1,6}\.?")
 
 
 def _whole_date(cell: str) -> bool:
