@@ -62,6 +62,7 @@ def _roster(path):
     sheet.append(["Staff", "Email", "Mobile", "Days"])
     sheet.append(["Aroha Ngata", "aroha@kowhaiphysio.co.nz", "021 555 0147", "Mon–Thu"])
     sheet.append(["Wiremu Tāwhiri", "wiremu.t@kowhaiphysio.co.nz", "027 555 0192", "Mon–Fri"])
+    sheet.append(["Mereana Pohatu", "mereana@kowhaiphysio.co.nz", "022 555 0118", "Tue–Sat"])
     sheet.append(["Callum Reddaway", "callum.r@kowhaiphysio.co.nz", "021 555 0163", "Mon, Wed, Fri"])
     book.save(path)
 
@@ -101,3 +102,17 @@ def test_the_handbooks_finish_date_a_later_mail_moved_is_corrected(engine):
 def test_a_wrong_address_from_the_excel_roster_is_corrected(engine):
     wrong = checked(engine, "What's Wiremu's email?", "Wiremu's email is wiremu@kowhaiphysio.co.nz.")
     assert "wiremu.t@kowhaiphysio.co.nz [corrected]" in wrong.delivered
+
+
+def test_days_a_roster_cuts_short_bear_out_the_days_said_in_full(engine):
+    right = checked(engine, "How do I reach Callum?", "Callum Reddaway is on extension 208; his mobile is 021 555 0163 "
+                    "and he works Mondays, Wednesdays and Fridays.")
+    assert right.hallucination_flags == []  # "Mon, Wed, Fri" in the roster
+    inside = checked(engine, "What days is Mereana in?", "Mereana works Wednesdays and Thursdays.")
+    assert inside.hallucination_flags == []  # inside her "Tue–Sat"
+    # Another row's "Tue–Sat" has Tuesday and Thursday, but Callum's own row does not.
+    wrong = checked(engine, "What days is Callum in?", "Callum works Tuesdays and Thursdays.")
+    assert [(f.hallucination_type, f.content, f.suggestion) for f in wrong.hallucination_flags] == [
+        ("ContradictsFact", "Tuesdays", "Mon, Wed, Fri"), ("ContradictsFact", "Thursdays", "Mon, Wed, Fri")]
+    off = checked(engine, "When is Callum off?", "Callum is off on Tuesdays and Thursdays.")
+    assert off.hallucination_flags == []  # days he does not work, as his row leaves them out

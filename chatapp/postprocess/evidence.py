@@ -459,7 +459,7 @@ def _near_word(said: str, known: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def _values_in(text: str) -> tuple[V.FoundValue, ...]:
     # Entity records and retrieved chunks come back turn after turn: parse each once.
-    return tuple(V.find_values(text))
+    return (*V.find_values(text), *V.days_in_runs(text))  # "Mon, Wed, Fri": each day stated
 
 
 def date_covers(claimed: V.DateValue, known: V.DateValue) -> bool:

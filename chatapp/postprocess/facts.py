@@ -158,6 +158,8 @@ class FactValidator:
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
         registry = self._against_registry(vc, sentence, analysis, sources.view)
+        if registry is None and (off_days := _off_their_days(vc, sentence, sources.view)) is not None:
+            return off_days
         stated = sources.supplied.supports_value(value) or sources.records.supports_value(value)
         if registry is not None:
             status, known = registry
@@ -876,3 +878,31 @@ def _clause_stems(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
 def _document_dated(claimed: V.DateValue, dates) -> str | None:
     """The date of a supplied document (ISO text) that is the claimed day, when one is."""
     return next((written[:10] for written in dates if written and V.is_day(claimed, written)), None)
+
+
+# Keys of the days someone works or something is open ("days", "working_days", "availability", "open"),
+# and of those it is not ("closed", "days_off").
+_DAYS_ON = frozenset("day days working availability available schedule rota shifts shift open hours".split())
+_DAYS_OFF = frozenset("closed off except holiday holidays leave away unavailable not".split())
+_AWAY = re.compile(r"\b(?:not|never|no|off|closed|except|away|leave|holiday|unavailable|n't)\b", re.IGNORECASE)
+
+
+def _off_their_days(vc: ValueClaim, sentence, view: KnowledgeView):
+    """(check, finding) when a statement gives its subject a weekday that their record's run of days
+    leaves out: "Callum works Tuesdays" where the roster's `days` say "Mon, Wed, Fri". Another row's
+    "Tue–Sat" bears the day out for someone else, not for them. Shown, not rewritten: the days a record
+    lists are no one-for-one replacement for the day said."""
+    if (vc.value.vtype != "weekday" or not vc.claim.entity_id or sentence.mode != "statement"
+            or _AWAY.search(sentence.claim.text)):
+        return None  # "he is off on Tuesdays" agrees with a roster that leaves Tuesday out
+    for known in view.values_of(vc.claim.entity_id):
+        words = set(known.key.lower().split("_"))
+        if not words & _DAYS_ON or words & _DAYS_OFF:
+            continue  # a record's "closed: Sat & Sun" lists the days it is not open
+        days = {d.parsed.weekday for d in V.days_in_runs(str(known.raw))}
+        if len(days) >= 2 and vc.value.parsed.weekday not in days:
+            label = f"{view.name(vc.claim.entity_id)}: {known.key} = {view.display(known)}"
+            finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, 0.8, view.display(known),
+                              [label], vc.sentence)
+            return ClaimCheck(vc.claim, "contradicted", 0.8, [label], view.display(known)), finding
+    return None

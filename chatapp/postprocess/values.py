@@ -75,6 +75,14 @@ RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" 
     re.IGNORECASE,
 )
 WEEKDAY_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.IGNORECASE)
+# A day as a rota or a roster writes it: in full, or cut short and capitalised ("Mon", "Tues.", "Thurs"),
+# which alone could be a word ("Sat down", "Wed in June") and so counts only in a run of days.
+_DAY = (r"(?:[Mm]onday|[Tt]uesday|[Ww]ednesday|[Tt]hursday|[Ff]riday|[Ss]aturday|[Ss]unday)s?"
+        r"|(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\.?(?![\w])")
+_DAY_RANGE_SEPARATOR = r"\s*[–—-]\s*|\s+(?:to|through|thru|until|till)\s+"
+DAY_RUN_RE = re.compile(rf"\b(?:{_DAY})(?:(?:\s*[,/&+]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|{_DAY_RANGE_SEPARATOR})"
+                        rf"(?:{_DAY}))+")
+_DAY_ONE_RE = re.compile(_DAY)
 TIME_RE = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])|\b(noon|midnight)\b",
     re.IGNORECASE,
@@ -279,6 +287,32 @@ def _time(hour, minute, meridiem, word=None) -> int | None:
             return None
         hour = hour % 12 + (12 if meridiem.lower() == "p" else 0)
     return hour * 60 + minute
+
+
+def days_in_runs(text: str) -> list[FoundValue]:
+    """The weekdays a run of days states, each on its own: "Mon, Wed, Fri" is Monday, Wednesday and
+    Friday, and a range states the days inside it ("Tue–Sat", "Monday to Thursday"). What a source
+    says, so that an answer's "he works Wednesdays" is borne out by a roster's "Mon, Wed, Fri";
+    overlapping values, so never an answer's own (find_values)."""
+    found = []
+    for run in DAY_RUN_RE.finditer(text):
+        days = list(_DAY_ONE_RE.finditer(run.group(0)))
+        numbers = [WEEKDAYS[_day_name(d.group(0))] for d in days]
+        for day, number in zip(days, numbers):
+            span = (run.start() + day.start(), run.start() + day.end())
+            found.append(FoundValue(span, day.group(0), "date", "weekday", DateValue(weekday=number)))
+        for (a, first), (b, last) in zip(zip(days, numbers), zip(days[1:], numbers[1:])):
+            if re.fullmatch(_DAY_RANGE_SEPARATOR, run.group(0)[a.end():b.start()]):
+                inside = (first + 1) % 7
+                while inside != last:
+                    found.append(FoundValue(run.span(), run.group(0), "date", "weekday", DateValue(weekday=inside)))
+                    inside = (inside + 1) % 7
+    return found
+
+
+def _day_name(day: str) -> str:
+    short = day.lower().rstrip(".")[:3]
+    return next(name for name in WEEKDAYS if name.startswith(short))
 
 
 def find_values(text: str) -> list[FoundValue]:
