@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
+from chatapp.knowledge.extraction.fields import CHANGE_TO_SIDE, CHANGED_FROM, FRENCH_CHANGE_VERB, REVISED
 from chatapp.knowledge.parsers.mail import opens_earlier_message
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
@@ -64,7 +64,7 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     """(old, new) for each "moved from OLD to NEW" and "NEW instead of OLD" in a source sentence; a
     weekday written before a date ("from Monday 7 December") goes with the date."""
     lowered = sentence.lower()
-    if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered):
+    if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered) and not _FRENCH_FROM.search(lowered):
         return []
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
     if matches:
@@ -88,7 +88,7 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         old = _value_next(sentence, found, match.end())
         if old is None:
             continue
-        to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", sentence[old.span[1]:])
+        to = CHANGE_TO_SIDE.match(sentence[old.span[1]:])
         new = _value_next(sentence, found, old.span[1] + to.end()) if to else _value_before(found, sentence, match.start())
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
@@ -126,9 +126,14 @@ def _value_qualified_before(found: list[V.FoundValue], text: str, end: int) -> V
 # "installation moves to Monday, January 25": the present tense tells the same change.
 _CHANGE_VERBS = (r"move[sd]|change[sd]|extend(?:s|ed)|postpone[sd]|push(?:es|ed)(?:\s+back)?|"
                  r"(?:brought|brings)\s+forward|reschedule[sd]|delay(?:s|ed)|reduce[sd]|increase[sd]|raise[sd]|cut|"
-                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)")
-CHANGED_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;:!?]{{0,60}}?\bto\s+", re.IGNORECASE)
-_CHANGE_WORD = re.compile(rf"\b(?:{_CHANGE_VERBS}|now)\b", re.IGNORECASE)
+                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)|"
+                 # "the artist fee goes up to $2,800 per mural, from $2,500"
+                 r"go(?:es)?\s+(?:up|down)|went\s+(?:up|down)|rises|rose|drops|dropped")
+# French: "le festival est donc reporté au samedi 5 juin 2027", "le cachet passe à 2 800 $".
+CHANGED_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;:!?]{{0,60}}?\bto\s+"
+                        rf"|\b(?:{FRENCH_CHANGE_VERB})\b[^.;:!?]{{0,60}}?\s(?:à|au|aux)\s+", re.IGNORECASE)
+_CHANGE_WORD = re.compile(rf"\b(?:{_CHANGE_VERBS}|now|{FRENCH_CHANGE_VERB}|désormais)\b", re.IGNORECASE)
+_FRENCH_FROM = re.compile(r"\b(?:de|du)\s+\d")
 # Where the clause naming what changed begins: "their crew is booked that week, so installation moves to …".
 _CLAUSE_START = re.compile(r"[,;:()]|\b(?:so|and|but|then|which|that|because)\b", re.IGNORECASE)
 # "asked us to hold the planning submission until 15 January": what waits until a day now happens then —
@@ -157,7 +162,7 @@ def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
     deadline to 11 December", "will now open on 20 March")."""
     lowered = sentence.lower()
-    matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
+    matches = list(CHANGED_TO.finditer(sentence)) if re.search(r" (?:to|à|au|aux) ", lowered) else []
     matches += list(REVISED.finditer(sentence)) + list(_REVISED_LABEL.finditer(sentence))
     nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
     return _values_after(sentence, matches, nows)
