@@ -204,9 +204,10 @@ def looks_like_person(name: str) -> bool:
 
 
 # Columns that hold one part of a person's name, as HR and mailing-list exports split it.
-_GIVEN_NAME_KEYS = ("first_name", "firstname", "given_name", "given_names", "forename", "forenames", "first_names")
+_GIVEN_NAME_KEYS = ("first_name", "firstname", "given_name", "given_names", "forename", "forenames", "first_names",
+                    "prénom", "prenom")
 _MIDDLE_NAME_KEYS = ("middle_name", "middle_names", "middlename")
-_FAMILY_NAME_KEYS = ("last_name", "lastname", "surname", "family_name", "familyname")
+_FAMILY_NAME_KEYS = ("last_name", "lastname", "surname", "family_name", "familyname", "nom", "nom_de_famille")
 
 
 def with_whole_names(keys: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
@@ -352,6 +353,10 @@ LABEL_SYNONYMS = {
     "project_manager": "lead", "pm": "lead",
     "project_owner": "owner", "owned_by": "owner",
     "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
+    # French labels, as Québec and France write them ("Courriel :", "Tél. :", "responsable: …" on a project page).
+    "courriel": "email", "adresse_courriel": "email", "tél": "phone", "téléphone": "phone", "telephone_bureau": "phone",
+    "cellulaire": "mobile", "poste": "extension", "rôle": "role", "fonction": "role", "titre": "role",
+    "responsable": "lead", "responsable_du_projet": "lead", "chargé_de_projet": "lead", "chargée_de_projet": "lead",
 }
 
 

@@ -33,10 +33,10 @@ from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB,
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
-# "(541) 555-0100 ext. 214", or a bare "ext. 101".
+# "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204").
 PHONE = re.compile(
     r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}"
-    r"(?:\s*(?:ext\.?|x)\s*\d{1,5})?|ext\.?\s*\d{2,5})(?![\w%])",
+    r"(?:\s*(?:ext\.?|x|poste)\s*\d{1,5})?|(?:ext\.?|poste)\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
 # Local parts of shared mailboxes: whatever display name they carry, they are nobody's own address.
@@ -228,7 +228,7 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
         # ("BP-2026-118842"), number a job, a case or a permit, not a phone.
         if re.fullmatch(r"(?:19|20)\d\d-\d{2,6}", value) or re.search(r"[^\W\d_]-$", text[:start]):
             continue
-        if digits >= 7 or value.lower().startswith("ext"):
+        if digits >= 7 or value.lower().startswith(("ext", "poste")):
             found.append(((start, start + len(value)), value))
     return found
 

@@ -1,0 +1,125 @@
+"""A bilingual Montréal community arts centre's folder: a project page in French whose front matter says who
+is "responsable", a French mail that postpones the festival ("est donc reporté au samedi 12 juin 2027") and
+minutes that raise a fee "de 2 500 $ à 2 800 $"; amounts written the French way ("38 500 $", "12 500,00 $"),
+dates with French month names, clock times as "18 h 34" and extensions as "poste 204". The user asks in
+English. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from chatapp.postprocess import values as V
+from tests.conftest import checked, engine_learnt_from, offline_answer
+
+PAGE = """---
+titre: Fête des ruelles 2027
+responsable: Louis-Philippe Caron
+date_fete: 2027-05-22
+budget: 41 800 $
+---
+
+# Fête des ruelles 2027
+
+**Responsable :** Louis-Philippe Caron (Coordonnateur des programmes)
+
+La fête aura lieu le samedi 22 mai 2027 dans la ruelle Boyer, de 11 h à 19 h.
+
+| Poste | Montant |
+|---|---|
+| Cachets des artistes (5 × 2 500 $) | 12 500 $ |
+| Matériel | 6 300 $ |
+"""
+
+DIRECTORY = """# Répertoire
+
+### Louis-Philippe Caron
+Coordonnateur des programmes / Programs Coordinator
+Courriel : lp.caron@ateliersduquai.example
+Tél. : 514-555-0199 poste 204
+
+### Annie Bergeron-Roy
+Directrice générale / Executive Director
+Courriel : annie.bergeron@ateliersduquai.example
+Tél. : 514-555-0199 poste 201
+"""
+
+MAIL = """From: Annie Bergeron-Roy <annie.bergeron@ateliersduquai.example>
+To: Louis-Philippe Caron <lp.caron@ateliersduquai.example>
+Subject: Re: Ruelle Boyer - date de la fete
+Date: Thu, 19 Nov 2026 08:05:12 -0500
+
+Bonjour Louis-Philippe,
+
+L'arrondissement ne peut pas nous donner la ruelle en mai à cause des travaux. La Fête des ruelles est
+donc reportée au samedi 12 juin 2027, même horaire.
+
+On demande toujours 38 500 $ au Conseil des arts pour la fête, et la réponse est attendue le 15 février 2027.
+
+Annie
+"""
+
+MINUTES = """# Comité de programmation — 24 novembre 2026
+
+Présents : Annie Bergeron-Roy, Louis-Philippe Caron
+
+## Cachets
+Le comité propose de hausser le cachet par artiste de 2 500 $ à 2 800 $ pour la Fête des ruelles.
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "ateliers-du-quai", {
+        "fete-des-ruelles.md": PAGE, "repertoire.md": DIRECTORY, "2026-11-19-re-ruelle-boyer.eml": MAIL,
+        "pv-comite-2026-11-24.md": MINUTES})
+    yield engine
+    engine.close()
+
+
+def test_french_dates_amounts_times_and_extensions_are_values():
+    found = {f.text: f.parsed for f in V.find_values(
+        "Le mer. 18 nov. 2026, à 09 h 14 : on demande 38 500 $ (12 500,00 $ déjà reçus) le 1er mars 2027, "
+        "de 11 h à 19 h, au 514-555-0199 poste 204.")}
+    assert found["18 nov. 2026"] == V.DateValue(year=2026, month=11, day=18)
+    assert found["1er mars 2027"] == V.DateValue(year=2027, month=3, day=1)
+    assert found["38 500 $"] == 38500.0 and found["12 500,00 $"] == 12500.0
+    assert found["09 h 14"] == 9 * 60 + 14 and found["11 h"] == 11 * 60 and found["19 h"] == 19 * 60
+    assert found["514-555-0199 poste 204"] == "5145550199x204"
+    # An hour count in English stays a number: "a 3 h drive" is no clock time.
+    assert [f.vtype for f in V.find_values("a 3 h drive")] == ["number"]
+
+
+def test_a_french_mail_postponing_the_day_corrects_the_pages_old_one(engine):
+    english = checked(engine, "When is the Fête des ruelles?",
+                      "The Fête des ruelles takes place on Saturday, May 22, 2027 in the ruelle Boyer.")
+    assert "June 12, 2027 [corrected]" in english.delivered
+    french = checked(engine, "When is the Fête des ruelles?",
+                     "La Fête des ruelles aura lieu le samedi 22 mai 2027 dans la ruelle Boyer.")
+    assert "12 juin 2027 [corrected]" in french.delivered  # corrected in the answer's language
+
+
+def test_a_fee_raised_from_one_french_amount_to_another_replaces_the_old(engine):
+    old = checked(engine, "What is the artist fee for the Fête des ruelles?",
+                  "Each artist is paid 2 500 $ for the Fête des ruelles.")
+    assert "2 800 $ [corrected]" in old.delivered
+
+
+def test_french_and_english_amounts_compare(engine):
+    right = checked(engine, "How much did we ask the Conseil des arts for the Fête des ruelles?",
+                    "We asked the Conseil des arts for $38,500 for the Fête des ruelles.")
+    # The figure is the mail's, written the English way: nothing calls it wrong.
+    assert "[corrected]" not in right.delivered
+    assert not [f for f in right.hallucination_flags if f.hallucination_type in ("WrongAttribute", "ContradictsFact")]
+    wrong = checked(engine, "How much did we ask the Conseil des arts for the Fête des ruelles?",
+                    "We asked the Conseil des arts for 35 800 $ for the Fête des ruelles.")
+    assert "38 500 $ [corrected]" in wrong.delivered
+
+
+def test_a_poste_extension_is_checked(engine):
+    wrong = checked(engine, "What is Louis-Philippe Caron's phone number?",
+                    "You can reach Louis-Philippe Caron at 514-555-0199 poste 209.")
+    assert "poste 204" in wrong.delivered and "[corrected]" in wrong.delivered
+
+
+def test_the_responsable_of_a_project_page_leads_it(engine):
+    assert "Louis-Philippe Caron" in offline_answer(engine, "Who leads the Fête des ruelles?", "lead")
