@@ -376,8 +376,13 @@ class ClaimExtractor:
             title = TITLE_WORDS.search(text, end, min(len(text), end + 80))
             if role is None or title is None or _overlaps(title.span(), taken):
                 continue
-            if _overlaps(title.span(), [n.claim.span for n in known]):
-                continue  # "Venky is Venkatesh Subramanian": a known name, however like a title it ends
+            names = [n.claim.span for n in known]
+            if _overlaps(title.span(), names):
+                # "Directeur général of Ateliers Tournesol": a known name after "of" is where the job is held.
+                cut = re.search(r"\s+of\s", title.group(0))
+                if cut is None or _overlaps((title.start(), title.start() + cut.start()), names):
+                    continue  # "Venky is Venkatesh Subramanian": a known name, however like a title it ends
+                title = TITLE_WORDS.match(text, title.start(), title.start() + cut.start())
             gap = re.findall(r"[\w']+|[^\w\s]", text[end:title.start()].lower().replace("’", "'"))
             if not set(gap) & {"is", "was", "as", ","} or any(
                     w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):

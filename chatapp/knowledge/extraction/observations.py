@@ -140,9 +140,12 @@ _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten elev
 
 # Words for someone who does something: the head of a job title.
 # shipwright, locksmith, groundsman, foreman, spokesperson
-_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo)?man|sperson|foreman)$")
+# French doers too: "directeur", "coordonnatrice", "secrétaire", "trésorière", "responsable".
+_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo)?man|sperson|foreman|"
+                           r"eur|euse|trice|iste|aire|ière)$")
 _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
-                         "medic".split())
+                         "medic responsable adjoint adjointe agent agente chargé chargée président présidente "
+                         "trésorier".split())
 
 
 # Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
@@ -355,7 +358,7 @@ LABEL_SYNONYMS = {
     "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
     # French labels, as Québec and France write them ("Courriel :", "Tél. :", "responsable: …" on a project page).
     "courriel": "email", "adresse_courriel": "email", "tél": "phone", "téléphone": "phone", "telephone_bureau": "phone",
-    "cellulaire": "mobile", "poste": "extension", "rôle": "role", "fonction": "role", "titre": "role",
+    "cellulaire": "mobile", "poste": "extension", "rôle": "role", "fonction": "role",
     "responsable": "lead", "responsable_du_projet": "lead", "chargé_de_projet": "lead", "chargée_de_projet": "lead",
 }
 
