@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from chatapp.postprocess import values as V
-from tests.conftest import checked, engine_learnt_from, offline_answer
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 PAGE = """---
 titre: Fête des ruelles 2027
@@ -58,6 +58,24 @@ On demande toujours 38 500 $ au Conseil des arts pour la fête, et la réponse e
 Annie
 """
 
+SIGNED = """From: Louis-Philippe Caron <lp.caron@ateliersduquai.example>
+To: Annie Bergeron-Roy <annie.bergeron@ateliersduquai.example>
+Subject: Budget de la fete
+Date: Wed, 14 Oct 2026 17:48:31 -0400
+
+Bonjour Annie,
+
+Le budget de la Fête des ruelles est prêt, il est dans le dossier partagé.
+
+Bonne soirée,
+L-P
+
+--
+Louis-Philippe Caron
+Coordonnateur des programmes | Programs Coordinator
+514-555-0199 poste 204
+"""
+
 MINUTES = """# Comité de programmation — 24 novembre 2026
 
 Présents : Annie Bergeron-Roy, Louis-Philippe Caron
@@ -71,7 +89,7 @@ Le comité propose de hausser le cachet par artiste de 2 500 $ à 2 800 $ pour l
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ateliers-du-quai", {
         "fete-des-ruelles.md": PAGE, "repertoire.md": DIRECTORY, "2026-11-19-re-ruelle-boyer.eml": MAIL,
-        "pv-comite-2026-11-24.md": MINUTES})
+        "pv-comite-2026-11-24.md": MINUTES, "2026-10-14-budget.eml": SIGNED})
     yield engine
     engine.close()
 
@@ -123,3 +141,14 @@ def test_a_poste_extension_is_checked(engine):
 
 def test_the_responsable_of_a_project_page_leads_it(engine):
     assert "Louis-Philippe Caron" in offline_answer(engine, "Who leads the Fête des ruelles?", "lead")
+
+
+def test_a_french_title_said_of_the_wrong_person_is_corrected(engine):
+    wrong = checked(engine, "What does Louis-Philippe Caron do?",
+                    "Louis-Philippe Caron is the Directeur général of the Ateliers du Quai.")
+    assert "Coordonnateur des programmes" in wrong.delivered and "[corrected]" in wrong.delivered
+    assert "Directeur général" not in wrong.delivered
+
+
+def test_initials_signed_under_a_french_closing_name_the_sender(engine):
+    assert only_entity(engine, "L-P").name == "Louis-Philippe Caron"
