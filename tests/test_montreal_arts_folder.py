@@ -76,6 +76,11 @@ Coordonnateur des programmes | Programs Coordinator
 514-555-0199 poste 204
 """
 
+VOLUNTEERS = """Prénom,Nom,Courriel,Rôle,Téléphone
+Declan,O'Connor,declan.oc@example.org,Bénévole — équipe de montage,514-555-0377
+Annie,Bergeron-Roy,annie.bergeron@ateliersduquai.example,Directrice générale,514-555-0199 poste 201
+"""
+
 MINUTES = """# Comité de programmation — 24 novembre 2026
 
 Présents : Annie Bergeron-Roy, Louis-Philippe Caron
@@ -89,7 +94,8 @@ Le comité propose de hausser le cachet par artiste de 2 500 $ à 2 800 $ pour l
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ateliers-du-quai", {
         "fete-des-ruelles.md": PAGE, "repertoire.md": DIRECTORY, "2026-11-19-re-ruelle-boyer.eml": MAIL,
-        "pv-comite-2026-11-24.md": MINUTES, "2026-10-14-budget.eml": SIGNED})
+        "pv-comite-2026-11-24.md": MINUTES, "2026-10-14-budget.eml": SIGNED,
+        "benevoles.csv": VOLUNTEERS})
     yield engine
     engine.close()
 
@@ -152,3 +158,9 @@ def test_a_french_title_said_of_the_wrong_person_is_corrected(engine):
 
 def test_initials_signed_under_a_french_closing_name_the_sender(engine):
     assert only_entity(engine, "L-P").name == "Louis-Philippe Caron"
+
+
+def test_prenom_and_nom_columns_make_one_person_and_an_apostrophe_surname_is_no_job(engine):
+    # "O'Connor" ends like "Coordinator" but no job title has an apostrophe.
+    assert only_entity(engine, "Declan O'Connor").name == "Declan O'Connor"
+    assert "declan.oc@example.org" in offline_answer(engine, "What is Declan O'Connor's email?", "volunteer")

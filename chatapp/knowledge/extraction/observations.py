@@ -156,8 +156,8 @@ _NOT_AGENTS = frozenset("whether either neither other another rather together ho
 
 def is_job_word(word: str) -> bool:
     """ "manager", "brewer", "nurse": a word for someone who does something (lower case)."""
-    if word in _NOT_AGENTS:
-        return False
+    if word in _NOT_AGENTS or "'" in word or "’" in word:
+        return False  # "O'Connor", "D'Souza" end like a doer's word but are surnames: no job has an apostrophe
     return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
 
 
