@@ -37,6 +37,11 @@ Coordonnateur des programmes / Programs Coordinator
 Courriel : lp.caron@ateliersduquai.example
 Tél. : 514-555-0199 poste 204
 
+### Marc-André Thibodeau
+Responsable des communications / Communications Manager
+Courriel : ma.thibodeau@ateliersduquai.example
+Tél. : 514-555-0199 poste 203
+
 ### Annie Bergeron-Roy
 Directrice générale / Executive Director
 Courriel : annie.bergeron@ateliersduquai.example
@@ -164,3 +169,10 @@ def test_prenom_and_nom_columns_make_one_person_and_an_apostrophe_surname_is_no_
     # "O'Connor" ends like "Coordinator" but no job title has an apostrophe.
     assert only_entity(engine, "Declan O'Connor").name == "Declan O'Connor"
     assert "declan.oc@example.org" in offline_answer(engine, "What is Declan O'Connor's email?", "volunteer")
+
+
+def test_a_hyphenated_name_typed_without_accents_gets_them_back(engine):
+    # "andre" alone is a common word; typed as the whole name, it is that name.
+    pre = engine.preprocess("whats marc-andre thibodeaus email")
+    assert pre.corrected_input == "What's Marc-André Thibodeau's email?"
+    assert [e.canonical_name for e in pre.resolved_entities] == ["Marc-André Thibodeau"]
