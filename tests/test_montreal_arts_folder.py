@@ -83,6 +83,7 @@ Coordonnateur des programmes | Programs Coordinator
 
 VOLUNTEERS = """Prénom,Nom,Courriel,Rôle,Téléphone
 Declan,O'Connor,declan.oc@example.org,Bénévole — équipe de montage,514-555-0377
+Priya,Raman,priya.raman@example.org,Volunteer — front desk,438-555-0101
 Annie,Bergeron-Roy,annie.bergeron@ateliersduquai.example,Directrice générale,514-555-0199 poste 201
 """
 
@@ -176,3 +177,9 @@ def test_a_hyphenated_name_typed_without_accents_gets_them_back(engine):
     pre = engine.preprocess("whats marc-andre thibodeaus email")
     assert pre.corrected_input == "What's Marc-André Thibodeau's email?"
     assert [e.canonical_name for e in pre.resolved_entities] == ["Marc-André Thibodeau"]
+
+
+def test_a_role_word_before_another_job_word_is_part_of_a_longer_title(engine):
+    # "Volunteer" is a role the list gives only Priya Raman; "a volunteer photographer" is no claim of it.
+    right = checked(engine, "Who takes the photos?", "Declan O'Connor, a volunteer photographer, takes the photos.")
+    assert "[corrected]" not in right.delivered

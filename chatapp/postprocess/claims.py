@@ -16,7 +16,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from chatapp.knowledge.extraction.observations import looks_like_person
+from chatapp.knowledge.extraction.observations import is_job_word, looks_like_person
 from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title, trimmed_title
 from chatapp.lexicon import is_first_name
 from chatapp.postprocess import values as V
@@ -346,6 +346,8 @@ class ClaimExtractor:
             if _overlaps(span, value_spans) or any(_overlaps(span, [n.claim.span]) and n.label != "KNOWN"
                                                    and not _contains(span, n.claim.span) for n in names):
                 continue
+            if (following := re.match(r"\s+([a-z][\w-]*)", text[span[1]:])) and is_job_word(following.group(1)):
+                continue  # "a volunteer photographer", "an assistant manager": a longer title, not the role "volunteer"
             before = [n for n in known if n.claim.span[1] <= span[0] and not _overlaps(n.claim.span, [span])]
             if not before:
                 if (link := self._role_first_link(text, span, surface, known)) is not None:
