@@ -60,6 +60,8 @@ donc reportée au samedi 12 juin 2027, même horaire.
 
 On demande toujours 38 500 $ au Conseil des arts pour la fête, et la réponse est attendue le 15 février 2027.
 
+PS for Declan: the crew's wage goes up to $32 per hour, from $28.
+
 Annie
 """
 
@@ -183,3 +185,9 @@ def test_a_role_word_before_another_job_word_is_part_of_a_longer_title(engine):
     # "Volunteer" is a role the list gives only Priya Raman; "a volunteer photographer" is no claim of it.
     right = checked(engine, "Who takes the photos?", "Declan O'Connor, a volunteer photographer, takes the photos.")
     assert "[corrected]" not in right.delivered
+
+
+def test_a_rate_that_goes_up_from_its_old_value_replaces_it_written_the_answers_way(engine):
+    # The answer words it otherwise ("is paid"), but "per hour" ties it to the change's "$32 per hour".
+    old = checked(engine, "How much is the set-up crew paid?", "Each installer earns 28 $ per hour.")
+    assert "32 $ [corrected]" in old.delivered

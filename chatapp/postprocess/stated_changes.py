@@ -84,6 +84,13 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         new = _value_qualified_before(found, sentence, match.start())
         if old is not None and new is not None and _same_kind(old, new):
             changes.append((old, new))
+    for match in CHANGED_TO.finditer(sentence) if _THEN_FROM_WORDS.search(sentence) else ():
+        # "the artist fee goes up to $2,800 per mural, from $2,500": the old side after the new one.
+        new = _value_next(sentence, found, match.end())
+        after = _THEN_FROM.match(sentence, new.span[1]) if new is not None else None
+        old = _value_next(sentence, found, after.end()) if after else None
+        if old is not None and _same_kind(old, new):
+            changes.append((old, new))
     for match in matches:
         old = _value_next(sentence, found, match.end())
         if old is None:
@@ -95,6 +102,9 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     return changes
 
 
+# ", from $2,500" after the new value of a "goes up to" (a few words of its unit between).
+_THEN_FROM = re.compile(r"(?:\s+[^\W\d][\w.+/-]*){0,3}?\s*,\s*from\s+", re.IGNORECASE)
+_THEN_FROM_WORDS = re.compile(r",\s*from\s", re.IGNORECASE)
 # A later "… and X from A to B" in a sentence whose verb of change came before.
 _ANOTHER_FROM = re.compile(r"\band\s+(?:[\w'’-]+\s+){0,4}?from\s+", re.IGNORECASE)
 
@@ -307,7 +317,10 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                    if other is not vc and other.value.vtype != "weekday"):
                 return None
             shared = len(own & context)
-            closeness = 1.0 + shared / len(own) if new.span + (source,) in tied else shared / len(own)
+            # A rate counts only where the change names the answer's very figure as its old side: "parking goes
+            # up to $5 per hour" says nothing of a wage the answer gives per hour.
+            same_thing = new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
+            closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
             share_needed = 0.0 if new.span in named_old else MIN_SHARED_SHARE
             if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < share_needed):
                 continue
@@ -381,6 +394,19 @@ def _real_day(year: int, month: int, day: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+# What an amount is paid for: "$2,800 per mural", "£40 an hour", "€95/night".
+_RATE = re.compile(r"\s*(?:(?:per|an?|each)\s+|/\s*)([^\W\d][\w-]*)", re.IGNORECASE)
+
+
+def _same_rate(answer: str, value: V.FoundValue, text: str, new: V.FoundValue) -> bool:
+    """ "2 500 $ per mural" in the answer and "goes up to $2,800 per mural" in a change: amounts of one
+    rate, paid for the same thing, so the change is about what the answer says however else it words it."""
+    if value.vtype != "amount" or new.vtype != "amount":
+        return False
+    mine, theirs = _RATE.match(answer, value.span[1]), _RATE.match(text, new.span[1])
+    return bool(mine and theirs) and stem(mine.group(1)) == stem(theirs.group(1))
 
 
 def _heading_like(text: str) -> bool:

@@ -615,6 +615,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             clock = str(hour % 12 or 12) + (f":{minute:02d}" if minute or ":" in claimed_text else "")
             return clock + (" " if " " in claimed_text else "") + suffix
         return f"{hour:02d}:{minute:02d}"
+    if vtype == "amount" and isinstance(known_parsed, float) and (french := _french_or_english_amount(
+            claimed_text, known_raw, known_parsed)):
+        return french
     if vtype == "amount" and isinstance(known_parsed, float):
         scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
         if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
@@ -622,6 +625,24 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
             return f"{mark}{known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"{mark}{known_parsed / 1e6:g} million"
     return known_raw
+
+
+def _french_or_english_amount(claimed_text: str, known_raw: str, known: float) -> str | None:
+    """An amount written back the answer's way where one side writes it the French way: "2 500 $" is
+    corrected to "2 800 $", not "$2,800", and "$38,500" to "$35,800", not "35 800 $". None when neither
+    side is French, or the currencies differ."""
+    claimed_french = TRAILING_AMOUNT.fullmatch(claimed_text.strip())
+    known_french = TRAILING_AMOUNT.fullmatch(known_raw.strip())
+    if not (claimed_french or known_french) or bool(claimed_french) == bool(known_french):
+        return None
+    if not same_currency(currency(claimed_text), currency(known_raw)):
+        return None
+    cents = bool(re.search(r"[.,]\d{2}(?!\d)", claimed_text))
+    figure = f"{known:,.2f}" if cents else f"{known:,.0f}"
+    if claimed_french:
+        return figure.replace(",", " ").replace(".", ",") + " " + claimed_french.group("cur")
+    mark = re.match(r"\s*([^\d\s]+)", claimed_text)
+    return f"{mark.group(1) if mark else '$'}{figure}" if mark else None
 
 
 def tens_units(match: re.Match) -> int:
