@@ -16,7 +16,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from chatapp.knowledge.extraction.observations import looks_like_person
+from chatapp.knowledge.extraction.observations import is_job_word, looks_like_person
 from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title, trimmed_title
 from chatapp.lexicon import is_first_name
 from chatapp.postprocess import values as V
@@ -346,6 +346,8 @@ class ClaimExtractor:
             if _overlaps(span, value_spans) or any(_overlaps(span, [n.claim.span]) and n.label != "KNOWN"
                                                    and not _contains(span, n.claim.span) for n in names):
                 continue
+            if (following := re.match(r"\s+([a-z][\w-]*)", text[span[1]:])) and is_job_word(following.group(1)):
+                continue  # "a volunteer photographer", "an assistant manager": a longer title, not the role "volunteer"
             before = [n for n in known if n.claim.span[1] <= span[0] and not _overlaps(n.claim.span, [span])]
             if not before:
                 if (link := self._role_first_link(text, span, surface, known)) is not None:
@@ -376,8 +378,13 @@ class ClaimExtractor:
             title = TITLE_WORDS.search(text, end, min(len(text), end + 80))
             if role is None or title is None or _overlaps(title.span(), taken):
                 continue
-            if _overlaps(title.span(), [n.claim.span for n in known]):
-                continue  # "Venky is Venkatesh Subramanian": a known name, however like a title it ends
+            names = [n.claim.span for n in known]
+            if _overlaps(title.span(), names):
+                # "Directeur général of Ateliers Tournesol": a known name after "of" is where the job is held.
+                cut = re.search(r"\s+of\s", title.group(0))
+                if cut is None or _overlaps((title.start(), title.start() + cut.start()), names):
+                    continue  # "Venky is Venkatesh Subramanian": a known name, however like a title it ends
+                title = TITLE_WORDS.match(text, title.start(), title.start() + cut.start())
             gap = re.findall(r"[\w']+|[^\w\s]", text[end:title.start()].lower().replace("’", "'"))
             if not set(gap) & {"is", "was", "as", ","} or any(
                     w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):

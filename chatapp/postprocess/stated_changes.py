@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from chatapp.knowledge.extraction.fields import CHANGED_FROM, REVISED
+from chatapp.knowledge.extraction.fields import CHANGE_TO_SIDE, CHANGED_FROM, FRENCH_CHANGE_VERB, REVISED
 from chatapp.knowledge.parsers.mail import opens_earlier_message
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
@@ -64,7 +64,7 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
     """(old, new) for each "moved from OLD to NEW" and "NEW instead of OLD" in a source sentence; a
     weekday written before a date ("from Monday 7 December") goes with the date."""
     lowered = sentence.lower()
-    if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered):
+    if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered) and not _FRENCH_FROM.search(lowered):
         return []
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
     if matches:
@@ -84,17 +84,27 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         new = _value_qualified_before(found, sentence, match.start())
         if old is not None and new is not None and _same_kind(old, new):
             changes.append((old, new))
+    for match in CHANGED_TO.finditer(sentence) if _THEN_FROM_WORDS.search(sentence) else ():
+        # "the artist fee goes up to $2,800 per mural, from $2,500": the old side after the new one.
+        new = _value_next(sentence, found, match.end())
+        after = _THEN_FROM.match(sentence, new.span[1]) if new is not None else None
+        old = _value_next(sentence, found, after.end()) if after else None
+        if old is not None and _same_kind(old, new):
+            changes.append((old, new))
     for match in matches:
         old = _value_next(sentence, found, match.end())
         if old is None:
             continue
-        to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", sentence[old.span[1]:])
+        to = CHANGE_TO_SIDE.match(sentence[old.span[1]:])
         new = _value_next(sentence, found, old.span[1] + to.end()) if to else _value_before(found, sentence, match.start())
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
     return changes
 
 
+# ", from $2,500" after the new value of a "goes up to" (a few words of its unit between).
+_THEN_FROM = re.compile(r"(?:\s+[^\W\d][\w.+/-]*){0,3}?\s*,\s*from\s+", re.IGNORECASE)
+_THEN_FROM_WORDS = re.compile(r",\s*from\s", re.IGNORECASE)
 # A later "… and X from A to B" in a sentence whose verb of change came before.
 _ANOTHER_FROM = re.compile(r"\band\s+(?:[\w'’-]+\s+){0,4}?from\s+", re.IGNORECASE)
 
@@ -126,9 +136,14 @@ def _value_qualified_before(found: list[V.FoundValue], text: str, end: int) -> V
 # "installation moves to Monday, January 25": the present tense tells the same change.
 _CHANGE_VERBS = (r"move[sd]|change[sd]|extend(?:s|ed)|postpone[sd]|push(?:es|ed)(?:\s+back)?|"
                  r"(?:brought|brings)\s+forward|reschedule[sd]|delay(?:s|ed)|reduce[sd]|increase[sd]|raise[sd]|cut|"
-                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)")
-CHANGED_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;:!?]{{0,60}}?\bto\s+", re.IGNORECASE)
-_CHANGE_WORD = re.compile(rf"\b(?:{_CHANGE_VERBS}|now)\b", re.IGNORECASE)
+                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)|"
+                 # "the artist fee goes up to $2,800 per mural, from $2,500"
+                 r"go(?:es)?\s+(?:up|down)|went\s+(?:up|down)|rises|rose|drops|dropped")
+# French: "le festival est donc reporté au samedi 5 juin 2027", "le cachet passe à 2 800 $".
+CHANGED_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;:!?]{{0,60}}?\bto\s+"
+                        rf"|\b(?:{FRENCH_CHANGE_VERB})\b[^.;:!?]{{0,60}}?\s(?:à|au|aux)\s+", re.IGNORECASE)
+_CHANGE_WORD = re.compile(rf"\b(?:{_CHANGE_VERBS}|now|{FRENCH_CHANGE_VERB}|désormais)\b", re.IGNORECASE)
+_FRENCH_FROM = re.compile(r"\b(?:de|du)\s+\d")
 # Where the clause naming what changed begins: "their crew is booked that week, so installation moves to …".
 _CLAUSE_START = re.compile(r"[,;:()]|\b(?:so|and|but|then|which|that|because)\b", re.IGNORECASE)
 # "asked us to hold the planning submission until 15 January": what waits until a day now happens then —
@@ -157,7 +172,7 @@ def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
     deadline to 11 December", "will now open on 20 March")."""
     lowered = sentence.lower()
-    matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
+    matches = list(CHANGED_TO.finditer(sentence)) if re.search(r" (?:to|à|au|aux) ", lowered) else []
     matches += list(REVISED.finditer(sentence)) + list(_REVISED_LABEL.finditer(sentence))
     nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
     return _values_after(sentence, matches, nows)
@@ -302,7 +317,10 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                    if other is not vc and other.value.vtype != "weekday"):
                 return None
             shared = len(own & context)
-            closeness = 1.0 + shared / len(own) if new.span + (source,) in tied else shared / len(own)
+            # A rate counts only where the change names the answer's very figure as its old side: "parking goes
+            # up to $5 per hour" says nothing of a wage the answer gives per hour.
+            same_thing = new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
+            closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
             share_needed = 0.0 if new.span in named_old else MIN_SHARED_SHARE
             if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < share_needed):
                 continue
@@ -376,6 +394,19 @@ def _real_day(year: int, month: int, day: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+# What an amount is paid for: "$2,800 per mural", "£40 an hour", "€95/night".
+_RATE = re.compile(r"\s*(?:(?:per|an?|each)\s+|/\s*)([^\W\d][\w-]*)", re.IGNORECASE)
+
+
+def _same_rate(answer: str, value: V.FoundValue, text: str, new: V.FoundValue) -> bool:
+    """ "2 500 $ per mural" in the answer and "goes up to $2,800 per mural" in a change: amounts of one
+    rate, paid for the same thing, so the change is about what the answer says however else it words it."""
+    if value.vtype != "amount" or new.vtype != "amount":
+        return False
+    mine, theirs = _RATE.match(answer, value.span[1]), _RATE.match(text, new.span[1])
+    return bool(mine and theirs) and stem(mine.group(1)) == stem(theirs.group(1))
 
 
 def _heading_like(text: str) -> bool:

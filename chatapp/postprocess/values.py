@@ -17,7 +17,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from chatapp.knowledge.extraction.people import phone_spans
-from chatapp.knowledge.extraction.values import numeric_day_first
+from chatapp.knowledge.extraction.values import FRENCH_MONTH, FRENCH_MONTHS, TRAILING_AMOUNT, find_amounts, numeric_day_first
 
 MONTHS = {
     name: number
@@ -29,7 +29,12 @@ MONTHS = {
     )
     for name in names
 }
+FRENCH_MONTH_NAMES = ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+                      "octobre", "novembre", "décembre")
 WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6}
+# French weekdays, written before a French date ("samedi 5 juin 2027").
+FRENCH_WEEKDAY_NAMES = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
+WEEKDAYS.update({name: n for n, name in enumerate(FRENCH_WEEKDAY_NAMES)})
 SMALL_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -51,6 +56,7 @@ CODE_RE = re.compile(r"(?<![\w/.-])(?:[A-Z0-9]+(?:[/-][A-Z0-9]+)+|[A-Z]{2,}\d{3,
 ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
+FRENCH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + FRENCH_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
 # "9/12/2026", "09/12/26"; "14-12-2026" and "07.12.2026" (India, the Netherlands, Germany…) only with a
 # four-digit year, so a phone number or a version ("1.2.26") is no date.
@@ -74,7 +80,8 @@ RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" 
     r"|in " + _SMALL + r" (?:days?|weeks?))\b",
     re.IGNORECASE,
 )
-WEEKDAY_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.IGNORECASE)
+WEEKDAY_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+                        r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b", re.IGNORECASE)
 # A day as a rota or a roster writes it: in full, or cut short and capitalised ("Mon", "Tues.", "Thurs"),
 # which alone could be a word ("Sat down", "Wed in June") and so counts only in a run of days.
 _DAY = (r"(?:[Mm]onday|[Tt]uesday|[Ww]ednesday|[Tt]hursday|[Ff]riday|[Ss]aturday|[Ss]unday)s?"
@@ -85,6 +92,13 @@ DAY_RUN_RE = re.compile(rf"\b(?:{_DAY})(?:(?:\s*[,/&+]\s*(?:and\s+|or\s+)?|\s+(?
 _DAY_ONE_RE = re.compile(_DAY)
 TIME_RE = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])|\b(noon|midnight)\b",
+    re.IGNORECASE,
+)
+# French clock times: "18 h 34", "09 h 14", and a whole hour where French puts one ("de 11 h à 19 h", "à 13 h",
+# "vers 10 h"); a bare "3 h" may be a duration.
+FRENCH_TIME_RE = re.compile(
+    r"(?P<lead>\b(?:à|de|dès|vers|avant|après|jusqu'à|jusqu’à|entre|et)\s+|,\s+)?"
+    r"(?<![\d:,.])(?P<hour>[01]?\d|2[0-3])\s?h(?:\s?(?P<minute>[0-5]\d))?(?![\w:])",
     re.IGNORECASE,
 )
 # "NZ$", "A$", "US$", "HK$": a dollar sign with its country's letters in front is still an amount.
@@ -336,6 +350,8 @@ def find_values(text: str) -> list[FoundValue]:
     for m in CODE_RE.finditer(text):
         if is_code(m.group(0)):
             add(m.span(), "number", "code", m.group(0).upper())
+    for m, (_, number) in ((m, v) for m, v in find_amounts(text) if m.re is TRAILING_AMOUNT):
+        add(m.span(), "amount", "amount", number)  # "38 500 $", "12 500,00 $": the French way
     for m in AMOUNT_RE.finditer(text):
         if m.group(2):
             add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3), m.group(1)))
@@ -352,9 +368,11 @@ def find_values(text: str) -> list[FoundValue]:
             continue
         add(m.span(), "date", "date", _date(m.group(3), _month(m.group(1)), m.group(2)))
     for m in DAY_MONTH_RE.finditer(text):
-        if _lowercase_short_month(m.group(2)):
+        if _lowercase_short_month(m.group(2)) and not m.group(3):  # "18 nov. 2026" is a date
             continue
         add(m.span(), "date", "date", _date(m.group(3), _month(m.group(2)), m.group(1)))
+    for m in FRENCH_DAY_MONTH_RE.finditer(text):
+        add(m.span(), "date", "date", _date(m.group(3), FRENCH_MONTHS[m.group(2).lower()], m.group(1)))
     for m in MONTH_YEAR_RE.finditer(text):
         if _lowercase_short_month(m.group(1)):
             continue
@@ -383,13 +401,16 @@ def find_values(text: str) -> list[FoundValue]:
     for span, number in phone_spans(text):
         # An extension is dialled after the line's number: "555-0148 ext. 214" is 555-0148, then 214
         # ("5550148x214"), so two people on one practice line are told apart by theirs.
-        line, *extension = re.split(r"(?i)\s*\b(?:ext\.?|x)\s*(?=\d)", number, maxsplit=1)
+        line, *extension = re.split(r"(?i)\s*\b(?:ext\.?|x|poste)\s*(?=\d)", number, maxsplit=1)
         ext = digits(extension[0]) if extension and digits(line) else ""
         add(span, "phone", "phone", f"{digits(line) or digits(number)}{'x' + ext if ext else ''}")
     for m in TIME_RE.finditer(text):
         minutes = _time(m.group(1) or m.group(4), m.group(2) or m.group(5), m.group(3), m.group(6))
         if minutes is not None:
             add(m.span(), "date", "time", minutes)
+    for m in FRENCH_TIME_RE.finditer(text):
+        if m.group("lead") or m.group("minute"):
+            add((m.start("hour"), m.end()), "date", "time", int(m.group("hour")) * 60 + int(m.group("minute") or 0))
     for m in WEEKDAY_RE.finditer(text):
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
     for m in QUANTITY_RE.finditer(text):
@@ -589,7 +610,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if day is None:
             return known_raw
         if vtype == "weekday":
-            return day.strftime("%A")
+            french = claimed_text.lower() in FRENCH_WEEKDAY_NAMES  # "samedi" is corrected to "vendredi"
+            return FRENCH_WEEKDAY_NAMES[day.weekday()].capitalize() if french and claimed_text[:1].isupper() else (
+                FRENCH_WEEKDAY_NAMES[day.weekday()] if french else day.strftime("%A"))
         if vtype == "year":
             return str(day.year)
         if ISO_DATE_RE.fullmatch(claimed_text):
@@ -601,6 +624,10 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
                 return known_raw.strip()
             return _numeric_like(numeric, day)
         with_year = bool(re.search(r"\d{4}", claimed_text))
+        if FRENCH_DAY_MONTH_RE.search(claimed_text):
+            # "le samedi 15 mai 2027" is corrected in French: "5 juin 2027".
+            first = "1er" if day.day == 1 else str(day.day)
+            return f"{first} {FRENCH_MONTH_NAMES[day.month - 1]}" + (f" {day.year}" if with_year else "")
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
@@ -622,6 +649,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             clock = str(hour % 12 or 12) + (f":{minute:02d}" if minute or ":" in claimed_text else "")
             return clock + (" " if " " in claimed_text else "") + suffix
         return f"{hour:02d}:{minute:02d}"
+    if vtype == "amount" and isinstance(known_parsed, float) and (french := _french_or_english_amount(
+            claimed_text, known_raw, known_parsed)):
+        return french
     if vtype == "amount" and isinstance(known_parsed, float):
         scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
         if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
@@ -629,6 +659,24 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
             return f"{mark}{known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"{mark}{known_parsed / 1e6:g} million"
     return known_raw
+
+
+def _french_or_english_amount(claimed_text: str, known_raw: str, known: float) -> str | None:
+    """An amount written back the answer's way where one side writes it the French way: "2 500 $" is
+    corrected to "2 800 $", not "$2,800", and "$38,500" to "$35,800", not "35 800 $". None when neither
+    side is French, or the currencies differ."""
+    claimed_french = TRAILING_AMOUNT.fullmatch(claimed_text.strip())
+    known_french = TRAILING_AMOUNT.fullmatch(known_raw.strip())
+    if not (claimed_french or known_french) or bool(claimed_french) == bool(known_french):
+        return None
+    if not same_currency(currency(claimed_text), currency(known_raw)):
+        return None
+    cents = bool(re.search(r"[.,]\d{2}(?!\d)", claimed_text))
+    figure = f"{known:,.2f}" if cents else f"{known:,.0f}"
+    if claimed_french:
+        return figure.replace(",", " ").replace(".", ",") + " " + claimed_french.group("cur")
+    mark = re.match(r"\s*([^\d\s]+)", claimed_text)
+    return f"{mark.group(1) if mark else '$'}{figure}" if mark else None
 
 
 def tens_units(match: re.Match) -> int:

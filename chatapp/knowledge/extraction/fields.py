@@ -44,10 +44,15 @@ _TEAM_ROLE_KEYS = frozenset({"role", "responsibility", "function"})
 _TEAM_NAME_KEYS = ("name", "who", "person", "full_name", "contact_name")
 _SKIP_KEYS = frozenset({"title", "date", "tags", "layout", "slug", "id", "category", "categories", "draft"})
 _MILESTONE_KEYS = frozenset({"milestones", "key_dates", "dates", "timeline", "schedule"})
+# French verbs of change, as Québec and France write a date moved or a sum raised: "le festival est donc
+# reporté au samedi 5 juin 2027", "le cachet passe à 2 800 $", "hausser le cachet de 2 500 $ à 2 800 $".
+FRENCH_CHANGE_VERB = (r"(?:report|déplac|deplac|repouss|décal|decal|devanc|hauss|augment|baiss)(?:é|ée|és|ées|e|es|ent|er|era)"
+                      r"|porté|portée|passe|passent|passera|réduit|réduite")
 _CHANGE_VERB = re.compile(
     r"\b(?:has|have|had|was|were|is|are|has been|have been|got|now)?\s*"
     r"(?:moved|changed|pushed(?: back)?|brought forward|postponed|rescheduled|delayed|slipped|shifted|"
-    r"revised|increased|decreased|reduced|raised|cut|updated|moves|shifts|slips|changes)\s+(?:to|until|till)\s+",
+    r"revised|increased|decreased|reduced|raised|cut|updated|moves|shifts|slips|changes)\s+(?:to|until|till)\s+"
+    rf"|\b(?:{FRENCH_CHANGE_VERB})\s+(?:(?:donc|maintenant|désormais|officiellement)\s+)?(?:à|au|aux)\s+",
     re.IGNORECASE,
 )
 # "the start moves from Monday 7 December to Wednesday 9 December", "goes from $38,450 to $41,870": a verb
@@ -64,9 +69,13 @@ CHANGED_FROM = re.compile(
     r"increases?|increased|decreases?|decreased|rises?|rose|risen|drops?|dropped|falls?|fell|jumps?|jumped|"
     # "the weekend rate is revised from KSh 12,000 to KSh 13,500", "the fee was reduced from $90 to $75"
     r"revised|revises|raised|reduced|lowered|adjusted|amended|updated)"
-    r"(?:\s+(?:up|down|back|forward|upwards|downwards))?\s+from\s+",  # "went up from 86,000 to 94,500"
+    r"(?:\s+(?:up|down|back|forward|upwards|downwards))?\s+from\s+"  # "went up from 86,000 to 94,500"
+    # "hausser le cachet par murale de 2 500 $ à 2 800 $", "reporté du 15 mai au 5 juin": a figure after "de"
+    rf"|\b(?:{FRENCH_CHANGE_VERB})\b[^.;:!?]{{0,40}}?\s(?:de|du)\s+(?=\d)",
     re.IGNORECASE,
 )
+# What opens a change's new side after its old one: "to", or French "à"/"au" ("de 2 500 $ à 2 800 $").
+CHANGE_TO_SIDE = re.compile(r"\s*(?:\([^)]*\)\s*)?(?:to|à|au)\s+", re.IGNORECASE)
 # "the budget is now £134,200", "attendance now stands at 240": the value that holds from now on, the
 # thing it is the value of in the clause before (as for _CHANGE_VERB).
 _NOW_IS = re.compile(
@@ -352,7 +361,7 @@ class FieldReader:
         for match in CHANGED_FROM.finditer(line):
             after = line[match.end():]
             old = _value_at_start(after)
-            to = re.match(r"\s*(?:\([^)]*\)\s*)?to\s+", after[len(old):]) if old and after.startswith(old) else None
+            to = re.match(CHANGE_TO_SIDE, after[len(old):]) if old and after.startswith(old) else None
             new = _value_at_start(after[len(old) + to.end():]) if to else ""
             label = _clause_label(line, match.start())
             if not new and (titles := _TITLE_FROM_TO.match(after)):

@@ -140,9 +140,12 @@ _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten elev
 
 # Words for someone who does something: the head of a job title.
 # shipwright, locksmith, groundsman, foreman, spokesperson
-_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo)?man|sperson|foreman)$")
+# French doers too: "directeur", "coordonnatrice", "secrétaire", "trésorière", "responsable".
+_AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo)?man|sperson|foreman|"
+                           r"eur|euse|trice|iste|aire|ière)$")
 _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
-                         "medic".split())
+                         "medic responsable adjoint adjointe agent agente chargé chargée président présidente "
+                         "trésorier".split())
 
 
 # Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
@@ -153,8 +156,8 @@ _NOT_AGENTS = frozenset("whether either neither other another rather together ho
 
 def is_job_word(word: str) -> bool:
     """ "manager", "brewer", "nurse": a word for someone who does something (lower case)."""
-    if word in _NOT_AGENTS:
-        return False
+    if word in _NOT_AGENTS or "'" in word or "’" in word:
+        return False  # "O'Connor", "D'Souza" end like a doer's word but are surnames: no job has an apostrophe
     return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
 
 
@@ -204,9 +207,10 @@ def looks_like_person(name: str) -> bool:
 
 
 # Columns that hold one part of a person's name, as HR and mailing-list exports split it.
-_GIVEN_NAME_KEYS = ("first_name", "firstname", "given_name", "given_names", "forename", "forenames", "first_names")
+_GIVEN_NAME_KEYS = ("first_name", "firstname", "given_name", "given_names", "forename", "forenames", "first_names",
+                    "prénom", "prenom")
 _MIDDLE_NAME_KEYS = ("middle_name", "middle_names", "middlename")
-_FAMILY_NAME_KEYS = ("last_name", "lastname", "surname", "family_name", "familyname")
+_FAMILY_NAME_KEYS = ("last_name", "lastname", "surname", "family_name", "familyname", "nom", "nom_de_famille")
 
 
 def with_whole_names(keys: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
@@ -352,6 +356,10 @@ LABEL_SYNONYMS = {
     "project_manager": "lead", "pm": "lead",
     "project_owner": "owner", "owned_by": "owner",
     "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
+    # French labels, as Québec and France write them ("Courriel :", "Tél. :", "responsable: …" on a project page).
+    "courriel": "email", "adresse_courriel": "email", "tél": "phone", "téléphone": "phone", "telephone_bureau": "phone",
+    "cellulaire": "mobile", "poste": "extension", "rôle": "role", "fonction": "role",
+    "responsable": "lead", "responsable_du_projet": "lead", "chargé_de_projet": "lead", "chargée_de_projet": "lead",
 }
 
 

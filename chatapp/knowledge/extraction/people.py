@@ -33,17 +33,19 @@ from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB,
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
-# "(541) 555-0100 ext. 214", or a bare "ext. 101".
+# "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204").
 PHONE = re.compile(
     r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}"
-    r"(?:\s*(?:ext\.?|x)\s*\d{1,5})?|ext\.?\s*\d{2,5})(?![\w%])",
+    r"(?:\s*(?:ext\.?|x|poste)\s*\d{1,5})?|(?:ext\.?|poste)\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
 # Local parts of shared mailboxes: whatever display name they carry, they are nobody's own address.
 ROLE_MAILBOXES = frozenset(
     "info hello contact office admin support help helpdesk team staff all allstaff everyone sales accounts "
     "billing finance hr jobs careers press media marketing noreply no-reply reception enquiries inquiries "
-    "orders service customerservice operations ops it security legal privacy webmaster postmaster".split()
+    "orders service customerservice operations ops it security legal privacy webmaster postmaster "
+    # French ones: the volunteers', the team's, the front desk's, the office's
+    "benevoles bénévoles equipe équipe accueil secretariat secrétariat inscriptions comptabilite comptabilité".split()
 )
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # "15-12-2026", "07.12.2026": a day written in numbers, as much of the world writes it, is no phone number.
@@ -52,7 +54,10 @@ _URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 # A line that closes a letter just before the writer's name.
 _CLOSING = re.compile(
     r"^(?:thanks|thank you|many thanks|cheers|best|best wishes|best regards|kind regards|regards|warm regards|"
-    r"all the best|speak soon|see you|yours|sincerely|yours sincerely|thanks again|with thanks|ta)\b[^\n]{0,30}[,!.]?$",
+    r"all the best|speak soon|see you|yours|sincerely|yours sincerely|thanks again|with thanks|ta|"
+    # French sign-offs: "Merci!", "Bonne soirée,", "Cordialement,", "Au plaisir,", "À bientôt,"
+    r"merci|bonne journée|bonne soirée|bonne fin de journée|cordialement|salutations|au plaisir|à bientôt|"
+    r"bien à vous|amitiés)(?!\w)[^\n]{0,30}[,!.]?$",
     re.IGNORECASE,
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
@@ -155,7 +160,11 @@ _APPOINTED = re.compile(
 # him JP)", ", known as Tony,"). The title is capitalised words, and ends where the sentence goes on.
 _NAME_NOTE = r"(?P<note>\s*\([^()\n]{1,60}\)|,\s+(?:also\s+)?(?:known\s+as|called)\s+[A-Z][\w'’-]*,)?"
 # Capitalised words with "of", "and", "for", "the" inside: "Director of Finance", "Head of the Lab".
-TITLE_WORDS = re.compile(r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for|the))*")
+# A French title goes on in lower case after its capitalised head: "Directeur général", "Coordonnateur des
+# programmes", "Responsable des communications".
+TITLE_WORDS = re.compile(r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for|the|"
+                         r"générale?|principale?|adjointe?|exécuti(?:f|ve)|administrati(?:f|ve)|"
+                         r"(?:des|du|de\s+la|de|aux)\s+[a-zà-ÿ][\w'’-]*))*")
 _TITLE = rf"(?P<title>{TITLE_WORDS.pattern})"
 _TITLE_ENDS = r"(?=\s*(?:[,.;:!?()]|$)|\s+(?:and|who|since|from|at|in|for|with|on|until)\b)"
 _STATED_TITLES = (
@@ -228,7 +237,7 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
         # ("BP-2026-118842"), number a job, a case or a permit, not a phone.
         if re.fullmatch(r"(?:19|20)\d\d-\d{2,6}", value) or re.search(r"[^\W\d_]-$", text[:start]):
             continue
-        if digits >= 7 or value.lower().startswith("ext"):
+        if digits >= 7 or value.lower().startswith(("ext", "poste")):
             found.append(((start, start + len(value)), value))
     return found
 
@@ -294,8 +303,19 @@ def trimmed_title(title: str) -> str:
 
 def _title_head(words: list[str]) -> str:
     """The word that says what a title's holder does: the one before "of" ("Head of Conservation"),
-    else the last ("Executive Director")."""
-    return words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    else the last ("Executive Director"); a French title's first ("Directrice générale", "Coordonnateur
+    des programmes", "Responsable des communications")."""
+    if "of" in words[1:]:
+        words = words[:words.index("of")]  # "Directeur général of Ateliers X": the French title before "of"
+    if len(words) >= 2 and (words[1].lower() in _FRENCH_TITLE_SECOND or words[1].lower().startswith(("d'", "d’"))) \
+            and is_job_word(words[0].lower()):
+        return words[0]
+    return words[-1]
+
+
+# What follows the head of a French title: "de", "des", "du", "aux", or an adjective ("générale", "principale").
+_FRENCH_TITLE_SECOND = frozenset("de des du aux à général générale principal principale adjoint adjointe exécutif "
+                                 "exécutive administratif administrative".split())
 
 
 def _is_prose_role(role: str) -> bool:
@@ -1070,8 +1090,17 @@ class PeopleReader:
                 signed.add(lines[written[-1]])
         for line in signed:
             word = line.strip(" ,.")
-            if re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first:
+            if (re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first) or _initials_of(word, first):
                 self.add(self.sender, ALIAS, word, 0.8, "sign_off", own.find(line))
+
+
+def _initials_of(word: str, first: str) -> bool:
+    """ "J-F", "JF" or "J.-F." signed by a Jean-François: the initials of a hyphenated first name, as Québec
+    and France shorten it."""
+    parts = first.split("-")
+    letters = re.sub(r"[.\-\s]", "", word)
+    return len(parts) >= 2 and bool(re.fullmatch(r"[A-ZÀ-Ý](?:\.?-?[A-ZÀ-Ý]\.?)+", word)) and \
+        letters.casefold() == "".join(p[:1] for p in parts).casefold()
 
 
 def read_people(text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()) -> list[Observation]:

@@ -10,11 +10,20 @@ _MONTHS = {m: n for n, m in enumerate(
     "january february march april may june july august september october november december".split(), start=1)}
 _MONTHS.update({m[:3]: n for m, n in list(_MONTHS.items())})
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+# French month names and the abbreviations Québec and France write ("le 15 avril 2027", "18 nov. 2026",
+# "1er mars"): French puts the day first. The names English shares ("sept", "oct", "nov", "dec") are
+# read by the English patterns.
+FRENCH_MONTHS = {"janvier": 1, "janv": 1, "février": 2, "fevrier": 2, "févr": 2, "fevr": 2, "fév": 2, "mars": 3,
+                 "avril": 4, "avr": 4, "mai": 5, "juin": 6, "juillet": 7, "juil": 7, "août": 8, "aout": 8,
+                 "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12, "decembre": 12, "déc": 12}
+FRENCH_MONTH = "(?:" + "|".join(sorted(FRENCH_MONTHS, key=len, reverse=True)) + ")"
+_FRENCH_WEEKDAY = r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:lun|mar|mer|jeu|ven|sam|dim)\.),?\s+"
 _WEEKDAY_NAME = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?"
 _WEEKDAY = rf"(?:{_WEEKDAY_NAME}\.?,?\s+)?"
 DATE = re.compile(
     rf"\b(?:{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})"
     rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
+    rf"|(?:{_FRENCH_WEEKDAY})?(?P<d5>\d{{1,2}})(?:er)?\s+(?P<m5>{FRENCH_MONTH})\.?\s+(?P<y5>\d{{4}})"
     rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-])"
     # "14/12/2026", "14-12-2026", "07.12.2026": numbers only, the year in full (see _numeric_date)
     rf"|(?<![\w/.-])(?P<a4>\d{{1,2}})(?P<s4>[/.-])(?P<b4>\d{{1,2}})(?P=s4)(?P<y4>\d{{4}})(?![\w/]|[.-]\d))",
@@ -30,6 +39,11 @@ _YEARLESS_DATE = re.compile(
 # East Africa writes its shillings "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000" (Uganda's "USh", Tanzania's "TSh").
 _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
 AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
+
+# French writes the mark after the figure, thousands grouped with a space (often a no-break one) and cents
+# after a comma: "38 500 $", "12 500,00 $", "2 800 €".
+TRAILING_AMOUNT = re.compile(r"(?<![\w,.])(?<!\d[ \u00a0\u202f])(?P<num>\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)"
+                             r"(?:,(?P<cents>\d{2}))?[ \u00a0\u202f]?(?P<cur>[$€£])(?![\w$])")
 
 
 def _sign(written: str) -> str:
@@ -49,6 +63,8 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
                 value = date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
             elif g["y4"]:
                 value = _numeric_date(int(g["y4"]), int(g["a4"]), int(g["b4"]), g["s4"])
+            elif g["y5"]:
+                value = date(int(g["y5"]), FRENCH_MONTHS[g["m5"].lower()], int(g["d5"]))
             elif g["y1"]:
                 value = date(int(g["y1"]), _MONTHS[g["m1"].lower()[:3]], int(g["d1"]))
             else:
@@ -77,11 +93,14 @@ def _numeric_date(year: int, first: int, second: int, separator: str) -> date:
 
 def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
     found = []
-    for match in AMOUNT.finditer(text):
-        number = float(re.sub(r"[,.\s]", "", match.group("num")))
+    leading = list(AMOUNT.finditer(text))
+    trailing = [m for m in TRAILING_AMOUNT.finditer(text)
+                if not any(m.start() < other.end() and other.start() < m.end() for other in leading)]
+    for match in sorted(leading + trailing, key=lambda m: m.start()):
+        number = float(re.sub(r"[,.\s\u202f]", "", match.group("num")))
         if match.group("cents"):
             number += int(match.group("cents")) / 100
-        scale = (match.group("scale") or "").strip().lower()
+        scale = (match.groupdict().get("scale") or "").strip().lower()
         number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
         sign = _sign(match.group("cur"))
         found.append((match, (sign, number)))

@@ -214,6 +214,9 @@ class SyntacticCorrector:
                 confidence = BARE_NAME_CONFIDENCE  # "the tech lead on atlas": no article, so a name
             elif confidence <= 0.5 and match.form.entity_type == "person" and self._in_name_slot(doc, match.indices):
                 confidence = NAME_SLOT_CONFIDENCE  # "what did will say": only a person says
+            # "jean-francois belanger", "marie-eve": a name of several words typed whole is that name, so each
+            # word gets its accents back however common it is alone ("eve", "francois").
+            whole = sum(any(c.isalpha() for c in doc.tokens[i].text) for i in match.indices) >= 2
             for index, canonical in zip(match.indices, match.canonical):
                 token = doc.tokens[index]
                 current = token.text
@@ -225,7 +228,7 @@ class SyntacticCorrector:
                     # "siobhan" is "Siobhán": a name typed without its accents gets them back, unless the
                     # word is a common one ("van" is no "Văn").
                     and (canonical.lower() == current.lower() or (
-                        zipf(current.lower()) < 3.0
+                        (whole or zipf(current.lower()) < 3.0)
                         and strip_accents(canonical).lower() == strip_accents(current).lower()))
                 ):
                     edits.set(index, canonical, "Capitalization", confidence)
