@@ -92,7 +92,23 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         new = _value_next(sentence, found, old.span[1] + to.end()) if to else _value_before(found, sentence, match.start())
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
-    return changes
+    return [(_dated_like(old, new), new) for old, new in changes]
+
+
+def _dated_like(old: V.FoundValue, new: V.FoundValue) -> V.FoundValue:
+    """ "moves to Mar. 15, 2027 (was Feb. 19)", "moved from 28 December to 12 January 2027": an old day
+    written without its year is the one nearest the new day it gave way to, so an answer giving it with
+    its year ("due 2027/02/19") is the old day."""
+    stated, anchor = old.parsed, new.parsed.as_date() if isinstance(new.parsed, V.DateValue) else None
+    if (anchor is None or not isinstance(stated, V.DateValue) or stated.year
+            or not (stated.month and stated.day) or stated.either_way):
+        return old
+    years = [year for year in (anchor.year - 1, anchor.year, anchor.year + 1)
+             if _real_day(year, stated.month, stated.day)]
+    if not years:
+        return old
+    year = min(years, key=lambda y: abs((date(y, stated.month, stated.day) - anchor).days))
+    return replace(old, parsed=replace(stated, year=year))
 
 
 # A later "… and X from A to B" in a sentence whose verb of change came before.
@@ -194,7 +210,10 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
 def _distinctive(value: V.FoundValue) -> bool:
     """A value few other things share: an amount of four figures or more, a date with its day and year."""
     if value.vtype == "amount":
-        return sum(c.isdigit() for c in value.text.split(".")[0]) >= 4
+        # "JPY 38.6M" (was "JPY 38,600,000") is as distinctive as the figure it shortens.
+        scaled = re.search(r"\d\s*(?:k|m|mn|bn|million|billion|thousand)\b", value.text, re.IGNORECASE)
+        return sum(c.isdigit() for c in value.text.split(".")[0]) >= 4 or bool(
+            scaled and sum(c.isdigit() for c in value.text) >= 3)
     return value.vtype == "date" and value.parsed.day is not None and value.parsed.year is not None
 
 
@@ -303,8 +322,12 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
                 return None
             shared = len(own & context)
             closeness = 1.0 + shared / len(own) if new.span + (source,) in tied else shared / len(own)
-            share_needed = 0.0 if new.span in named_old else MIN_SHARED_SHARE
-            if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < share_needed):
+            # A change naming the answer's very figure or full date as its old side needs only one word of
+            # the answer's in its context: "quoted ¥38,600,000 for the die set and fixtures" against "rev.1:
+            # JPY 36.9M (was JPY 38.6M)" in a mail about the fixture change.
+            named = new.span in named_old
+            share_needed = 0.0 if named else MIN_SHARED_SHARE
+            if closeness < 1.0 and (shared < (1 if named else MIN_SHARED_WORDS) or shared / len(own) < share_needed):
                 continue
             # Of changes as close with their context, the one whose own sentence says more of the answer.
             rank = (closeness, len(own & stems) / len(own))

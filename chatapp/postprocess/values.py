@@ -48,7 +48,8 @@ URL_RE = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+")
 # A reference as offices write one, in capitals and figures: "26/01873/LBC", "INV-20931", "HAR0031".
 # Lower-case runs ("email-2026-11-24-go-live.eml") are file names and slugs, not references.
 CODE_RE = re.compile(r"(?<![\w/.-])(?:[A-Z0-9]+(?:[/-][A-Z0-9]+)+|[A-Z]{2,}\d{3,})(?![\w/-]|\.\w)")
-ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
+# Year first, with dashes or, as Japanese and Chinese documents write it, slashes ("2027/02/19").
+ISO_DATE_RE = re.compile(r"(?<![\w/-])(\d{4})(?:-(?=\d{1,2}-)|/(?=\d{1,2}/))(\d{1,2})[-/](\d{1,2})(?![\w/-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
@@ -559,7 +560,7 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if vtype == "year":
             return str(day.year)
         if ISO_DATE_RE.fullmatch(claimed_text):
-            return day.isoformat()
+            return day.isoformat().replace("-", "/" if "/" in claimed_text else "-")
         if numeric := NUMERIC_DATE_RE.fullmatch(claimed_text):
             # A date in figures reads two ways across countries ("04/01/2027"): where the document names
             # the month ("2nd February 2027"), the correction says it as the document does.
