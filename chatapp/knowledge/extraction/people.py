@@ -21,6 +21,7 @@ from chatapp.knowledge.extraction.observations import (
     PROSE_NAME,
     Observation,
     clean_name,
+    names_itself,
     is_group_name,
     is_job_word,
     key_for_label,
@@ -535,6 +536,8 @@ class PeopleReader:
 
     def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
         value = " ".join(str(value).split()).strip()
+        if key == "role" and names_itself(value, subject):
+            return  # "Takeshi Suzuki (SUZUKI Takeshi)": the name in the other order is no job
         if value:
             self.observations.append(Observation(subject, "person", key, value, confidence, method, position))
 
