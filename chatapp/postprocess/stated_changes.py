@@ -169,14 +169,26 @@ NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)"
                        r"(?P<clause>(?:(?!\b(?:and|but|or|while|whereas)\b)[^.;:!?]){0,80})", re.IGNORECASE)
 
 
+# "T1 samples: 2027/01/18 (one week later than before)", "Delivery: 9 March (delayed)": a bracket right
+# after a value saying it moved makes it the new one.
+_MOVED_NOTE = re.compile(
+    r"\s*\((?:[^()]{0,30}?\b(?:later|earlier|sooner)\s+than\s+(?:before|planned|originally|previously|scheduled|"
+    r"first\s+planned)|(?:delayed|moved|postponed|slipped|rescheduled|pushed\s+back|brought\s+forward)\b[^()]{0,30}?)\)",
+    re.IGNORECASE)
+
+
 def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
-    deadline to 11 December", "will now open on 20 March")."""
+    deadline to 11 December", "will now open on 20 March", "2027/01/18 (one week later than before)")."""
     lowered = sentence.lower()
     matches = list(CHANGED_TO.finditer(sentence)) if " to " in lowered else []
     matches += list(REVISED.finditer(sentence)) + list(_REVISED_LABEL.finditer(sentence))
     nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
-    return _values_after(sentence, matches, nows)
+    news = _values_after(sentence, matches, nows)
+    if "(" in sentence:
+        found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
+        news += [f for f in found if _MOVED_NOTE.match(sentence, f.span[1]) and f.span not in {n.span for n in news}]
+    return news
 
 
 def held_until_values(sentence: str) -> list[V.FoundValue]:
@@ -221,9 +233,12 @@ def _thing_changed(text: str, new: V.FoundValue) -> frozenset[str]:
     """The words naming what a "changed to" sentence changes, as stems: "installation" in "… so installation
     moves to Monday, January 25", "final price" in "the final price is now C$61,400.00"."""
     verbs = list(_CHANGE_WORD.finditer(text, 0, new.span[0]))
-    if not verbs:
+    if verbs:
+        clause = _CLAUSE_START.split(text[:verbs[-1].start()])[-1]
+    elif label := re.fullmatch(r"[\s>*•-]*([^:;,.]{1,40}):\s*", text[:new.span[0]]):
+        clause = label.group(1)  # "T1 samples: 2027/01/18 (one week later than before)"
+    else:
         return frozenset()
-    clause = _CLAUSE_START.split(text[:verbs[-1].start()])[-1]
     return frozenset(stem(w) for w in words(clause) if w.isalpha() and not is_stop(w))
 
 
