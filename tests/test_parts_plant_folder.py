@@ -133,3 +133,10 @@ def test_a_day_in_bare_figures_in_the_notes_supports_the_answer(plant):
     result = checked(plant, "When is Rhonda visiting Dellwood Foundry?",
                      "Rhonda Pettibone is visiting Dellwood Foundry on 10/27 to issue a corrective action request.")
     assert not result.hallucination_flags, result.hallucination_flags
+
+
+def test_a_possessive_after_a_japanese_honorific_gets_its_apostrophe(plant):
+    pre = plant.turns.preprocess("whats ishida-sans extention")
+    assert pre.corrected_input == "What's Ishida-san's extension?"
+    assert "Kazuo Ishida" in [r.canonical_name for r in pre.resolved_entities]
+    assert plant.turns.preprocess("is the sans-serif font ok").corrected_input.startswith("Is the sans-serif")
