@@ -140,3 +140,14 @@ def test_a_possessive_after_a_japanese_honorific_gets_its_apostrophe(plant):
     assert pre.corrected_input == "What's Ishida-san's extension?"
     assert "Kazuo Ishida" in [r.canonical_name for r in pre.resolved_entities]
     assert plant.turns.preprocess("is the sans-serif font ok").corrected_input.startswith("Is the sans-serif")
+
+
+def test_a_project_code_in_brackets_after_its_name_is_no_job(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "project-code", {
+        "project-osterly.md": "# Project Osterly (OST-31)\n\nNew press line for the housings.\n\n"
+                              "**Project lead:** Kazuo Ishida\n"})
+    try:
+        assert all(e.type != "person" or "role" not in e.attributes
+                   for e in engine.kb.registry.find_by_alias("Project Osterly"))
+    finally:
+        engine.close()

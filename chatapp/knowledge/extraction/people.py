@@ -282,6 +282,8 @@ def _is_role_text(text: str) -> bool:
         return False
     if EMAIL.search(text) or _URL.search(text) or phones_in(text) or text.endswith(("?", "!")):
         return False
+    if re.search(r"\d", text) and not re.search(r"[a-z]", text):
+        return False  # "Project Hikari (HKR-27)": a code in capitals and figures is no job
     # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
     text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
