@@ -151,3 +151,17 @@ def test_a_project_code_in_brackets_after_its_name_is_no_job(tmp_path_factory):
                    for e in engine.kb.registry.find_by_alias("Project Osterly"))
     finally:
         engine.close()
+
+
+def test_a_name_ending_its_line_or_said_with_a_possessive_is_one_person(tmp_path_factory):
+    page = ("<html><body><nav><a href='/'>Home</a></nav><main>"
+            "<h2>Employee of the month: Marisol Quintanilla</h2>"
+            "<p>Marisol (press line operator, 1st shift) suggested the shadow board. Nominated by Garrick Oduya.</p>"
+            "<p>Please keep the press area clean; Garrick Oduya's team runs a 5S walk on Monday.</p>"
+            "</main></body></html>")
+    engine, _ = engine_learnt_from(tmp_path_factory, "plant-news", {"plant-news.html": page})
+    try:
+        people = sorted(e.name for e in engine.kb.registry.all_entities() if e.type == "person")
+        assert "Marisol Quintanilla" in people and set(people) <= {"Garrick Oduya", "Marisol Quintanilla"}, people
+    finally:
+        engine.close()
