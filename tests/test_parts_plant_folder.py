@@ -165,3 +165,13 @@ def test_a_name_ending_its_line_or_said_with_a_possessive_is_one_person(tmp_path
         assert "Marisol Quintanilla" in people and set(people) <= {"Garrick Oduya", "Marisol Quintanilla"}, people
     finally:
         engine.close()
+
+
+def test_a_four_digit_extension_with_two_digits_swapped_is_corrected(plant):
+    # 3201 is within half a percent of 3210, but a whole number not ending in 0 is no rounding of another.
+    result = checked(plant, "What is Kazuo Ishida's extension?",
+                     "Kazuo Ishida is the General Coordinator. His extension is 3050.")
+    assert "3005 [corrected]" in result.delivered
+    result = checked(plant, "What is Rhonda Pettibone's extension?",
+                     "Rhonda Pettibone is the Quality Manager. Her extension is 3201.")
+    assert "3210 [corrected]" in result.delivered

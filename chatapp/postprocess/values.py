@@ -432,6 +432,9 @@ def same_value(vtype: str, claimed: Any, known: Any) -> bool:
         return claimed == known
     if vtype == "phone":
         return _same_phone(claimed, known)
+    if vtype == "number" and float(claimed).is_integer() and float(known).is_integer() and int(claimed) % 10:
+        # A whole number not ending in 0 is no rounding of another: extension 2201 is not 2210.
+        return claimed == known
     if vtype in ("amount", "number"):
         return abs(claimed - known) <= max(0.005 * abs(known), 1e-9)
     if vtype == "time":
@@ -571,6 +574,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
+        if not written_full and re.search(r"\b[A-Za-z]{3,4}\.", claimed_text):
+            month += "."  # "Feb. 19, 2027" is corrected to "Mar. 15, 2027", its abbreviation's dot kept
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
             ordinal = _ordinal_suffix(day.day) if re.search(r"\d(?:st|nd|rd|th)\b", claimed_text, re.IGNORECASE) else ""
