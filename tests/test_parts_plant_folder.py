@@ -175,3 +175,9 @@ def test_a_four_digit_extension_with_two_digits_swapped_is_corrected(plant):
     result = checked(plant, "What is Rhonda Pettibone's extension?",
                      "Rhonda Pettibone is the Quality Manager. Her extension is 3201.")
     assert "3210 [corrected]" in result.delivered
+
+
+def test_a_moved_date_written_with_an_abbreviated_month_keeps_its_dot(plant):
+    result = checked(plant, "When is the PPAP submission for Project Kestrel?",
+                     "The PPAP submission for the Kestrel housing is due Mar. 9, 2027.")
+    assert "Apr. 6, 2027 [corrected]" in result.delivered

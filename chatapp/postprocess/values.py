@@ -574,7 +574,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
-        if not written_full and re.search(r"\b[A-Za-z]{3,4}\.", claimed_text):
+        if not written_full and re.search(r"\b(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.", claimed_text,
+                                          re.IGNORECASE):
             month += "."  # "Feb. 19, 2027" is corrected to "Mar. 15, 2027", its abbreviation's dot kept
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
