@@ -181,3 +181,19 @@ def test_a_moved_date_written_with_an_abbreviated_month_keeps_its_dot(plant):
     result = checked(plant, "When is the PPAP submission for Project Kestrel?",
                      "The PPAP submission for the Kestrel housing is due Mar. 9, 2027.")
     assert "Apr. 6, 2027 [corrected]" in result.delivered
+
+
+def test_a_person_who_did_something_to_the_sources_person_said_as_her_is_no_swap(tmp_path_factory):
+    news = ("<html><body><nav><a href='/'>Home</a></nav><main><article>"
+            "<h2>Employee of the month: Marisol Quintanilla</h2>"
+            "<p>Marisol (press line operator, 1st shift) suggested the shadow board that saved 6 minutes per "
+            "changeover. Nominated by Rhonda Pettibone, Quality Manager.</p></article></main></body></html>")
+    engine, _ = engine_learnt_from(tmp_path_factory, "plant-news-page", {
+        "staff-directory.md": STAFF, "plant-news.html": news})
+    try:
+        result = checked(engine, "Who was employee of the month?",
+                         "Marisol Quintanilla, a press line operator on 1st shift, was employee of the month. "
+                         "Rhonda Pettibone nominated her for the shadow board that saved 6 minutes per changeover.")
+        assert not result.hallucination_flags, result.hallucination_flags
+    finally:
+        engine.close()
