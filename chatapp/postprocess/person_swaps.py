@@ -7,9 +7,10 @@ names one other known person, and not the one the answer gives, the answer has p
 in it: a ContradictsFact, corrected to the person the sources name.
 
 Left alone: a sentence that names more than one known person, or speaks of the sources' person by a
-pronoun after the answer named them (who did what to whom is the parse's business, not this check's), a claim the best source sentence shares fewer than three words with, a
-best sentence that names nobody or several people, and a claim some other source sentence nearly as
-like it says of the answer's own person.
+pronoun after the answer named them (who did what to whom is the parse's business, not this check's),
+a claim the best source sentence shares fewer than three words with, a best sentence that names nobody
+or several people, and a claim some other source sentence nearly as like it says of the answer's own
+person.
 """
 
 from __future__ import annotations

@@ -157,10 +157,9 @@ def given_name_first(name: str) -> str:
     # "HR Manager", "ACME Holdings", "CEO Sanne": capitals before a word are an acronym unless they read as a
     # surname, before a word that reads as a given name.
     given = match.group("given").split()[0]
-    if (not looks_like_person(turned) or not (not is_common(family, 3.5) or is_surname(family) and not is_common(family, 4.0))
-            or not (is_first_name(given) or not is_common(given, 3.5))):
-        return name
-    return turned
+    family_reads_as_name = not is_common(family, 3.5) or (is_surname(family) and not is_common(family, 4.0))
+    given_reads_as_name = is_first_name(given) or not is_common(given, 3.5)
+    return turned if looks_like_person(turned) and family_reads_as_name and given_reads_as_name else name
 
 
 def clean_name(text: str) -> str:
