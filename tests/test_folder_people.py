@@ -137,7 +137,10 @@ def test_a_name_split_over_given_and_family_name_columns_is_one_person(tmp_path_
         # A made-up person the small spaCy model tags as an organisation is still checked as a person.
         invented = checked(engine, "Who covers the estates desk at night?",
                            "The night caretaker is Rufus Pettifer, extension 2232.")
-        assert [(f.hallucination_type, f.content) for f in invented.hallucination_flags] == [
-            ("NonexistentEntity", "Rufus Pettifer")]
+        # Extension 2232 is in no document either (2231 is Benedek's: a whole number not ending in 0 is no
+        # rounding of another), so it may be flagged too.
+        flags = [(f.hallucination_type, f.content) for f in invented.hallucination_flags]
+        assert ("NonexistentEntity", "Rufus Pettifer") in flags
+        assert all(flag == ("NonexistentEntity", "Rufus Pettifer") or flag[1] == "2232" for flag in flags), flags
     finally:
         engine.close()

@@ -72,7 +72,7 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
         ("earlier_this", r"\bearlier\s+this\s+(?P<unit>week|month|year)\b"),
         ("rel_period", r"\b(?P<mod>last|next|this|coming|previous|past)\s+(?P<unit>week(?:end)?|month|quarter|year)\b"),
         ("rel_weekday", rf"\b(?:(?P<mod>last|next|this|coming|previous|past)\s+)?(?P<wd>{_WD})\b\.?"),
-        ("iso", r"\b(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+        ("iso", r"\b(?P<y>\d{4})(?:-(?=\d{1,2}-)|/(?=\d{1,2}/))(?P<m>\d{1,2})[-/](?P<d>\d{1,2})\b"),
         ("numeric", r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?\b"),
         ("month_day", rf"\b(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}}){_ORD}(?:,?\s+(?P<y>\d{{4}}))?\b"),
         ("day_month", rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mon>{_MON})\.?(?:,?\s+(?P<y>\d{{4}}))?\b"),

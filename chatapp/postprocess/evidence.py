@@ -284,6 +284,12 @@ class TextIndex:
             for found in self.found_values:
                 if found.vtype in kinds and date_covers(value.parsed, found.parsed):
                     return self._sentence_with(found.text.lower())
+            if _YEARLESS_FIGURES.fullmatch(value.text):
+                # "Priya to visit 11/24", "| SCAR to the supplier | 11/24 |": the sources write the day in
+                # the same figures where no word around them makes them a date to the reader of values.
+                for sentence, _, _ in self.sentences:
+                    if re.search(rf"(?<![\w/.,-]){re.escape(value.text)}(?![\w/]|[.,-]\d)", sentence):
+                        return sentence
             return None
         if value.vtype == "decade":
             for found in self.found_values:
@@ -300,7 +306,8 @@ class TextIndex:
         if value.vtype in ("amount", "number", "quantity"):
             number = value.parsed[0] if value.vtype == "quantity" else value.parsed
             self.found_values  # noqa: B018 - fills _numbers
-            if any(abs(number - n) <= 0.005 * max(abs(n), 1e-9) for n in self._numbers):
+            if any(V.same_value("number", number, n) for n in self._numbers) if value.vtype == "number" else any(
+                    abs(number - n) <= 0.005 * max(abs(n), 1e-9) for n in self._numbers):
                 return self._sentence_with(_number_text(number)) or "(number stated in the sources)"
             return None
         return None
@@ -424,6 +431,10 @@ class TextIndex:
             if needle in sentence.lower():
                 return sentence
         return None
+
+
+# A day and month in figures without a year: "11/24", "3/1".
+_YEARLESS_FIGURES = re.compile(r"\d{1,2}/\d{1,2}")
 
 
 def _whole_words_in(phrase: str, text: str) -> bool:

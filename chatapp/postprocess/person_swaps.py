@@ -6,10 +6,11 @@ nothing else calls the claim wrong. When the one source sentence that says nearl
 names one other known person, and not the one the answer gives, the answer has put the wrong person
 in it: a ContradictsFact, corrected to the person the sources name.
 
-Left alone: a sentence that names more than one known person (who did what to whom is the parse's
-business, not this check's), a claim the best source sentence shares fewer than three words with, a
-best sentence that names nobody or several people, and a claim some other source sentence nearly as
-like it says of the answer's own person.
+Left alone: a sentence that names more than one known person, or speaks of the sources' person by a
+pronoun after the answer named them (who did what to whom is the parse's business, not this check's),
+a claim the best source sentence shares fewer than three words with, a best sentence that names nobody
+or several people, and a claim some other source sentence nearly as like it says of the answer's own
+person.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ def person_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[i
         other, where = _named_instead(sentence, said, sources) or (None, "")
         if other is None:
             continue
+        if _PRONOUN.search(sentence.claim.text) and other in people_in(analysis.text, view):
+            # "Dana Pruitt was employee of the month. Chris Dalton nominated her for the shadow board …":
+            # the sources' person is in the sentence as "her"; two people are in it, as in the sources.
+            continue
         name = view.name(other)
         found.append(Finding("ContradictsFact", (start, end), said.claim.text, CONFIDENCE, name,
                              [where], sentence.index, (start, end), name, major=True))
@@ -79,6 +84,10 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) ->
     if any(o > overlap * RIVAL_SHARE and person in people_in(text, view) for o, text in scored):
         return None  # another sentence nearly as like the claim says it of the answer's person
     return named.pop(), where
+
+
+# A pronoun for a person: the sentence may speak of someone the answer named before it.
+_PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his|they|them|their)\b", re.IGNORECASE)
 
 
 def _addressed(text: str, view: KnowledgeView) -> set[str]:

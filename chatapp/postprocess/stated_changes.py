@@ -99,7 +99,23 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         new = _value_next(sentence, found, old.span[1] + to.end()) if to else _value_before(found, sentence, match.start())
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
-    return changes
+    return [(_dated_like(old, new), new) for old, new in changes]
+
+
+def _dated_like(old: V.FoundValue, new: V.FoundValue) -> V.FoundValue:
+    """ "moves to Mar. 15, 2027 (was Feb. 19)", "moved from 28 December to 12 January 2027": an old day
+    written without its year is the one nearest the new day it gave way to, so an answer giving it with
+    its year ("due 2027/02/19") is the old day."""
+    stated, anchor = old.parsed, new.parsed.as_date() if isinstance(new.parsed, V.DateValue) else None
+    if (anchor is None or not isinstance(stated, V.DateValue) or stated.year
+            or not (stated.month and stated.day) or stated.either_way):
+        return old
+    years = [year for year in (anchor.year - 1, anchor.year, anchor.year + 1)
+             if _real_day(year, stated.month, stated.day)]
+    if not years:
+        return old
+    year = min(years, key=lambda y: abs((date(y, stated.month, stated.day) - anchor).days))
+    return replace(old, parsed=replace(stated, year=year))
 
 
 # ", from $2,500" after the new value of a "goes up to" (a few words of its unit between).
@@ -168,14 +184,26 @@ NOW_HOLDS = re.compile(r"(?<!\buntil )(?<!\bby )(?<!\bfor )\bnow\b(?!\s+that\b)"
                        r"(?P<clause>(?:(?!\b(?:and|but|or|while|whereas)\b)[^.;:!?]){0,80})", re.IGNORECASE)
 
 
+# "T1 samples: 2027/01/18 (one week later than before)", "Delivery: 9 March (delayed)": a bracket right
+# after a value saying it moved makes it the new one.
+_MOVED_NOTE = re.compile(
+    r"\s*\((?:[^()]{0,30}?\b(?:later|earlier|sooner)\s+than\s+(?:before|planned|originally|previously|scheduled|"
+    r"first\s+planned)|(?:delayed|moved|postponed|slipped|rescheduled|pushed\s+back|brought\s+forward)\b[^()]{0,30}?)\)",
+    re.IGNORECASE)
+
+
 def stated_new_values(sentence: str) -> list[V.FoundValue]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
-    deadline to 11 December", "will now open on 20 March")."""
+    deadline to 11 December", "will now open on 20 March", "2027/01/18 (one week later than before)")."""
     lowered = sentence.lower()
     matches = list(CHANGED_TO.finditer(sentence)) if re.search(r" (?:to|à|au|aux) ", lowered) else []
     matches += list(REVISED.finditer(sentence)) + list(_REVISED_LABEL.finditer(sentence))
     nows = list(NOW_HOLDS.finditer(sentence)) if "now" in lowered else []
-    return _values_after(sentence, matches, nows)
+    news = _values_after(sentence, matches, nows)
+    if "(" in sentence:
+        found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
+        news += [f for f in found if _MOVED_NOTE.match(sentence, f.span[1]) and f.span not in {n.span for n in news}]
+    return news
 
 
 def held_until_values(sentence: str) -> list[V.FoundValue]:
@@ -209,7 +237,10 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
 def _distinctive(value: V.FoundValue) -> bool:
     """A value few other things share: an amount of four figures or more, a date with its day and year."""
     if value.vtype == "amount":
-        return sum(c.isdigit() for c in value.text.split(".")[0]) >= 4
+        # "JPY 38.6M" (was "JPY 38,600,000") is as distinctive as the figure it shortens.
+        scaled = re.search(r"\d\s*(?:k|m|mn|bn|million|billion|thousand)\b", value.text, re.IGNORECASE)
+        return sum(c.isdigit() for c in value.text.split(".")[0]) >= 4 or bool(
+            scaled and sum(c.isdigit() for c in value.text) >= 3)
     return value.vtype == "date" and value.parsed.day is not None and value.parsed.year is not None
 
 
@@ -217,9 +248,12 @@ def _thing_changed(text: str, new: V.FoundValue) -> frozenset[str]:
     """The words naming what a "changed to" sentence changes, as stems: "installation" in "… so installation
     moves to Monday, January 25", "final price" in "the final price is now C$61,400.00"."""
     verbs = list(_CHANGE_WORD.finditer(text, 0, new.span[0]))
-    if not verbs:
+    if verbs:
+        clause = _CLAUSE_START.split(text[:verbs[-1].start()])[-1]
+    elif label := re.fullmatch(r"[\s>*•-]*([^:;,.]{1,40}):\s*", text[:new.span[0]]):
+        clause = label.group(1)  # "T1 samples: 2027/01/18 (one week later than before)"
+    else:
         return frozenset()
-    clause = _CLAUSE_START.split(text[:verbs[-1].start()])[-1]
     return frozenset(stem(w) for w in words(clause) if w.isalpha() and not is_stop(w))
 
 
@@ -321,8 +355,12 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             # up to $5 per hour" says nothing of a wage the answer gives per hour.
             same_thing = new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
             closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
-            share_needed = 0.0 if new.span in named_old else MIN_SHARED_SHARE
-            if closeness < 1.0 and (shared < MIN_SHARED_WORDS or shared / len(own) < share_needed):
+            # A change naming the answer's very figure or full date as its old side needs only one word of
+            # the answer's in its context: "quoted ¥38,600,000 for the die set and fixtures" against "rev.1:
+            # JPY 36.9M (was JPY 38.6M)" in a mail about the fixture change.
+            named = new.span in named_old
+            share_needed = 0.0 if named else MIN_SHARED_SHARE
+            if closeness < 1.0 and (shared < (1 if named else MIN_SHARED_WORDS) or shared / len(own) < share_needed):
                 continue
             # Of changes as close with their context, the one whose own sentence says more of the answer.
             rank = (closeness, len(own & stems) / len(own))

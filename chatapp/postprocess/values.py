@@ -53,7 +53,8 @@ URL_RE = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+")
 # A reference as offices write one, in capitals and figures: "26/01873/LBC", "INV-20931", "HAR0031".
 # Lower-case runs ("email-2026-11-24-go-live.eml") are file names and slugs, not references.
 CODE_RE = re.compile(r"(?<![\w/.-])(?:[A-Z0-9]+(?:[/-][A-Z0-9]+)+|[A-Z]{2,}\d{3,})(?![\w/-]|\.\w)")
-ISO_DATE_RE = re.compile(r"(?<![\w-])(\d{4})-(\d{1,2})-(\d{1,2})(?![\w-])")
+# Year first, with dashes or, as Japanese and Chinese documents write it, slashes ("2027/02/19").
+ISO_DATE_RE = re.compile(r"(?<![\w/-])(\d{4})(?:-(?=\d{1,2}-)|/(?=\d{1,2}/))(\d{1,2})[-/](\d{1,2})(?![\w/-])")
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 FRENCH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + FRENCH_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
@@ -486,6 +487,9 @@ def same_value(vtype: str, claimed: Any, known: Any) -> bool:
         return claimed == known
     if vtype == "phone":
         return _same_phone(claimed, known)
+    if vtype == "number" and float(claimed).is_integer() and float(known).is_integer() and int(claimed) % 10:
+        # A whole number not ending in 0 is no rounding of another: extension 2201 is not 2210.
+        return claimed == known
     if vtype in ("amount", "number"):
         return abs(claimed - known) <= max(0.005 * abs(known), 1e-9)
     if vtype == "time":
@@ -616,7 +620,7 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if vtype == "year":
             return str(day.year)
         if ISO_DATE_RE.fullmatch(claimed_text):
-            return day.isoformat()
+            return day.isoformat().replace("-", "/" if "/" in claimed_text else "-")
         if numeric := NUMERIC_DATE_RE.fullmatch(claimed_text):
             # A date in figures reads two ways across countries ("04/01/2027"): where the document names
             # the month ("2nd February 2027"), the correction says it as the document does.
@@ -631,6 +635,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
+        if not written_full and re.search(r"\b(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.", claimed_text,
+                                          re.IGNORECASE):
+            month += "."  # "Feb. 19, 2027" is corrected to "Mar. 15, 2027", its abbreviation's dot kept
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
             ordinal = _ordinal_suffix(day.day) if re.search(r"\d(?:st|nd|rd|th)\b", claimed_text, re.IGNORECASE) else ""

@@ -91,6 +91,13 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
                 text.split("\n", 1)[0].split()) >= 2:
             # A signature's name alone on its line, over "Lodge Manager, …": the name ends with its line.
             text = text.split("\n", 1)[0]
+        elif (kind == "person" and "\n" in text and len(text.split("\n", 1)[0].split()) >= 2
+              and looks_like_person(clean_name(text.split("\n", 1)[0]))):
+            # "Employee of the month: Dana Pruitt" over "Dana (Line 2 operator) …": a whole name ends its
+            # line; the next line's first word is no part of it.
+            text = text.split("\n", 1)[0]
+        if kind == "person":
+            text = re.sub(r"['’]s?$", "", text)  # "Yuki Sato's team": the possessive is no part of the name
         name = clean_name(text.replace("\n", " "))
         if kind is None or len(name) < 3 or not name[0].isupper() or any(c in name for c in "@/|<>#*"):
             continue

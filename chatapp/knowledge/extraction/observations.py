@@ -121,17 +121,58 @@ INNER_NICKNAME = re.compile(
 TRAILING_NICKNAME = re.compile(r"\s*\(\s*[\"“'‘]([A-Z][\w'’-]{1,20})[\"”'’]\s*\)\s*$")
 
 
+# "Hiroshi Tanaka [TANAKA]", "Takeshi Suzuki (SUZUKI Takeshi)": the name again after it, its family name
+# in capitals or the whole name in the other order, as lists of Japanese staff write them.
+_BRACKET_AFTER = re.compile(r"\s*[\[(]\s*(?P<inner>[^\[\]()]{1,60}?)\s*[\])]\s*$")
+
+
+def names_itself(inner: str, name: str) -> bool:
+    """Whether `inner` is only words of `name`, in any order and case: "TANAKA Hiroshi" of "Hiroshi Tanaka"."""
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]+", inner)}
+    return bool(words) and words <= {w.casefold() for w in re.findall(r"[^\W\d_]+", name)}
+
+
+def without_name_again(text: str) -> str:
+    """`text` without a bracket after a name that only gives the name again ("Hiroshi Tanaka [TANAKA]")."""
+    match = _BRACKET_AFTER.search(text or "")
+    if match and match.start() and names_itself(match.group("inner"), text[:match.start()]):
+        return text[:match.start()]
+    return text
+
+
+# "SUZUKI Takeshi", "OGAWA Masaru": the family name first and in capitals, as Japanese (and other) official
+# papers write a name; prose and mail headers elsewhere give the same person as "Takeshi Suzuki".
+_CAPITALS_FIRST = re.compile(r"^(?P<family>[A-Z]{3,}(?:-[A-Z]{2,})?)\s+(?P<given>[A-Z][a-z'’]+(?:[- ][A-Z][a-z'’]+)?)$")
+
+
+def given_name_first(name: str) -> str:
+    """ "SUZUKI Takeshi" -> "Takeshi Suzuki"; any other name as it is."""
+    match = _CAPITALS_FIRST.match(name)
+    if not match:
+        return name
+    family = _surname_case(match.group("family"))
+    turned = f"{match.group('given')} {family}"
+    from chatapp.lexicon import is_first_name, is_surname
+
+    # "HR Manager", "ACME Holdings", "CEO Sanne": capitals before a word are an acronym unless they read as a
+    # surname, before a word that reads as a given name.
+    given = match.group("given").split()[0]
+    family_reads_as_name = not is_common(family, 3.5) or (is_surname(family) and not is_common(family, 4.0))
+    given_reads_as_name = is_first_name(given) or not is_common(given, 3.5)
+    return turned if looks_like_person(turned) and family_reads_as_name and given_reads_as_name else name
+
+
 def clean_name(text: str) -> str:
     """A name without honorifics, markup, a nickname inside it or stray punctuation: "**Dr. Lorraine
     Ashworth**" -> "Lorraine Ashworth", 'Oluwaseun "Seun" Adebayo' -> "Oluwaseun Adebayo" (the
     people reader keeps "Seun" as an alias)."""
-    text = TRAILING_NICKNAME.sub("", INNER_NICKNAME.sub(r"\1 ", text or ""))
+    text = TRAILING_NICKNAME.sub("", INNER_NICKNAME.sub(r"\1 ", without_name_again(text or "")))
     text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
     while True:
         stripped = _HONORIFICS.sub("", text)
         if stripped == text:
-            return text
+            return given_name_first(text)
         text = stripped
 
 

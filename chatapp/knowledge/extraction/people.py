@@ -21,6 +21,7 @@ from chatapp.knowledge.extraction.observations import (
     PROSE_NAME,
     Observation,
     clean_name,
+    names_itself,
     is_group_name,
     is_job_word,
     key_for_label,
@@ -290,6 +291,8 @@ def _is_role_text(text: str) -> bool:
         return False
     if EMAIL.search(text) or _URL.search(text) or phones_in(text) or text.endswith(("?", "!")):
         return False
+    if re.search(r"\d", text) and not re.search(r"[a-z]", text):
+        return False  # "Project Hikari (HKR-27)": a code in capitals and figures is no job
     # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
     text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
@@ -579,6 +582,8 @@ class PeopleReader:
 
     def add(self, subject: str, key: str, value: str, confidence: float, method: str, position: int = 0) -> None:
         value = " ".join(str(value).split()).strip()
+        if key == "role" and names_itself(value, subject):
+            return  # "Takeshi Suzuki (SUZUKI Takeshi)": the name in the other order is no job
         if value:
             self.observations.append(Observation(subject, "person", key, value, confidence, method, position))
 

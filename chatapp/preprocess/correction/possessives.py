@@ -62,6 +62,17 @@ def fix_possessives(doc: TokenizedInput, claimed: set[int], names: KnownNames, t
     for index, token in enumerate(doc.tokens):
         if index in claimed or not is_editable_word(token):
             continue
+        if title := _honorific_possessive(doc, index, names):
+            # "tanaka-sans cell" -> "Tanaka-san's cell": a person's name, a Japanese honorific joined to it
+            # by a hyphen, and the possessive's "s" without its apostrophe.
+            corrected = title + "'s"
+            records.append(CorrectionRecord(
+                tier=tier, span=(token.start, token.end), original=token.original, corrected=corrected,
+                correction_type="EntityCorrection", confidence=0.85,
+                alternatives=[(corrected, 0.85), (token.text, 0.15)]))
+            token.text = corrected
+            claimed.add(index)
+            continue
         for written in dict.fromkeys([token.text, token.original]):
             found = _possessive(doc, index, written.lower(), names, tagger, vocabulary_form)
             if found is None:
@@ -77,6 +88,21 @@ def fix_possessives(doc: TokenizedInput, claimed: set[int], names: KnownNames, t
             records += _title_capitalised(doc, index, tier)
             break
     return records
+
+
+HONORIFICS_AFTER_A_NAME = frozenset("san sama kun chan sensei".split())
+
+
+def _honorific_possessive(doc: TokenizedInput, index: int, names: KnownNames) -> str | None:
+    """ "san" when the token at `index` is "sans" written right after "<person>-" ("tanaka-sans"), else None."""
+    token = doc.tokens[index]
+    title = token.text.lower()
+    if index < 2 or not title.endswith("s") or title[:-1] not in HONORIFICS_AFTER_A_NAME:
+        return None
+    dash, name = doc.tokens[index - 1], doc.tokens[index - 2]
+    if dash.text != "-" or dash.start != name.end or token.start != dash.end:
+        return None
+    return title[:-1] if names.person_word(name.text) is not None else None
 
 
 def _title_capitalised(doc: TokenizedInput, index: int, tier: str) -> list[CorrectionRecord]:
