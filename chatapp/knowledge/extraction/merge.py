@@ -298,6 +298,30 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
             value = people.get(_norm(change.value), change.value) if previous_person else change.value
             group.rows.append(Row(template.subject, template.subject_type, key, value, change.confidence,
                                   "change", change.position, change.doc_date, change.source))
+            if not previous_person:
+                _move_named_rows(groups, group, key, change)
+
+
+def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Row) -> None:
+    """A page's milestone row that names the changed thing and holds the same old value moves with it:
+    "Closing date: 18th December 2026" above a plan row "| Closing | … | 18/12/2026 |" are one date, so
+    "the closing date moves to 29th January 2027" replaces both. Only rows of the document that held
+    the old value, whose whole name is words of the change's label or key."""
+    olds = {(normal_value(r.value), r.source) for r in changed.rows
+            if r.key == key and r.method != "change" and r.doc_date == max(
+                (o.doc_date for o in changed.rows if o.key == key and o.method != "change"), default=r.doc_date)}
+    label = _words(change.key) | _words(key)
+    shape = value_shape(change.value)
+    for group in groups:
+        if group is changed or group.type == "person":
+            continue
+        if not any(_words(n) and _words(n) <= label for n in group.names):
+            continue
+        for row_key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
+            rows = [r for r in group.rows if r.key == row_key]
+            if all((normal_value(r.value), r.source) in olds and value_shape(r.value) == shape for r in rows):
+                group.rows.append(Row(rows[0].subject, rows[0].subject_type, row_key, change.value,
+                                      change.confidence, "change", change.position, change.doc_date, change.source))
 
 
 def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
