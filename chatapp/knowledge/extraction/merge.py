@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from chatapp.accents import strip_accents
 from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, entity_slug
 from chatapp.knowledge.extraction.values import normal_value, value_shape
 from chatapp.lexicon import is_common
@@ -150,6 +151,10 @@ def _group(rows) -> list[_Group]:
         node = f"{kind}|{_norm(row.subject)}"
         by_subject[(node, row.subject_type)].append(row)
         union.find(node)
+        if kind == "person":
+            # "Tomas Geraghty <t.geraghty@…>" in a mail header is the page's "Tomás Geraghty": a mail
+            # client or a keyboard drops the accents, not the person.
+            union.union(node, f"person|{_norm(strip_accents(row.subject))}")
         if row.key == "email" and kind == "person":
             union.union(node, f"email|{row.value.lower()}")
         if row.key == ALIAS and kind == "other":
@@ -168,6 +173,10 @@ def _group(rows) -> list[_Group]:
             if row.key == ALIAS:
                 group.aliases.add(row.value)
     for group in groups.values():
+        # The name as written with its accents is the name: "Tomás" over a header's "Tomas".
+        for name in list(group.names):
+            if not name.isascii() and (plain := strip_accents(name)) in group.names:
+                group.names[name] = max(group.names[name], group.names[plain] + 0.001)
         # What a page or a record says the subject is beats the recogniser's guess, and a
         # project page's "project" beats a table's "thing".
         read = [r.subject_type for r in group.rows if r.method != "ner"] or [r.subject_type for r in group.rows]
