@@ -857,9 +857,13 @@ class PeopleReader:
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
+        # A quoted message's signature is its writer's, read the same way without the "> " marks.
+        quoted = [bool(re.match(r"[ \t]*>", line)) for line in lines]
+        lines = [re.sub(r"^[ \t]*>+[ \t]?", "", line) for line in lines]
         for n, line in enumerate(lines[:-1]):
             name = clean_name(line)
-            by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0])
+            by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0]
+                                 and not quoted[n])
             if by_first_name:
                 name = self.sender  # the sender signing with a first name, their title and numbers under it
             elif name != line.strip().strip("*_") or not self.is_person(name):
