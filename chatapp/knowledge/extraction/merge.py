@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from chatapp.accents import strip_accents
-from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, entity_slug
+from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, clean_name, entity_slug
 from chatapp.knowledge.extraction.values import normal_value, value_shape
 from chatapp.lexicon import is_common
 from chatapp.records import Entity
@@ -27,7 +27,8 @@ from chatapp.records import Entity
 _FORMAL_METHODS = {"directory": 3, "table": 3, "record": 2, "signature": 1, "mail_header": 1}
 _PERSON_VALUE_KEYS = re.compile(
     r"(?:^|_)(?:lead|owner|sponsor|contact|manager|coordinator|chair|organi[sz]er|coach|advis[eo]r|"
-    r"maintained_by|published_by|responsible|assignee|primary|backup|lawyer|partner|reviewer|approver)$"
+    r"maintained_by|published_by|responsible|assignee|primary|backup|lawyer|partner|reviewer|approver|"
+    r"counsel|solicitor|barrister|attorney|fee_earner)$"
 )
 
 
@@ -92,6 +93,7 @@ def merge(rows: list[Row]) -> Learnt:
         if group.type == "person":
             for name in group.names:
                 name_to_id.setdefault(_norm(name), group_id)
+                name_to_id.setdefault(_norm(strip_accents(name)), group_id)
     people_called = _people_called(groups)
     # "Lead: KW", "Cathal leads": a person-valued field naming someone by an alias or first name only
     # one person has links to that person, as a full name does.
@@ -487,7 +489,9 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
             # One value of a cluster stands for it: the surest, then the fullest.
             best = max(cluster, key=lambda r: (r.confidence, len(r.value)))
             value = best.value
-            if _PERSON_VALUE_KEYS.search(key) and (target := name_to_id.get(_norm(value))):
+            # "Counsel: Declan Ó Ceallaigh SC" is the "Declan O Ceallaigh" a mail header gives.
+            if _PERSON_VALUE_KEYS.search(key) and (target := name_to_id.get(_norm(value)) or name_to_id.get(
+                    _norm(strip_accents(clean_name(value))))):
                 value = target
             if n == 0:
                 attributes[key] = value
