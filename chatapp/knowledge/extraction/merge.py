@@ -313,6 +313,15 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                 _move_named_rows(groups, group, key, change)
 
 
+def _readings(value: str) -> set[str]:
+    """A value's normal forms: "11/12/2026" reads as 11 December and as 12 November, both."""
+    both = re.fullmatch(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*", value)
+    if both and int(both.group(1)) <= 12 and int(both.group(2)) <= 12:
+        a, b, year = (int(g) for g in both.groups())
+        return {f"{year:04d}-{b:02d}-{a:02d}", f"{year:04d}-{a:02d}-{b:02d}"}
+    return {normal_value(value)}
+
+
 def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Row) -> None:
     """A page's milestone row that names the changed thing and holds the same old value moves with it:
     "Closing date: 18th December 2026" above a plan row "| Closing | … | 18/12/2026 |" are one date, so
@@ -330,7 +339,9 @@ def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Ro
             continue
         for row_key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
             rows = [r for r in group.rows if r.key == row_key]
-            if all((normal_value(r.value), r.source) in olds and value_shape(r.value) == shape for r in rows):
+            if all(any((reading, r.source) in olds for reading in _readings(r.value))
+                   and shape in (value_shape(r.value), *(("date",) if len(_readings(r.value)) > 1 else ()))
+                   for r in rows):
                 group.rows.append(Row(rows[0].subject, rows[0].subject_type, row_key, change.value,
                                       change.confidence, "change", change.position, change.doc_date, change.source))
 
