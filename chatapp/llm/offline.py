@@ -579,8 +579,14 @@ class OfflineResponder:
                    and e.name.casefold() not in qualifier for e in named):
                 return None
             words = match.group(1).split()
+            # "Who leads the Brannock Foods WRC claim?": a description that is only a name the question
+            # gives ("Brannock Foods") is that record, not the "HR Director, Brannock Foods Ltd" it employs.
+            given = {n.casefold() for e in named if e.entity_id and not e.entity_id.startswith("person:")
+                     for n in self._names_of(e)}
             for size in range(len(words), 0, -1):
                 phrase = " ".join(words[:size])
+                if phrase.casefold() in given:
+                    break
                 wanted = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)", re.I)
                 fits = {}
                 for entity, key, value in self._registry_index().profile_values:

@@ -378,18 +378,15 @@ class ClaimExtractor:
             title = TITLE_WORDS.search(text, end, min(len(text), end + 80))
             if role is None or title is None or _overlaps(title.span(), taken):
                 continue
-            names = [n.claim.span for n in known]
-            if _overlaps(title.span(), names):
-                # "Directeur général of Ateliers Tournesol": a known name after "of" is where the job is held.
-                cut = re.search(r"\s+of\s", title.group(0))
-                if cut is None or _overlaps((title.start(), title.start() + cut.start()), names):
-                    continue  # "Venky is Venkatesh Subramanian": a known name, however like a title it ends
-                title = TITLE_WORDS.match(text, title.start(), title.start() + cut.start())
+            said = trimmed_title(_title_before_a_named_thing(text, title, self.view))
+            if _overlaps((title.start(), title.start() + len(said)), [n.claim.span for n in known]):
+                # "Venky is Venkatesh Subramanian": a known name, however like a title it ends. A known
+                # firm after "of" ("Finance Director of Harcourt Retail Parks DAC") is where the job is held.
+                continue
             gap = re.findall(r"[\w']+|[^\w\s]", text[end:title.start()].lower().replace("’", "'"))
             if not set(gap) & {"is", "was", "as", ","} or any(
                     w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
                 continue
-            said = trimmed_title(_title_before_a_named_thing(text, title, self.view))
             held = [self.view.display(role), *self.view.also_held(name.entity_ids[0], "role")]
             # "Head of the Curatorial team" for a Collections Curator shares a word with the role in full.
             whole = trimmed_title(title.group(0))

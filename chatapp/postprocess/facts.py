@@ -42,7 +42,9 @@ MOVED_MIN_OVERLAP = 0.75
 MOVED_RIVAL_SHARE = 0.5
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
-AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|plus)\b",
+# "€1.2m plus VAT" is the price before tax, not a sum the answer worked out.
+AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|"
+                        r"plus(?!\s+(?:VAT|GST|HST|tax|taxes|sales\s+tax|outlays|expenses|disbursements)\b))\b",
                         re.IGNORECASE)
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
 IDENTIFYING_SHAPES = frozenset({"email", "phone", "url"})

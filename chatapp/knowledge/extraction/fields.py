@@ -101,7 +101,8 @@ _PUTS_AT = re.compile(
     re.IGNORECASE,
 )
 _WEEKDAY_BEFORE = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+"
-_WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally)\s+([^()]+?)\s*\)", re.IGNORECASE)
+# "(was €18,000)", and "(up from €18,000)": the value a bracket gives as the one replaced.
+_WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally|(?:up|down)\s+from)\s+([^()]+?)\s*\)", re.IGNORECASE)
 # "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
 _TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
 _TITLE_FROM_TO = re.compile(

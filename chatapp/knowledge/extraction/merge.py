@@ -17,7 +17,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, entity_slug
+from chatapp.accents import strip_accents
+from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, clean_name, entity_slug
 from chatapp.knowledge.extraction.values import normal_value, value_shape
 from chatapp.lexicon import is_common
 from chatapp.records import Entity
@@ -26,7 +27,8 @@ from chatapp.records import Entity
 _FORMAL_METHODS = {"directory": 3, "table": 3, "record": 2, "signature": 1, "mail_header": 1}
 _PERSON_VALUE_KEYS = re.compile(
     r"(?:^|_)(?:lead|owner|sponsor|contact|manager|coordinator|chair|organi[sz]er|coach|advis[eo]r|"
-    r"maintained_by|published_by|responsible|assignee|primary|backup|lawyer|partner|reviewer|approver)$"
+    r"maintained_by|published_by|responsible|assignee|primary|backup|lawyer|partner|reviewer|approver|"
+    r"counsel|solicitor|barrister|attorney|fee_earner)$"
 )
 
 
@@ -91,6 +93,7 @@ def merge(rows: list[Row]) -> Learnt:
         if group.type == "person":
             for name in group.names:
                 name_to_id.setdefault(_norm(name), group_id)
+                name_to_id.setdefault(_norm(strip_accents(name)), group_id)
     people_called = _people_called(groups)
     # "Lead: KW", "Cathal leads": a person-valued field naming someone by an alias or first name only
     # one person has links to that person, as a full name does.
@@ -150,6 +153,10 @@ def _group(rows) -> list[_Group]:
         node = f"{kind}|{_norm(row.subject)}"
         by_subject[(node, row.subject_type)].append(row)
         union.find(node)
+        if kind == "person":
+            # "Tomas Geraghty <t.geraghty@…>" in a mail header is the page's "Tomás Geraghty": a mail
+            # client or a keyboard drops the accents, not the person.
+            union.union(node, f"person|{_norm(strip_accents(row.subject))}")
         if row.key == "email" and kind == "person":
             union.union(node, f"email|{row.value.lower()}")
         if row.key == ALIAS and kind == "other":
@@ -168,6 +175,10 @@ def _group(rows) -> list[_Group]:
             if row.key == ALIAS:
                 group.aliases.add(row.value)
     for group in groups.values():
+        # The name as written with its accents is the name: "Tomás" over a header's "Tomas".
+        for name in list(group.names):
+            if not name.isascii() and (plain := strip_accents(name)) in group.names:
+                group.names[name] = max(group.names[name], group.names[plain] + 0.001)
         # What a page or a record says the subject is beats the recogniser's guess, and a
         # project page's "project" beats a table's "thing".
         read = [r.subject_type for r in group.rows if r.method != "ner"] or [r.subject_type for r in group.rows]
@@ -298,6 +309,41 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
             value = people.get(_norm(change.value), change.value) if previous_person else change.value
             group.rows.append(Row(template.subject, template.subject_type, key, value, change.confidence,
                                   "change", change.position, change.doc_date, change.source))
+            if not previous_person:
+                _move_named_rows(groups, group, key, change)
+
+
+def _readings(value: str) -> set[str]:
+    """A value's normal forms: "11/12/2026" reads as 11 December and as 12 November, both."""
+    both = re.fullmatch(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*", value)
+    if both and int(both.group(1)) <= 12 and int(both.group(2)) <= 12:
+        a, b, year = (int(g) for g in both.groups())
+        return {f"{year:04d}-{b:02d}-{a:02d}", f"{year:04d}-{a:02d}-{b:02d}"}
+    return {normal_value(value)}
+
+
+def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Row) -> None:
+    """A page's milestone row that names the changed thing and holds the same old value moves with it:
+    "Closing date: 18th December 2026" above a plan row "| Closing | … | 18/12/2026 |" are one date, so
+    "the closing date moves to 29th January 2027" replaces both. Only rows of the document that held
+    the old value, whose whole name is words of the change's label or key."""
+    olds = {(normal_value(r.value), r.source) for r in changed.rows
+            if r.key == key and r.method != "change" and r.doc_date == max(
+                (o.doc_date for o in changed.rows if o.key == key and o.method != "change"), default=r.doc_date)}
+    label = _words(change.key) | _words(key)
+    shape = value_shape(change.value)
+    for group in groups:
+        if group is changed or group.type == "person":
+            continue
+        if not any(_words(n) and _words(n) <= label for n in group.names):
+            continue
+        for row_key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
+            rows = [r for r in group.rows if r.key == row_key]
+            if all(any((reading, r.source) in olds for reading in _readings(r.value))
+                   and shape in (value_shape(r.value), *(("date",) if len(_readings(r.value)) > 1 else ()))
+                   for r in rows):
+                group.rows.append(Row(rows[0].subject, rows[0].subject_type, row_key, change.value,
+                                      change.confidence, "change", change.position, change.doc_date, change.source))
 
 
 def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
@@ -454,7 +500,9 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
             # One value of a cluster stands for it: the surest, then the fullest.
             best = max(cluster, key=lambda r: (r.confidence, len(r.value)))
             value = best.value
-            if _PERSON_VALUE_KEYS.search(key) and (target := name_to_id.get(_norm(value))):
+            # "Counsel: Declan Ó Ceallaigh SC" is the "Declan O Ceallaigh" a mail header gives.
+            if _PERSON_VALUE_KEYS.search(key) and (target := name_to_id.get(_norm(value)) or name_to_id.get(
+                    _norm(strip_accents(clean_name(value))))):
                 value = target
             if n == 0:
                 attributes[key] = value

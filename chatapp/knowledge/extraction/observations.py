@@ -48,7 +48,8 @@ _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Small words inside a surname: "van der Berg", "Gethin ap Rhys" (Welsh "son of"), "dos Santos".
 # Malay "bin"/"binte" and Tamil "s/o", "d/o", "a/l", "a/p" (son or daughter of) join a person's name to
 # their father's, as Singapore and Malaysia write them ("Rajesh Kumar s/o Gopal").
-NAME_PARTICLES = frozenset("van von de der den da di do du del della dos das la le bin binti binte bte ibn al ter ó "
+# The Irish "Ó" is often written without its accent ("Declan O Ceallaigh" in a mail header).
+NAME_PARTICLES = frozenset("van von de der den da di do du del della dos das la le bin binti binte bte ibn al ter ó o "
                            "ap ab ferch ní nic uí mhic s/o d/o a/l a/p".split())
 # A person's name as prose writes it: two to four capitalised words, surname particles between them
 # ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.
@@ -169,6 +170,8 @@ def clean_name(text: str) -> str:
     text = TRAILING_NICKNAME.sub("", INNER_NICKNAME.sub(r"\1 ", without_name_again(text or "")))
     text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
+    # A barrister's rank after the name: "Declan Ó Ceallaigh SC", "Ruth Okafor KC", "Aoife Daly BL".
+    text = re.sub(r"(?:,?\s+(?-i:SC|KC|QC|BL))+$", "", text)
     while True:
         stripped = _HONORIFICS.sub("", text)
         if stripped == text:

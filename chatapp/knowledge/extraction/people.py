@@ -28,7 +28,7 @@ from chatapp.knowledge.extraction.observations import (
     looks_like_person,
     natural_order_names,
 )
-from chatapp.accents import strip_accents
+from chatapp.accents import fold, strip_accents
 from chatapp.lexicon import is_common, is_first_name
 from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB, is_reply_attribution
 
@@ -63,6 +63,13 @@ _CLOSING = re.compile(
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
 _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
+# A message's To: line in its own header block: "To: Caoimhe Ní Bhriain <caoimhe.nibhriain@…>".
+_BODY_HEADER_TO = re.compile(r"^[ \t>]*\**To\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
+# "Hi Keeva,", "Dear Paddy": a message's greeting of one person by one name.
+_GREETING = re.compile(r"(?i:hi|hello|hey|dear|morning|good morning|good afternoon)\s+([A-Z][^\W\d_]{2,15})\s*[,!]?$")
+_HEADER_OR_RULE = re.compile(r"(?:\**(?:from|to|cc|bcc|sent|date|subject)\**:|-{2,}|_{4,}|on\s.*:$)", re.IGNORECASE)
+_GROUP_GREETED = frozenset("all team everyone everybody folks guys colleagues sir sirs madam gents ladies friends "
+                           "there both partners".split())
 # Where a mail's own part ends and a quoted or forwarded one begins: "On … wrote:", an Outlook
 # "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
 # or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
@@ -597,6 +604,8 @@ class PeopleReader:
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
+        if self.is_email:
+            self._greetings()
         return self.observations
 
     def _nicknames(self) -> None:
@@ -897,9 +906,13 @@ class PeopleReader:
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
+        # A quoted message's signature is its writer's, read the same way without the "> " marks.
+        quoted = [bool(re.match(r"[ \t]*>", line)) for line in lines]
+        lines = [re.sub(r"^[ \t]*>+[ \t]?", "", line) for line in lines]
         for n, line in enumerate(lines[:-1]):
             name = clean_name(line)
-            by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0])
+            by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0]
+                                 and not quoted[n])
             if by_first_name:
                 name = self.sender  # the sender signing with a first name, their title and numbers under it
             elif name != line.strip().strip("*_") or not self.is_person(name):
@@ -1072,6 +1085,37 @@ class PeopleReader:
                 self.add(name, "department", department, 0.75, "directory", position)
 
     # --- sign-offs ----------------------------------------------------------
+
+    def _greetings(self) -> None:
+        """ "Hi Keeva," opening a message sent to one person, Caoimhe Ní Bhriain: a name people call
+        her by. The mail's own part goes to its To: header; a quoted message to the To: line of its
+        own header block. Words for a group ("Hi all", "Dear Sirs") and common words name nobody."""
+        from chatapp.lexicon import zipf
+
+        starts = [0] + [m.start() + 1 for m in _QUOTED_PART.finditer(self.text)] + [len(self.text)]
+        for n, (start, end) in enumerate(zip(starts, starts[1:])):
+            part = self.text[start:end]
+            if n == 0:
+                raw = self.metadata.get("to") or ""
+            else:
+                header = _BODY_HEADER_TO.search(part)
+                raw = header.group(1) if header else ""
+            people = [clean_name(display) for display, address in getaddresses([raw]) if "@" in address]
+            if len(people) != 1 or not looks_like_person(people[0]):
+                continue
+            name = people[0]
+            lines = [line.lstrip(" \t>").strip() for line in part.split("\n")]
+            # The message's first line after its header block and attribution, if it greets.
+            opening = next((line for line in lines if line and not _HEADER_OR_RULE.match(line)), "")
+            greeting = _GREETING.match(opening)
+            if greeting is None:
+                continue
+            word = greeting.group(1)
+            folded = fold(word)
+            if (folded in _GROUP_GREETED or folded == fold(name.split()[0])
+                    or not (is_first_name(word) or zipf(word.lower()) < 3.7)):
+                continue
+            self.add(name, ALIAS, word, 0.75, "greeting", start + greeting.start())
 
     def _sign_off(self) -> None:
         """The name under "Thanks," in the sender's own part of the mail: "Rob" for Robert

@@ -38,7 +38,12 @@ _YEARLESS_DATE = re.compile(
 # Indian grouping keeps pairs of digits above the thousands: "₹48,50,000" is 4,850,000.
 # East Africa writes its shillings "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000" (Uganda's "USh", Tanzania's "TSh").
 _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)(?:\.(?P<cents>\d{2}))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
+# "EUR 3,200.00", "USD 350": a currency's code before the number, in capitals.
+_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN)(?=\s?\d)"
+# "€1.2m": one decimal digit is a part of the scale after it, never cents.
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|" + _CODE_MARKS
+                    + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)"
+                    r"(?:\.(?P<cents>\d{2})|\.(?P<tenths>\d)(?=\s?[kKmM]\b))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
 
 # French writes the mark after the figure, thousands grouped with a space (often a no-break one) and cents
 # after a comma: "38 500 $", "12 500,00 $", "2 800 €".
@@ -51,7 +56,8 @@ def _sign(written: str) -> str:
     if written.startswith("Rs"):
         return "₹"
     mark = written.rstrip(".").upper()
-    return {"KSH": "KES", "KSHS": "KES", "USH": "UGX", "USHS": "UGX", "TSH": "TZS", "TSHS": "TZS"}.get(mark, written)
+    return {"KSH": "KES", "KSHS": "KES", "USH": "UGX", "USHS": "UGX", "TSH": "TZS", "TSHS": "TZS",
+            "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹"}.get(mark, written)
 
 
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
@@ -100,6 +106,8 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
         number = float(re.sub(r"[,.\s\u202f]", "", match.group("num")))
         if match.group("cents"):
             number += int(match.group("cents")) / 100
+        if match.groupdict().get("tenths"):  # "€1.2m" (a French amount after its figure has none)
+            number += int(match.group("tenths")) / 10
         scale = (match.groupdict().get("scale") or "").strip().lower()
         number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
         sign = _sign(match.group("cur"))
