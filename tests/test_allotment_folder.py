@@ -21,13 +21,28 @@ Chair: Ferdinand Oyelowo-Blake
 Treasurer: Priscilla Vantongeren
 
 1. Plot rents will rise to £62 per year from 1 April 2027.
+3. The new polytunnel project is led by Eamon Duggleby, with a budget of GBP 3,150.
+"""
+
+MAIL = """From: Eamon Duggleby <secretary@westbrookallotments.example>
+To: Priscilla Vantongeren <treasurer@westbrookallotments.example>
+Subject: Polytunnel - supplier price
+Date: Tue, 1 Dec 2026 19:02:00 +0000
+
+Priscilla,
+
+Greenframe have confirmed the polytunnel at GBP 3,480 delivered, so the budget needs to go up from
+the GBP 3,150 agreed at the AGM. The committee agreed by email yesterday.
+
+Eamon
 """
 
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "westbrook-allotments", {
-        "plot-waiting-list.csv": WAITING_LIST, "agm-minutes-2026.txt": MINUTES})
+        "plot-waiting-list.csv": WAITING_LIST, "agm-minutes-2026.txt": MINUTES,
+        "2026-12-01-polytunnel.eml": MAIL})
     yield engine
     engine.close()
 
@@ -47,3 +62,8 @@ def test_a_column_named_by_what_the_question_asks_in_another_form_answers_it(eng
     assert "Marisol Quennevais applied on 2026-01-19." in answer
     wrong = checked(engine, "When did Marisol apply?", "Marisol Quennevais applied on 19 March 2026.")
     assert "applied on 19 January 2026 [corrected]" in wrong.delivered  # in the answer's own date format
+
+
+def test_a_sum_of_money_two_documents_give_is_no_organisation(engine):
+    names = [e.name for e in engine.kb.registry.all_entities()]
+    assert not [n for n in names if "3,150" in n or "3,480" in n], names  # "GBP 3,150" was a firm

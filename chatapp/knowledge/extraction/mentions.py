@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from chatapp.knowledge.extraction.observations import MENTION, Observation, clean_name, looks_like_person
+from chatapp.knowledge.extraction.values import find_amounts
 from chatapp.lexicon import is_common
 
 MAX_NER_CHARS = 60_000  # the opening of a long document names its cast; the rest costs time and adds little
@@ -101,6 +102,8 @@ def _observations(doc, starts: list[int]) -> list[Observation]:
         name = clean_name(text.replace("\n", " "))
         if kind is None or len(name) < 3 or not name[0].isupper() or any(c in name for c in "@/|<>#*"):
             continue
+        if any(c.isdigit() for c in name) and find_amounts(name):
+            continue  # "GBP 3,150", "EUR 3,200.00": the recogniser's firm is a sum of money
         line = max(i for i, s in enumerate(line_starts) if s <= ent.start_char)
         position = starts[line] + ent.start_char - line_starts[line] if starts else 0
         if kind == "person":
