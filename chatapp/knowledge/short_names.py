@@ -90,14 +90,16 @@ class DescribedThings:
     own last word."""
 
     def __init__(self, entities: Iterable[Entity]):
-        self._names: list[tuple[tuple[str, ...], str]] = []
+        # Each word of a name -> the names holding it: a pasted page has thousands of "the …" to try.
+        self._by_word: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for entity in entities:
             if entity.type in _NOT_NAMED_SO:
                 continue
             for name in dict.fromkeys([entity.name, *entity.aliases]):
                 words = tuple(_fold(w) for w in _WORD.findall(name))
                 if len(words) >= 2:
-                    self._names.append((words, entity.id))
+                    for word in set(words):
+                        self._by_word.setdefault(word, []).append((words, entity.id))
 
     def find(self, text: str) -> list[tuple[tuple[int, int], str]]:
         """(span of the words, entity id) for each such description in `text` that names one thing
@@ -108,9 +110,16 @@ class DescribedThings:
             if not run:
                 continue
             words = [(m.group(0), m.end()) for m in _WORD.finditer(text, run.start(), run.end())]
+            if _fold(words[0][0]) not in self._by_word:
+                continue  # its first word is in no name
             for n in range(len(words), 0, -1):
                 said = tuple(_fold(w) for w, _ in words[:n])
-                ids = {entity_id for name, entity_id in self._names if _describes(said, name)}
+                telling = [w for w in said if w not in KIND_WORDS]
+                if not telling or any(w not in self._by_word for w in telling):
+                    continue
+                # The names holding the said word fewest names hold ("signage", not "project").
+                names = min((self._by_word[w] for w in telling), key=len)
+                ids = {entity_id for name, entity_id in names if _describes(said, name)}
                 if len(ids) == 1:
                     found.append(((run.start(), words[n - 1][1]), ids.pop()))
                     break
