@@ -21,6 +21,7 @@ Chair: Ferdinand Oyelowo-Blake
 Treasurer: Priscilla Vantongeren
 
 1. Plot rents will rise to £62 per year from 1 April 2027.
+2. The water budget for the site is £1,400 for the year.
 3. The new polytunnel project is led by Eamon Duggleby, with a budget of GBP 3,150.
 """
 
@@ -33,6 +34,8 @@ Priscilla,
 
 Greenframe have confirmed the polytunnel at GBP 3,480 delivered, so the budget needs to go up from
 the GBP 3,150 agreed at the AGM. The committee agreed by email yesterday.
+
+Also: the water company says water for the site goes up to £2.40 per cubic metre from January.
 
 Eamon
 """
@@ -67,3 +70,8 @@ def test_a_column_named_by_what_the_question_asks_in_another_form_answers_it(eng
 def test_a_sum_of_money_two_documents_give_is_no_organisation(engine):
     names = [e.name for e in engine.kb.registry.all_entities()]
     assert not [n for n in names if "3,150" in n or "3,480" in n], names  # "GBP 3,150" was a firm
+
+
+def test_a_new_price_per_unit_is_no_new_value_for_a_total(engine):
+    total = checked(engine, "What is the water budget for the site?", "The water budget for the site is £1,400 for the year.")
+    assert total.hallucination_flags == []  # not "corrected" to the new £2.40 per cubic metre

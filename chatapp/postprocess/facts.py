@@ -886,6 +886,7 @@ def _document_dated(claimed: V.DateValue, dates) -> str | None:
 # and of those it is not ("closed", "days_off").
 _DAYS_ON = frozenset("day days working availability available schedule rota shifts shift open hours".split())
 _DAYS_OFF = frozenset("closed off except holiday holidays leave away unavailable not".split())
+_EVERY = re.compile(r"\b(?:every|each)\s+$", re.IGNORECASE)
 _AWAY = re.compile(r"\b(?:not|never|no|off|closed|except|away|leave|holiday|unavailable|n't)\b", re.IGNORECASE)
 
 
@@ -897,6 +898,11 @@ def _off_their_days(vc: ValueClaim, sentence, view: KnowledgeView):
     if (vc.value.vtype != "weekday" or not vc.claim.entity_id or sentence.mode != "statement"
             or _AWAY.search(sentence.claim.text)):
         return None  # "he is off on Tuesdays" agrees with a roster that leaves Tuesday out
+    start = vc.claim.span[0] - sentence.claim.span[0]
+    clause = sentence.claim.text
+    if not (vc.claim.text.lower().endswith("s") or _EVERY.search(clause[:start])
+            or any(d.span[0] <= start < d.span[1] for d in V.days_in_runs(clause))):
+        return None  # "on call on Saturday 19 December" is one day, not a day of someone's week
     for known in view.values_of(vc.claim.entity_id):
         words = set(known.key.lower().split("_"))
         if not words & _DAYS_ON or words & _DAYS_OFF:

@@ -310,7 +310,8 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         # itself one of the sentence's new values, so no other new value of it replaces the answer's.
         news = [] if any(_says(new, value) for new in stated_new) else [
             new for new in stated_new if _same_kind(value, new)
-            and qualifier_agrees(text, new, analysis.text, value) and new.span not in replaced_another]
+            and qualifier_agrees(text, new, analysis.text, value) and new.span not in replaced_another
+            and not _other_rate(analysis.text, value, text, new)]
         held = [new for new in held_until_values(text) if _same_kind(value, new) and not _says(new, value)]
         if news and any(_says(old, value) and _OLD_SIDE.search(text[:old.span[0]]) for old in V.find_values(text)):
             # "was insured at $42,000.00 …; the new insurance value is $47,500": one sentence gives both sides.
@@ -445,6 +446,14 @@ def _same_rate(answer: str, value: V.FoundValue, text: str, new: V.FoundValue) -
         return False
     mine, theirs = _RATE.match(answer, value.span[1]), _RATE.match(text, new.span[1])
     return bool(mine and theirs) and stem(mine.group(1)) == stem(theirs.group(1))
+
+
+def _other_rate(answer: str, value: V.FoundValue, text: str, new: V.FoundValue) -> bool:
+    """ "the helium price goes up to 24,50 € per litre" is a new price per litre, no new value for the
+    year's "planned €38,000" the answer gives without saying per what."""
+    if value.vtype != "amount" or new.vtype != "amount":
+        return False
+    return _RATE.match(text, new.span[1]) is not None and not _same_rate(answer, value, text, new)
 
 
 def _heading_like(text: str) -> bool:
