@@ -191,21 +191,3 @@ def test_a_rate_that_goes_up_from_its_old_value_replaces_it_written_the_answers_
     # The answer words it otherwise ("is paid"), but "per hour" ties it to the change's "$32 per hour".
     old = checked(engine, "How much is the set-up crew paid?", "Each installer earns 28 $ per hour.")
     assert "32 $ [corrected]" in old.delivered
-
-
-def test_a_body_named_by_what_it_is_then_of_is_no_person(tmp_path):
-    # A grant export's funder: "Fondation du Grand Montréal" reads name-like word by word ("Grand",
-    # "Montréal"), but a body's name opens with what it is and "of" ("du", "des", "für", "of").
-    from chatapp.engine import ChatEngine
-
-    folder = tmp_path / "subventions"
-    folder.mkdir()
-    (folder / "export.json").write_text(
-        '[{"dossier": "FGM-2026-3390", "bailleur": "Fondation du Grand Montréal", "montant": 15000, '
-        '"responsable": "Geneviève Tremblay"}, {"dossier": "CAM-2026-0417", "bailleur": "Conseil des arts de '
-        'Montréal", "montant": 38500, "responsable": "Geneviève Tremblay"}]', encoding="utf-8")
-    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
-        assert not engine.ingest(folder).files_failed
-        people = {e.name for e in engine.kb.registry.all_entities() if e.type == "person"}
-    assert "Geneviève Tremblay" in people
-    assert not {"Fondation du Grand Montréal", "Conseil des arts de Montréal"} & people

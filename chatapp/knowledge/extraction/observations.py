@@ -100,29 +100,13 @@ _PLACE_OR_SURNAME_WORDS = frozenset("court tower terrace lodge house place heigh
 
 # Words that open the name of a mailing list or a team rather than a person's.
 _LIST_OPENERS = frozenset({"all", "team", "staff", "everyone", "dept"})
-# A body named the way French, Spanish, Portuguese, Italian and German (and English "University of …")
-# name one: a word for what it is, then "of": "Fondation du Grand Montréal", "Conseil des arts de
-# Montréal", "Fundação para a Ciência", "Institut für Physik". No person's name opens so.
-_BODY_HEADS = frozenset(
-    "fondation foundation fundación fundacion fundação fundacao fondazione stiftung conseil council consejo "
-    "conselho consiglio société societe society sociedad sociedade società societa association associação "
-    "associacao asociación asociacion associazione institut institute instituto istituto université universite "
-    "university universidad universidade università universita collège college colegio école ecole escuela "
-    "escola centre center centro maison musée musee museo museu museum ministère ministere ministerio ministério "
-    "commission comisión comité comite agence agencia agência banque banco caisse ville city théâtre theatre "
-    "teatro coopérative cooperative cooperativa groupe grupo".split())
-_BODY_LINKS = frozenset("de du des del della delle dei di da do dos das der für fur of for pour para per".split())
 
 
 def is_group_name(name: str) -> bool:
-    """A name ending in a word for a group or a firm ("Glenasmole Golf Club", "Hartley Foods Ltd"),
-    opening as a list's does ("All Bengaluru"), or as a body's ("Fondation du Grand Montréal")."""
+    """A name ending in a word for a group or a firm ("Glenasmole Golf Club", "Hartley Foods Ltd"), or
+    opening as a list's does ("All Bengaluru")."""
     words = name.split()
-    if len(words) < 2:
-        return False
-    opens_as_a_body = words[0].lower() in _BODY_HEADS and (
-        words[1].lower() in _BODY_LINKS or words[1].lower().startswith(("d'", "d’")))
-    return words[-1].lower().strip(".") in _GROUP_WORDS or words[0].lower() in _LIST_OPENERS or opens_as_a_body
+    return len(words) >= 2 and (words[-1].lower().strip(".") in _GROUP_WORDS or words[0].lower() in _LIST_OPENERS)
 
 
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
