@@ -306,8 +306,9 @@ class TextIndex:
         if value.vtype in ("amount", "number", "quantity"):
             number = value.parsed[0] if value.vtype == "quantity" else value.parsed
             self.found_values  # noqa: B018 - fills _numbers
-            if any(V.same_value("number", number, n) for n in self._numbers) if value.vtype == "number" else any(
-                    abs(number - n) <= 0.005 * max(abs(n), 1e-9) for n in self._numbers):
+            # An amount or a measure within rounding; a whole number not ending in 0 exactly (same_value).
+            kind = "number" if value.vtype == "number" else "amount"
+            if any(V.same_value(kind, number, n) for n in self._numbers):
                 return self._sentence_with(_number_text(number)) or "(number stated in the sources)"
             return None
         return None

@@ -351,8 +351,9 @@ def find_values(text: str) -> list[FoundValue]:
     for m in CODE_RE.finditer(text):
         if is_code(m.group(0)):
             add(m.span(), "number", "code", m.group(0).upper())
-    for m, (_, number) in ((m, v) for m, v in find_amounts(text) if m.re is TRAILING_AMOUNT):
-        add(m.span(), "amount", "amount", number)  # "38 500 $", "12 500,00 $": the French way
+    for m, (_, number) in find_amounts(text):
+        if m.re is TRAILING_AMOUNT:  # "38 500 $", "12 500,00 $": the French way (the rest are read below)
+            add(m.span(), "amount", "amount", number)
     for m in AMOUNT_RE.finditer(text):
         if m.group(2):
             add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3), m.group(1)))
