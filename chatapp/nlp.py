@@ -77,10 +77,11 @@ def load_pipeline():
         return _loaded
 
 
-# Abbreviations written before a number that spaCy's English tokenizer splits from their full stop,
-# so "Phone: ext. 214." was read as the sentences "Phone: ext." and "214.".
+# Abbreviations written before a number or a letter that spaCy's English tokenizer splits from their full
+# stop, so "Phone: ext. 214." was read as the sentences "Phone: ext." and "214.", and "drawing rev. C came
+# late" as "drawing rev." and "C came late". ("No." is left out: it also answers a question.)
 ABBREVIATIONS = ("ext.", "Ext.", "approx.", "Approx.", "tel.", "Tel.", "incl.", "excl.", "vs.", "fig.", "Fig.",
-                 "vol.", "Vol.", "pp.", "nos.", "Nos.", "ref.", "Ref.")
+                 "vol.", "Vol.", "pp.", "no.", "nos.", "Nos.", "ref.", "Ref.", "rev.", "Rev.")
 
 
 def keep_abbreviations(nlp) -> None:

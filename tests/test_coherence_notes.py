@@ -80,3 +80,15 @@ def test_a_long_answer_saying_the_questions_words_has_not_drifted(post):
               "07700 900 512 (staff-list.md)\n\nSources: staff-list.md")
     result = post.process(answer, question="What is the switchboard number?")
     assert "the answer drifts from the question's topic" not in result.coherence.issues
+
+
+@pytest.mark.parametrize("answer", ["Her extension is 207.", "You can reach Mereana on ext. 207.",
+                                    "Mereana Pohatu's extension number is 4471."])
+def test_an_extension_answers_a_question_for_a_phone_number(post, answer):
+    result = post.process(answer, question="What is Mereana Pohatu's phone extension?")
+    assert not any("asks for a phone number" in issue for issue in result.coherence.issues), result.coherence
+
+
+def test_a_bare_count_still_gives_no_phone_number(post):
+    result = post.process("She has 207 patients on her list.", question="What is Mereana Pohatu's phone number?")
+    assert any("asks for a phone number but the answer gives none" in i for i in result.coherence.issues)

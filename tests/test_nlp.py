@@ -32,3 +32,15 @@ def test_the_pipeline_tokenizes_and_annotates_as_spacys_own_load_of_the_package(
     assert [t.text for t in nlp("don't")] == ["do", "n't"]  # a special case from the package's files
     # Without the package's string table (a memory saving), each string is there once it is met.
     assert len(nlp.vocab.strings) < len(plain.vocab.strings)
+
+
+def test_a_revision_or_a_number_written_short_ends_no_sentence():
+    from chatapp.postprocess.evidence import split_sentences
+
+    nlp, _ = load_pipeline()
+    text = "Norvane sent drawing rev. C on 13 November. Invoice no. 4411 is due. I said no. Then he left."
+    expected = ["Norvane sent drawing rev. C on 13 November.", "Invoice no. 4411 is due.", "I said no.",
+                "Then he left."]
+    assert split_sentences(text) == expected  # the checks' split
+    if nlp.has_pipe("parser"):
+        assert [s.text for s in nlp(text).sents] == expected  # and the parse's, which ingest reads

@@ -119,12 +119,19 @@ def _uncommon_full_name(doc) -> bool:
     return False
 
 
+# The words right before a bare number that make it a phone extension.
+_EXTENSION_BEFORE = re.compile(r"\b(?:extension|ext\.?)(?:\s+(?:number|no\.?))?(?:\s+is|\s*[:,=])?\s*$", re.I)
+
+
 def answer_types(analysis: AnswerAnalysis, view: KnowledgeView) -> list[str]:
     found: list[str] = []
     kinds = {v.value.vtype for v in analysis.values}
     for vtype, label in (("email", "email"), ("phone", "phone"), ("url", "url")):
         if vtype in kinds:
             found.append(label)
+    if "phone" not in found and any(v.value.vtype == "number" and _EXTENSION_BEFORE.search(
+            analysis.text, 0, v.value.span[0]) for v in analysis.values):
+        found.append("phone")  # "Her extension is 207": a phone number inside the switchboard's
     if {"date", "weekday", "year", "decade", "time", "relative"} & kinds:
         found.append("date")
     if {"number", "amount", "quantity"} & kinds or re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|"
