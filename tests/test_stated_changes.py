@@ -52,7 +52,7 @@ def test_a_date_about_something_else_is_not_tied_to_the_change(open_post):
 
 
 def test_a_range_is_not_a_change():
-    assert stated_changes("The depot is open from 9:00 to 17:00 on weekdays.") == []
+    assert stated_changes("The depot is open from 9:00 to 17:00 on weekdays.") == ()
     old, new = stated_changes("Stand-up has moved from Monday 7 December to Wednesday 9 December.")[0]
     assert (old.text, new.text) == ("7 December", "9 December")
 

@@ -11,7 +11,6 @@ for a flag, never a correction.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
@@ -62,7 +61,7 @@ def slot_value(claim_sentence: str, value_span: tuple[int, int], claimed: V.Foun
     right = _words(claim_sentence[value_span[1]:])[:CONTEXT]
     best: list[Slot] = []
     for sentence, _, _ in evidence.sentences:
-        for found in _values_in(sentence):
+        for found in V.find_values(sentence):
             if not same_kind(claimed, found) or _says(claimed, found):
                 continue
             agree_left = _agreeing(left, _words(sentence[:found.span[0]])[::-1])
@@ -79,12 +78,6 @@ def slot_value(claim_sentence: str, value_span: tuple[int, int], claimed: V.Foun
     if not best or len({(s.value.vtype, repr(s.value.parsed)) for s in best}) != 1:
         return None
     return best[0]
-
-
-@functools.lru_cache(maxsize=20_000)
-def _values_in(sentence: str) -> tuple[V.FoundValue, ...]:
-    # The same evidence sentences are read for every value of an answer, and again each turn.
-    return tuple(V.find_values(sentence))
 
 
 def _words(text: str) -> list[str]:

@@ -14,6 +14,7 @@ chunks and `check --evidence` files alike.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from datetime import date
@@ -60,12 +61,13 @@ _INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\(\s*(?:was|previ
                                re.IGNORECASE)
 
 
-def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
+@functools.lru_cache(maxsize=20_000)  # asked of every supplied sentence for each value claim
+def stated_changes(sentence: str) -> tuple[tuple[V.FoundValue, V.FoundValue], ...]:
     """(old, new) for each "moved from OLD to NEW" and "NEW instead of OLD" in a source sentence; a
     weekday written before a date ("from Monday 7 December") goes with the date."""
     lowered = sentence.lower()
     if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered) and not _FRENCH_FROM.search(lowered):
-        return []
+        return ()
     matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
     if matches:
         # "Standard consult goes from $84.00 to $89.00 and after-hours consult from $155.00 to $165.00":
@@ -99,7 +101,7 @@ def stated_changes(sentence: str) -> list[tuple[V.FoundValue, V.FoundValue]]:
         new = _value_next(sentence, found, old.span[1] + to.end()) if to else _value_before(found, sentence, match.start())
         if new is not None and _same_kind(old, new):
             changes.append((old, new))
-    return [(_dated_like(old, new), new) for old, new in changes]
+    return tuple((_dated_like(old, new), new) for old, new in changes)
 
 
 def _dated_like(old: V.FoundValue, new: V.FoundValue) -> V.FoundValue:
@@ -192,7 +194,8 @@ _MOVED_NOTE = re.compile(
     re.IGNORECASE)
 
 
-def stated_new_values(sentence: str) -> list[V.FoundValue]:
+@functools.lru_cache(maxsize=20_000)  # asked of every supplied sentence for each value claim
+def stated_new_values(sentence: str) -> tuple[V.FoundValue, ...]:
     """The values a source sentence says something was changed to, with no "from" side ("extended the
     deadline to 11 December", "will now open on 20 March", "2027/01/18 (one week later than before)")."""
     lowered = sentence.lower()
@@ -203,12 +206,13 @@ def stated_new_values(sentence: str) -> list[V.FoundValue]:
     if "(" in sentence:
         found = [f for f in V.find_values(sentence) if f.vtype != "weekday"]
         news += [f for f in found if _MOVED_NOTE.match(sentence, f.span[1]) and f.span not in {n.span for n in news}]
-    return news
+    return tuple(news)
 
 
-def held_until_values(sentence: str) -> list[V.FoundValue]:
+@functools.lru_cache(maxsize=20_000)  # asked of every supplied sentence for each value claim
+def held_until_values(sentence: str) -> tuple[V.FoundValue, ...]:
     """The days a source sentence says something is held until ("hold the submission until 15 January")."""
-    return _values_after(sentence, list(HELD_UNTIL.finditer(sentence)) if "til" in sentence.lower() else [], [])
+    return tuple(_values_after(sentence, list(HELD_UNTIL.finditer(sentence)) if "til" in sentence.lower() else [], []))
 
 
 # Words that put the value after them on the old side of a change.
@@ -297,7 +301,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         elif _heading_like(text):
             heading = (stems, source)
         previous, before = (before[0] if before[1] == source else set()), (stems, source)
-        changes = stated_changes(text)
+        changes = list(stated_changes(text))
         # "C$71,200.00 + HST (down from $76,900)": a change naming a figure or a full date as its old side
         # says that very value no longer holds; a few words shared with the answer tie it to the same thing.
         named_old = {new.span for old, new in changes if _says(old, value) and _distinctive(old)}

@@ -11,6 +11,7 @@ be caught rather than silently rolled over.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -240,7 +241,7 @@ class RelativeDate:
         return centre - timedelta(days=slack), centre + timedelta(days=slack)
 
 
-@dataclass
+@dataclass(frozen=True)  # shared between checks through find_values' cache
 class FoundValue:
     span: tuple[int, int]
     text: str
@@ -332,6 +333,13 @@ def _day_name(day: str) -> str:
 
 def find_values(text: str) -> list[FoundValue]:
     """Every checkable value in `text`, without overlaps (the most specific wins)."""
+    return list(_values_of(text))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _values_of(text: str) -> tuple[FoundValue, ...]:
+    # Each check reads the same evidence sentences again for every value claim of an answer, and a chat
+    # turn's retrieved chunks come back turn after turn: parse each text once.
     found: list[FoundValue] = []
     taken: list[tuple[int, int]] = []
 
@@ -436,7 +444,7 @@ def find_values(text: str) -> list[FoundValue]:
             continue  # "on second thought"
         add(m.span(), "number", "number", float(NUMBER_WORDS.get(word) or ORDINAL_WORDS[word]))
     found.sort(key=lambda f: f.span)
-    return found
+    return tuple(found)
 
 
 def is_code(text: str) -> bool:
