@@ -21,7 +21,7 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.parsers.mail import is_reply_attribution
-from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, looks_like_person
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
     ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
@@ -398,6 +398,12 @@ class OfflineResponder:
             said = {k: {words[0]} for k, words in naming.items() if words and words[0] in doers}
         # The fullest name said wins: "fee agreed" names fee_agreed_gbp, not fee as well.
         named = [k for k in said if not any(said[k] < other for other in said.values())]
+        if named and lowered.lstrip().startswith("who") and not any(self._names_someone(entity.attributes[k])
+                                                                   for k in named):
+            # "Who manages the Harlow engagement?": the key the question says ("engagement") holds no one;
+            # the doer of its verb ("manager") does, or the concept its cue word asks for.
+            doers = _doers_asked(lowered)
+            named = [k for k, words in naming.items() if words and words[0] in doers]
         # "project lead" is a label the documents give the key "lead" (LABEL_SYNONYMS): its "project"
         # asks for no "project" key of its own.
         spoken = [label for label, key in LABEL_SYNONYMS.items() if key in entity.attributes
@@ -420,6 +426,14 @@ class OfflineResponder:
             cued = [k for k in cued if k != "time"] + ["time"]
         # "who works on Atlas and what's the deadline": both parts, the named key too.
         return list(dict.fromkeys(cued + named)) if named else cued
+
+    def _names_someone(self, value: Any) -> bool:
+        """Whether a value names a person or a body: a link to one, a name's shape, or a person or body the
+        registry knows by that name."""
+        text = str(value).strip()
+        if (linked := self.kb.registry.get(text)) is not None:
+            return linked.type != "project"
+        return looks_like_person(text) or any(e.type != "project" for e in self.kb.registry.find_by_alias(text))
 
     def _source_of(self, entity: _KnownEntity, key: str) -> str:
         if entity.entity_id:
@@ -579,6 +593,11 @@ class OfflineResponder:
                    and e.name.casefold() not in qualifier for e in named):
                 return None
             words = match.group(1).split()
+            # "the partner for Kinnoull Dental Care LLP": the record named after it has a key of that name,
+            # so the question asks for its partner, not for whoever's own title is Partner.
+            if qualifier and any(e.name.casefold() in qualifier and any(
+                    naming_words(k) == tuple(w.casefold() for w in words) for k in e.attributes) for e in named):
+                return None
             # "Who leads the Brannock Foods WRC claim?": a description that is only a name the question
             # gives ("Brannock Foods") is that record, not the "HR Director, Brannock Foods Ltd" it employs.
             given = {n.casefold() for e in named if e.entity_id and not e.entity_id.startswith("person:")

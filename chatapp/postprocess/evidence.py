@@ -25,7 +25,8 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # characters ("…takes about four hours and the\nwarehouse must be empty…") is one sentence, while
 # fields a line each ("Owner: …\nInstall date: …", front matter's "lead: …") stay apart.
 # A line that ends on one of these words goes on in the next, even when that starts with a capital:
-# "… quotes: Kerrow Motors £3,450 and\nBrightline Vans £3,980."
+# "… quotes: Kerrow Motors £3,450 and\nBrightline Vans £3,980."; nor does a line that opens with a
+# bracket ("… to £4,650 + VAT\n(from £4,200).").
 _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in",
                     "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
                     "were", "be")
@@ -44,7 +45,7 @@ _SENTENCE_SPLIT_RE = re.compile(
     # "Invoice no. 4411" is one sentence; "I said no. Then …" is two.
     + r"(?<=[.!?])(?!(?<=\bno\.)\s+\d)\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)
-    + r"\n+(?=[^a-z]|[a-z][\w /-]{0,40}:(?:\s|$))")
+    + r"\n+(?=[^a-z(]|[a-z][\w /-]{0,40}:(?:\s|$))")
 _WRAPPED = re.compile(r"[ \t]*\n[ \t]*")
 _LAYOUT_RE = re.compile(r"\s*(?:\n[\s#*>|`-]*|[*_`|]+)\s*")
 NAME_FILLERS = frozenset({"the", "of", "and", "a", "an", "mr", "mrs", "ms", "dr", "jr", "sr", "st", "de", "la", "von", "van"})

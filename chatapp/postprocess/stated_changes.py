@@ -50,14 +50,15 @@ _UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
 
 
 # "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May",
-# "now C$61,400.00 + HST (down from $64,900)", "£1,200 (was £950)", "€ 398,500 (was € 412,800)": the value
+# "now C$61,400.00 + HST (down from $64,900)", "£1,200 (was £950)", "€ 398,500 (was € 412,800)", "revised our
+# fee to £4,650 + VAT (from £4,200)": the value
 # before the words replaces the one after them. A few words may qualify the new value first ("should be
 # $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
                          r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+"
-                         r"|\s*[(,]\s*(?:down|up)\s+from\s+|\s*\(\s*(?:was|previously|formerly|originally)\s+)",
+                         r"|\s*[(,]\s*(?:down|up)\s+from\s+|\s*\(\s*(?:was|previously|formerly|originally|from)\s+)",
                          re.IGNORECASE)
-_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\(\s*(?:was|previously|formerly|originally) ",
+_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\(\s*(?:was|previously|formerly|originally|from) ",
                                re.IGNORECASE)
 
 

@@ -163,6 +163,26 @@ def given_name_first(name: str) -> str:
     return turned if looks_like_person(turned) and family_reads_as_name and given_reads_as_name else name
 
 
+# Letters after a name that are a rank, degree, honour or professional body's membership, written as
+# they are (case counts: "Wei Ma" is a name): "Declan Ó Ceallaigh SC", "Fionnuala Crerar CA", "Aled
+# Rhys BSc (Hons) MCSP", "Sunita Rao, PhD". Firms' suffixes (Ltd, LLP) are no one's letters.
+LETTERS_AFTER_A_NAME = frozenset("""
+    SC KC QC BL JP DL MP MSP MS MLA Esq Esq.
+    CA ACA FCA ACCA FCCA CPA CMA CFA CTA ATT CIMA ACMA FCMA CIPD MCIPD FCIPD
+    MBE OBE CBE KBE DBE RIBA ARB MRICS FRICS MCIOB FCIOB CEng IEng MICE FICE MIStructE FIStructE MIET
+    MIMechE PE PEng AIA FAIA LEED RA
+    RN RGN RMN NP MD DO DDS DMD BDS MRCVS BVSc BVMS MCSP HCPC FRCS MRCP FRCP MRCGP FRCGP
+    PhD DPhil MPhil MBA MSc BSc BA MA MEng BEng LLB LLM JD EdD DBA BEd MEd BArch MArch (Hons)
+""".split())
+
+
+def _without_letters_after(text: str) -> str:
+    words = text.split()
+    while len(words) > 2 and words[-1].strip(",") in LETTERS_AFTER_A_NAME:
+        words.pop()
+    return " ".join(words).rstrip(",")
+
+
 def clean_name(text: str) -> str:
     """A name without honorifics, markup, a nickname inside it or stray punctuation: "**Dr. Lorraine
     Ashworth**" -> "Lorraine Ashworth", 'Oluwaseun "Seun" Adebayo' -> "Oluwaseun Adebayo" (the
@@ -170,8 +190,7 @@ def clean_name(text: str) -> str:
     text = TRAILING_NICKNAME.sub("", INNER_NICKNAME.sub(r"\1 ", without_name_again(text or "")))
     text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
-    # A barrister's rank after the name: "Declan Ó Ceallaigh SC", "Ruth Okafor KC", "Aoife Daly BL".
-    text = re.sub(r"(?:,?\s+(?-i:SC|KC|QC|BL))+$", "", text)
+    text = _without_letters_after(text)
     while True:
         stripped = _HONORIFICS.sub("", text)
         if stripped == text:

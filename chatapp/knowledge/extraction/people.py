@@ -108,9 +108,21 @@ _JOINED_AS = re.compile(
     rf"[^.;:()]{{0,40}}?\bas\s+(?:an?\s+|our\s+|the\s+)?(?P<role>{_PROSE_ROLE})"
     r"(?=\s*(?:[,.;:()]|$)|\s+(?:at|for|in|on|with|from)\b)"
 )
+# "run by Gregor Harlow (director) and …": a job in lower case in brackets right after the name.
+_NAME_THEN_BRACKETED_ROLE = re.compile(rf"(?<![\w'’-])(?P<name>{PROSE_NAME})\s+\((?P<role>{_PROSE_ROLE})\)")
+# "Gregor Harlow is the director.", "Morven Shaw is our bookkeeper": the job in lower case after "is
+# the/our" (never "is a": "is a keen cyclist" says what someone is like, not their job).
+_NAME_IS_THE_ROLE = re.compile(
+    rf"(?<![\w'’-])(?P<name>{PROSE_NAME})\s+is\s+(?:the|our|their)\s+(?P<role>{_PROSE_ROLE}?(?:\s+of\s+(?!the\b)[a-z][a-z-]+)?)"
+    r"(?=\s*(?:[,.;:()]|$)|\s+(?:at|for|in|on|with|of)\b)"
+)
 _PAST_ROLE = frozenset("former ex previous old retired late outgoing".split())  # not what they do now
 _NOT_IN_A_ROLE = frozenset("who which that is are was were will has have had and or to the a an said says "
-                           "asked told".split())
+                           "asked told best worst only".split())
+# Family ties end like jobs ("daughter", "brother") and are none: "his daughter Isla Harlow".
+_KIN = frozenset("daughter son mother father brother sister wife husband cousin nephew niece aunt uncle "
+                 "grandmother grandfather granddaughter grandson stepdaughter stepson stepmother stepfather "
+                 "daughter-in-law son-in-law".split())
 # Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
 _DIRECTORY_LINE = re.compile(
@@ -291,6 +303,10 @@ def reach_key(key: str, value: str) -> str:
     return key
 
 
+_DAY_AND_MONTH = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
+                            r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b")
+
+
 def _is_role_text(text: str) -> bool:
     """A job title as directories write one: short, capitalised, no address, number or sentence."""
     text = text.strip()
@@ -300,6 +316,8 @@ def _is_role_text(text: str) -> bool:
         return False
     if re.search(r"\d", text) and not re.search(r"[a-z]", text):
         return False  # "Project Hikari (HKR-27)": a code in capitals and figures is no job
+    if _DAY_AND_MONTH.search(text):
+        return False  # "LLP accounts on track for the 31 December deadline": a job holds no date
     # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
     text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
@@ -330,7 +348,7 @@ _FRENCH_TITLE_SECOND = frozenset("de des du aux à général générale principa
 
 def _is_prose_role(role: str) -> bool:
     words = role.split()
-    if set(words) & _NOT_IN_A_ROLE or words[0] in _PAST_ROLE:
+    if set(words) & _NOT_IN_A_ROLE or words[0] in _PAST_ROLE or words[-1] in _KIN:
         return False
     head = _title_head(words)
     return is_job_word(head)
@@ -512,6 +530,15 @@ def _contact_only(line: str) -> bool:
     return _CONTACT_FILLER.fullmatch(rest) is not None
 
 
+def _without_opening_word(name: str) -> str:
+    """The name without the sentence's opening word written before it: "Then Verity Roskilly became…",
+    "Ask Gregor Harlow, the director, …"."""
+    words = clean_name(name).split()
+    while len(words) > 2 and not is_first_name(words[0]):
+        words.pop(0)
+    return " ".join(words)
+
+
 def _person_names(line: str) -> set[str]:
     """The full names of people a line writes, the longest reading of each: "Ask Dana Kim" gives
     "Dana Kim" (the sentence's opening word is no part of it)."""
@@ -631,10 +658,7 @@ class PeopleReader:
         # Single line breaks are a wrapped paragraph (same length, so positions hold).
         text = re.sub(r"(?<!\n)\n(?![\n>])", " ", self.text)
         for match in _APPOINTED.finditer(text):
-            words = clean_name(match.group("name")).split()
-            while len(words) > 2 and not is_first_name(words[0]):
-                words.pop(0)  # "Then Verity Roskilly became…": the sentence's opening word is no name
-            name = " ".join(words)
+            name = _without_opening_word(match.group("name"))
             title = trimmed_title(match.group("title"))
             if looks_like_person(name) and not _NOT_TITLES.match(title) and _is_role_text(title):
                 self.add(name, "role", title, 0.9, "appointment", match.start())
@@ -856,9 +880,11 @@ class PeopleReader:
         """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
         "(contact: Wenna Trask, parish clerk)": someone introduced by what they do, which makes
         them a person even when their given name is in no list."""
-        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME, _JOINED_AS):
+        line = re.sub(r"\*\*|__", "", line)  # "run by **Gregor Harlow** (director)"
+        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME, _JOINED_AS,
+                        _NAME_THEN_BRACKETED_ROLE, _NAME_IS_THE_ROLE):
             for match in pattern.finditer(line):
-                name, role = clean_name(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
+                name, role = _without_opening_word(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
                 role = role[0].lower() + role[1:]  # a line's first word: "Sous chef"
                 if looks_like_person(name) and _is_prose_role(role):
                     self.add(name, "role", role, 0.7, "prose", position + match.start())

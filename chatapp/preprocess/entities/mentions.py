@@ -98,6 +98,9 @@ def _shortened_name_mentions(text: str, index: AliasIndex) -> list[Mention]:
 _ROLE_DETERMINER = re.compile(r"\b(?:the|our|your|my|their)\s+", re.IGNORECASE)
 
 
+_OF_A_NAMED_THING = re.compile(r"\s+(?:for|of|on)\s+(?:the\s+)?[A-Z]")
+
+
 def _role_mentions(text: str, index: AliasIndex) -> list[Mention]:
     """A role only one known entity holds, after "the"/"our": that entity ("ask the office manager"
     is Rafferty Quill when he alone is the office manager)."""
@@ -109,6 +112,8 @@ def _role_mentions(text: str, index: AliasIndex) -> list[Mention]:
             continue
         for n in range(len(tokens), 0, -1):
             entity_id = index.role_holder(tuple(t[1] for t in tokens[:n]))
+            if entity_id is not None and _OF_A_NAMED_THING.match(text, tokens[n - 1][2][1]):
+                break  # "the partner for Kinnoull Dental": whoever is that client's partner, not the one Partner
             if entity_id is not None:
                 span = (determiner.start(), tokens[n - 1][2][1])
                 found.append(Mention(text[span[0]:span[1]], span, "alias", entity_id=entity_id))
