@@ -56,7 +56,7 @@ Euan
 
 MINUTES = """# Partners' meeting — 25 November 2026
 
-1. **Kinnoull Dental** — LLP accounts on track for the 31 December deadline. Fionnuala to review the draft.
+1. **Kinnoull Dental** — LLP accounts on track for the 31 December deadline. Fionnuala to review the draft on 14 Dec.
 2. **Office move** — the lease ends in March.
 """
 
@@ -123,3 +123,13 @@ def test_a_role_said_of_a_named_client_is_no_mention_of_the_one_who_holds_that_t
 
     assert resolved("Who is the partner for Kinnoull Dental Care LLP?") == {"Kinnoull Dental Care LLP"}
     assert "Fionnuala Crerar" in resolved("Can you email the managing partner?")
+
+
+def test_a_month_ending_an_item_is_no_date_with_the_next_items_number(engine):
+    from chatapp.postprocess.values import find_values
+
+    assert [f.text for f in find_values("review the draft on 14 Dec.\n2. Office move")] == ["14 Dec", "2"]
+    assert [f.text for f in find_values("on December\n14, 2026 we met")] == ["December\n14, 2026"]  # a wrapped date
+    right = checked(engine, "When does Fionnuala review the Kinnoull Dental draft?",
+                    "Fionnuala Crerar reviews the Kinnoull Dental draft on 14 December.")
+    assert right.hallucination_flags == []

@@ -56,7 +56,10 @@ URL_RE = re.compile(r"\b(?:https?://|www\.)[^\s<>\"')\]]+")
 CODE_RE = re.compile(r"(?<![\w/.-])(?:[A-Z0-9]+(?:[/-][A-Z0-9]+)+|[A-Z]{2,}\d{3,})(?![\w/-]|\.\w)")
 # Year first, with dashes or, as Japanese and Chinese documents write it, slashes ("2027/02/19").
 ISO_DATE_RE = re.compile(r"(?<![\w/-])(\d{4})(?:-(?=\d{1,2}-)|/(?=\d{1,2}/))(\d{1,2})[-/](\d{1,2})(?![\w/-])")
-MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
+# A month ending a line is no date with the number opening the next when that number opens a list's
+# item: "… review the draft on 14 Dec.\n2. Office move" (a wrapped "December\n14, 2026" still is one).
+MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?(?:[^\S\n]+|[^\S\n]*\n\s*(?!\d{1,2}[.)]\s))(\d{1,2})(?:st|nd|rd|th)?\b"
+                          r"(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 FRENCH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + FRENCH_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
