@@ -265,7 +265,8 @@ def census_first_names() -> dict[str, tuple[float, float]]:
 ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "email": (("email", "e-mail", "mail", "mail address", "write to", "address", "contact"),
               ("email", "mail", "e-mail")),
-    "phone": (("phone", "number", "call", "telephone", "mobile", "cell", "contact", "ring"),
+    "phone": (("phone", "number", "call", "telephone", "mobile", "cell", "contact", "ring", "direct line",
+               "direct dial", "ddi", "landline"),
               ("phone", "mobile", "tel", "telephone", "cell")),
     # An internal extension, kept apart from the number to dial from outside.
     "extension": (("extension", "ext"), ("extension", "ext", "extn")),

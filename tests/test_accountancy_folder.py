@@ -87,12 +87,14 @@ def test_letters_after_a_partners_name_leave_her_row_readable(engine):
     assert crerar.attributes["role"] == "Managing Partner"
     assert only_entity(engine, "Ruaridh Sneddon").attributes["email"] == "r.sneddon@ballantynecrerar.co.uk"
     assert "f.crerar@ballantynecrerar.co.uk" in offline_answer(engine, "What is Fionnuala Crerar's email?", "mail")
+    # The team page's "Direct line" column is the phone a question for a direct line or a DDI asks for.
+    assert "01738 442 120" in offline_answer(engine, "whats ruaridhs direct line", "line").split("\n\n")[1]
 
 
 def test_a_director_named_only_in_prose_is_a_person_with_that_job(engine):
     assert only_entity(engine, "Gregor Harlow").attributes.get("role") == "director"
-    # "his daughter Isla Harlow": a family tie is no job.
-    assert only_entity(engine, "Isla Harlow").attributes.get("role") != "daughter"
+    # "his daughter **Isla Harlow**\n(company secretary)": a family tie is no job; the bracket on the next line is.
+    assert only_entity(engine, "Isla Harlow").attributes.get("role") == "company secretary"
 
 
 def test_a_clients_short_name_opening_an_item_in_minutes_is_no_person(engine):

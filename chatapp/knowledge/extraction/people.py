@@ -628,6 +628,7 @@ class PeopleReader:
         self._nicknames()
         self._appointments()
         self._stated_titles()
+        self._lower_case_titles()
         self._lines()
         if self.is_email and self.sender:
             self._sign_off()
@@ -880,14 +881,23 @@ class PeopleReader:
         """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
         "(contact: Wenna Trask, parish clerk)": someone introduced by what they do, which makes
         them a person even when their given name is in no list."""
-        line = re.sub(r"\*\*|__", "", line)  # "run by **Gregor Harlow** (director)"
-        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME, _JOINED_AS,
-                        _NAME_THEN_BRACKETED_ROLE, _NAME_IS_THE_ROLE):
-            for match in pattern.finditer(line):
-                name, role = _without_opening_word(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
-                role = role[0].lower() + role[1:]  # a line's first word: "Sous chef"
-                if looks_like_person(name) and _is_prose_role(role):
-                    self.add(name, "role", role, 0.7, "prose", position + match.start())
+        for pattern in (_ROLE_BEFORE_NAME, _NAME_BEFORE_ROLE, _ROLE_RIGHT_BEFORE_NAME, _JOINED_AS):
+            self._prose_role_matches(pattern, line, position)
+
+    def _prose_role_matches(self, pattern: re.Pattern, text: str, position: int) -> None:
+        for match in pattern.finditer(text):
+            name, role = _without_opening_word(match.group("name")), re.sub(r"^new\s+", "", match.group("role"))
+            role = role[0].lower() + role[1:]  # a line's first word: "Sous chef"
+            if looks_like_person(name) and _is_prose_role(role):
+                self.add(name, "role", role, 0.7, "prose", position + match.start())
+
+    def _lower_case_titles(self) -> None:
+        """ "run by **Gregor Harlow** (director) and his daughter **Isla Harlow**\n(company secretary)",
+        "Morven Shaw is our bookkeeper": a job in lower case said of a name in a paragraph, read across its
+        wrapped lines and through bold marks (so positions are only near)."""
+        text = re.sub(r"\*\*|__", "", re.sub(r"(?<!\n)\n(?![\n>])", " ", self.text))
+        for pattern in (_NAME_THEN_BRACKETED_ROLE, _NAME_IS_THE_ROLE):
+            self._prose_role_matches(pattern, text, 0)
 
     def _list_item_title(self, line: str, position: int) -> None:
         """In a team list's entry that opens with the person's name in bold, a title its first sentence
