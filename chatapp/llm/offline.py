@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import time
 from datetime import date
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -29,7 +29,8 @@ from chatapp.lexicon import (
 )
 from chatapp.preprocess.reference_data import CLOSING_TAG
 from chatapp.postprocess.evidence import is_stop
-from chatapp.postprocess.values import EMAIL_RE, URL_RE, measure_pattern
+from chatapp.postprocess import values as V
+from chatapp.postprocess.values import EMAIL_RE, URL_RE, find_values, measure_pattern
 
 OFFLINE_NOTICE = "(offline — answering from your knowledge base)"
 NO_KB_NOTICE = "(offline — no knowledge base is loaded, so there is nothing to answer from)"
@@ -427,6 +428,22 @@ class OfflineResponder:
         # "who works on Atlas and what's the deadline": both parts, the named key too.
         return list(dict.fromkeys(cued + named)) if named else cued
 
+    def _row_on_the_day_asked(self, question: str, entity: _KnownEntity) -> _KnownEntity:
+        """ "How many were sold for the Holiday Cabaret on 12/19?": of a table's rows under one name (one
+        show on two nights), the row whose date is the day the question names; else the entity as it is."""
+        asked = [f.parsed for f in find_values(question) if f.vtype == "date"]
+        if not asked or not entity.entity_id:
+            return entity
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        for record in self.kb.registry.attribute_history(entity.entity_id):
+            if record["method"] == "record" and record["status"] in ("current", "also"):
+                rows.setdefault((record["source"], record["position"]), {})[record["key"]] = record["value"]
+        on_the_day = [row for row in rows.values() if any(
+            day and V.is_day(wanted, day) for value in row.values() for day in _full_days(str(value)) for wanted in asked)]
+        if len(rows) < 2 or len(on_the_day) != 1:
+            return entity
+        return replace(entity, attributes={**entity.attributes, **on_the_day[0]})
+
     def _names_someone(self, value: Any) -> bool:
         """Whether a value names a person or a body: a link to one, a name's shape, or a person or body the
         registry knows by that name."""
@@ -486,6 +503,7 @@ class OfflineResponder:
     def _attribute_answers(self, question: str, entities: list[_KnownEntity]) -> tuple[list[str], list[str]]:
         lines, sources, summaries = [], [], []
         for entity in entities:
+            entity = self._row_on_the_day_asked(question, entity)
             keys = self._asked_keys(question, entity)
             if not keys and IDENTITY_QUESTION.search(question):
                 # "who is Sarah Chen and when is the review?": the part asking who she is.
@@ -784,6 +802,12 @@ def _first_word(text: str) -> str:
 
 # Unit words a column header writes in capitals: currency codes and VAT ("Price (EUR ex VAT)").
 SHOUTED_UNITS = CURRENCY_CODES | {"vat"}
+
+
+def _full_days(text: str) -> list[str]:
+    """The days a value writes in full, as YYYY-MM-DD ("2026-12-19", "19.12.2026")."""
+    return [f"{p.year:04d}-{p.month:02d}-{p.day:02d}" for f in find_values(text)
+            if f.vtype == "date" and (p := f.parsed).year and p.month and p.day]
 
 
 def _days_named(name: str) -> tuple[date, date] | None:

@@ -52,10 +52,10 @@ _UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
 # "they now start on 25 January instead of 11 January", "£98 rather than £92", "on 9 May, not 2 May",
 # "now C$61,400.00 + HST (down from $64,900)", "£1,200 (was £950)", "€ 398,500 (was € 412,800)", "revised our
 # fee to £4,650 + VAT (from £4,200)": the value
-# before the words replaces the one after them. A few words may qualify the new value first ("should be
+# before the words replaces the one after them ("the award is $7,500, not the $9,000 we asked for"). A few words may qualify the new value first ("should be
 # $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
-                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+|\s*,\s*not\s+"
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+(?:the\s+)?|\s*,\s*not\s+(?:the\s+)?"
                          r"|\s*[(,]\s*(?:down|up)\s+from\s+|\s*\(\s*(?:was|previously|formerly|originally|from)\s+)",
                          re.IGNORECASE)
 _INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\(\s*(?:was|previously|formerly|originally|from) ",
@@ -262,6 +262,18 @@ def _thing_changed(text: str, new: V.FoundValue) -> frozenset[str]:
     return frozenset(stem(w) for w in words(clause) if w.isalpha() and not is_stop(w))
 
 
+# Words after a change's old value saying what it still is: "the $9,000 we asked for", "the £950 quoted in March".
+_KEPT_AS = re.compile(r"\s+(?:(?:that|which)\s+)?(?:we|you|they|I|he|she|the\s+[a-z]+)\s+(?:had\s+|have\s+|has\s+)?"
+                      r"[a-z]+ed\b|\s+[a-z]+ed\s+(?:for|by|in|at|on)\b", re.IGNORECASE)
+
+
+def _new_sides_words(text: str, new: V.FoundValue) -> set[str]:
+    """The content words of the clause before a change's new value, as stems: "award" in "Note the award
+    is $7,500, not …"."""
+    clause = _CLAUSE_START.split(text[:new.span[0]])[-1]
+    return {stem(w) for w in words(clause) if w.isalpha() and not is_stop(w)}
+
+
 def _said_just_before(vc: ValueClaim, analysis: AnswerAnalysis) -> set[str]:
     """The answer's words between the value before the claim's in its sentence (or the sentence's start)
     and the claim's value, as stems: "installed at the clinic on" before "January 11, 2027"."""
@@ -351,6 +363,13 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         for old, new in changes:
             if not _says(old, value) or _says(new, value) or _says(value, new):
                 continue  # the answer gives the new value, perhaps more fully ("11 May 2027" for "11 May")
+            if old is not value and _KEPT_AS.match(text, old.span[1]):
+                # "the award is $7,500, not the $9,000 we asked for": the old figure still holds as what was
+                # asked for, so it is out of date only said of what changed ("awarded $9,000"), not of the
+                # request ("we requested $9,000").
+                just_before = _said_just_before(vc, analysis) if just_before is None else just_before
+                if not _new_sides_words(text, new) & just_before:
+                    continue
             # The answer gives the new value too: it tells the change. A weekday alone gives no date
             # ("Saturday, February 13" is no telling of a change to Saturday, March 20).
             if any(_says(new, other.value) for other in analysis.values

@@ -121,14 +121,17 @@ def document_subject(text: str, title: str) -> tuple[str, list[str], int]:
     front_title = ""
     if front:
         found = re.search(r"^title:\s*(.+)$", front.group(1), re.MULTILINE)
-        front_title = found.group(1).strip().strip("'\"") if found else ""
+        front_title = found.group(1).strip() if found else ""
+        if len(front_title) > 1 and front_title[0] == front_title[-1] and front_title[0] in "'\"":
+            front_title = front_title[1:-1]  # a quoted value, not 'Spring Youth Production — "The Phantom Tollbooth"'
     headings = list(_HEADING.finditer(text))
     heading = next((h for h in headings if len(h.group(1)) == 1), None)
     raw = heading.group(2) if heading else (front_title or title)
     aliases = []
     for source in (raw, front_title):
         cleaned = re.sub(r"\s*\([^)]*\)|\s*[\"“][^\"”]*[\"”]", "", source or "").strip()
-        aliases += [side.strip() for side in re.split(r"\s+[—–-]\s+|:\s+", cleaned) if len(side.strip()) > 2]
+        sides = (side.strip(" \t—–-:") for side in re.split(r"\s+[—–-]\s+|:\s+", cleaned))
+        aliases += [side for side in sides if len(side) > 2]
     name = aliases[0] if aliases else ""
     # "Project Heron — status update": a side made only of common words describes the page, it
     # does not name the subject, and as an alias it would join every status update into one.
@@ -302,7 +305,7 @@ class FieldReader:
                                                                       for cells, _ in rows])]
         subject_type = table_subject_type(keys[column], subjects)
         if subject_type == "person":
-            keys = [person_key(key) for key in keys]
+            keys = [person_key(key, [cells[i] for cells, _ in rows if i < len(cells)]) for i, key in enumerate(keys)]
         for (cells, position), subject in zip(rows, subjects):
             if not subject or _TOTAL.fullmatch(subject):
                 continue

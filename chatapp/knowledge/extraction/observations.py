@@ -165,8 +165,10 @@ def given_name_first(name: str) -> str:
 
 # Letters after a name that are a rank, degree, honour or professional body's membership, written as
 # they are (case counts: "Wei Ma" is a name): "Declan Ó Ceallaigh SC", "Fionnuala Crerar CA", "Aled
-# Rhys BSc (Hons) MCSP", "Sunita Rao, PhD". Firms' suffixes (Ltd, LLP) are no one's letters.
+# Rhys BSc (Hons) MCSP", "Sunita Rao, PhD"; and a generation ("Hank Oyelaran III", "Robert Castellano
+# Jr."), which people leave out when they name someone. Firms' suffixes (Ltd, LLP) are no one's letters.
 LETTERS_AFTER_A_NAME = frozenset("""
+    Jr Jr. Sr Sr. II III IV
     SC KC QC BL JP DL MP MSP MS MLA Esq Esq.
     CA ACA FCA ACCA FCCA CPA CMA CFA CTA ATT CIMA ACMA FCMA CIPD MCIPD FCIPD
     MBE OBE CBE KBE DBE RIBA ARB MRICS FRICS MCIOB FCIOB CEng IEng MICE FICE MIStructE FIStructE MIET
@@ -208,7 +210,7 @@ _AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo
                            r"eur|euse|trice|iste|aire|ière)$")
 _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
                          "medic responsable adjoint adjointe agent agente chargé chargée président présidente "
-                         "trésorier".split())
+                         "trésorier president warden captain steward commodore bursar provost superintendent".split())
 
 
 # Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
@@ -351,8 +353,18 @@ def natural_order_names(cells: list[str]) -> list[str]:
 _PERSON_TABLE_KEYS = {"title": "role", "job": "role", "designation": "role", "line": "phone", "phone_line": "phone"}
 
 
-def person_key(key: str) -> str:
+def person_key(key: str, cells: list[str] = ()) -> str:
+    """A people table's column key as the registry keeps it; `cells`: the column's cells, which tell a
+    board's "| Office | Name |" (President, Treasurer, …: each one's role) from a desk's office."""
+    if key == "office" and _mostly_titles(cells):
+        return "role"
     return _PERSON_TABLE_KEYS.get(key, key)
+
+
+def _mostly_titles(cells: list[str]) -> bool:
+    """More than half the cells end on a word for someone who does something ("Vice President")."""
+    heads = [words[-1].lower() for cell in cells if (words := re.findall(r"[^\W\d_]+", cell))]
+    return bool(heads) and sum(is_job_word(head) for head in heads) * 2 > len(heads)
 
 
 # Columns whose cells are people however they are written, first names too: "| Who | What | By when |".

@@ -52,7 +52,8 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
     subject_type = table_subject_type(keys[column], subjects)
     if subject_type == "person":
         # A "Position" column of numbers is each one's place in the list, no job ("Position: Treasurer" is).
-        keys = ["position" if person_key(key) == "role" and _numbers_only(rows, index) else person_key(key)
+        cells = [[row[index] for row in rows if index < len(row)] for index in range(len(keys))]
+        keys = ["position" if person_key(key) == "role" and _numbers_only(rows, index) else person_key(key, cells[index])
                 for index, key in enumerate(keys)]
     for number, (row, subject) in enumerate(zip(rows, subjects)):
         if not subject or len(subject) > 120:

@@ -72,6 +72,9 @@ class AliasIndex:
                 if tokens:
                     phrases.setdefault(tokens, []).append(Alias(entity_id, exactness, name))
                     name_keys.append((" ".join(tokens), entity_id, exactness))
+                if entity.type != "person" and (unyeared := _without_year(tokens)):
+                    # "the Spring Youth Production" for "Spring Youth Production 2027" (or "2027 Spring …").
+                    phrases.setdefault(unyeared, []).append(Alias(entity_id, ALIAS_EXACTNESS, " ".join(unyeared)))
             for key in ("email", "phone", "mobile"):  # an address or number typed in full names its owner
                 value = profile.attributes.get(key)
                 if isinstance(value, str) and name_tokens(value):
@@ -169,6 +172,16 @@ class AliasIndex:
         self._ensure_built()
         found = process.extract(folded, self._name_strings, scorer=fuzz.ratio, score_cutoff=cutoff, limit=limit)
         return [(self._name_keys[index][1], self._name_keys[index][2], score) for _, score, index in found]
+
+
+def _without_year(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """A name's words without the year that opens or closes it, when two or more words are left."""
+    is_year = re.compile(r"(?:19|20)\d\d").fullmatch
+    if len(tokens) >= 3 and is_year(tokens[-1]):
+        return tokens[:-1]
+    if len(tokens) >= 3 and is_year(tokens[0]):
+        return tokens[1:]
+    return ()
 
 
 def _profile(entity: Entity) -> Profile:
