@@ -20,6 +20,8 @@ ROSTER = """# Riverbend Community Players — Board of Directors 2026–27
 | Vice President | Dr. Lakeisha Moore-Watkins | lakeisha@riverbendplayers.org | (608) 555-0177 |
 | Treasurer | Hank Oyelaran III | treasurer@riverbendplayers.org | (608) 555-0109 |
 | Secretary | Mary Beth Sorensen | marybeth@riverbendplayers.org | (608) 555-0163 |
+
+Staff: Jolene Whitcombe, Managing Director (jolene@riverbendplayers.org, ext. 12)
 """
 
 PRODUCTION = """---
@@ -80,6 +82,8 @@ def test_a_boards_office_column_is_each_officers_role_and_a_generation_is_no_par
     assert only_entity(engine, "Bobby Castellano").name == "Robert Castellano"
     assert "Hank Oyelaran" in answer_line(engine, "Who is the treasurer?")
     assert "Vice President" in answer_line(engine, "What is Lakeisha's role on the board?")
+    # "Staff: Jolene Whitcombe, Managing Director (…)": the label names a group, the title after the name her job.
+    assert only_entity(engine, "Jolene Whitcombe").attributes["role"] == "Managing Director"
 
 
 def test_a_piece_of_work_is_named_without_the_year_its_name_ends_in(engine):

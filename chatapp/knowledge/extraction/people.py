@@ -849,7 +849,13 @@ class PeopleReader:
         if not match:
             return False
         contact = match.group("paren") or match.group("rest") or match.group("dashed") or ""
-        return self._entry_with_contact(clean_name(match.group("name")), match.group("role"), contact, position,
+        role = match.group("role")
+        # "Staff: Jolene Whitcombe, Managing Director (jolene@…, ext. 12)": a label naming a group of people
+        # is no job; the title after the name is.
+        title = re.split(r"\s*[(,;]", contact, maxsplit=1)[0].strip()
+        if not is_job_title(role) and title != contact.strip() and is_job_title(title):
+            role = title
+        return self._entry_with_contact(clean_name(match.group("name")), role, contact, position,
                                         role_confidence=0.9, email_confidence=0.93)
 
     def _entry_with_contact(self, name: str, role: str, contact: str, position: int,
