@@ -216,7 +216,9 @@ _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy prin
 # Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
 _NOT_AGENTS = frozenset("whether either neither other another rather together however whatever whenever "
                         "wherever whoever wherefore therefore never forever over under after later earlier "
-                        "further hither thither".split())
+                        "further hither thither newsletter letter register folder order number chapter quarter "
+                        "matter water weather paper poster banner trailer container charter corner border cover "
+                        "power summer winter dinner".split())
 
 
 def is_job_word(word: str) -> bool:

@@ -241,6 +241,11 @@ _ROLE_FIRST_LINE = re.compile(
     r"\s*\.?$"
 )
 
+_ROLE_DASH_NAME = re.compile(
+    r"^\s*(?:[-*•+]\s+)?(?P<role>[^—–|:*_()<>\n]{2,40}?)\s+[—–]\s+(?:\*\*|__)?(?P<name>[^—–,;:()<>|\n]{3,60}?)(?:\*\*|__)?"
+    r"(?:\s+[—–]\s+|\s*,\s*|\s+(?=<))(?P<rest>.+)$"
+)
+
 
 def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
     """Where `text` gives a phone number, and the number as written: at least seven digits (or an
@@ -530,6 +535,11 @@ def _contact_only(line: str) -> bool:
     return _CONTACT_FILLER.fullmatch(rest) is not None
 
 
+def _name_with_nickname(line: str, name: str) -> bool:
+    """Whether a line is only a name with a nickname inside it: 'Priyanka "Pri" Doshi'."""
+    return INNER_NICKNAME.sub(r"\1 ", line).split() == name.split()
+
+
 def _without_opening_word(name: str) -> str:
     """The name without the sentence's opening word written before it: "Then Verity Roskilly became…",
     "Ask Gregor Harlow, the director, …"."""
@@ -749,8 +759,7 @@ class PeopleReader:
 
     def _lines(self) -> None:
         lines = self.text.split("\n")
-        if self.is_email:
-            self._stacked_signatures(lines)
+        self._stacked_signatures(lines)
         self._heading_entries(lines)
         self._definition_entries(lines)
         logical = _natural_order_lines(_logical_lines(lines))
@@ -768,7 +777,7 @@ class PeopleReader:
                 continue
             if self._paren_line(line, position):
                 continue
-            if self._role_first_line(line, position):
+            if self._role_first_line(line, position) or self._role_dash_name_line(line, position):
                 continue
             self._directory_line(line, position)
             self._inline_roles(line, position)
@@ -840,6 +849,15 @@ class PeopleReader:
         # Without an address or phone beside it, "Dana Kim (Finance)" in prose is too loose to be a role.
         return self._entry_with_contact(clean_name(match.group("name")), match.group("role"), match.group("rest"),
                                         position, role_confidence=0.93, email_confidence=0.95)
+
+    def _role_dash_name_line(self, line: str, position: int) -> bool:
+        """ "* Chair — Gwilym Pryce-Jenkins — gwilym@…": a committee list's job, the holder and a way to
+        reach them, set apart by dashes; the job must read as one ("Newsletter — Hollie …" is a duty)."""
+        match = _ROLE_DASH_NAME.match(line)
+        if not match or not is_job_title(match.group("role").strip()):
+            return False
+        return self._entry_with_contact(clean_name(match.group("name")), match.group("role"), match.group("rest"),
+                                        position, role_confidence=0.88, email_confidence=0.9)
 
     def _role_first_line(self, line: str, position: int) -> bool:
         """ "Head of Japanese desk: Haruki Tsubame (haruki@example.eu)": the job, the person, and an
@@ -944,7 +962,9 @@ class PeopleReader:
 
     def _stacked_signatures(self, lines: list[str]) -> None:
         """A signature written down the page: the name alone on a line, the title under it
-        ("Data Scientist, Tidewater Print Co."), then a phone line."""
+        ("Data Scientist, Tidewater Print Co."), then a phone line. Outside a mail, a contact sheet's
+        block is read so too ("Aisha Rahman / Co-op Secretary / aisha@… / 0161 …") when its title is a
+        job and an address or number follows: a name over a line of meeting notes is no signature."""
         offsets = [0]
         for line in lines:
             offsets.append(offsets[-1] + len(line) + 1)
@@ -957,7 +977,7 @@ class PeopleReader:
                                  and not quoted[n])
             if by_first_name:
                 name = self.sender  # the sender signing with a first name, their title and numbers under it
-            elif name != line.strip().strip("*_") or not self.is_person(name):
+            elif name != line.strip().strip("*_") and not _name_with_nickname(line, name) or not self.is_person(name):
                 continue
             # "Taproom Manager | Ridgeway Brewing": the title, then the organisation after a bar.
             title = re.split(r"\s+[|·]\s+", lines[n + 1].strip())[0]
@@ -966,15 +986,20 @@ class PeopleReader:
             role = _split_role(title)[0]
             if by_first_name and not (_is_prose_role(role.lower()) or re.fullmatch(r"[A-Z]{2,4}", role)):
                 continue  # under a first name, the firm's name ("Crann Óg Tree Care") is no job
-            sure = 0.85 if name == self.sender else 0.75
-            self.add(name, "role", role, sure, "signature", offsets[n])
+            phones, addresses = [], []
             for follow in lines[n + 2 : n + 5]:
                 if not follow.strip() or is_reply_attribution(follow) or _ENDS_A_SIGNATURE.match(follow):
                     break  # the signature's block ends: below is the quoted writer's "… <their@address> wrote:"
-                for key, phone in labelled_phones(follow):
-                    self.add(name, key, phone, sure, "signature", offsets[n])
-                for address in EMAIL.findall(follow):
-                    self._person_with_address(name, address.lower(), sure, "signature", offsets[n])
+                phones += labelled_phones(follow)
+                addresses += EMAIL.findall(follow)
+            if not self.is_email and not ((phones or addresses) and is_job_title(role)):
+                continue
+            sure = 0.85 if name == self.sender else 0.75
+            self.add(name, "role", role, sure, "signature", offsets[n])
+            for key, phone in phones:
+                self.add(name, key, phone, sure, "signature", offsets[n])
+            for address in addresses:
+                self._person_with_address(name, address.lower(), sure, "signature", offsets[n])
 
     def _heading_entries(self, lines: list[str]) -> None:
         """A directory written down the page, one person per heading:
