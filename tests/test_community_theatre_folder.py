@@ -84,6 +84,7 @@ def test_a_boards_office_column_is_each_officers_role_and_a_generation_is_no_par
     assert "Vice President" in answer_line(engine, "What is Lakeisha's role on the board?")
     # "Staff: Jolene Whitcombe, Managing Director (…)": the label names a group, the title after the name her job.
     assert only_entity(engine, "Jolene Whitcombe").attributes["role"] == "Managing Director"
+    assert "ext. 12" in answer_line(engine, "whats jolenes extension")  # her only number is an extension
 
 
 def test_a_piece_of_work_is_named_without_the_year_its_name_ends_in(engine):

@@ -425,6 +425,9 @@ class OfflineResponder:
             cued = [plain] + [k for k in cued if k != plain and "lead" not in concepts_of_key(k)]
         if "time" in cued and "date" in cued and "what time" not in lowered:
             cued = [k for k in cued if k != "time"] + ["time"]
+        if "extension" in asked and not cued and re.fullmatch(r"(?i)(?:ext|extn|x)\.?\s*\d{1,6}",
+                                                               str(entity.attributes.get("phone", "")).strip()):
+            cued = ["phone"]  # "what's Jolene's extension?" where her only number is "ext. 12"
         # "who works on Atlas and what's the deadline": both parts, the named key too.
         return list(dict.fromkeys(cued + named)) if named else cued
 
