@@ -228,6 +228,17 @@ def test_html_title_falls_back_to_first_h1(tmp_path):
     assert doc.title == "bare-page"
 
 
+def test_an_address_only_a_mail_link_holds_is_kept_beside_its_text(tmp_path):
+    page = ('<div class="card"><h3>Dr Kirsty Menzies</h3><p>Head of Perception</p>'
+            '<p><a href="mailto:kirsty.menzies@saltire.example?subject=Hi">Email Kirsty</a></p>'
+            '<p><a href="mailto:farhan@saltire.example">farhan@saltire.example</a></p>'
+            '<p><a href="mailto:&lt;b&gt;x">bad</a></p></div>')
+    text = parse_file(write(tmp_path, "people.html", page)).text
+    assert "Email Kirsty (kirsty.menzies@saltire.example)" in text
+    assert text.count("farhan@saltire.example") == 1  # the link's text already says it
+    assert "bad" in text and "<b>" not in text  # no address in the link: nothing added
+
+
 def test_html_with_only_script_is_empty(tmp_path):
     assert rejection(write(tmp_path, "app.html", "<html><script>x()</script></html>")) == "empty"
 

@@ -11,6 +11,8 @@ from .base import ParsedDocument, _clip_title, _filename_date, _make_doc, _TextB
 
 
 _HTML_SKIP = {"script", "style", "noscript", "template", "svg", "nav"}
+# A mail link's address: "<a href="mailto:kirsty@…">Email Kirsty</a>" says it only in the link.
+_MAILTO = re.compile(r"mailto:([\w.+'-]+@[\w-]+(?:\.[\w-]+)+)", re.IGNORECASE)
 _HTML_HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _HTML_BREAKS = {
     "p", "div", "section", "article", "main", "header", "footer", "aside", "blockquote",
@@ -34,8 +36,11 @@ class _HTMLExtractor(HTMLParser):
         self._list_depth = 0
         self._list_items: list[str] = []
         self._row: list[str] | None = None
+        self._mailto: tuple[str, int] | None = None  # the open mail link's address, and where its text starts
 
     def handle_starttag(self, tag: str, attrs) -> None:
+        if tag == "a" and not self._skip and (address := _MAILTO.match(dict(attrs).get("href") or "")):
+            self._mailto = (address.group(1), len(self._buffer))
         if tag in _HTML_SKIP:
             self._skip.append(tag)
         elif self._skip:
@@ -63,6 +68,11 @@ class _HTMLExtractor(HTMLParser):
                 self._pre += 1
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "a" and self._mailto is not None:
+            address, start = self._mailto
+            self._mailto = None
+            if address.lower() not in "".join(self._buffer[start:]).lower():
+                self._buffer.append(f" ({address})")  # "Email Kirsty (kirsty.menzies@…)"
         if tag in self._skip:
             while self._skip.pop() != tag:
                 pass
