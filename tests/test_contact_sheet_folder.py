@@ -31,6 +31,7 @@ COMMITTEE = """## Committee
 * Chair — Gwilym Pryce-Jenkins — gwilym@kestrelcoop.org.uk
 * Rent arrears officer — Tunde Bakare — tunde.b@kestrelcoop.org.uk — 0161 496 0799
 * Newsletter — Hollie McCarthy <hollie@kestrelcoop.org.uk>
+* Secretary — Siobhan O'Rourke — siobhan@kestrelcoop.org.uk
 """
 
 NOTES = """# General meeting notes
@@ -69,3 +70,9 @@ def test_a_committee_list_set_apart_by_dashes_gives_each_officer_their_job(engin
     assert (tunde.attributes["role"], tunde.attributes["phone"]) == ("Rent arrears officer", "0161 496 0799")
     assert "role" not in only_entity(engine, "Hollie McCarthy").attributes  # a duty, not a job
     assert "Gwilym Pryce-Jenkins" in offline_answer(engine, "Who is the chair?", "chair").split("\n\n")[1]
+
+
+def test_a_possessive_of_a_name_with_an_apostrophe_typed_bare_keeps_both(engine):
+    result = engine.turns.preprocess("whats siobhan orourkes email")
+    assert result.corrected_input == "What's Siobhan O'Rourke's email?"
+    assert [r.canonical_name for r in result.resolved_entities] == ["Siobhan O'Rourke"]

@@ -117,6 +117,7 @@ class LexicalCorrector:
         self.errors = ErrorModel(self.weights)
         self._extra = SmallIndex()
         self._extra_forms: dict[str, str] = {}  # lower-case -> as the knowledge base writes it
+        self._names_without_apostrophe: dict[str, str] = {}  # "osullivan" -> "O'Sullivan"
         self._extra_exact: set[str] = set()  # exactly as written ("iPhone" is no case slip)
         self._lexicon: Lexicon | None = None
         self._decisions: dict[tuple, Decision | None] = {}
@@ -144,6 +145,8 @@ class LexicalCorrector:
                     self._extra_forms[lower] = word
                 self._extra.add(lower)
                 self._extra_exact.add(word)
+                if "'" in lower[1:-1] and word[:1].isupper():
+                    self._names_without_apostrophe[lower.replace("'", "")] = word
 
     def vocabulary_form(self, lower: str) -> str | None:
         """A lower-case word as the knowledge base writes it ("atlas" -> "Atlas"), or None."""
@@ -346,6 +349,8 @@ class LexicalCorrector:
             others = tuple((apply_case(typed, f), round((1 - confidence) / (len(expansion.forms) - 1), 3))
                            for f in expansion.forms if f != form)
             return Decision(apply_case(typed, form), expansion.correction_type, confidence, others)
+        if lower.endswith("s") and (name := self._names_without_apostrophe.get(lower[:-1])):
+            return Decision(f"{name}'s", "Spelling", 0.85)  # "osullivans email": O'Sullivan's, typed bare
         if self.is_known(lower):
             fixed = _case_slip(typed)
             if fixed and typed not in self._extra_exact:

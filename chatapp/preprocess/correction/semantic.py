@@ -163,11 +163,16 @@ class SemanticCorrector:
                 return None  # the window is itself a known name
             if not self.names.has_fuzzy_candidates(len(words), words[0]):
                 continue
-            found = self.names.fuzzy(words)
-            if found and (best is None or found[0][1] > best[2]):
-                form, score = found[0]
-                others = [(f, s) for f, s in found[1:] if f.entity_ids != form.entity_ids]
-                best = (window, form, score, others, suffix)
+            readings = [(words, suffix)]
+            if not suffix and len(bare) > 3 and bare.lower().endswith("s"):
+                # "niamh osullivans email": a possessive typed without its apostrophe, on a misspelt name.
+                readings.append(([*words[:-1], bare[:-1]], "'s"))
+            for read, read_suffix in readings:
+                found = self.names.fuzzy(read)
+                if found and (best is None or found[0][1] > best[2]):
+                    form, score = found[0]
+                    others = [(f, s) for f, s in found[1:] if f.entity_ids != form.entity_ids]
+                    best = (window, form, score, others, read_suffix)
         if best is None or current == [*best[1].words[:-1], best[1].words[-1] + best[4]]:
             return None
         for typed, name_word in zip(current, best[1].words):
