@@ -205,6 +205,35 @@ def is_job_word(word: str) -> bool:
     return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
 
 
+# Initials standing for a father's name or a family's village, as South India writes a person's name:
+# "K. R. Meenakshi", "T. Sowmya", "K.R. Meenakshi" before the given name, or one letter after it ("Venkataraman S").
+_INITIALS = re.compile(r"^(?:[A-Z]\.){1,3}$|^[A-Z]$")
+
+
+def _with_initials(words: list[str]) -> bool:
+    """Whether a name written with initials reads as a person's: dotted initials before one or two
+    name words ("K. R. Meenakshi"), or one initial after them ("Venkataraman S", "Venkataraman S."),
+    the name words no common English words ("Plan B", "Block C", "Grade A. Results" are none)."""
+    from chatapp.lexicon import is_first_name, is_surname
+
+    lead = 0
+    while lead < len(words) and re.fullmatch(r"(?:[A-Z]\.){1,3}", words[lead]):
+        lead += 1
+    if lead:
+        rest = words[lead:]
+    elif re.fullmatch(r"[A-Z]\.?", words[-1]):
+        rest = words[:-1]
+    else:
+        return False
+    if not 1 <= len(rest) <= 2 or lead > 3 or not all(is_name_word(w) and not _INITIALS.match(w) for w in rest):
+        return False
+    if any(w.lower().strip(".") in _GROUP_WORDS | _PLACE_WORDS | _WORK_WORDS | _NUMBER_WORDS for w in rest):
+        return False
+    if not lead:  # "Block C", "Grade A", "Room B": a word that is a surname too is still a common word
+        return not any(is_common(w.strip("."), 3.0) for w in rest)
+    return all(is_first_name(w) or is_surname(w) or not is_common(w.strip("."), 3.0) for w in rest)
+
+
 def looks_like_person(name: str) -> bool:
     """Whether a cleaned name reads as a person's: two to four capitalised words (surname
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
@@ -216,6 +245,8 @@ def looks_like_person(name: str) -> bool:
     words = name.split()
     if not 2 <= len(words) <= 5:
         return False
+    if any(_INITIALS.match(w) for w in words):
+        return _with_initials(words)
     capitalised = [w for w in words if w.lower() not in NAME_PARTICLES]
     if len(capitalised) < 2 or len(capitalised) > 4 or not all(is_name_word(w) for w in capitalised):
         return False
