@@ -627,7 +627,7 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             # the month ("2nd February 2027"), the correction says it as the document does.
             if re.search(r"[A-Za-z]{3,}", known_raw) and (DAY_MONTH_RE.search(known_raw) or MONTH_DAY_RE.search(known_raw)):
                 return known_raw.strip()
-            # A document's "12/02/2027" reads two ways; the answer's "15/01/2027" shows the order this folder
+            # A document's "09/03/2027" reads two ways; the answer's "17/02/2027" shows the order this folder
             # writes its dates in, so the document's figures are given as written, not turned round.
             written = NUMERIC_DATE_RE.fullmatch(known_raw.strip())
             if (written and getattr(known_parsed, "either_way", False)

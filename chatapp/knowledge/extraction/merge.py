@@ -230,7 +230,7 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
             # the recogniser, or as meeting notes list attendees.
             given = {tuple(_norm(n).split()[:2]) for n in other.names if len(_norm(n).split()) > 2
                      } if shortest and any(r.method != "ner" for r in other.rows) else set()
-            # "Lakshmi N" signing a mail is Lakshmi Narayanan: a given name, then the surname's initial.
+            # "Kavitha N" signing a mail is Kavitha Natarajan: a given name, then the surname's initial.
             initial = len(words) == 2 and re.fullmatch(r"[^\W\d_]\.?", words[1]) is not None
             by_initial = initial and any(s.startswith(words[1].rstrip(".")) for s in surnames)
             if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given or by_initial):
@@ -454,7 +454,7 @@ def _same_value(a: str, b: str) -> bool:
     return na == nb or (value_shape(a) == value_shape(b) == "text" and (na in nb or nb in na))
 
 
-# An initial standing for a name word: "K.", "R", "K.R." (as in "K. R. Meenakshi", "Venkataraman S").
+# An initial standing for a name word: "K.", "R", "K.R." (as in "K. R. Lalitha", "Subramaniam R").
 _INITIAL_WORD = re.compile(r"(?<!\S)(?:[A-Z]\.){1,3}(?!\S)|(?<!\S)[A-Z](?!\S)")
 
 
@@ -467,7 +467,7 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         surname = name.split()[-1]
         if not is_common(surname, 4.0):
             aliases.append(surname)
-        # "K. R. Meenakshi", "Venkataraman S": the name words, not the initials, are what people call them.
+        # "K. R. Lalitha", "Subramaniam R": the name words, not the initials, are what people call them.
         aliases += [w for variant in group.names if _INITIAL_WORD.search(variant)
                     for w in variant.split() if not _INITIAL_WORD.fullmatch(w)]
         aliases = [a for a in aliases if not _INITIAL_WORD.fullmatch(a)]

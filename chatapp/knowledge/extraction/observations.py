@@ -206,13 +206,13 @@ def is_job_word(word: str) -> bool:
 
 
 # Initials standing for a father's name or a family's village, as South India writes a person's name:
-# "K. R. Meenakshi", "T. Sowmya", "K.R. Meenakshi" before the given name, or one letter after it ("Venkataraman S").
+# "K. R. Lalitha", "T. Geetha", "K.R. Lalitha" before the given name, or one letter after it ("Subramaniam R").
 _INITIALS = re.compile(r"^(?:[A-Z]\.){1,3}$|^[A-Z]$")
 
 
 def _with_initials(words: list[str]) -> bool:
     """Whether a name written with initials reads as a person's: dotted initials before one or two
-    name words ("K. R. Meenakshi"), or one initial after them ("Venkataraman S", "Venkataraman S."),
+    name words ("K. R. Lalitha"), or one initial after them ("Subramaniam R", "Subramaniam R."),
     the name words no common English words ("Plan B", "Block C", "Grade A. Results" are none)."""
     from chatapp.lexicon import is_first_name, is_surname
 
@@ -254,6 +254,8 @@ def looks_like_person(name: str) -> bool:
         return False
     if is_group_name(name):
         return False  # "Cascade Builders", "All Bengaluru", "Team Phoenix": a firm's, a list's or a team's name
+    if words[0].lower() in _WORK_WORDS and not is_first_name(words[0]):
+        return False  # "Project Falcon", "Programme Kestrel": a piece of work's name, as a page's heading gives it
     if words[0] == "The":
         return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
     if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):
