@@ -147,8 +147,11 @@ _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
 # A definition in a Markdown definition list: ":   Finance Lead, Operations" under its term.
 _DEFINITION = re.compile(r"^\s{0,3}:\s+(?P<text>\S.*)$")
+# The name may be written with initials: 'K. R. Lalitha ("Lalli")', 'Subramaniam R ("Subbu")'.
 _NAME_THEN_NICKNAME = re.compile(
-    r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
+    r"(?P<name>(?<![\w.])(?:[A-Z]\.\s?){1,3}[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+    r"|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?\s+[A-Z]\.?(?=\s*\()"
+    r"|[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
         "([A-Z]", "(?P<nickname>[A-Z]", 1)
 )
 # "Lucan Quennell becomes our Head of Communications from Monday", "Dana Kim has been appointed
@@ -623,7 +626,8 @@ class PeopleReader:
             name, nickname = clean_name(match.group("name")), match.group("nickname")
             if looks_like_person(name) and nickname != name.split()[0]:
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
-                self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
+                if not re.search(r"(?<!\S)[A-Z]\.?(?!\S)|[A-Z]\.\s?[A-Z]\.", name):  # no "Subbu R"
+                    self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
 
     def _appointments(self) -> None:
         """A new title stated in prose is the person's role from the document's date: a newer
