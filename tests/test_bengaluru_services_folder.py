@@ -44,8 +44,8 @@ go_live: 16/01/2027
 
 Field app for the bank's loan officers.
 
-**Client side:** Manjunath Hiremath (Chief Manager – IT), manjunath.h@tgbank.co.in, +91 94480 33172.
-Day-to-day: Rekha Pai (Officer, Loans), rekha.pai@tgbank.co.in.
+**Client side:** Manjunath Hiremath (Chief Manager – IT), manjunath.h@tgbank.co.in,
++91 94480 33172. Day-to-day: Rekha Pai (Officer, Loans), rekha.pai@tgbank.co.in.
 
 AMC after go-live: Rs. 38,000/- per month.
 """
@@ -65,6 +65,16 @@ Confirming what we agreed today:
 
 Regards,
 Subbu
+
+On Mon, 23 Nov 2026 at 11:02, Manjunath Hiremath <manjunath.h@tgbank.co.in> wrote:
+> Dear Subramaniam Sir,
+>
+> Our Board approved CR-02. Please confirm the revised cost and go-live date.
+>
+> Regards,
+> Manjunath Hiremath
+> Chief Manager - IT, Tungabhadra Grameena Bank
+> Ph: 08392-266 140
 """
 
 YEAR_END = """From: Kavitha Natarajan <kavitha.n@kalpatarulabs.in>
@@ -168,3 +178,18 @@ def test_a_slipped_amount_of_a_pvt_ltd_vendor_is_corrected(engine):
 ])
 def test_right_answers_in_lakhs_rupees_and_day_first_dates_are_not_flagged(engine, question, answer):
     assert checked(engine, question, answer).hallucination_flags == []
+
+
+def test_a_number_wrapped_onto_the_next_line_is_its_writers_not_the_next_persons(engine):
+    # "…, manjunath.h@…," then "+91 94480 33172. Day-to-day: Rekha Pai …, rekha.pai@…": the number ends
+    # Manjunath's sentence; Rekha has none.
+    rekha = only_entity(engine, "Rekha Pai").attributes
+    assert "phone" not in rekha and "mobile" not in rekha
+
+
+def test_a_mobile_and_a_later_landline_are_two_lines(engine):
+    # The page's Indian mobile and the quoted signature's landline with its area code: neither replaces the other.
+    attributes = only_entity(engine, "Manjunath Hiremath").attributes
+    assert attributes.get("mobile") == "+91 94480 33172"
+    assert attributes.get("phone") == "08392-266 140"
+    assert "+91 94480 33172" in offline_answer(engine, "What is Manjunath Hiremath's mobile number?", "mob-mh")

@@ -404,6 +404,32 @@ def _mobiles_apart(by_key: dict[str, list[Row]]) -> None:
     the mobile."""
     mobiles = {re.sub(r"\D", "", r.value)[-10:] for r in by_key.get("mobile", [])}
     _phones_said_again_as(by_key, "mobile", lambda r: re.sub(r"\D", "", r.value)[-10:] in mobiles, lambda value: value)
+    # A mobile number by its country's shape ("+91 94481 22630") beside a landline with its area code
+    # ("0821-242 6617") in a later signature: two lines, not one number replacing the other. The mobile is
+    # kept as the mobile, the landline as the phone. A person with numbers of one kind only is left alone.
+    phones = by_key.get("phone", [])
+    shapes = {_mobile_shaped(r.value) for r in phones}
+    if not by_key.get("mobile") and shapes == {True, False}:
+        _phones_said_again_as(by_key, "mobile", lambda r: _mobile_shaped(r.value), lambda value: value)
+
+
+# Mobile numbers by their country's prefix, in international or national form: the UK (07…), Ireland
+# (08…), the Netherlands (06…), Australia (04…), New Zealand (02…), Kenya (07…/01…); India's as written,
+# ten digits from 6 to 9 in one run or five and five ("+91 98450 12345"), never an area code first
+# ("+91 80 4123 5678", "0821-242 6617" are landlines).
+_MOBILE_SHAPES = re.compile(
+    r"(?:\+?44|0)7\d{9}|(?:\+?353|0)8[3-9]\d{7}|(?:\+?31|0)6\d{8}|(?:\+?61|0)4\d{8}"
+    r"|(?:\+?64|0)2[0-9]\d{6,8}|(?:\+?254|0)[17]\d{8}"
+)
+_INDIAN_MOBILE = re.compile(r"(?:\+?91[\s-]?)?[6-9]\d{4}[\s-]?\d{5}")
+
+
+def _mobile_shaped(value: str) -> bool:
+    value = value.strip()
+    if _INDIAN_MOBILE.fullmatch(value):
+        return True
+    return not value.replace(" ", "").startswith(("+91", "91")) and bool(
+        _MOBILE_SHAPES.fullmatch(re.sub(r"[^\d+]", "", value)))
 
 
 def _phones_said_again_as(by_key: dict[str, list[Row]], key: str, said_again, written) -> None:
