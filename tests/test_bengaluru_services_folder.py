@@ -193,3 +193,10 @@ def test_a_mobile_and_a_later_landline_are_two_lines(engine):
     assert attributes.get("mobile") == "+91 94480 33172"
     assert attributes.get("phone") == "08392-266 140"
     assert "+91 94480 33172" in offline_answer(engine, "What is Manjunath Hiremath's mobile number?", "mob-mh")
+
+
+def test_a_vendor_typed_by_its_first_word_is_capitalised_and_resolved(engine):
+    # The vendor list's firms are things to the registry; "dhruva" is Dhruva Office Leasing Pvt. Ltd.
+    pre = engine.turns.preprocess("whats the monthly estimate for dhruva")
+    assert "Dhruva" in pre.corrected_input
+    assert "Dhruva Office Leasing Pvt. Ltd" in [e.canonical_name for e in pre.resolved_entities]
