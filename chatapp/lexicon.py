@@ -289,7 +289,8 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "time": (("what time", "when", "time"), ("time", "start", "starts", "hour")),
     "deadline": (("deadline", "due", "when", "launch", "go live", "ship", "release"),
                  ("deadline", "due", "target", "launch", "live", "release", "ship", "eta")),
-    "budget": (("budget", "cost", "spend", "how much", "price", "amount"),
+    # "the contract value", "the order value", "a fixed bid of": what the work is worth, not the contract's terms.
+    "budget": (("budget", "cost", "spend", "how much", "price", "amount", "contract value", "order value", "fixed bid"),
                ("budget", "cost", "spend", "price", "amount", "value", "fee")),
     "cost_center": (("cost center", "cost centre", "account code", "charge code"),
                     ("cost center", "cost centre", "account code", "charge code")),

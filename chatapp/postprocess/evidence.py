@@ -39,9 +39,11 @@ _NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St
                                 "Fri.", "Sat.", "Sun.")
 # A currency written short before its figure: "Kshs. 45,000/=", "Rs. 1,200" — and "Eng." before a name.
 _AMOUNT_ABBREVIATIONS = ("Kshs.", "KShs.", "Ksh.", "KSh.", "Shs.", "Ushs.", "Tshs.", "Rs.", "Eng.", "Engr.")
+# A firm's form cut short before "Ltd.": "Rentwise Leasing Pvt. Ltd." (India), "Pte. Ltd." (Singapore), "Pty. Ltd."
+_FIRM_ABBREVIATIONS = ("Pvt.", "Pte.", "Pty.")
 _SENTENCE_SPLIT_RE = re.compile(
     "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS + _NAME_AND_DATE_ABBREVIATIONS + _AMOUNT_ABBREVIATIONS
-            if a != "no.")
+            + _FIRM_ABBREVIATIONS if a != "no.")
     # "Invoice no. 4411" is one sentence; "I said no. Then …" is two.
     + r"(?<=[.!?])(?!(?<=\bno\.)\s+\d)\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)

@@ -18,7 +18,14 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from chatapp.knowledge.extraction.people import phone_spans
-from chatapp.knowledge.extraction.values import FRENCH_MONTH, FRENCH_MONTHS, TRAILING_AMOUNT, find_amounts, numeric_day_first
+from chatapp.knowledge.extraction.values import (
+    FRENCH_MONTH,
+    FRENCH_MONTHS,
+    INDIAN_SCALES,
+    TRAILING_AMOUNT,
+    find_amounts,
+    numeric_day_first,
+)
 
 MONTHS = {
     name: number
@@ -115,7 +122,8 @@ _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
     r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?:" + _CODES + r")\s)\s?"
     r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|\d[\d,]*(?:\.\d+)?)"
-    r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones)(?!\w))?(?:/=)?"
+    r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
+    r"(?:/=|/-)?"
     r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
@@ -142,7 +150,7 @@ NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\
 
 # Portuguese and Spanish write thousands and millions as words too: "R$ 350 mil", "R$ 1,1 milhão".
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
-          "mil": 1e3, "milhão": 1e6, "milhões": 1e6, "millón": 1e6, "millones": 1e6}
+          "mil": 1e3, "milhão": 1e6, "milhões": 1e6, "millón": 1e6, "millones": 1e6, **INDIAN_SCALES}
 # "€1,2M", "R$ 1,1 milhão": a comma before one or two digits, ending the number, is a decimal comma
 # (a thousands comma always has three digits after it). "R$ 1.100.000,00", "€48.000": dots between groups
 # of three are thousands, as the ingest reads them (knowledge/extraction/values.py).
@@ -637,6 +645,12 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             # A date in figures reads two ways across countries ("04/01/2027"): where the document names
             # the month ("2nd February 2027"), the correction says it as the document does.
             if re.search(r"[A-Za-z]{3,}", known_raw) and (DAY_MONTH_RE.search(known_raw) or MONTH_DAY_RE.search(known_raw)):
+                return known_raw.strip()
+            # A document's "09/03/2027" reads two ways; the answer's "17/02/2027" shows the order this folder
+            # writes its dates in, so the document's figures are given as written, not turned round.
+            written = NUMERIC_DATE_RE.fullmatch(known_raw.strip())
+            if (written and getattr(known_parsed, "either_way", False)
+                    and (written.group(4) or "/") == (numeric.group(4) or "/")):
                 return known_raw.strip()
             return _numeric_like(numeric, day)
         with_year = bool(re.search(r"\d{4}", claimed_text))

@@ -414,7 +414,8 @@ def _value_right_before(text: str) -> re.Match | None:
     """The date or amount that ends `text`, perhaps with a word or two after it ("€ 398,500 net")."""
     found = [m for m, _ in find_amounts(text)] + [m for m, _ in find_dates(text)]
     last = max(found, key=lambda m: m.end(), default=None)
-    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*){0,2}\s*", text[last.end():]):
+    # "₹42.75 lakh + GST", "€ 398,500 net": a word or two after it, a tax added with a plus sign too.
+    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*|\s*\+\s*[^\W\d][\w.]*){0,2}\s*", text[last.end():]):
         return last
     return None
 

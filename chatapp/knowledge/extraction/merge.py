@@ -230,7 +230,10 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
             # the recogniser, or as meeting notes list attendees.
             given = {tuple(_norm(n).split()[:2]) for n in other.names if len(_norm(n).split()) > 2
                      } if shortest and any(r.method != "ner" for r in other.rows) else set()
-            if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given):
+            # "Kavitha N" signing a mail is Kavitha Natarajan: a given name, then the surname's initial.
+            initial = len(words) == 2 and re.fullmatch(r"[^\W\d_]\.?", words[1]) is not None
+            by_initial = initial and any(s.startswith(words[1].rstrip(".")) for s in surnames)
+            if other is not group and (len(words) == 1 or words[1] in surnames or tuple(words) in given or by_initial):
                 owners[id(other)] = other
     return list(owners.values())
 
@@ -401,6 +404,32 @@ def _mobiles_apart(by_key: dict[str, list[Row]]) -> None:
     the mobile."""
     mobiles = {re.sub(r"\D", "", r.value)[-10:] for r in by_key.get("mobile", [])}
     _phones_said_again_as(by_key, "mobile", lambda r: re.sub(r"\D", "", r.value)[-10:] in mobiles, lambda value: value)
+    # A mobile number by its country's shape ("+91 94481 22630") beside a landline with its area code
+    # ("0821-242 6617") in a later signature: two lines, not one number replacing the other. The mobile is
+    # kept as the mobile, the landline as the phone. A person with numbers of one kind only is left alone.
+    phones = by_key.get("phone", [])
+    shapes = {_mobile_shaped(r.value) for r in phones}
+    if not by_key.get("mobile") and shapes == {True, False}:
+        _phones_said_again_as(by_key, "mobile", lambda r: _mobile_shaped(r.value), lambda value: value)
+
+
+# Mobile numbers by their country's prefix, in international or national form: the UK (07…), Ireland
+# (08…), the Netherlands (06…), Australia (04…), New Zealand (02…), Kenya (07…/01…); India's as written,
+# ten digits from 6 to 9 in one run or five and five ("+91 98450 12345"), never an area code first
+# ("+91 80 4123 5678", "0821-242 6617" are landlines).
+_MOBILE_SHAPES = re.compile(
+    r"(?:\+?44|0)7\d{9}|(?:\+?353|0)8[3-9]\d{7}|(?:\+?31|0)6\d{8}|(?:\+?61|0)4\d{8}"
+    r"|(?:\+?64|0)2[0-9]\d{6,8}|(?:\+?254|0)[17]\d{8}"
+)
+_INDIAN_MOBILE = re.compile(r"(?:\+?91[\s-]?)?[6-9]\d{4}[\s-]?\d{5}")
+
+
+def _mobile_shaped(value: str) -> bool:
+    value = value.strip()
+    if _INDIAN_MOBILE.fullmatch(value):
+        return True
+    return not value.replace(" ", "").startswith(("+91", "91")) and bool(
+        _MOBILE_SHAPES.fullmatch(re.sub(r"[^\d+]", "", value)))
 
 
 def _phones_said_again_as(by_key: dict[str, list[Row]], key: str, said_again, written) -> None:
@@ -451,6 +480,10 @@ def _same_value(a: str, b: str) -> bool:
     return na == nb or (value_shape(a) == value_shape(b) == "text" and (na in nb or nb in na))
 
 
+# An initial standing for a name word: "K.", "R", "K.R." (as in "K. R. Lalitha", "Subramaniam R").
+_INITIAL_WORD = re.compile(r"(?<!\S)(?:[A-Z]\.){1,3}(?!\S)|(?<!\S)[A-Z](?!\S)")
+
+
 def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[Entity, list[dict]]:
     name = _canonical(group)
     aliases = [n for n in group.names if n != name] + sorted(group.aliases - {name})
@@ -460,6 +493,10 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         surname = name.split()[-1]
         if not is_common(surname, 4.0):
             aliases.append(surname)
+        # "K. R. Lalitha", "Subramaniam R": the name words, not the initials, are what people call them.
+        aliases += [w for variant in group.names if _INITIAL_WORD.search(variant)
+                    for w in variant.split() if not _INITIAL_WORD.fullmatch(w)]
+        aliases = [a for a in aliases if not _INITIAL_WORD.fullmatch(a)]
     by_key: dict[str, list[Row]] = defaultdict(list)
     for row in group.rows:
         if row.key not in (MENTION, ALIAS):

@@ -228,6 +228,35 @@ def is_job_word(word: str) -> bool:
     return word in _AGENT_WORDS or (len(word) > 4 and _AGENT_ENDING.search(word) is not None)
 
 
+# Initials standing for a father's name or a family's village, as South India writes a person's name:
+# "K. R. Lalitha", "T. Geetha", "K.R. Lalitha" before the given name, or one letter after it ("Subramaniam R").
+_INITIALS = re.compile(r"^(?:[A-Z]\.){1,3}$|^[A-Z]$")
+
+
+def _with_initials(words: list[str]) -> bool:
+    """Whether a name written with initials reads as a person's: dotted initials before one or two
+    name words ("K. R. Lalitha"), or one initial after them ("Subramaniam R", "Subramaniam R."),
+    the name words no common English words ("Plan B", "Block C", "Grade A. Results" are none)."""
+    from chatapp.lexicon import is_first_name, is_surname
+
+    lead = 0
+    while lead < len(words) and re.fullmatch(r"(?:[A-Z]\.){1,3}", words[lead]):
+        lead += 1
+    if lead:
+        rest = words[lead:]
+    elif re.fullmatch(r"[A-Z]\.?", words[-1]):
+        rest = words[:-1]
+    else:
+        return False
+    if not 1 <= len(rest) <= 2 or lead > 3 or not all(is_name_word(w) and not _INITIALS.match(w) for w in rest):
+        return False
+    if any(w.lower().strip(".") in _GROUP_WORDS | _PLACE_WORDS | _WORK_WORDS | _NUMBER_WORDS for w in rest):
+        return False
+    if not lead:  # "Block C", "Grade A", "Room B": a word that is a surname too is still a common word
+        return not any(is_common(w.strip("."), 3.0) for w in rest)
+    return all(is_first_name(w) or is_surname(w) or not is_common(w.strip("."), 3.0) for w in rest)
+
+
 def looks_like_person(name: str) -> bool:
     """Whether a cleaned name reads as a person's: two to four capitalised words (surname
     particles allowed), no digits or all-caps acronyms, not ending in a group word ("All Staff",
@@ -239,6 +268,8 @@ def looks_like_person(name: str) -> bool:
     words = name.split()
     if not 2 <= len(words) <= 5:
         return False
+    if any(_INITIALS.match(w) for w in words):
+        return _with_initials(words)
     capitalised = [w for w in words if w.lower() not in NAME_PARTICLES]
     if len(capitalised) < 2 or len(capitalised) > 4 or not all(is_name_word(w) for w in capitalised):
         return False
@@ -246,6 +277,8 @@ def looks_like_person(name: str) -> bool:
         return False
     if is_group_name(name):
         return False  # "Cascade Builders", "All Bengaluru", "Team Phoenix": a firm's, a list's or a team's name
+    if words[0].lower() in _WORK_WORDS and not is_first_name(words[0]):
+        return False  # "Project Falcon", "Programme Kestrel": a piece of work's name, as a page's heading gives it
     if words[0] == "The":
         return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
     if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):

@@ -159,8 +159,11 @@ _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
 # A definition in a Markdown definition list: ":   Finance Lead, Operations" under its term.
 _DEFINITION = re.compile(r"^\s{0,3}:\s+(?P<text>\S.*)$")
+# The name may be written with initials: 'K. R. Lalitha ("Lalli")', 'Subramaniam R ("Subbu")'.
 _NAME_THEN_NICKNAME = re.compile(
-    r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
+    r"(?P<name>(?<![\w.])(?:[A-Z]\.\s?){1,3}[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
+    r"|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?\s+[A-Z]\.?(?=\s*\()"
+    r"|[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
         "([A-Z]", "(?P<nickname>[A-Z]", 1)
 )
 # "Lucan Quennell becomes our Head of Communications from Monday", "Dana Kim has been appointed
@@ -661,7 +664,8 @@ class PeopleReader:
             name, nickname = clean_name(match.group("name")), match.group("nickname")
             if looks_like_person(name) and nickname != name.split()[0]:
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
-                self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
+                if not re.search(r"(?<!\S)[A-Z]\.?(?!\S)|[A-Z]\.\s?[A-Z]\.", name):  # no "Subbu R"
+                    self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
 
     def _appointments(self) -> None:
         """A new title stated in prose is the person's role from the document's date: a newer
@@ -783,7 +787,8 @@ class PeopleReader:
             self._inline_roles(line, position)
             self._prose_roles(line, position)
             self._list_item_title(line, position)
-            self._addresses_by_name(line, previous, position)
+            following = logical[n + 1][1] if n + 1 < len(logical) else ""
+            self._addresses_by_name(line, previous, position, following)
 
     def _attendees_line(self, line: str, position: int) -> bool:
         """ "Present: Ingrid Valtonen, Kofi Mensah-Barros (notes) and Yusra Qadir": each listed name
@@ -938,7 +943,7 @@ class PeopleReader:
         if self.is_person(name) and is_job_title(title):
             self.add(name, "role", title, 0.8, "prose", position)
 
-    def _addresses_by_name(self, line: str, previous: str, position: int) -> None:
+    def _addresses_by_name(self, line: str, previous: str, position: int, following: str = "") -> None:
         """An address on a line with exactly one name it is written from is that person's:
         "Sous chef Kwabena Owusu covers weekends (kwabena.owusu@…)", "Grounds: Dafydd Morgan
         (dafydd.morgan@…)" — whatever the line's layout; on a line that names nobody, the name may
@@ -955,9 +960,32 @@ class PeopleReader:
                 continue
             owner = owners.pop()
             self._person_with_address(owner, address.lower(), 0.88, "directory", position)
-            # Nobody else the line names by a given name ("Head Rigger" reads as a name but is a title).
-            if not any(n != owner and is_first_name(n.split()[0]) for n in names):
-                for key, phone in labelled_phones(EMAIL.sub(" ", line)):
+            # Nobody else the line names by a given name ("Head Rigger" reads as a name but is a title), nor
+            # anyone another of its addresses is written from ("Rekha Pai … rekha.pai@…", whatever her given name).
+            others = [n for n in names if n != owner and (is_first_name(n.split()[0]) or any(
+                address_spells_name(other.split("@")[0], n) for other in addresses if other != address))]
+            if not others:
+                # A number before the owner's name on the line ends an earlier sentence, wrapped onto this
+                # line ("+91 94480 33172. Day-to-day: Rekha Pai (Officer), rekha.pai@…"): not theirs.
+                at = line.find(owner.split()[0])
+                rest = line[at:] if at > 0 and re.search(r"[.;]\s", line[:at]) else line
+                if line.rstrip().endswith(",") and address == addresses[-1]:
+                    # "…, dana.kim@…," wrapped before the number: the next line's opening, up to its sentence's end.
+                    rest += " " + re.split(r"[.;]\s|[.;]$", following.strip(), maxsplit=1)[0]
+                for key, phone in labelled_phones(EMAIL.sub(" ", rest)):
+                    self.add(owner, key, phone, 0.85, "directory", position)
+            else:
+                # Two people with their addresses on one line: a number is the one's whose name comes last
+                # before it ("Dana Kim, dana@…, 0412 555 010; Ravi Rao, ravi@…").
+                self._phones_after_names(owner, names, line, position)
+
+    def _phones_after_names(self, owner: str, names: set[str], line: str, position: int) -> None:
+        blanked = EMAIL.sub(lambda m: " " * len(m.group(0)), line)
+        starts = sorted((m.start(), n) for n in names for m in re.finditer(re.escape(n), line))
+        for (start, _end), _ in phone_spans(blanked):
+            before = [n for at, n in starts if at < start]
+            if before and before[-1] == owner:
+                for key, phone in labelled_phones(blanked[line.rfind(owner, 0, start):_end]):
                     self.add(owner, key, phone, 0.85, "directory", position)
 
     def _stacked_signatures(self, lines: list[str]) -> None:

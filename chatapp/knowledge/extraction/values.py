@@ -40,10 +40,15 @@ _YEARLESS_DATE = re.compile(
 _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
 # "EUR 3,200.00", "USD 350": a currency's code before the number, in capitals.
 _CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN)(?=\s?\d)"
+# India counts large sums in lakhs (100,000) and crores (10,000,000): "₹38.5 lakh", "INR 1.2 crore",
+# "Rs. 2 Cr"; "/-" closes a rupee amount ("Rs. 45,000/-").
+_INDIAN_SCALE = r"(?i:lakhs?|lacs?|crores?|cr)"
+INDIAN_SCALES = {"lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}
 # "€1.2m": one decimal digit is a part of the scale after it, never cents.
 AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|" + _CODE_MARKS
                     + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)"
-                    r"(?:\.(?P<cents>\d{2})|\.(?P<tenths>\d)(?=\s?[kKmM]\b))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
+                    r"(?:\.(?P<cents>\d{2})|\.(?P<tenths>\d)(?=\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b))?"
+                    r"(?P<scale>\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b)?(?:/=|/-)?")
 
 # French writes the mark after the figure, thousands grouped with a space (often a no-break one) and cents
 # after a comma: "38 500 $", "12 500,00 $", "2 800 €".
@@ -109,7 +114,7 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
         if match.groupdict().get("tenths"):  # "€1.2m" (a French amount after its figure has none)
             number += int(match.group("tenths")) / 10
         scale = (match.groupdict().get("scale") or "").strip().lower()
-        number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
+        number *= {"k": 1e3, "m": 1e6, **INDIAN_SCALES}.get(scale, 1)
         sign = _sign(match.group("cur"))
         found.append((match, (sign, number)))
     return found

@@ -159,9 +159,10 @@ class KnownNames:
             for part in entity.name.split():
                 if len(part) > 1 and part[0].isalpha():
                     self._add(part, "person", entity.id, entity.prior, explicit=False)
-        elif entity.type == "organization" and (short := _distinctive_first_word(entity.name)):
+        elif entity.type in ("organization", "thing") and (short := _distinctive_first_word(entity.name)):
             # People call a firm by its first word when no one else has it ("at northgate" for
-            # Northgate Cycle Works Ltd): a name part, as a person's first name is.
+            # Northgate Cycle Works Ltd): a name part, as a person's first name is. A vendor list's
+            # firms are things to the registry ("Northgate Leasing Pvt. Ltd"), named the same way.
             self._add(short, "organization", entity.id, entity.prior, explicit=False)
         for key in PLACE_ATTRIBUTES:
             for place in _place_names(entity.attributes.get(key)):
