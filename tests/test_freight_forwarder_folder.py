@@ -1,0 +1,87 @@
+"""A freight forwarder's folder in Singapore: a staff list of cards whose name line gives a Chinese name
+family name first with the English name the person goes by in brackets ("Lau Jun Hao (Marcus)"), and a
+contact line under it labelled as Singapore labels them ("DID" for the direct line, "HP" for the
+handphone); mails signed and addressed with the English name ("Marcus Lau"); Malay and Tamil names with
+bin/binti and s/o. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
+
+STAFF = """# Harbourlink Cargo Pte Ltd — Staff Contact List
+
+Main line +65 6733 4100. Pls inform Mei Ling (HR) if got any changes.
+
+## Ocean Freight
+
+**Lau Jun Hao (Marcus)** — Ocean Freight Manager
+marcus.lau@harbourlinkcargo.com.sg · DID +65 6733 4112 · HP 9234 8761
+
+**Seah Pei Wen (Vivian)** — Ocean Freight Executive
+vivian.seah@harbourlinkcargo.com.sg · DID +65 6733 4115
+
+## Air Freight
+
+**Ahmad Zulkifli bin Hassan** — Air Freight Supervisor
+zulkifli.hassan@harbourlinkcargo.com.sg · DID +65 6733 4131 · HP 8345 1276
+
+## Finance
+
+**Suresh s/o Palaniappan** — Finance Manager
+suresh.p@harbourlinkcargo.com.sg · DID +65 6733 4160
+"""
+
+MAIL = """From: Marcus Lau <marcus.lau@harbourlinkcargo.com.sg>
+To: Vivian Seah <vivian.seah@harbourlinkcargo.com.sg>
+Date: Tue, 24 Nov 2026 10:12:00 +0800
+Subject: BKG-SG-26-0551 - SI cut-off
+
+Vivian,
+
+Pls send the SI for BKG-SG-26-0551 to the carrier by Thursday 26 Nov. The 2 x 40HC are on Wan Hai 316,
+ETD 1 Dec 2026.
+
+Can call me if got problem.
+
+Marcus
+"""
+
+
+@pytest.fixture(scope="module")
+def forwarder(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "harbourlink", {
+        "staff-contact-list.md": STAFF, "2026-11-24-si-cut-off.eml": MAIL})
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("name, role, email, phone, mobile", [
+    ("Lau Jun Hao", "Ocean Freight Manager", "marcus.lau@harbourlinkcargo.com.sg", "+65 6733 4112", "9234 8761"),
+    ("Seah Pei Wen", "Ocean Freight Executive", "vivian.seah@harbourlinkcargo.com.sg", "+65 6733 4115", None),
+    ("Ahmad Zulkifli bin Hassan", "Air Freight Supervisor", "zulkifli.hassan@harbourlinkcargo.com.sg",
+     "+65 6733 4131", "8345 1276"),
+    ("Suresh s/o Palaniappan", "Finance Manager", "suresh.p@harbourlinkcargo.com.sg", "+65 6733 4160", None),
+])
+def test_a_card_with_did_and_hp_under_the_name_line_is_one_entry(forwarder, name, role, email, phone, mobile):
+    attributes = only_entity(forwarder, name).attributes
+    assert (attributes.get("role"), attributes.get("email")) == (role, email)
+    assert (attributes.get("phone"), attributes.get("mobile")) == (phone, mobile)
+
+
+def test_the_bracketed_english_name_is_the_name_they_go_by_not_a_job(forwarder):
+    entities = forwarder.kb.registry.find_by_alias("Marcus Lau")
+    assert [e.name for e in entities] == ["Lau Jun Hao"]
+    assert "Marcus" in entities[0].aliases
+    assert only_entity(forwarder, "Seah Pei Wen").attributes.get("role") != "Vivian"
+
+
+def test_offline_the_mobile_of_someone_asked_by_their_english_name(forwarder):
+    answer = offline_answer(forwarder, "What is Marcus Lau's mobile number?", session="hp")
+    assert "9234 8761" in answer
+
+
+def test_a_wrong_role_said_of_the_english_name_is_corrected(forwarder):
+    result = checked(forwarder, "What does Marcus do?", "Marcus Lau is the Finance Manager.")
+    assert "Ocean Freight Manager" in result.delivered and "[corrected]" in result.delivered
