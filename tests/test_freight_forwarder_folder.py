@@ -85,3 +85,20 @@ def test_offline_the_mobile_of_someone_asked_by_their_english_name(forwarder):
 def test_a_wrong_role_said_of_the_english_name_is_corrected(forwarder):
     result = checked(forwarder, "What does Marcus do?", "Marcus Lau is the Finance Manager.")
     assert "Ocean Freight Manager" in result.delivered and "[corrected]" in result.delivered
+
+
+def test_a_wrong_direct_line_is_corrected_from_the_desk_phone_not_the_mobile(forwarder):
+    result = checked(forwarder, "What is Marcus's direct line?", "Marcus Lau's direct line is +65 6733 4119.")
+    assert "+65 6733 4112 [corrected]" in result.delivered
+
+
+def test_a_wrong_hp_is_corrected_from_the_mobile(forwarder):
+    result = checked(forwarder, "What is Marcus's HP?", "Marcus Lau's HP is 9234 8716.")
+    assert "9234 8761 [corrected]" in result.delivered
+
+
+def test_an_invented_malay_name_is_flagged_whole(forwarder):
+    result = checked(forwarder, "Who handles air freight?",
+                     "Ahmad Zulkifli bin Hassan supervises air freight. Siti Rohana binti Jamil books the flights.")
+    flagged = [f.content for f in result.hallucination_flags if f.hallucination_type == "NonexistentEntity"]
+    assert flagged == ["Siti Rohana binti Jamil"]
