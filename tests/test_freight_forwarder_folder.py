@@ -49,10 +49,28 @@ Marcus
 """
 
 
+BOOKING = """From: Vivian Seah <vivian.seah@harbourlinkcargo.com.sg>
+To: Marcus Lau <marcus.lau@harbourlinkcargo.com.sg>
+Date: Fri, 20 Nov 2026 15:40:00 +0800
+Subject: BKG-SG-26-0614 confirmed
+
+Marcus, BKG-SG-26-0614 (1 x 20GP to Jakarta) is confirmed on Wan Hai 302, ETD 2 Dec 2026.
+
+Vivian
+"""
+
+HANDOVER = """HANDOVER NOTES - Vivian Seah (on leave 30 Nov to 11 Dec 2026)
+Written 27 Nov 2026
+
+- BKG-SG-26-0614, 1x20GP to Jakarta: rolled, now Wan Hai 305 ETD 8 Dec 2026. Pls inform customer.
+"""
+
+
 @pytest.fixture(scope="module")
 def forwarder(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "harbourlink", {
-        "staff-contact-list.md": STAFF, "2026-11-24-si-cut-off.eml": MAIL})
+        "staff-contact-list.md": STAFF, "2026-11-24-si-cut-off.eml": MAIL,
+        "booking-0614.eml": BOOKING, "handover-vivian.txt": HANDOVER})
     yield engine
     engine.close()
 
@@ -102,3 +120,9 @@ def test_an_invented_malay_name_is_flagged_whole(forwarder):
                      "Ahmad Zulkifli bin Hassan supervises air freight. Siti Rohana binti Jamil books the flights.")
     flagged = [f.content for f in result.hallucination_flags if f.hallucination_type == "NonexistentEntity"]
     assert flagged == ["Siti Rohana binti Jamil"]
+
+
+def test_a_note_dated_by_its_written_line_replaces_an_older_mails_etd(forwarder):
+    result = checked(forwarder, "When does BKG-SG-26-0614 sail?",
+                     "BKG-SG-26-0614 sails on Wan Hai 302, ETD Singapore 2 Dec 2026.")
+    assert "8 Dec 2026 [corrected]" in result.delivered
