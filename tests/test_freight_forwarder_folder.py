@@ -66,11 +66,25 @@ Written 27 Nov 2026
 """
 
 
+ACCOUNT = """---
+title: Pandan Valley Foods Pte Ltd — customer account
+account_manager: Lau Jun Hao (Marcus)
+---
+
+# Pandan Valley Foods (PVF-0032)
+
+## Contacts at customer
+
+- Mdm Koh Siew Lan — Purchasing Manager, siewlan.koh@pandanvalley.com.sg, +65 6234 1188
+- Mr Arjun s/o Nair — Shipping Executive, arjun.nair@pandanvalley.com.sg, 9765 4410
+"""
+
+
 @pytest.fixture(scope="module")
 def forwarder(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "harbourlink", {
         "staff-contact-list.md": STAFF, "2026-11-24-si-cut-off.eml": MAIL,
-        "booking-0614.eml": BOOKING, "handover-vivian.txt": HANDOVER})
+        "booking-0614.eml": BOOKING, "handover-vivian.txt": HANDOVER, "account-pandan-valley.md": ACCOUNT})
     yield engine
     engine.close()
 
@@ -126,3 +140,13 @@ def test_a_note_dated_by_its_written_line_replaces_an_older_mails_etd(forwarder)
     result = checked(forwarder, "When does BKG-SG-26-0614 sail?",
                      "BKG-SG-26-0614 sails on Wan Hai 302, ETD Singapore 2 Dec 2026.")
     assert "8 Dec 2026 [corrected]" in result.delivered
+
+
+@pytest.mark.parametrize("name, role, email", [
+    ("Koh Siew Lan", "Purchasing Manager", "siewlan.koh@pandanvalley.com.sg"),
+    ("Arjun s/o Nair", "Shipping Executive", "arjun.nair@pandanvalley.com.sg"),
+])
+def test_a_contact_line_of_job_address_and_phone_after_an_honorific(forwarder, name, role, email):
+    attributes = only_entity(forwarder, name).attributes
+    assert (attributes.get("role"), attributes.get("email")) == (role, email)
+    assert not forwarder.kb.registry.find_by_alias(f"Mdm {name}")

@@ -35,7 +35,8 @@ class Observation:
 
 
 HONORIFIC = (
-    r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?(?:-ing\.)?"
+    # "Mdm Lee Pei Shan": Madam, as Singapore and Malaysia address a woman.
+    r"(?:(?:dr|mr|mrs|ms|mx|miss|mdm|madam|prof|sir|dame)\.?(?:-ing\.)?"
     # The German doctorate's subject and the habilitation after "Dr.": "Dr. rer. nat.", "Dr. med.
     # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
     r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."

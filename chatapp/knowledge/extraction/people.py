@@ -1092,6 +1092,9 @@ class PeopleReader:
                 if n == 0 and before != field and not (EMAIL.search(before) or phones_in(before)):
                     role = next((text for text in (before, before.split(", ")[0]) if _is_role_text(text)), None)
                     role = role or _lower_case_role(before)
+                elif n == 0 and ", " in field and not (EMAIL.search(head := field.split(", ")[0]) or phones_in(head)):
+                    # "Logistics Manager, peishan.lee@…, +65 6368 9021": the job, then the ways to reach them.
+                    role = head if _is_role_text(head) and is_job_title(head) else None
             elif n == 0:
                 if called := _CALLED_NOTE.search(field):
                     self.add(name, ALIAS, called.group("alias"), 0.85, "directory", position)
