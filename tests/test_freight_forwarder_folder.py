@@ -80,11 +80,27 @@ account_manager: Lau Jun Hao (Marcus)
 """
 
 
+PROJECT = """---
+title: Project Kenanga — TMS rollout
+owner: Lau Jun Hao (Marcus)
+---
+
+# Project Kenanga
+
+Replace the spreadsheet trucking schedule with a TMS.
+
+**Vendor PM:** Mr Benjamin Yeo, Routeflow Pte Ltd, benjamin.yeo@routeflow.com.sg
+
+Sorry to inform, Wan Hai 302 (ETD 2 Dec 2026) is overbooked, so the pilot loads move to the next vessel.
+"""
+
+
 @pytest.fixture(scope="module")
 def forwarder(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "harbourlink", {
         "staff-contact-list.md": STAFF, "2026-11-24-si-cut-off.eml": MAIL,
-        "booking-0614.eml": BOOKING, "handover-vivian.txt": HANDOVER, "account-pandan-valley.md": ACCOUNT})
+        "booking-0614.eml": BOOKING, "handover-vivian.txt": HANDOVER, "account-pandan-valley.md": ACCOUNT,
+        "project-kenanga.md": PROJECT})
     yield engine
     engine.close()
 
@@ -150,3 +166,13 @@ def test_a_contact_line_of_job_address_and_phone_after_an_honorific(forwarder, n
     attributes = only_entity(forwarder, name).attributes
     assert (attributes.get("role"), attributes.get("email")) == (role, email)
     assert not forwarder.kb.registry.find_by_alias(f"Mdm {name}")
+
+
+def test_a_project_named_project_x_is_no_person_and_its_vendors_address_is_the_vendors(forwarder):
+    assert all(e.type != "person" for e in forwarder.kb.registry.find_by_alias("Project Kenanga"))
+    assert only_entity(forwarder, "Benjamin Yeo").attributes.get("email") == "benjamin.yeo@routeflow.com.sg"
+
+
+def test_a_sailing_date_in_brackets_after_a_vessel_is_no_job(forwarder):
+    for entity in forwarder.kb.registry.find_by_alias("Wan Hai"):
+        assert "ETD" not in (entity.attributes.get("role") or "")

@@ -226,6 +226,8 @@ def looks_like_person(name: str) -> bool:
         return False  # "Cascade Builders", "All Bengaluru", "Team Phoenix": a firm's, a list's or a team's name
     if words[0] == "The":
         return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
+    if words[0].lower() in ("project", "programme", "program"):
+        return False  # "Project Tembusu": a piece of work named by what it is, never a person
     if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):
         return False
     if any(w.lower() in _NUMBER_WORDS for w in capitalised):

@@ -886,6 +886,11 @@ class PeopleReader:
             titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
             if _goes_by(role, name):
                 continue  # "Tan Wei Ming (Jason)": the name they go by (_nicknames)
+            if any(c.isdigit() for c in role):
+                from chatapp.knowledge.extraction.values import find_dates
+
+                if find_dates(role):
+                    continue  # "Maersk Kensington (ETD 9 Dec 2026)": a vessel's sailing date, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
 
