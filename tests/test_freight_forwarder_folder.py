@@ -22,6 +22,9 @@ marcus.lau@harbourlinkcargo.com.sg · DID +65 6733 4112 · HP 9234 8761
 **Seah Pei Wen (Vivian)** — Ocean Freight Executive
 vivian.seah@harbourlinkcargo.com.sg · DID +65 6733 4115
 
+**Toh Kian Seng (Victor)** — Head, Sea Freight
+victor.toh@harbourlinkcargo.com.sg · DID +65 6733 4110
+
 ## Air Freight
 
 **Ahmad Zulkifli bin Hassan** — Air Freight Supervisor
@@ -176,3 +179,12 @@ def test_a_project_named_project_x_is_no_person_and_its_vendors_address_is_the_v
 def test_a_sailing_date_in_brackets_after_a_vessel_is_no_job(forwarder):
     for entity in forwarder.kb.registry.find_by_alias("Wan Hai"):
         assert "ETD" not in (entity.attributes.get("role") or "")
+
+
+def test_a_wrong_role_said_of_the_english_name_and_family_name_is_corrected_surely(forwarder):
+    result = checked(forwarder, "What does Vivian do?", "Vivian Seah is the Finance Manager.")
+    assert "Vivian Seah is the Ocean Freight Executive [corrected]." in result.delivered
+
+
+def test_head_comma_department_is_the_head_of_it(forwarder):
+    assert only_entity(forwarder, "Toh Kian Seng").attributes.get("role") == "Head of Sea Freight"

@@ -109,8 +109,8 @@ _NAME_THEN_GIVEN_NAME = re.compile(rf"(?P<name>{PROSE_NAME})\s*\((?P<goes_by>[A-
 
 def _goes_by(word: str, name: str) -> bool:
     """Whether a bracketed word after `name` is a given name the person goes by ("Jason"), not a title
-    ("Dean", "Major"). An "-ian" that is a given name ("Vivian", "Julian") is no job's agent ending."""
-    titled = is_job_title(word) and not word.lower().endswith("ian")
+    ("Porter", "Dean"). An "-ian" or "-or" that is a given name ("Vivian", "Victor") is no job's agent ending."""
+    titled = is_job_title(word) and not word.lower().endswith(("ian", "or"))
     return is_first_name(word) and not titled and word not in name.split()
 
 
@@ -465,7 +465,10 @@ def _split_role(text: str) -> tuple[str, str]:
     """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
     Commercial Property"; the part after the first comma or bar names the team the role is in."""
     role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
-    return role.strip(" ."), department.strip(" .")
+    role, department = role.strip(" ."), department.strip(" .")
+    if role.lower() == "head" and department and department[0].isupper() and "," not in department:
+        return f"{role} of {department}", ""  # "Head, Ocean Freight" is the Head of Ocean Freight
+    return role, department
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
