@@ -188,3 +188,13 @@ def test_a_wrong_role_said_of_the_english_name_and_family_name_is_corrected_sure
 
 def test_head_comma_department_is_the_head_of_it(forwarder):
     assert only_entity(forwarder, "Toh Kian Seng").attributes.get("role") == "Head of Sea Freight"
+
+
+def test_a_corrected_job_takes_the_article_it_wants(forwarder):
+    result = checked(forwarder, "What does Marcus do?", "Marcus Lau is an Air Freight Supervisor.")
+    assert "Marcus Lau is a Ocean" not in result.delivered
+    assert "is an Ocean Freight Manager [corrected]" in result.delivered
+    result = checked(forwarder, "What does Zulkifli do?", "Ahmad Zulkifli bin Hassan is an Ocean Freight Manager.")
+    assert "is a Air" not in result.delivered and "is an Air Freight Supervisor [corrected]" in result.delivered
+    result = checked(forwarder, "What does Vivian do?", "Vivian Seah is a Finance Manager.")
+    assert "Vivian Seah is an Ocean Freight Executive [corrected]." in result.delivered
