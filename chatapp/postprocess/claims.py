@@ -28,6 +28,9 @@ from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
 
+# The given names and the particle before a father's name ("Nurul Huda binti ", "Rajesh s/o "), as Malay
+# and Tamil names are written in Singapore and Malaysia: one name with the one after it.
+_GIVEN_BEFORE_PARTICLE = re.compile(r"(?<![\w'’-])(?:[A-Z][a-z'’-]+\s+){1,3}(?:bin|binti|binte|bte|s/o|d/o|a/l|a/p)\s+$")
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART", "LAW"})
 PERSON_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})
 THING_PRONOUNS = frozenset({"it", "its"})
@@ -206,6 +209,9 @@ class ClaimExtractor:
                 if not re.search(r"\w", surface):
                     continue
                 start = ent.start_char + offset + part.index(surface)
+                if ent.label_ == "PERSON" and (given := _GIVEN_BEFORE_PARTICLE.search(doc.text, 0, start)):
+                    # "Nurul Huda binti Kamal": the recogniser's "Kamal" is the end of a name joined by "binti".
+                    surface, start = doc.text[given.start():start] + surface, given.start()
                 span = (start, start + len(surface))
                 ids = self.view.lookup(surface)
                 names.append(NameClaim(Claim(surface, span, "name", ids[0] if ids else None),

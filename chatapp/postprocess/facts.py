@@ -686,8 +686,24 @@ def aligned_known(known: list[KnownValue], vc: ValueClaim, sentence: SentenceInf
                 targets = partly
         else:
             return None
+    if vc.value.vtype == "phone" and len(targets) > 1 and (said := _phone_line_said(sentence.claim.text)):
+        # "His direct line is …" of someone with a desk phone and a mobile: the desk phone.
+        targets = [k for k in targets if k.key == said] or targets
     distinct = {(k.shape, repr(k.parsed)) for k in targets}
     return targets[0] if len(distinct) == 1 else None
+
+
+# How a sentence names a desk line ("direct line", "DDI", Singapore's "DID") or a mobile ("cell", Singapore's
+# "HP" for handphone), as the registry keeps them apart (observations.LABEL_SYNONYMS).
+_DESK_LINE_WORDS = re.compile(r"\b(?:direct\s+(?:line|dial|number)|ddi|did|desk\s+(?:phone|line)|landline|office\s+line)\b",
+                              re.IGNORECASE)
+_MOBILE_WORDS = re.compile(r"\b(?:mobile|mob|cell|cellphone|handphone|h/p)\b|(?-i:\bHP\b)", re.IGNORECASE)
+
+
+def _phone_line_said(text: str) -> str | None:
+    """The key of the phone line a sentence names: "phone" for a desk line, "mobile", or None (both or neither)."""
+    desk, mobile = bool(_DESK_LINE_WORDS.search(text)), bool(_MOBILE_WORDS.search(text))
+    return "phone" if desk and not mobile else "mobile" if mobile and not desk else None
 
 
 def _same_kind(value: V.FoundValue, known: KnownValue) -> bool:

@@ -275,7 +275,11 @@ class KnowledgeView:
             ids = self.lookup(surface)
             if not ids:
                 continue
-            exact = any(normalize_alias(self.entities[i].name) == normalize_alias(surface) for i in ids)
+            exact = any(normalize_alias(self.entities[i].name) == normalize_alias(surface) for i in ids) or (
+                # "Michelle Tan" for Tan Hui Min (Michelle): the name they go by with their family name, one
+                # person's alone, names them as surely as the full name does.
+                len(ids) == 1 and len(words := surface.split()) >= 2 and self.entities[ids[0]].type == "person"
+                and normalize_alias(words[-1]) in normalize_alias(self.entities[ids[0]].name).split())
             mentions.append(EntityMention(match.span(1), surface, ids, exact))
         return mentions
 

@@ -230,9 +230,10 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
     shown = view.display(known)
     if link.name_span is not None:
         return _role_given_to_another(link, text, view, known, certain_confidence, uncertain_confidence)
+    replace_span, replacement = _with_its_article(text, link.value_span, shown)
     if link.certain:
         confidence = certain_confidence
-        suggestion = text[link.span[0]:link.value_span[0]] + shown
+        suggestion = text[link.span[0]:replace_span[0]] + replacement
     else:
         # Only the name ties the claim to this entity, and the mismatch may mean someone else.
         confidence = uncertain_confidence
@@ -245,7 +246,24 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
         evidence.append(f"the only {first} in the knowledge base is {entity.name}; a different {first} "
                         "would be unknown to it")
     return Finding("WrongAttribute", link.span, content, confidence, suggestion, evidence, link.sentence,
-                   link.value_span, shown, major=link.certain)
+                   replace_span, replacement, major=link.certain)
+
+
+_ARTICLE_BEFORE = re.compile(r"\b(a|an|A|An)\s+$")
+
+
+def _with_its_article(text: str, span: tuple[int, int], shown: str) -> tuple[tuple[int, int], str]:
+    """The span and text that replace a wrong value, taking in the "a"/"an" before it when the right
+    value wants the other one: "is an Ocean Freight Executive" corrected to "is a Key Account Manager"."""
+    article = _ARTICLE_BEFORE.search(text, 0, span[0])
+    first = shown.split()[0] if shown.split() else ""
+    if article is None or not first[:1].isalpha() or first.isupper() or first[:1].lower() in "uh":
+        return span, shown  # "an MBA", "a user", "an hour": the sound is not the letter's
+    wanted = "an" if first[0].lower() in "aeio" else "a"
+    if article.group(1).lower() == wanted:
+        return span, shown
+    wanted = wanted.capitalize() if article.group(1)[0].isupper() else wanted
+    return (article.start(1), span[1]), f"{wanted} {shown}"
 
 
 def _role_given_to_another(link: ProfileLink, text: str, view: KnowledgeView, known, certain_confidence: float,

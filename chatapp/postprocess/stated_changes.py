@@ -235,7 +235,13 @@ def _values_after(sentence: str, matches: list[re.Match], nows: list[re.Match]) 
                      and re.fullmatch(r"[^.;:!?]*", gap := sentence[first.span[1]:f.span[0]])
                      and not _OLD_SIDE_WORDS.search(gap)]
     for match in nows:
-        news += [f for f in found if match.start("clause") <= f.span[0] < match.end("clause")][:1]
+        # The first value of each kind: "rolled, now Wan Hai 305 ETD 8 Dec 2026" names the new vessel's
+        # number first and the new date after it.
+        kinds: dict[str, V.FoundValue] = {}
+        for f in found:
+            if match.start("clause") <= f.span[0] < match.end("clause"):
+                kinds.setdefault(f.vtype, f)
+        news += list(kinds.values())
     return list({new.span: new for new in news}.values())
 
 

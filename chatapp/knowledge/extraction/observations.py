@@ -35,7 +35,8 @@ class Observation:
 
 
 HONORIFIC = (
-    r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame)\.?(?:-ing\.)?"
+    # "Mdm Lee Pei Shan": Madam, as Singapore and Malaysia address a woman.
+    r"(?:(?:dr|mr|mrs|ms|mx|miss|mdm|madam|prof|sir|dame)\.?(?:-ing\.)?"
     # The German doctorate's subject and the habilitation after "Dr.": "Dr. rer. nat.", "Dr. med.
     # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
     r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."
@@ -281,6 +282,8 @@ def looks_like_person(name: str) -> bool:
         return False  # "Project Falcon", "Programme Kestrel": a piece of work's name, as a page's heading gives it
     if words[0] == "The":
         return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
+    if words[0].lower() in ("project", "programme", "program"):
+        return False  # "Project Tembusu": a piece of work named by what it is, never a person
     if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):
         return False
     if any(w.lower() in _NUMBER_WORDS for w in capitalised):

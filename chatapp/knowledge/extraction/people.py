@@ -29,7 +29,7 @@ from chatapp.knowledge.extraction.observations import (
     natural_order_names,
 )
 from chatapp.accents import fold, strip_accents
-from chatapp.lexicon import is_common, is_first_name
+from chatapp.lexicon import is_common, is_first_name, is_surname
 from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB, is_reply_attribution
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
@@ -102,6 +102,27 @@ _ROLE_RIGHT_BEFORE_NAME = re.compile(
     rf"(?:^\s*(?:[-*•+]\s+)?|\b{_OWNER})(?P<role>[A-Za-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})\s+(?P<name>{PROSE_NAME})"
     r"(?![\w'’-])"
 )
+# "Tan Wei Ming (Jason)", "Goh Kai Xiang (Kelvin)": a given name in brackets after a full name is the name
+# the person goes by (an English name beside a Chinese one, as Singapore and Hong Kong write them), not a job.
+_NAME_THEN_GIVEN_NAME = re.compile(rf"(?P<name>{PROSE_NAME})\s*\((?P<goes_by>[A-Z][a-z'’-]{{1,20}})\)")
+
+
+def _goes_by(word: str, name: str) -> bool:
+    """Whether a bracketed word after `name` is a given name the person goes by ("Jason"), not a title
+    ("Porter", "Dean"). An "-ian" or "-or" that is a given name ("Vivian", "Victor") is no job's agent ending."""
+    titled = is_job_title(word) and not word.lower().endswith(("ian", "or"))
+    return is_first_name(word) and not titled and word not in name.split()
+
+
+def family_name(name: str) -> str:
+    """The family name: the first word of a name written family name first, as Chinese names are ("Tan
+    Wei Ming": "Tan" is a surname and no given name), else the last word."""
+    words = name.split()
+    if len(words) >= 2 and is_surname(words[0]) and not is_first_name(words[0]):
+        return words[0]
+    return words[-1]
+
+
 # "Pavla Horáková started on 23 November as assistant brewer": someone who joined, and the job they joined as.
 _JOINED_AS = re.compile(
     rf"(?<![\w'’-])(?P<name>{PROSE_NAME})\s+(?:has\s+)?(?:started|starts|joined|joins|began|begins)\b"
@@ -126,7 +147,9 @@ _KIN = frozenset("daughter son mother father brother sister wife husband cousin 
 # Labels that introduce a directory line's fields: "Email: …", "DDI: …", "Phone: …".
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
 _DIRECTORY_LINE = re.compile(
-    r"^\s*(?P<item>[-*•+]\s+|\d+[.)]\s+)?(?P<bold>\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)(?:\*\*|__)?"
+    r"^\s*(?P<item>[-*•+]\s+|\d+[.)]\s+)?(?P<bold>\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)"
+    # "**Tan Wei Ming (Jason)** — Head, Ocean Freight": the name they go by, in brackets after the full name.
+    r"(?:\s*\((?P<goes_by>[A-Z][a-z'’-]{1,20})\))?(?:\*\*|__)?"
     r"\s*(?P<sep>[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
 )
 # "Present: Dana Kim, Rob Ellison and Femi Adeyemi" — who was at a meeting, in its notes.
@@ -277,7 +300,8 @@ def phones_in(text: str) -> list[str]:
 # A label right before a number that makes it a mobile: "mobile 07700…", "Mob:", "cell", "M: 07700…"
 # (the bare letter only with its colon, as signatures write it).
 _MOBILE_LABEL = re.compile(
-    r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone)\b\.?|(?-i:\bM:))\s*:?\s*(?:no\.?\s*)?$", re.IGNORECASE)
+    r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone|handphone|h/p)\b\.?|(?-i:\bM:)|(?-i:\bHP\b))"
+    r"\s*:?\s*(?:no\.?\s*)?$", re.IGNORECASE)
 
 
 def labelled_phones(text: str) -> list[tuple[str, str]]:
@@ -467,7 +491,10 @@ def _split_role(text: str) -> tuple[str, str]:
     """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
     Commercial Property"; the part after the first comma or bar names the team the role is in."""
     role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
-    return role.strip(" ."), department.strip(" .")
+    role, department = role.strip(" ."), department.strip(" .")
+    if role.lower() == "head" and department and department[0].isupper() and "," not in department:
+        return f"{role} of {department}", ""  # "Head, Ocean Freight" is the Head of Ocean Freight
+    return role, department
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s+")
@@ -524,7 +551,9 @@ def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]
 
 # What may sit between the addresses and numbers of a contact line: separators and short labels
 # ("E:", "Mob", "Tel.", "Office:", as US cards write the desk line beside the "Cell:").
-_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi|office|work|desk|direct)\b\.?:?)*",
+# "DID" (direct line) and "HP" (handphone) are how Singapore and Malaysia label a desk line and a mobile.
+_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi|did|hp|"
+                             r"office|work|desk|direct)\b\.?:?)*",
                              re.IGNORECASE)
 
 
@@ -659,6 +688,13 @@ class PeopleReader:
             if looks_like_person(name):
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
                 self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
+        # "Tan Wei Ming (Jason)": the given name they go by, and with their family name ("Jason Tan"), as
+        # their mails sign and address them.
+        for match in _NAME_THEN_GIVEN_NAME.finditer(self.text):
+            name, goes_by = clean_name(match.group("name")), match.group("goes_by")
+            if looks_like_person(name) and _goes_by(goes_by, name):
+                self.add(name, ALIAS, goes_by, 0.85, "nickname", match.start())
+                self.add(name, ALIAS, f"{goes_by} {family_name(name)}", 0.85, "nickname", match.start())
         # 'Maximilian Huber ("Max")': the nickname in quotes in brackets after the full name.
         for match in _NAME_THEN_NICKNAME.finditer(self.text):
             name, nickname = clean_name(match.group("name")), match.group("nickname")
@@ -851,6 +887,8 @@ class PeopleReader:
         match = _PAREN_LINE.match(line)
         if not match:
             return False
+        if _goes_by(match.group("role").strip(), clean_name(match.group("name"))):
+            return False  # "Tan Wei Ming (Jason) — Head, Ocean Freight · …": the name they go by; a directory line
         # Without an address or phone beside it, "Dana Kim (Finance)" in prose is too loose to be a role.
         return self._entry_with_contact(clean_name(match.group("name")), match.group("role"), match.group("rest"),
                                         position, role_confidence=0.93, email_confidence=0.95)
@@ -903,6 +941,13 @@ class PeopleReader:
             name, role = clean_name(match.group(1)), match.group(2).strip()
             words = re.findall(r"[^\W\d_]+", role)
             titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+            if _goes_by(role, name):
+                continue  # "Tan Wei Ming (Jason)": the name they go by (_nicknames)
+            if any(c.isdigit() for c in role):
+                from chatapp.knowledge.extraction.values import find_dates
+
+                if find_dates(role):
+                    continue  # "Maersk Kensington (ETD 9 Dec 2026)": a vessel's sailing date, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
 
@@ -1150,6 +1195,9 @@ class PeopleReader:
                 if n == 0 and before != field and not (EMAIL.search(before) or phones_in(before)):
                     role = next((text for text in (before, before.split(", ")[0]) if _is_role_text(text)), None)
                     role = role or _lower_case_role(before)
+                elif n == 0 and ", " in field and not (EMAIL.search(head := field.split(", ")[0]) or phones_in(head)):
+                    # "Logistics Manager, peishan.lee@…, +65 6368 9021": the job, then the ways to reach them.
+                    role = head if _is_role_text(head) and is_job_title(head) else None
             elif n == 0:
                 if called := _CALLED_NOTE.search(field):
                     self.add(name, ALIAS, called.group("alias"), 0.85, "directory", position)

@@ -48,7 +48,9 @@ _BINARY_PROBE = 8192
 _FILENAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 # "Date: 2026-11-12", "**Date:** 12 Nov 2026", ":Date: November 12, 2026", "date: 2026-11-12" (front
 # matter), "Last updated: …", "Meeting date: …".
-_DATE_LINE = re.compile(r"^[\s>*_:-]*(?:(?:last\s+)?updated|(?:meeting\s+|document\s+)?date|written|dated)[\s*_]*:",
+_DATE_LINE = re.compile(r"^[\s>*_:-]*(?:(?:last\s+)?updated|(?:meeting\s+|document\s+)?date|written|dated)[\s*_]*:"
+                        # "Written 3 Dec 2026", "Dated 4 March 2026": the day right after the word, no colon.
+                        r"|^[\s>*_-]*(?:written|dated)(?:\s+on)?\s+(?=\d|(?:mon|tue|wed|thu|fri|sat|sun)\w*\b)",
                         re.IGNORECASE)
 # A heading (a Markdown "#" line, or the first line) whose date leads it or closes it set apart:
 # "Standup — 2026-03-12", "Weekly update: 3 Nov 2026", "Minutes (12 March 2026)", "2026-03-12 retro".
