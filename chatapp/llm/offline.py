@@ -441,11 +441,11 @@ class OfflineResponder:
         for record in self.kb.registry.attribute_history(entity.entity_id):
             if record["method"] == "record" and record["status"] in ("current", "also"):
                 rows.setdefault((record["source"], record["position"]), {})[record["key"]] = record["value"]
-        on_the_day = [row for row in rows.values() if any(
-            day and V.is_day(wanted, day) for value in row.values() for day in _full_days(str(value)) for wanted in asked)]
-        if len(rows) < 2 or len(on_the_day) != 1:
+        if len(rows) < 2:
             return entity
-        return replace(entity, attributes={**entity.attributes, **on_the_day[0]})
+        on_the_day = [row for row in rows.values() if any(
+            V.is_day(wanted, day) for value in row.values() for day in _full_days(str(value)) for wanted in asked)]
+        return replace(entity, attributes={**entity.attributes, **on_the_day[0]}) if len(on_the_day) == 1 else entity
 
     def _names_someone(self, value: Any) -> bool:
         """Whether a value names a person or a body: a link to one, a name's shape, or a person or body the
