@@ -1050,7 +1050,7 @@ class PeopleReader:
                                  and not quoted[n])
             if by_first_name:
                 name = self.sender  # the sender signing with a first name, their title and numbers under it
-            elif name != line.strip().strip("*_") and not _name_with_nickname(line, name) or not self.is_person(name):
+            elif (name != line.strip().strip("*_") and not _name_with_nickname(line, name)) or not self.is_person(name):
                 continue
             # "Taproom Manager | Ridgeway Brewing": the title, then the organisation after a bar.
             title = re.split(r"\s+[|·]\s+", lines[n + 1].strip())[0]
