@@ -300,6 +300,8 @@ def _is_role_text(text: str) -> bool:
         return False
     if re.search(r"\d", text) and not re.search(r"[a-z]", text):
         return False  # "Project Hikari (HKR-27)": a code in capitals and figures is no job
+    if re.search(r"\b[A-Z]{2,}-\d|\d{4}", text):
+        return False  # "Neckarbrücke (Vergabenummer TBA-2026-0417)": a reference number is no job either
     # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
     text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)

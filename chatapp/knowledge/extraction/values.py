@@ -41,14 +41,19 @@ _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
 # "EUR 3,200.00", "USD 350": a currency's code before the number, in capitals.
 _CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN)(?=\s?\d)"
 # "€1.2m": one decimal digit is a part of the scale after it, never cents.
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|" + _CODE_MARKS
+# German amounts group thousands with a full stop and write cents after a comma: "EUR 23.750,00"; "TEUR 85"
+# (or "T€") counts in thousands of euros.
+_THOUSANDS_OF_EUROS = r"(?<![A-Za-z])T(?:EUR|€)(?=\s?\d)"
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|"
+                    + _THOUSANDS_OF_EUROS + "|" + _CODE_MARKS
                     + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)"
-                    r"(?:\.(?P<cents>\d{2})|\.(?P<tenths>\d)(?=\s?[kKmM]\b))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
+                    r"(?:[.,](?P<cents>\d{2})(?!\d|,\d)|\.(?P<tenths>\d)(?=\s?[kKmM]\b))?(?P<scale>\s?[kKmM]\b)?(?:/=)?")
 
 # French writes the mark after the figure, thousands grouped with a space (often a no-break one) and cents
 # after a comma: "38 500 $", "12 500,00 $", "2 800 €".
-TRAILING_AMOUNT = re.compile(r"(?<![\w,.])(?<!\d[ \u00a0\u202f])(?P<num>\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)"
-                             r"(?:,(?P<cents>\d{2}))?[ \u00a0\u202f]?(?P<cur>[$€£])(?![\w$])")
+# German writes it so too, thousands grouped with a full stop: "6.480,00 €", "48.500 EUR", "85 TEUR".
+TRAILING_AMOUNT = re.compile(r"(?<![\w,.])(?<!\d[ \u00a0\u202f])(?P<num>\d{1,3}(?:[ \u00a0\u202f.]\d{3})+|\d+)"
+                             r"(?:,(?P<cents>\d{2}))?[ \u00a0\u202f]?(?P<cur>[$€£]|T?EUR|T€)(?![\w$])")
 
 
 def _sign(written: str) -> str:
@@ -110,7 +115,10 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
             number += int(match.group("tenths")) / 10
         scale = (match.groupdict().get("scale") or "").strip().lower()
         number *= {"k": 1e3, "m": 1e6}.get(scale, 1)
-        sign = _sign(match.group("cur"))
+        written = match.group("cur")
+        if written.startswith("T") and len(written) > 1:  # "TEUR 85": thousands of euros
+            number, written = number * 1e3, written[1:]
+        sign = _sign(written)
         found.append((match, (sign, number)))
     return found
 
@@ -148,10 +156,10 @@ def leading_value(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() == 0:
             rest = text[found[0][0].end():].lstrip()
-            if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ")):
+            if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ", "zzgl", "inkl", "exkl")):
                 return found[0][0].group(0).strip()
             # "€ 412,800 net, including installation": the amount, before or after tax, and the note after.
-            if re.match(r"(?:net|gross)\b", rest):
+            if re.match(r"(?:net|gross|netto|brutto)\b", rest):
                 return found[0][0].group(0).strip()
     return text
 
