@@ -28,7 +28,7 @@ from chatapp.knowledge.extraction.observations import (
     looks_like_person,
     natural_order_names,
 )
-from chatapp.accents import fold, strip_accents
+from chatapp.accents import fold, strip_accents, umlauts_spelled_out
 from chatapp.lexicon import is_common, is_first_name
 from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB, is_reply_attribution
 
@@ -58,7 +58,10 @@ _CLOSING = re.compile(
     r"all the best|speak soon|see you|yours|sincerely|yours sincerely|thanks again|with thanks|ta|"
     # French sign-offs: "Merci!", "Bonne soirée,", "Cordialement,", "Au plaisir,", "À bientôt,"
     r"merci|bonne journée|bonne soirée|bonne fin de journée|cordialement|salutations|au plaisir|à bientôt|"
-    r"bien à vous|amitiés)(?!\w)[^\n]{0,30}[,!.]?$",
+    r"bien à vous|amitiés|"
+    # German ones: "Viele Grüße", "Mit freundlichen Grüßen", "Gruß", "Danke und bis bald"
+    r"(?:viele|beste|liebe|herzliche|schöne|freundliche) grüße|mit freundlichen grüßen|grüße|gruß|danke|"
+    r"vielen dank|bis bald)(?!\w)[^\n]{0,30}[,!.]?$",
     re.IGNORECASE,
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
@@ -66,10 +69,10 @@ _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s
 # A message's To: line in its own header block: "To: Caoimhe Ní Bhriain <caoimhe.nibhriain@…>".
 _BODY_HEADER_TO = re.compile(r"^[ \t>]*\**To\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
 # "Hi Keeva,", "Dear Paddy": a message's greeting of one person by one name.
-_GREETING = re.compile(r"(?i:hi|hello|hey|dear|morning|good morning|good afternoon)\s+([A-Z][^\W\d_]{2,15})\s*[,!]?$")
+_GREETING = re.compile(r"(?i:hi|hello|hey|dear|morning|good morning|good afternoon|hallo|liebe|lieber)\s+([A-Z][^\W\d_]{2,15})\s*[,!]?$")
 _HEADER_OR_RULE = re.compile(r"(?:\**(?:from|to|cc|bcc|sent|date|subject)\**:|-{2,}|_{4,}|on\s.*:$)", re.IGNORECASE)
 _GROUP_GREETED = frozenset("all team everyone everybody folks guys colleagues sir sirs madam gents ladies friends "
-                           "there both partners".split())
+                           "there both partners alle zusammen".split())
 # Where a mail's own part ends and a quoted or forwarded one begins: "On … wrote:", an Outlook
 # "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
 # or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
@@ -694,6 +697,13 @@ class PeopleReader:
         self.add(name, "email", address, confidence, method, position)
         local = address.split("@")[0]
         words = [w.lower() for w in name.split()]
+        # "hannes.schaefer@" for Johannes Schäfer, "bill.harrington@" for William: the surname as the
+        # name gives it and before it, instead of the given name, the one people call them by.
+        called = re.fullmatch(r"([a-z]{3,})[._]([a-z'-]{2,})", local)
+        if called and len(words) >= 2 and called.group(1) not in {fold(words[0]), fold(umlauts_spelled_out(words[0]))} and called.group(2) in {
+                fold(words[-1]), fold(umlauts_spelled_out(words[-1]))} and (
+                is_first_name(called.group(1)) or called.group(1) in fold(umlauts_spelled_out(words[0]))):
+            local = called.group(1)
         # The address's local part is a name people use when it is not just the full name
         # re-spelt: "kostas@" for Konstantinos, "jokafor" like "jsmith".
         if re.fullmatch(r"[a-z][a-z'-]{2,}", local) and local not in ("".join(words), ".".join(words)):
@@ -851,6 +861,8 @@ class PeopleReader:
             name, role = clean_name(match.group(1)), match.group(2).strip()
             words = re.findall(r"[^\W\d_]+", role)
             titled = words and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+            if len(role.split()) == 1 and is_first_name(role) and not is_job_word(role.lower()):
+                continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
 
