@@ -80,7 +80,9 @@ def load_pipeline():
 # Abbreviations written before a number that spaCy's English tokenizer splits from their full stop,
 # so "Phone: ext. 214." was read as the sentences "Phone: ext." and "214.".
 ABBREVIATIONS = ("ext.", "Ext.", "approx.", "Approx.", "tel.", "Tel.", "incl.", "excl.", "vs.", "fig.", "Fig.",
-                 "vol.", "Vol.", "pp.", "nos.", "Nos.", "ref.", "Ref.")
+                 "vol.", "Vol.", "pp.", "nos.", "Nos.", "ref.", "Ref.",
+                 # German engineers' titles before a name: "Prof. Dr.-Ing. Rainer Vöhringer", "Dipl.-Ing. Petra Sommer"
+                 "Dr.-Ing.", "Dipl.-Ing.")
 
 
 def keep_abbreviations(nlp) -> None:

@@ -411,7 +411,10 @@ def _value_right_before(text: str) -> re.Match | None:
     """The date or amount that ends `text`, perhaps with a word or two after it ("€ 398,500 net")."""
     found = [m for m, _ in find_amounts(text)] + [m for m, _ in find_dates(text)]
     last = max(found, key=lambda m: m.end(), default=None)
-    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*){0,2}\s*", text[last.end():]):
+    # A time of day may follow the date: "18.01.2027, 12:00 (was 14.12.2026)".
+    after = re.sub(r"^,?\s*(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*(?:Uhr|h|am|pm|a\.m\.|p\.m\.))?", "", text[last.end():]
+                   ) if last is not None else ""
+    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*){0,2}\s*", after):
         return last
     return None
 
@@ -425,7 +428,9 @@ def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
     for raw in text.split("\n"):
         line = raw.strip()
         previous = lines[-1][0] if lines else ""
-        if (line[:1].islower() and previous and not previous.startswith((">", "#", "|"))
+        # "(was 14.12.2026), because …" wrapped onto its own line goes on the line before too.
+        if ((line[:1].islower() or _WAS.match(line))
+                and previous and not previous.startswith((">", "#", "|"))
                 and not previous.endswith((".", "!", "?", ":")) and not _FIELD_LINE.match(line)):
             lines[-1] = (f"{previous} {line}", lines[-1][1])
         else:

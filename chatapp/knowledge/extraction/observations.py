@@ -388,8 +388,14 @@ def key_for_label(label: str) -> str:
         return LABEL_SYNONYMS.get(key, key)
     # A label in two languages, "Funktion / Role", "Projektleiter / Project lead": the key one side names,
     # when the sides name no two different keys ("E-Mail / Telefon" stays as written).
-    known = {key_for_label(part) for part in text.split(" / ")} & _KNOWN_KEYS
-    return known.pop() if len(known) == 1 else key
+    # Else the side in English ("Abgabetermin / Submission deadline"), as the user asks in English.
+    sides = text.split(" / ")
+    known = {key_for_label(part) for part in sides} & _KNOWN_KEYS
+    if known:
+        return known.pop() if len(known) == 1 else key
+    english = [side for side in sides if (said := re.findall(r"[^\W\d_]+", side))
+               and all(is_common(word) for word in said)]
+    return key_for_label(english[0]) if len(english) == 1 and len(sides) == 2 else key
 
 
 # Labels that name a common attribute another way; the registry keeps one key for each.
