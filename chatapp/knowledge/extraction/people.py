@@ -924,6 +924,8 @@ class PeopleReader:
         quoted = [bool(re.match(r"[ \t]*>", line)) for line in lines]
         lines = [re.sub(r"^[ \t]*>+[ \t]?", "", line) for line in lines]
         for n, line in enumerate(lines[:-1]):
+            if _CLOSING.match(line.strip()):
+                continue  # "Viele Grüße" over the writer's name is no name with a title under it
             name = clean_name(line)
             by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0]
                                  and not quoted[n])
