@@ -73,11 +73,21 @@ SOFiSTiK maintenance renewal: 6.480,00 € per year.
 """
 
 
+SUBCONTRACTORS = """{"nachunternehmer": [
+  {"firma": "Baugrund Kraichgau GmbH", "leistung": "Baugrundgutachten", "telefon": "+49 7251 3322-0",
+   "rahmenvertrag": "RV-2024-11"},
+  {"firma": "Windkanal Pfinztal GmbH", "leistung": "Windkanalversuche", "telefon": "+49 7240 9180-5",
+   "rahmenvertrag": null}
+]}
+"""
+
+
 @pytest.fixture(scope="module")
 def office(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "falkenried", {
         "team.md": TEAM, "rheinsteg.md": TENDER, "2026-12-03-abgabe-verschoben.eml": MOVED,
-        "2026-11-09-vergabeunterlagen.eml": INVITATION, "parkhaus-durlach.md": COSTS})
+        "2026-11-09-vergabeunterlagen.eml": INVITATION, "parkhaus-durlach.md": COSTS,
+        "nachunternehmer.json": SUBCONTRACTORS})
     yield engine
     engine.close()
 
@@ -142,3 +152,13 @@ def test_a_german_date_is_read_and_corrected_in_german(office):
 
     assert [d.isoformat() for _, d in find_dates("am 7. Dezember 2026 und 30. Nov. 2026")] == ["2026-12-07", "2026-11-30"]
     assert not [v for v in find_values("3. May we start?") if v.kind == "date"]  # a numbered list, no date
+
+
+def test_a_things_number_is_no_phone_number(office):
+    from chatapp.lexicon import concepts_asked
+
+    assert "phone" not in concepts_asked("What is the framework contract number of Baugrund Kraichgau?")
+    assert "phone" in concepts_asked("What is Dörte's number?") and "phone" in concepts_asked("whats dörtes number")
+    answer = office.ask("What is the framework contract number of Baugrund Kraichgau?", session="contract",
+                        model="offline").response.delivered
+    assert "RV-2024-11" in answer and "phone is" not in answer
