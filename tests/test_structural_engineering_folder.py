@@ -162,3 +162,11 @@ def test_a_things_number_is_no_phone_number(office):
     answer = office.ask("What is the framework contract number of Baugrund Kraichgau?", session="contract",
                         model="offline").response.delivered
     assert "RV-2024-11" in answer and "phone is" not in answer
+
+
+def test_a_deadline_said_with_its_verb_is_corrected(office):
+    # "must be submitted by" says the page's "Submission deadline": the verb of the "-ssion" noun, and a
+    # date that is a deadline.
+    result = checked(office, "When is the Rheinsteg bid due?",
+                     "The Rheinsteg Maxau bid must be submitted on the platform by 14.12.2026.")
+    assert "18.01.2027 [corrected]" in result.delivered
