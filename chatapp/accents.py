@@ -21,6 +21,15 @@ def strip_accents(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c))
 
 
+_UMLAUTS_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+
+
+def umlauts_spelled_out(text: str) -> str:
+    """ "Jürgen Häberle" -> "Juergen Haeberle", "Roßbach" -> "Rossbach": German names as a keyboard
+    (and every mail address) without umlauts writes them."""
+    return text.translate(_UMLAUTS_SPELLED_OUT)
+
+
 TOKEN = re.compile(r"\w+(?:[.@]\w+)*")  # a word, or an address/handle with its dots and @
 
 

@@ -420,12 +420,30 @@ def without_phrase_cues(text: str) -> str:
     return text
 
 
+# Words before "number" that leave it a phone number: "his number", "Anja's number", "office number".
+_PHONE_NUMBER_BEFORE = frozenset("his her their my your our its the a phone mobile telephone cell contact direct "
+                                 "office work home desk landline best".split())
+
+
+def _numbers_a_thing(text: str, cue: re.Match) -> bool:
+    """ "the contract number", "the drawing number": "number" after a thing's noun is that thing's
+    number, no phone number."""
+    if cue.group(0).lower() != "number":
+        return False
+    before = re.search(r"([\w'’-]+)\s+$", text[:cue.start()])
+    if before is None:
+        return False
+    word = before.group(1).lower()
+    # An everyday noun ("contract", "drawing"), not a name typed without its apostrophe ("anjas number").
+    return word not in _PHONE_NUMBER_BEFORE and not word.endswith(("'s", "’s", "s'", "s’")) and is_common(word)
+
+
 def concepts_asked(text: str) -> list[str]:
     """The attribute concepts a question's words ask for, in ATTRIBUTE_CONCEPTS order. The longest
     cue wins where cues overlap: "the cost center" asks for the cost center, not a cost; "who
     reports to Sarah" for a manager, not for reports; "head count" for no head."""
     spans = [(m.start(), m.end(), concept) for concept, pattern in _cue_patterns().items()
-             for m in pattern.finditer(text)]
+             for m in pattern.finditer(text) if not (concept == "phone" and _numbers_a_thing(text, m))]
     asked = {concept for start, end, concept in spans
              if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
     return [concept for concept in ATTRIBUTE_CONCEPTS if concept in asked]

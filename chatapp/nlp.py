@@ -81,7 +81,9 @@ def load_pipeline():
 # stop, so "Phone: ext. 214." was read as the sentences "Phone: ext." and "214.", and "drawing rev. C came
 # late" as "drawing rev." and "C came late". ("No." is left out: it also answers a question.)
 ABBREVIATIONS = ("ext.", "Ext.", "approx.", "Approx.", "tel.", "Tel.", "incl.", "excl.", "vs.", "fig.", "Fig.",
-                 "vol.", "Vol.", "pp.", "no.", "nos.", "Nos.", "ref.", "Ref.", "rev.", "Rev.")
+                 "vol.", "Vol.", "pp.", "no.", "nos.", "Nos.", "ref.", "Ref.", "rev.", "Rev.",
+                 # German engineers' titles before a name: "Prof. Dr.-Ing. Rainer Vöhringer", "Dipl.-Ing. Petra Sommer"
+                 "Dr.-Ing.", "Dipl.-Ing.")
 
 
 def keep_abbreviations(nlp) -> None:

@@ -36,7 +36,7 @@ _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "f
 _NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St.", "rer. nat.", "med.", "phil.",
                                 "habil.", "Jan.", "Feb.", "Mar.", "Apr.", "Jun.", "Jul.", "Aug.", "Sep.", "Sept.",
                                 "Oct.", "Nov.", "Dec.", "Mon.", "Tue.", "Tues.", "Wed.", "Thu.", "Thur.", "Thurs.",
-                                "Fri.", "Sat.", "Sun.")
+                                "Fri.", "Sat.", "Sun.", "Ing.", "Dipl.")
 # A currency written short before its figure: "Kshs. 45,000/=", "Rs. 1,200" — and "Eng." before a name.
 _AMOUNT_ABBREVIATIONS = ("Kshs.", "KShs.", "Ksh.", "KSh.", "Shs.", "Ushs.", "Tshs.", "Rs.", "Eng.", "Engr.")
 # A firm's form cut short before "Ltd.": "Rentwise Leasing Pvt. Ltd." (India), "Pte. Ltd." (Singapore), "Pty. Ltd."

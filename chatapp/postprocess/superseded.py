@@ -130,7 +130,16 @@ def _sentence_forms(analysis: AnswerAnalysis, span: tuple[int, int]) -> set[str]
 
 
 # Words of a key that the value's own kind says: an amount is a price or a cost, a date a date.
-KIND_WORDS = {"amount": frozenset("price cost amount total sum value fee".split()), "date": frozenset({"date", "day"})}
+# A date that is a deadline: "must be submitted by 14.12.2026" says `submission_deadline`.
+KIND_WORDS = {"amount": frozenset("price cost amount total sum value fee".split()),
+              "date": frozenset({"date", "day", "deadline"})}
+
+
+def _key_word_said(word: str, forms: set[str]) -> bool:
+    """The key's word, or the verb its "-ssion" noun is made from ("submitted" says "submission")."""
+    if word in forms or stem(word) in forms:
+        return True
+    return word.endswith("ssion") and len(word) > 7 and word[:-5] + "t" in forms
 
 
 def _says_key(old: KnownValue, forms: set[str]) -> bool:
@@ -139,8 +148,8 @@ def _says_key(old: KnownValue, forms: set[str]) -> bool:
     the value's kind goes without saying beside another of the key's ("offers it for €…" says
     `offer_price`)."""
     parts = key_parts(old.key)
-    said = sum(1 for w in parts if w in forms or stem(w) in forms)
-    implied = sum(1 for w in parts if w in KIND_WORDS.get(old.shape, ()) and not (w in forms or stem(w) in forms))
+    said = sum(1 for w in parts if _key_word_said(w, forms))
+    implied = sum(1 for w in parts if w in KIND_WORDS.get(old.shape, ()) and not _key_word_said(w, forms))
     return key_said(said + (implied if said else 0), len(parts))
 
 

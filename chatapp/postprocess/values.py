@@ -21,6 +21,8 @@ from chatapp.knowledge.extraction.people import phone_spans
 from chatapp.knowledge.extraction.values import (
     FRENCH_MONTH,
     FRENCH_MONTHS,
+    GERMAN_MONTH,
+    GERMAN_MONTHS,
     INDIAN_SCALES,
     TRAILING_AMOUNT,
     find_amounts,
@@ -68,6 +70,11 @@ ISO_DATE_RE = re.compile(r"(?<![\w/-])(\d{4})(?:-(?=\d{1,2}-)|/(?=\d{1,2}/))(\d{
 MONTH_DAY_RE = re.compile(r"\b" + _MONTH + r"\.?(?:[^\S\n]+|[^\S\n]*\n\s*(?!\d{1,2}[.)]\s))(\d{1,2})(?:st|nd|rd|th)?\b"
                           r"(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
 DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+(\d{4})\b)?", re.IGNORECASE)
+# "11. Januar 2027", "30. November": German writes a full stop after the day.
+GERMAN_DAY_MONTH_RE = re.compile(r"(?<![\d.,])\b(\d{1,2})\.\s?(" + GERMAN_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
+_MONTH_RE_EN = re.compile(_MONTH, re.IGNORECASE)
+GERMAN_MONTH_NAMES = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+                      "November", "Dezember")
 FRENCH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + FRENCH_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
 # "9/12/2026", "09/12/26"; "14-12-2026" and "07.12.2026" (India, the Netherlands, Germany…) only with a
@@ -120,7 +127,7 @@ FRENCH_TIME_RE = re.compile(
 _CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?:" + _CODES + r")\s)\s?"
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?-i:T)(?:EUR\s|€)|(?:" + _CODES + r")\s)\s?"
     r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
     r"(?:/=|/-)?"
@@ -375,13 +382,18 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
             add(m.span(), "amount", "amount", number)
     for m in AMOUNT_RE.finditer(text):
         if m.group(2):
-            add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3), m.group(1)))
+            thousands = 1e3 if m.group(1)[:1] == "T" else 1  # "TEUR 85": thousands of euros, as German writes them
+            add(m.span(), "amount", "amount", _amount(m.group(2), m.group(3), m.group(1)) * thousands)
         else:
             add(m.span(), "amount", "amount", _amount(m.group(4), None))
     for m in SPELLED_AMOUNT_RE.finditer(text):
         add(m.span(), "amount", "amount", _amount(str(spelled_number(m.group(1))), None))
     for m in ISO_DATE_RE.finditer(text):
         add(m.span(), "date", "date", _date(m.group(1), m.group(2), m.group(3)))
+    for m in GERMAN_DAY_MONTH_RE.finditer(text):
+        if not m.group(3) and _MONTH_RE_EN.fullmatch(m.group(2)):
+            continue  # "3. May we …" in a numbered list: without a year, only a German month's name is a date
+        add(m.span(), "date", "date", _date(m.group(3), GERMAN_MONTHS[m.group(2).lower()], m.group(1)))
     for m in RELATIVE_RE.finditer(text):
         add(m.span(), "date", "relative", RelativeDate(m.group(0).lower()))
     for m in MONTH_DAY_RE.finditer(text):
@@ -654,6 +666,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
                 return known_raw.strip()
             return _numeric_like(numeric, day)
         with_year = bool(re.search(r"\d{4}", claimed_text))
+        if GERMAN_DAY_MONTH_RE.search(claimed_text):  # "7. Dezember 2026" is corrected in German
+            return f"{day.day}. {GERMAN_MONTH_NAMES[day.month - 1]}" + (f" {day.year}" if with_year else "")
         if FRENCH_DAY_MONTH_RE.search(claimed_text):
             # "le samedi 15 mai 2027" is corrected in French: "5 juin 2027".
             first = "1er" if day.day == 1 else str(day.day)

@@ -380,18 +380,26 @@ class FieldReader:
         for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
-            was = _WAS.search(line)
-            field = _FIELD_LINE.match(line) if was else None
             # "it now starts on 23.02.2027 (was 09.02.2027)": the date or amount right before the bracket
-            # is the new value, wherever the line puts it; else a field's value ("Lead: … (was …)").
-            before = _value_right_before(line[:was.start()]) if was else None
-            if was and (field or before):
-                new = before.group(0).strip() if before else leading_value(field.group(2))
-                if new and new != was.group(1):
-                    where = field.group(1) if field and not before else line[:before.start()] if before else ""
-                    label = (re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", field.group(1)))[0]
-                             if field else _clause_label(where, len(where)))
-                    self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
+            # is the new value, wherever the line puts it; else a field's value ("Lead: … (was …)"). A line
+            # may state several ("… 18.01.2027 (was 14.12.2026). The fee is EUR 104.900 (was EUR 98.400)"),
+            # each read from where the one before ended.
+            field = _FIELD_LINE.match(line) if "(" in line else None
+            stated, start = False, 0
+            for was in _WAS.finditer(line):
+                before = _value_right_before(line[start:was.start()])
+                own_field = field if start == 0 else None
+                if before or own_field:
+                    stated = True
+                    new = before.group(0).strip() if before else leading_value(own_field.group(2))
+                    if new and new != was.group(1):
+                        where = (own_field.group(1) if own_field and not before
+                                 else line[start:start + before.start()] if before else "")
+                        label = (re.split(r"\s+(?:at|with|by|for|in)\s+", re.sub(r"\([^)]*\)", "", own_field.group(1)))[0]
+                                 if own_field else _clause_label(where, len(where)))
+                        self.add("", key_for_label(label), new, 0.85, "change", position, CHANGE, was.group(1).strip())
+                start = was.end()
+            if stated:
                 continue
             if self._from_to(line, position):
                 continue
@@ -414,8 +422,11 @@ def _value_right_before(text: str) -> re.Match | None:
     """The date or amount that ends `text`, perhaps with a word or two after it ("€ 398,500 net")."""
     found = [m for m, _ in find_amounts(text)] + [m for m, _ in find_dates(text)]
     last = max(found, key=lambda m: m.end(), default=None)
+    # A time of day may follow the date: "18.01.2027, 12:00 (was 14.12.2026)".
+    after = re.sub(r"^,?\s*(?:at\s+)?\d{1,2}[:.]\d{2}(?:\s*(?:Uhr|h|am|pm|a\.m\.|p\.m\.))?", "", text[last.end():]
+                   ) if last is not None else ""
     # "₹42.75 lakh + GST", "€ 398,500 net": a word or two after it, a tax added with a plus sign too.
-    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*|\s*\+\s*[^\W\d][\w.]*){0,2}\s*", text[last.end():]):
+    if last is not None and re.fullmatch(r"(?:\s+[^\W\d][\w.]*|\s*\+\s*[^\W\d][\w.]*){0,2}\s*", after):
         return last
     return None
 
@@ -429,7 +440,9 @@ def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
     for raw in text.split("\n"):
         line = raw.strip()
         previous = lines[-1][0] if lines else ""
-        if (line[:1].islower() and previous and not previous.startswith((">", "#", "|"))
+        # "(was 14.12.2026), because …" wrapped onto its own line goes on the line before too.
+        if ((line[:1].islower() or _WAS.match(line))
+                and previous and not previous.startswith((">", "#", "|"))
                 and not previous.endswith((".", "!", "?", ":")) and not _FIELD_LINE.match(line)):
             lines[-1] = (f"{previous} {line}", lines[-1][1])
         else:

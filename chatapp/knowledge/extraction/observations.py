@@ -41,7 +41,9 @@ HONORIFIC = (
     # habil.", "Dr. h. c." — abbreviations no name word ends with a full stop.
     r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."
     # An engineer's title, as East and West Africa write it before the name: "Eng. Kennedy Mutua", "Engr.".
-    r"|engr?\.)\s+"
+    r"|engr?\."
+    # German degrees and forms of address before a name: "Dipl.-Ing. Matthias Weiß", "Herr Dr. Kübler".
+    r"|dipl\.?-?\s?(?:ing|kfm|kff|inf|phys|chem|math|psych|biol|geol)\.?(?:\s?\(fh\))?|herr|frau)\s+"
 )
 _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
@@ -194,6 +196,8 @@ def clean_name(text: str) -> str:
     text = re.sub(r"[*_`\"“”]+", "", text)
     text = " ".join(text.split()).strip(" ,;:.-–—|")
     text = _without_letters_after(text)
+    # A degree after a comma written with full stops: "Anja Roßbach, M.Sc.", "Ruth Okafor, Ph.D.".
+    text = re.sub(r"(?:,\s*(?-i:[BM]\.?\s?(?:Sc|Eng|A|Ed)|Ph\.?\s?D|MBA|LL\.?\s?M)\.?)+$", "", text)
     while True:
         stripped = _HONORIFICS.sub("", text)
         if stripped == text:
@@ -449,7 +453,18 @@ def key_for_label(label: str) -> str:
     text = unicodedata.normalize("NFKC", label).strip().lower()
     text = text.strip("*_` ")  # Markdown emphasis around a label, not the underscores inside a key
     key = re.sub(r"[^\w]+", "_", text).strip("_")
-    return LABEL_SYNONYMS.get(key, key)
+    if key in LABEL_SYNONYMS or " / " not in text:
+        return LABEL_SYNONYMS.get(key, key)
+    # A label in two languages, "Funktion / Role", "Projektleiter / Project lead": the key one side names,
+    # when the sides name no two different keys ("E-Mail / Telefon" stays as written).
+    # Else the side in English ("Abgabetermin / Submission deadline"), as the user asks in English.
+    sides = text.split(" / ")
+    known = {key_for_label(part) for part in sides} & _KNOWN_KEYS
+    if known:
+        return known.pop() if len(known) == 1 else key
+    english = [side for side in sides if (said := re.findall(r"[^\W\d_]+", side))
+               and all(is_common(word) for word in said)]
+    return key_for_label(english[0]) if len(english) == 1 and len(sides) == 2 else key
 
 
 # Labels that name a common attribute another way; the registry keeps one key for each.
@@ -473,7 +488,12 @@ LABEL_SYNONYMS = {
     "courriel": "email", "adresse_courriel": "email", "tél": "phone", "téléphone": "phone", "telephone_bureau": "phone",
     "cellulaire": "mobile", "poste": "extension", "rôle": "role", "fonction": "role",
     "responsable": "lead", "responsable_du_projet": "lead", "chargé_de_projet": "lead", "chargée_de_projet": "lead",
+    # German labels ("Telefon:", "Durchwahl", "Funktion", "Projektleiter: …" on a project page).
+    "telefon": "phone", "telefonnummer": "phone", "tel_nr": "phone", "durchwahl": "extension", "mobil": "mobile",
+    "mobilnummer": "mobile", "handy": "mobile", "e_mail_adresse": "email", "funktion": "role", "rolle": "role",
+    "abteilung": "department", "projektleiter": "lead", "projektleiterin": "lead", "projektleitung": "lead",
 }
+_KNOWN_KEYS = frozenset(LABEL_SYNONYMS.values()) | {"name"}
 
 
 def entity_slug(name: str) -> str:

@@ -28,7 +28,7 @@ from chatapp.knowledge.extraction.observations import (
     looks_like_person,
     natural_order_names,
 )
-from chatapp.accents import fold, strip_accents
+from chatapp.accents import fold, strip_accents, umlauts_spelled_out
 from chatapp.lexicon import is_common, is_first_name, is_surname
 from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB, is_reply_attribution
 
@@ -58,7 +58,10 @@ _CLOSING = re.compile(
     r"all the best|speak soon|see you|yours|sincerely|yours sincerely|thanks again|with thanks|ta|"
     # French sign-offs: "Merci!", "Bonne soirée,", "Cordialement,", "Au plaisir,", "À bientôt,"
     r"merci|bonne journée|bonne soirée|bonne fin de journée|cordialement|salutations|au plaisir|à bientôt|"
-    r"bien à vous|amitiés)(?!\w)[^\n]{0,30}[,!.]?$",
+    r"bien à vous|amitiés|"
+    # German ones: "Viele Grüße", "Mit freundlichen Grüßen", "Gruß", "Danke und bis bald"
+    r"(?:viele|beste|liebe|herzliche|schöne|freundliche) grüße|mit freundlichen grüßen|grüße|gruß|danke|"
+    r"vielen dank|bis bald)(?!\w)[^\n]{0,30}[,!.]?$",
     re.IGNORECASE,
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
@@ -66,10 +69,10 @@ _BODY_HEADER = re.compile(r"^[ \t>]*\**(?:From|To|Cc)\**:\**[ \t]*([^\n]*<[^<>\s
 # A message's To: line in its own header block: "To: Caoimhe Ní Bhriain <caoimhe.nibhriain@…>".
 _BODY_HEADER_TO = re.compile(r"^[ \t>]*\**To\**:\**[ \t]*([^\n]*<[^<>\s]+@[^<>\s]+>[^\n]*)$", re.MULTILINE)
 # "Hi Keeva,", "Dear Paddy": a message's greeting of one person by one name.
-_GREETING = re.compile(r"(?i:hi|hello|hey|dear|morning|good morning|good afternoon)\s+([A-Z][^\W\d_]{2,15})\s*[,!]?$")
+_GREETING = re.compile(r"(?i:hi|hello|hey|dear|morning|good morning|good afternoon|hallo|liebe|lieber)\s+([A-Z][^\W\d_]{2,15})\s*[,!]?$")
 _HEADER_OR_RULE = re.compile(r"(?:\**(?:from|to|cc|bcc|sent|date|subject)\**:|-{2,}|_{4,}|on\s.*:$)", re.IGNORECASE)
 _GROUP_GREETED = frozenset("all team everyone everybody folks guys colleagues sir sirs madam gents ladies friends "
-                           "there both partners".split())
+                           "there both partners alle zusammen".split())
 # Where a mail's own part ends and a quoted or forwarded one begins: "On … wrote:", an Outlook
 # "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
 # or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
@@ -350,6 +353,8 @@ def _is_role_text(text: str) -> bool:
         return False  # "Project Hikari (HKR-27)": a code in capitals and figures is no job
     if _DAY_AND_MONTH.search(text):
         return False  # "LLP accounts on track for the 31 December deadline": a job holds no date
+    if re.search(r"\b[A-Z]{2,}-\d|\d{4}", text):
+        return False  # "Neckarbrücke (Vergabenummer TBA-2026-0417)": a reference number is no job either
     # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
     text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
@@ -767,6 +772,13 @@ class PeopleReader:
         self.add(name, "email", address, confidence, method, position)
         local = address.split("@")[0]
         words = [w.lower() for w in name.split()]
+        # "hannes.schaefer@" for Johannes Schäfer, "bill.harrington@" for William: the surname as the
+        # name gives it and before it, instead of the given name, the one people call them by.
+        called = re.fullmatch(r"([a-z]{3,})[._]([a-z'-]{2,})", local)
+        if called and len(words) >= 2 and called.group(1) not in {fold(words[0]), fold(umlauts_spelled_out(words[0]))} and called.group(2) in {
+                fold(words[-1]), fold(umlauts_spelled_out(words[-1]))} and (
+                is_first_name(called.group(1)) or called.group(1) in fold(umlauts_spelled_out(words[0]))):
+            local = called.group(1)
         # The address's local part is a name people use when it is not just the full name
         # re-spelt: "kostas@" for Konstantinos, "jokafor" like "jsmith".
         if re.fullmatch(r"[a-z][a-z'-]{2,}", local) and local not in ("".join(words), ".".join(words)):
@@ -948,6 +960,8 @@ class PeopleReader:
 
                 if find_dates(role):
                     continue  # "Maersk Kensington (ETD 9 Dec 2026)": a vessel's sailing date, no job
+            if len(role.split()) == 1 and is_first_name(role) and not is_job_word(role.lower()):
+                continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
 
@@ -1045,6 +1059,8 @@ class PeopleReader:
         quoted = [bool(re.match(r"[ \t]*>", line)) for line in lines]
         lines = [re.sub(r"^[ \t]*>+[ \t]?", "", line) for line in lines]
         for n, line in enumerate(lines[:-1]):
+            if _CLOSING.match(line.strip()):
+                continue  # "Viele Grüße" over the writer's name is no name with a title under it
             name = clean_name(line)
             by_first_name = bool(self.is_email and self.sender and name and name == self.sender.split()[0]
                                  and not quoted[n])

@@ -17,6 +17,11 @@ FRENCH_MONTHS = {"janvier": 1, "janv": 1, "février": 2, "fevrier": 2, "févr": 
                  "avril": 4, "avr": 4, "mai": 5, "juin": 6, "juillet": 7, "juil": 7, "août": 8, "aout": 8,
                  "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12, "decembre": 12, "déc": 12}
 FRENCH_MONTH = "(?:" + "|".join(sorted(FRENCH_MONTHS, key=len, reverse=True)) + ")"
+# German month names ("am 11. Januar 2027", "30. Nov. 2026"): the day comes first, with a full stop after it.
+GERMAN_MONTHS = {"januar": 1, "jänner": 1, "jan": 1, "februar": 2, "feb": 2, "märz": 3, "maerz": 3, "mrz": 3, "april": 4,
+                 "apr": 4, "mai": 5, "juni": 6, "jun": 6, "juli": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
+                 "sep": 9, "sept": 9, "oktober": 10, "okt": 10, "november": 11, "nov": 11, "dezember": 12, "dez": 12}
+GERMAN_MONTH = "(?:" + "|".join(sorted(GERMAN_MONTHS, key=len, reverse=True)) + ")"
 _FRENCH_WEEKDAY = r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:lun|mar|mer|jeu|ven|sam|dim)\.),?\s+"
 _WEEKDAY_NAME = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?"
 _WEEKDAY = rf"(?:{_WEEKDAY_NAME}\.?,?\s+)?"
@@ -24,6 +29,7 @@ DATE = re.compile(
     rf"\b(?:{_WEEKDAY}(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})\.?,?\s+(?P<y1>\d{{4}})"
     rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
     rf"|(?:{_FRENCH_WEEKDAY})?(?P<d5>\d{{1,2}})(?:er)?\s+(?P<m5>{FRENCH_MONTH})\.?\s+(?P<y5>\d{{4}})"
+    rf"|(?P<d6>\d{{1,2}})\.\s?(?P<m6>{GERMAN_MONTH})\.?\s+(?P<y6>\d{{4}})"
     rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-])"
     # "14/12/2026", "14-12-2026", "07.12.2026": numbers only, the year in full (see _numeric_date)
     rf"|(?<![\w/.-])(?P<a4>\d{{1,2}})(?P<s4>[/.-])(?P<b4>\d{{1,2}})(?P=s4)(?P<y4>\d{{4}})(?![\w/]|[.-]\d))",
@@ -45,15 +51,20 @@ _CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|
 _INDIAN_SCALE = r"(?i:lakhs?|lacs?|crores?|cr)"
 INDIAN_SCALES = {"lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}
 # "€1.2m": one decimal digit is a part of the scale after it, never cents.
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|" + _CODE_MARKS
+# German amounts group thousands with a full stop and write cents after a comma: "EUR 23.750,00"; "TEUR 85"
+# (or "T€") counts in thousands of euros.
+_THOUSANDS_OF_EUROS = r"(?<![A-Za-z])T(?:EUR|€)(?=\s?\d)"
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|"
+                    + _THOUSANDS_OF_EUROS + "|" + _CODE_MARKS
                     + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)"
-                    r"(?:\.(?P<cents>\d{2})|\.(?P<tenths>\d)(?=\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b))?"
+                    r"(?:[.,](?P<cents>\d{2})(?!\d|,\d)|\.(?P<tenths>\d)(?=\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b))?"
                     r"(?P<scale>\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b)?(?:/=|/-)?")
 
 # French writes the mark after the figure, thousands grouped with a space (often a no-break one) and cents
 # after a comma: "38 500 $", "12 500,00 $", "2 800 €".
-TRAILING_AMOUNT = re.compile(r"(?<![\w,.])(?<!\d[ \u00a0\u202f])(?P<num>\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d+)"
-                             r"(?:,(?P<cents>\d{2}))?[ \u00a0\u202f]?(?P<cur>[$€£])(?![\w$])")
+# German writes it so too, thousands grouped with a full stop: "6.480,00 €", "48.500 EUR", "85 TEUR".
+TRAILING_AMOUNT = re.compile(r"(?<![\w,.])(?<!\d[ \u00a0\u202f])(?P<num>\d{1,3}(?:[ \u00a0\u202f.]\d{3})+|\d+)"
+                             r"(?:,(?P<cents>\d{2}))?[ \u00a0\u202f]?(?P<cur>[$€£]|T?EUR|T€)(?![\w$])")
 
 
 def _sign(written: str) -> str:
@@ -74,6 +85,8 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
                 value = date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
             elif g["y4"]:
                 value = _numeric_date(int(g["y4"]), int(g["a4"]), int(g["b4"]), g["s4"])
+            elif g["y6"]:
+                value = date(int(g["y6"]), GERMAN_MONTHS[g["m6"].lower()], int(g["d6"]))
             elif g["y5"]:
                 value = date(int(g["y5"]), FRENCH_MONTHS[g["m5"].lower()], int(g["d5"]))
             elif g["y1"]:
@@ -115,7 +128,10 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
             number += int(match.group("tenths")) / 10
         scale = (match.groupdict().get("scale") or "").strip().lower()
         number *= {"k": 1e3, "m": 1e6, **INDIAN_SCALES}.get(scale, 1)
-        sign = _sign(match.group("cur"))
+        written = match.group("cur")
+        if written.startswith("T") and len(written) > 1:  # "TEUR 85": thousands of euros
+            number, written = number * 1e3, written[1:]
+        sign = _sign(written)
         found.append((match, (sign, number)))
     return found
 
@@ -153,10 +169,10 @@ def leading_value(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() == 0:
             rest = text[found[0][0].end():].lstrip()
-            if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ")):
+            if not rest or rest[0] in "(,;–—-" or rest.startswith(("excl", "incl", "plus", "per ", "zzgl", "inkl", "exkl")):
                 return found[0][0].group(0).strip()
             # "€ 412,800 net, including installation": the amount, before or after tax, and the note after.
-            if re.match(r"(?:net|gross)\b", rest):
+            if re.match(r"(?:net|gross|netto|brutto)\b", rest):
                 return found[0][0].group(0).strip()
     return text
 

@@ -9,7 +9,7 @@ from typing import Iterable, Iterator
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from chatapp.accents import name_tokens, strip_accents
+from chatapp.accents import name_tokens, strip_accents, umlauts_spelled_out
 from chatapp.knowledge.extraction.people import ROLE_KEYS, sole_holders
 from chatapp.lexicon import AMBIGUOUS_NAMES, is_first_name, zipf
 from chatapp.preprocess.correction.tokens import TokenizedInput, tokenize
@@ -159,6 +159,8 @@ class KnownNames:
             for part in entity.name.split():
                 if len(part) > 1 and part[0].isalpha():
                     self._add(part, "person", entity.id, entity.prior, explicit=False)
+                    if (typed := umlauts_spelled_out(part)) != part:  # "juergens email" is Jürgen's
+                        self._add(typed, "person", entity.id, entity.prior, explicit=False, written=part)
         elif entity.type in ("organization", "thing") and (short := _distinctive_first_word(entity.name)):
             # People call a firm by its first word when no one else has it ("at northgate" for
             # Northgate Cycle Works Ltd): a name part, as a person's first name is. A vendor list's
@@ -168,11 +170,17 @@ class KnownNames:
             for place in _place_names(entity.attributes.get(key)):
                 self._add(place, "place", None, 0.0, explicit=True)
 
-    def _add(self, text: str, entity_type: str, entity_id: str | None, weight: float, explicit: bool) -> None:
+    def _add(self, text: str, entity_type: str, entity_id: str | None, weight: float, explicit: bool,
+             written: str | None = None) -> None:
+        """`text` as a name is looked up by; `written` when the name is written otherwise."""
         words = tuple(t.original for t in tokenize(text).tokens)
         if not words or not any(any(c.isalpha() for c in w) for w in words):
             return
         key = tuple(map(name_key, words))
+        if written is not None:
+            words = tuple(t.original for t in tokenize(written).tokens)
+            if len(words) != len(key):
+                return
         form = self.forms.get(key)
         if form is None:
             form = self.forms[key] = NameForm(words, entity_type, explicit=explicit)
