@@ -76,3 +76,14 @@ def test_a_possessive_of_a_name_with_an_apostrophe_typed_bare_keeps_both(engine)
     result = engine.turns.preprocess("whats siobhan orourkes email")
     assert result.corrected_input == "What's Siobhan O'Rourke's email?"
     assert [r.canonical_name for r in result.resolved_entities] == ["Siobhan O'Rourke"]
+
+
+def test_a_street_number_in_where_a_job_is_held_keeps_the_job_whole():
+    from chatapp.knowledge.extraction.people import read_people
+
+    text = ("**Priya Raman** — Project Manager (PM), 1811 S. Lamar fit-out\n"
+            "praman@builds.example · Office: (512) 555-0106\n\n"
+            "Rheinsteg Maxau (Vergabenummer VG-2026-0311) — Unterlagen anbei\n")
+    found = {(o.subject, o.key): o.value for o in read_people(text, {}, False)}
+    assert found[("Priya Raman", "department")] == "1811 S. Lamar fit-out"
+    assert not [subject for subject, key in found if subject.startswith("Rheinsteg")]  # a reference number is no job

@@ -353,8 +353,10 @@ def _is_role_text(text: str) -> bool:
         return False  # "Project Hikari (HKR-27)": a code in capitals and figures is no job
     if _DAY_AND_MONTH.search(text):
         return False  # "LLP accounts on track for the 31 December deadline": a job holds no date
-    if re.search(r"\b[A-Z]{2,}-\d|\d{4}", text):
-        return False  # "Neckarbrücke (Vergabenummer TBA-2026-0417)": a reference number is no job either
+    if re.search(r"\b[A-Z]{2,}-\d|\d{4}[-/]\d|\d[-/]\d{4}", text):
+        # "Neckarbrücke (Vergabenummer TBA-2026-0417)": a reference number is no job either, where a street
+        # number is part of where the job is ("Project Manager (PM), 1811 S. Lamar fit-out").
+        return False
     # "the" reads as a sentence, except in a title's "of the" ("Chair of the Board", "Clerk to the Governors").
     text = re.sub(r"\b(?:of|to|for) the\b", "", text)
     return not re.search(r"\b(?:is|are|was|will|has|have|please|the)\b", text)
