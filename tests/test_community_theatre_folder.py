@@ -28,6 +28,7 @@ PRODUCTION = """---
 title: Spring Youth Production 2027 — "The Phantom Tollbooth"
 director: Mary Beth Sorensen
 producer: Tomás Ibarra-Quint
+pi: Dr. Özge Kılıç
 budget: $14,200
 grant requested: $9,000 (Dane County Arts)
 opening night: 2027-04-16
@@ -62,12 +63,17 @@ SALES = [
     {"show": "Holiday Cabaret", "date": "2026-12-19", "capacity": 120, "sold": 104, "box_office_lead": "Tomás Ibarra-Quint"},
 ]
 
+FRONT_OF_HOUSE = """Date,House manager,Ushers
+2026-12-18,Dr. Lakeisha Moore-Watkins,4
+2026-12-19,Dr. Anneliese Vogt,5
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "riverbend-players", {
         "board-roster.md": ROSTER, "spring-youth-production.md": PRODUCTION, "2026-11-30-fwd-grant.eml": MAIL,
-        "ticket-sales.json": json.dumps(SALES)})
+        "ticket-sales.json": json.dumps(SALES), "front-of-house.csv": FRONT_OF_HOUSE})
     yield engine
     engine.close()
 
@@ -90,6 +96,9 @@ def test_a_boards_office_column_is_each_officers_role_and_a_generation_is_no_par
 def test_a_piece_of_work_is_named_without_the_year_its_name_ends_in(engine):
     assert only_entity(engine, "Spring Youth Production 2027").name == "Spring Youth Production 2027"
     assert "Mary Beth Sorensen" in answer_line(engine, "Who directs the Spring Youth Production?")
+    # A key the question names that holds a titled name answers "who" ("Dr." is no part of the name).
+    assert "Anneliese Vogt" in answer_line(engine, "Who is the house manager on 2026-12-19?")
+    assert "Özge Kılıç" in answer_line(engine, "Who is the PI of the Spring Youth Production?")
 
 
 def test_of_one_shows_two_nights_a_question_naming_a_night_is_answered_from_its_row(engine):

@@ -21,7 +21,7 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.parsers.mail import is_reply_attribution
-from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, looks_like_person
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, clean_name, looks_like_person
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
     ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
@@ -453,7 +453,8 @@ class OfflineResponder:
         text = str(value).strip()
         if (linked := self.kb.registry.get(text)) is not None:
             return linked.type != "project"
-        return looks_like_person(text) or any(e.type != "project" for e in self.kb.registry.find_by_alias(text))
+        name = clean_name(text)  # "Dr. Özlem Yıldız"
+        return looks_like_person(name) or any(e.type != "project" for e in self.kb.registry.find_by_alias(name))
 
     def _source_of(self, entity: _KnownEntity, key: str) -> str:
         if entity.entity_id:
