@@ -135,3 +135,9 @@ def test_a_month_ending_an_item_is_no_date_with_the_next_items_number(engine):
     right = checked(engine, "When does Fionnuala review the Kinnoull Dental draft?",
                     "Fionnuala Crerar reviews the Kinnoull Dental draft on 14 December.")
     assert right.hallucination_flags == []
+
+
+def test_a_possessive_typed_bare_on_a_misspelt_name_keeps_its_apostrophe_s(engine):
+    assert engine.turns.preprocess("whats euan balantynes phone").corrected_input == "What's Euan Ballantyne's phone?"
+    # After "the" it is a family in the plural, no possessive.
+    assert "Ballantyne's" not in engine.turns.preprocess("ask the balantynes about it").corrected_input

@@ -38,6 +38,7 @@ from chatapp.preprocess.correction import abbreviations
 from chatapp.preprocess.correction.dictionary import Lexicon, SmallIndex, load_lexicon, phonetic_key
 from chatapp.preprocess.correction.error_model import ErrorModel, Weights
 from chatapp.preprocess.correction.technology_names import castable, technology_index, technology_name
+from chatapp.preprocess.correction.text_helpers import FUNCTION_WORDS
 from chatapp.preprocess.correction.tokens import CASE_CODES, Token, TokenizedInput
 from chatapp.lexicon import is_first_name
 from chatapp.records import CorrectionRecord
@@ -380,6 +381,10 @@ class LexicalCorrector:
             corrected = apply_case(typed, best.word.lower())
         else:  # a name only the knowledge base knows keeps its capitals
             corrected = best.word if typed.islower() else apply_case(typed, best.word)
+            if (not ending and lower.endswith("s") and not corrected.lower().endswith("s")
+                    and right and right.lower() not in FUNCTION_WORDS and (left or "").lower() not in ("the", "a", "an")
+                    and OSA.distance(lower[:-1], corrected.lower()) < OSA.distance(lower, corrected.lower())):
+                ending = "'s"  # "balantynes phone": Ballantyne's, a possessive typed bare on a misspelt name
         alternatives = tuple((apply_case(typed, c.word) + ending, round(p, 3)) for c, p in zip(candidates[1:4], probabilities[2:]))
         # "the reefer trcuk lease": "truck" and "trucks" split what the context gives the word; that it
         # is one of them is as sure as both together ("truck" is applied, "trucks" offered).
