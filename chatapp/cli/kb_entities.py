@@ -132,10 +132,10 @@ def _print_entity(found, names: dict[str, str]) -> None:
                           "\n".join(_source_line(s) for s in attribute.sources) or "–",
                           _confidence(attribute.confidence))
             for old in attribute.superseded:
-                table.add_row("", f"[dim strike]{markup_safe(old.value)}[/]",
+                table.add_row("", f"[dim strike]{markup_safe(names.get(old.value, old.value))}[/]",
                               "[dim]superseded · " + "\n".join(_source_line(s) for s in old.sources) + "[/]", "")
             for other in attribute.disputed:
-                table.add_row("", f"[dim]{markup_safe(other.value)}[/]",
+                table.add_row("", f"[dim]{markup_safe(names.get(other.value, other.value))}[/]",
                               "[dim]disputed, not used · " + "\n".join(_source_line(s) for s in other.sources) + "[/]",
                               "")
         console.print(table)

@@ -103,6 +103,8 @@ _PERSON_REF = rf"(?:{_NAME}|[A-Z][\w'’-]+)"
 _ROLE = (r"(?:the\s+|our\s+|their\s+)?(?P<role>(?:[a-z][\w-]*\s+){0,2}?"
          r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head))")
 _OF_THING = r"(?:\s+(?:for|on|of)\s+(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&)){0,5}))?"
+# "Peter Mwangi (peter.mwangi@…) takes over": a way to reach the new holder, or their job, in brackets.
+_ASIDE = r"(?:\s*\([^()\n]{1,80}\))?"
 _HANDOVERS = (
     # NEW takes over as ROLE [for THING] from OLD; NEW takes over from OLD as ROLE [for THING]
     re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF})\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
@@ -113,6 +115,10 @@ _HANDOVERS = (
     re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF})\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
                rf"(?:replaces?|replacing|replaced|succeeds?|succeeding|succeeded)\s+(?P<old>{_PERSON_REF})"
                rf"\s+as\s+{_ROLE}{_OF_THING}"),
+    # NEW takes over as ROLE for THING, the one handing over unnamed: the THING named says whose role it is
+    # ("From 1 December Peter Mwangi takes over as project lead for Kitui Boreholes").
+    re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF}){_ASIDE}\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
+               rf"(?:takes?|taking|took|taken)\s+over\s+as\s+{_ROLE}{_OF_THING}"),
 )
 
 
@@ -120,13 +126,17 @@ def read_handovers(text: str) -> list[Observation]:
     """A stated change of each role a sentence says passes from one person to another: the new holder
     as the value, the old one as the value it replaces, what the role is of (when named) as the subject."""
     text = re.sub(r"(?<!\n)\n(?![\n>])", " ", text)  # a wrapped paragraph; positions hold
-    found = []
+    found, read = [], set()
     for pattern in _HANDOVERS:
         for match in pattern.finditer(text):
-            new, old = _someone(match.group("new")), _someone(match.group("old"))
-            if not (new and old) or new == old:
-                continue
+            said_old = match.groupdict().get("old")
+            new, old = _someone(match.group("new")), _someone(said_old) if said_old else ""
             thing = re.sub(_SMALL, "", match.group("thing") or "").strip()
+            # Without the old holder, only the thing named tells whose role changed; a sentence a pattern
+            # naming the old holder has read is not read again without it.
+            if not new or new == old or not (old or (thing and _names_a_thing(thing) and match.start() not in read)):
+                continue
+            read.add(match.start())
             found.append(Observation(thing, CHANGE, key_for_label(match.group("role")), new, 0.8, "change",
                                      match.start(), previous=old))
     return found

@@ -298,7 +298,13 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                         score += len(label & subject_words) + len(_words(change.subject) & subject_words)
                         score += 0.5 * len(label & _words(key))
                 elif shape == "text":
-                    continue  # a text value said without the one it replaces could be anyone's anything
+                    # A text value said without the one it replaces could be anyone's anything, unless the
+                    # change names the thing whose it is and the key ("takes over as project lead for
+                    # Kitui Boreholes": that project's lead).
+                    named = change.subject and _norm(change.subject) in {_norm(n) for n in group.names}
+                    score = 10.0 + len(label & _words(key)) if named and label & _words(key) else 0.0
+                    if not score:
+                        continue
                 else:
                     key_overlap = len(label & _words(key))
                     score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0
@@ -309,10 +315,12 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
         if len(best) == 1:
             group, key = best[0]
             template = next(r for r in group.rows if r.key == key)
-            value = people.get(_norm(change.value), change.value) if previous_person else change.value
+            # A new holder said without the old one (text, no previous) is written by full name as well.
+            handover = previous_person or (not previous and shape == "text")
+            value = people.get(_norm(change.value), change.value) if handover else change.value
             group.rows.append(Row(template.subject, template.subject_type, key, value, change.confidence,
                                   "change", change.position, change.doc_date, change.source))
-            if not previous_person:
+            if not handover:
                 _move_named_rows(groups, group, key, change)
 
 

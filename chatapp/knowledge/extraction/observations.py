@@ -93,6 +93,9 @@ _PLACE_WORDS = frozenset(
     "mews valley ridge creek falls springs hills academy".split()
 )
 # Words that end the name of a piece of work, never a person's ("Suite 210 Fit-Out", "Lobby Upgrade").
+# A month or weekday opening three or more name-like words is the end of a date before a name.
+_MONTHS_AND_DAYS = frozenset("january february march april may june july august september october november december "
+                             "monday tuesday wednesday thursday friday saturday sunday".split())
 _WORK_WORDS = frozenset("project programme program upgrade refit fit-out fitout remodel rollout".split())
 # Words that end a building's or a street's name, or a holiday's or an event's, but are surnames too
 # ("Jacaranda Court", "Republic Day", "Margaret Court", "Rachel Day"): a place or a day kept unless the
@@ -286,6 +289,8 @@ def looks_like_person(name: str) -> bool:
         return False  # "Project Falcon", "Programme Kestrel": a piece of work's name, as a page's heading gives it
     if words[0] == "The":
         return False  # "The Moreton", "The Old Dairy": a building's or a firm's name, never a person's
+    if len(capitalised) > 2 and words[0].lower() in _MONTHS_AND_DAYS:
+        return False  # "From 1st December Peter Mwangi takes over": a date's month before the name
     if words[0].lower() in ("project", "programme", "program"):
         return False  # "Project Tembusu": a piece of work named by what it is, never a person
     if words[-1].lower() in _PLACE_OR_SURNAME_WORDS and not is_first_name(words[0]):

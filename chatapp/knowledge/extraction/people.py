@@ -930,6 +930,10 @@ class PeopleReader:
         title = re.split(r"\s*[(,;]", contact, maxsplit=1)[0].strip()
         if not is_job_title(role) and title != contact.strip() and is_job_title(title):
             role = title
+        elif not is_job_title(role) and _person_names(contact) - {clean_name(match.group("name"))}:
+            # "Contacts: Amina Yusuf, amina@…, mobile …; Brian Kiprop, brian@…": a label over several people,
+            # each with their own address and number, is no one's job; the line is read name by name.
+            return False
         return self._entry_with_contact(clean_name(match.group("name")), role, contact, position,
                                         role_confidence=0.9, email_confidence=0.93)
 
