@@ -192,3 +192,59 @@ def test_a_long_paste_is_read_for_names_in_its_first_part_and_each_entity_boosts
     boost = EntityMatcher(pre.resolved_entities, sample_engine.kb.registry)
     ids = [r.entity_id for r in pre.resolved_entities if r.entity_id and r.entity_type not in ("DATE", "TIME")]
     assert len(boost.entities) + len(boost.documents) == len(set(ids)) < len(ids)
+
+
+ASIDE = ("Separately, the volunteers asked about the summer fete stalls, the raffle prizes and who keeps the float; "
+         "Dawn will sort that with the parish office as she did last year. ")
+LONG_MAIL = f"""From: Halima Osei <halima.osei@kestrelworks.org>
+To: Site Team <site@kestrelworks.org>
+Date: Wed, 18 Nov 2026 10:02:00 +0000
+Subject: Marlow Lane depot refurbishment - where we are
+
+Hi all,
+
+The approved budget for the Marlow Lane depot refurbishment is £86,400 including contingency.
+{ASIDE * 9}
+
+On the programme: the roof contractor, Tamsin Roofing, starts on 7 January 2027.
+
+Thanks,
+Halima
+"""
+WEEKLY = ("# Weekly notes {n}\n\nDepot refurbishment planning continues; roof works and budget tracking on the "
+          "agenda. We went through the shared drive, parking at the depot and the kitchen rota.\n")
+
+
+@pytest.fixture(scope="module")
+def long_mail_engine(tmp_path_factory):
+    """A mail cut into chunks, its budget in the first and the roofer's start in the last, among notes that
+    share its words."""
+    folder = tmp_path_factory.mktemp("long-mail-docs")
+    (folder / "2026-11-18-marlow-update.eml").write_text(LONG_MAIL, encoding="utf-8")
+    for n in range(8):
+        (folder / f"notes-{n}.md").write_text(WEEKLY.format(n=n), encoding="utf-8")
+    engine = ChatEngine.open(tmp_path_factory.mktemp("long-mail-data"), load_sample_kb=False)
+    engine.ingest(folder)
+    yield engine
+    engine.close()
+
+
+def test_a_short_documents_other_chunks_come_with_its_best_hit(long_mail_engine):
+    chunks = retrieve(long_mail_engine.kb, "When does Tamsin Roofing start?", [], NOW)
+    mail = [c for c in chunks if c.source.endswith("marlow-update.eml")]
+    assert len(mail) >= 2 and chunks[0] in mail
+    # The budget is in another chunk of the mail than the roofer's start, and comes along with it.
+    assert any("£86,400" in c.content for c in mail) and any("7 January 2027" in c.content for c in mail)
+    assert [c.relevance for c in chunks] == sorted((c.relevance for c in chunks), reverse=True)
+
+
+def test_an_answer_drawing_on_two_chunks_of_one_mail_is_held_to_both(long_mail_engine):
+    def checked(answer):
+        pre = long_mail_engine.turns.preprocess("When does Tamsin Roofing start?")
+        return long_mail_engine.turns.postprocess(answer, question=pre.corrected_input, preprocessed=pre)
+
+    right = checked("Tamsin Roofing starts on 7 January 2027, and the refurbishment's approved budget is £86,400.")
+    assert right.hallucination_flags == []
+    wrong = checked("Tamsin Roofing starts on 7 January 2027, and the refurbishment's approved budget is £68,400.")
+    assert [(f.hallucination_type, f.content) for f in wrong.hallucination_flags] == [("ContradictsFact", "£68,400")]
+    assert "£86,400 [corrected]" in wrong.delivered

@@ -126,6 +126,18 @@ class KnowledgeBase:
         fields = ("id", "document_id", "path", "title", "doc_date")
         return {row[0]: dict(zip(fields, row)) for row in rows}
 
+    def short_document_chunks(self, document_ids: list[str], at_most: int) -> dict[str, list[str]]:
+        """The chunk ids, in their order, of each of `document_ids` cut into no more than `at_most` chunks."""
+        if not document_ids:
+            return {}
+        marks = ",".join("?" * len(document_ids))
+        grouped: dict[str, list[str]] = {}
+        for document_id, chunk_id in self.database.conn.execute(
+                f"SELECT document_id, id FROM chunks WHERE document_id IN ({marks}) ORDER BY document_id, idx",
+                tuple(document_ids)):
+            grouped.setdefault(document_id, []).append(chunk_id)
+        return {d: ids for d, ids in grouped.items() if len(ids) <= at_most}
+
     def chunk_texts(self, chunk_ids: list[str]) -> dict[str, str]:
         """Text by chunk id: from the keyword index's store, from Chroma for
         ids it lacks (a stale or not yet rebuilt index)."""

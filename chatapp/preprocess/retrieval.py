@@ -49,6 +49,10 @@ class RetrievalSettings:
     # Keyword-only hits (the dense side never scored them) survive at this rank or better:
     # exact ids and codes are what embeddings miss.
     strong_keyword_rank: int = 3
+    # A short document cut in a few chunks (a mail, a page of notes) comes whole with its best hits: the
+    # budget it states in one chunk and the deadline in the next are one message.
+    siblings_of: int = 2
+    short_document_chunks: int = 3
 
 
 # --- queries -------------------------------------------------------------------
@@ -270,7 +274,7 @@ def retrieve(
         final = replace(chunk, relevance=round(score, 4), similarity=hit.similarity)
         scored.append((-score, -hit.relevance, chunk_id, final))
     scored.sort(key=lambda row: row[:3])
-    ranked = [row[3] for row in scored]
+    ranked = _with_siblings(kb, [row[3] for row in scored], settings)
 
     if budget_tokens is None:
         return ranked[: settings.k]
@@ -286,3 +290,35 @@ def retrieve(
             selected.append(chunk)
             used += cost
     return selected
+
+
+def _with_siblings(kb, ranked: list[KnowledgeChunk], settings: RetrievalSettings) -> list[KnowledgeChunk]:
+    """`ranked`, with the other chunks of each of its first `siblings_of` chunks' documents right after it,
+    where that document is short (`short_document_chunks` chunks or fewer). A sibling ranks as the best
+    chunk of its document does (so relevance still falls down the list), found by the search or not."""
+    heads = ranked[: settings.siblings_of]
+    if not heads or not hasattr(kb, "short_document_chunks"):
+        return ranked
+    documents = kb.short_document_chunks(sorted({c.document_id for c in heads if c.document_id}),
+                                         settings.short_document_chunks)
+    found = {c.chunk_id: c for c in ranked}
+    unfound = [i for c in heads for i in documents.get(c.document_id, ()) if i not in found]
+    texts = kb.chunk_texts(unfound) if unfound else {}
+    out: list[KnowledgeChunk] = []
+    placed: set[str] = set()
+    for n, chunk in enumerate(ranked):
+        if chunk.chunk_id in placed:
+            continue
+        out.append(chunk)
+        placed.add(chunk.chunk_id)
+        for sibling_id in documents.get(chunk.document_id, ()) if n < settings.siblings_of else ():
+            if sibling_id in placed:
+                continue
+            sibling = found.get(sibling_id)
+            if sibling is None and sibling_id in texts:
+                sibling = replace(chunk, chunk_id=sibling_id, content=texts[sibling_id], ranks={}, similarity=None)
+            if sibling is not None:
+                sibling = replace(sibling, relevance=chunk.relevance)
+                out.append(sibling)
+                placed.add(sibling_id)
+    return out
