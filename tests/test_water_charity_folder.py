@@ -97,3 +97,45 @@ def test_kb_entity_shows_the_superseded_lead_by_name(engine):
     assert shown.exit_code == 0, shown.output
     assert "Wanjiru Kamau" in shown.output and "superseded" in shown.output
     assert "person:" not in shown.output  # the old lead reads as a name, not as an id
+
+
+NOTES = """# Borehole rehabilitation — planning notes
+
+Date: 5th November 2026
+Attendees: Wanjiru Kamau, Otieno Ochieng, Grace Njeri
+Budget: KSh 4,250,000
+
+- Wanjiru leads the borehole rehabilitation project in Kitui.
+- Otieno leads the tree nursery project for now.
+"""
+
+NEW_LEAD = """From: Grace Njeri <grace.njeri@majisafi.or.ke>
+To: Team <team@majisafi.or.ke>
+Date: Tue, 24 Nov 2026 09:12:00 +0300
+Subject: Borehole rehabilitation - lead
+
+Hi all,
+
+From 1st December Peter Mwangi takes over as lead on the borehole rehabilitation project.
+
+Grace
+"""
+
+
+@pytest.fixture(scope="module")
+def described(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "majisafi-notes",
+                                   {"planning-notes.md": NOTES, "2026-11-24-lead.eml": NEW_LEAD})
+    yield engine
+    engine.close()
+
+
+def test_work_described_in_lower_case_is_the_work_a_heading_names(described):
+    answer = offline_answer(described, "Who leads the borehole rehabilitation project?", "described")
+    assert "lead is Peter Mwangi" in answer and "It was Wanjiru Kamau before" in answer
+    response = checked(described, "Who leads the borehole rehabilitation project?",
+                       "Wanjiru Kamau leads the borehole rehabilitation project.")
+    assert "Peter Mwangi [corrected]" in response.delivered
+    # A description no document names as a piece of work makes no entity of its own.
+    assert not described.kb.registry.find_by_alias("tree nursery project")
+    assert not described.kb.registry.find_by_alias("tree nursery")

@@ -11,6 +11,7 @@ import re
 
 from chatapp.knowledge.extraction.observations import (
     CHANGE,
+    DESCRIBED,
     MENTION,
     PROSE_NAME,
     Observation,
@@ -41,6 +42,15 @@ _BARE_LEAD = re.compile(
     rf"(?:(?<![\w'’-])(?P<name>{_NAME}|[A-Z][\w'’-]+|[A-Z]{{2,3}})\s+(?:(?:is|will\s+be|now)\s+)?(?:leads|leading|is\s+lead)"
     rf"|\b(?:[Ll]ed\s+by|[Ll]ead:)\s+(?P<led>{_NAME}|[A-Z][\w'’-]+))(?=\s*(?:[;,.)\n]|$|\s+(?:and|with|on|from)\b))"
 )
+# "the borehole rehabilitation project": a piece of work described in lower case, closed by a word for its
+# kind. It is only kept where a document names a piece of work so (merge._described_work).
+WORK_KINDS = ("project", "programme", "program", "scheme", "initiative", "study", "pilot", "campaign", "works",
+              "upgrade", "refurbishment")
+_DESCRIBED = (r"the\s+(?P<GROUP>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,4}?\s+(?:" + "|".join(WORK_KINDS) + r"))\b")
+_PERSON_LEADS_DESCRIBED = re.compile(
+    rf"(?<![\w'’-])(?P<name>{_NAME}|[A-Z][\w'’-]+)\s+(?:(?:is|was|will\s+be|also|now|currently)\s+){{0,2}}"
+    rf"{_LEADING}\s+{_DESCRIBED.replace('GROUP', 'thing')}"
+)
 _NOT_THINGS = re.compile(r"^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|"
                          r"May|June|July|August|September|October|November|December|The|This|That|Our)$")
 
@@ -58,6 +68,10 @@ def read_leads(text: str, headings: frozenset[int] = frozenset()) -> list[Observ
                 continue
             found.append(Observation(thing, "project", "lead", name, 0.8, "prose", match.start()))
             found.append(Observation(name, "person", MENTION, name, 0.8, "prose", match.start()))
+    for match in _PERSON_LEADS_DESCRIBED.finditer(text):
+        # "Wanjiru leads the borehole rehabilitation project": a first name will do (the merge finds who).
+        if name := _someone(match.group("name")):
+            found.append(Observation(match.group("thing"), "project", "lead", name, 0.75, DESCRIBED, match.start()))
     return found
 
 
@@ -116,9 +130,11 @@ _HANDOVERS = (
                rf"(?:replaces?|replacing|replaced|succeeds?|succeeding|succeeded)\s+(?P<old>{_PERSON_REF})"
                rf"\s+as\s+{_ROLE}{_OF_THING}"),
     # NEW takes over as ROLE for THING, the one handing over unnamed: the THING named says whose role it is
-    # ("From 1 December Peter Mwangi takes over as project lead for Kitui Boreholes").
+    # ("From 1 December Peter Mwangi takes over as project lead for Kitui Boreholes", "… as lead on the
+    # borehole rehabilitation project").
     re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF}){_ASIDE}\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
-               rf"(?:takes?|taking|took|taken)\s+over\s+as\s+{_ROLE}{_OF_THING}"),
+               rf"(?:takes?|taking|took|taken)\s+over\s+as\s+{_ROLE}"
+               rf"(?:\s+(?:for|on|of)\s+{_DESCRIBED.replace('GROUP', 'described')}|{_OF_THING})"),
 )
 
 
@@ -131,10 +147,11 @@ def read_handovers(text: str) -> list[Observation]:
         for match in pattern.finditer(text):
             said_old = match.groupdict().get("old")
             new, old = _someone(match.group("new")), _someone(said_old) if said_old else ""
-            thing = re.sub(_SMALL, "", match.group("thing") or "").strip()
+            thing = re.sub(_SMALL, "", match.group("thing") or match.groupdict().get("described") or "").strip()
             # Without the old holder, only the thing named tells whose role changed; a sentence a pattern
             # naming the old holder has read is not read again without it.
-            if not new or new == old or not (old or (thing and _names_a_thing(thing) and match.start() not in read)):
+            named = thing and (_names_a_thing(thing) or thing[0].islower())  # a described one: merge finds it
+            if not new or new == old or not (old or (named and match.start() not in read)):
                 continue
             read.add(match.start())
             found.append(Observation(thing, CHANGE, key_for_label(match.group("role")), new, 0.8, "change",

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from chatapp.accents import strip_accents
-from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, clean_name, entity_slug
+from chatapp.knowledge.extraction.leads import WORK_KINDS
+from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, DESCRIBED, MENTION, clean_name, entity_slug
 from chatapp.knowledge.extraction.values import normal_value, value_shape
 from chatapp.lexicon import is_common
 from chatapp.records import Entity
@@ -86,7 +87,7 @@ class _UnionFind:
 
 def merge(rows: list[Row]) -> Learnt:
     changes = [r for r in rows if r.subject_type == CHANGE]
-    groups = _fold_short_names(_group(r for r in rows if r.subject_type != CHANGE))
+    groups = _fold_short_names(_group(_described_work(r for r in rows if r.subject_type != CHANGE)))
     ids = _assign_ids(groups)
     name_to_id = {}
     for group_id, group in zip(ids, groups):
@@ -301,7 +302,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                     # A text value said without the one it replaces could be anyone's anything, unless the
                     # change names the thing whose it is and the key ("takes over as project lead for
                     # Kitui Boreholes": that project's lead).
-                    named = change.subject and _norm(change.subject) in {_norm(n) for n in group.names}
+                    named = change.subject and _work_forms(change.subject) & {_norm(n) for n in group.names}
                     score = 10.0 + len(label & _words(key)) if named and label & _words(key) else 0.0
                     if not score:
                         continue
@@ -322,6 +323,32 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                                   "change", change.position, change.doc_date, change.source))
             if not handover:
                 _move_named_rows(groups, group, key, change)
+
+
+def _work_forms(described: str) -> set[str]:
+    """How a piece of work described in lower case may be named: "borehole rehabilitation project" is the
+    work named "Borehole rehabilitation" or "Borehole Rehabilitation Project"."""
+    words = _norm(described).split()
+    return {" ".join(words), *([" ".join(words[:-1])] if len(words) > 1 and words[-1] in WORK_KINDS else [])}
+
+
+def _described_work(rows) -> list[Row]:
+    """`rows`, each whose subject is a piece of work described in lower case ("Wanjiru leads the borehole
+    rehabilitation project") said of the one work a document names so (a heading "Borehole rehabilitation —
+    kickoff notes"), and dropped when no document, or more than one work, is named so: a description alone
+    makes no entity."""
+    rows = list(rows)
+    named = {_norm(r.subject): r.subject for r in rows
+             if r.method != DESCRIBED and r.subject_type not in ("person", CHANGE)}
+    kept = []
+    for row in rows:
+        if row.method == DESCRIBED:
+            matches = {named[form] for form in _work_forms(row.subject) if form in named}
+            if len(matches) != 1:
+                continue
+            row = replace(row, subject=matches.pop())
+        kept.append(row)
+    return kept
 
 
 def _readings(value: str) -> set[str]:

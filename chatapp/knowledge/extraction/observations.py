@@ -19,6 +19,9 @@ MENTION = ""
 ALIAS = "alias"
 # subject_type of a stated change whose subject the merge finds: the entity that held the old value.
 CHANGE = "change"
+# method of a reading whose subject is a piece of work described in lower case ("the borehole rehabilitation
+# project"): kept only when a document names that work so (merge._described_work).
+DESCRIBED = "described"
 
 
 @dataclass(frozen=True)
