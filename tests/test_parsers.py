@@ -394,11 +394,20 @@ def test_json_list_of_objects(tmp_path):
     ]
     doc = parse_file(write(tmp_path, "oncall_rotation.json", json.dumps(data, indent=2)))
     assert doc.title == "oncall rotation"
+    # An object inside a record is spread into its fields, its name field the value of its own key.
     assert block_texts(doc, "row") == [
-        'week: 2026-11-16; primary: {"name": "Emma"}',
-        'week: 2026-11-23; primary: {"name": "Tom"}; tags: ["a", "b"]',
+        "week: 2026-11-16; primary: Emma",
+        'week: 2026-11-23; primary: Tom; tags: ["a", "b"]',
     ]
     assert doc.metadata["records"] == "2"
+
+
+def test_an_object_inside_a_json_record_reads_as_fields_of_its_own(tmp_path):
+    data = {"sites": [{"site": "Kitui", "contact": {"name": "Joseph Mutua", "email": "j.mutua@example.co.ke"},
+                       "plant": {"rig": {"model": "DR-40"}}}]}
+    doc = parse_file(write(tmp_path, "sites.json", json.dumps(data)))
+    assert block_texts(doc, "row") == [
+        'sites: site: Kitui; contact: Joseph Mutua; contact_email: j.mutua@example.co.ke; plant: {"rig": {"model": "DR-40"}}']
 
 
 def test_json_object_holding_lists_of_records_gives_a_line_per_record(tmp_path):

@@ -47,10 +47,27 @@ Grace
 """
 
 
+REGISTER = """{
+  "updated": "2026-11-20",
+  "projects": [
+    {"name": "Kitui Boreholes", "county": "Kitui", "contractor": "Athi Drilling Ltd",
+     "contractor_contact": {"name": "Joseph Mutua", "email": "j.mutua@athidrilling.co.ke", "phone": "+254 711 222 333"}}
+  ]
+}
+"""
+
+
+SUPPLIERS = """Supplier,Contact,Email,Phone
+Ukame Pumps Ltd,Faith Wambui,faith.wambui@ukamepumps.co.ke,+254 720 400 500
+Kisima Tanks,Daniel Kiprono,orders@kisimatanks.co.ke,+254 720 400 600
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "majisafi", {
-        "kickoff-notes.md": KICKOFF, "kitui-boreholes.md": PROJECT, "2026-11-24-change-of-lead.eml": HANDOVER})
+        "kickoff-notes.md": KICKOFF, "kitui-boreholes.md": PROJECT, "2026-11-24-change-of-lead.eml": HANDOVER,
+        "project-register.json": REGISTER, "suppliers.csv": SUPPLIERS})
     yield engine
     engine.close()
 
@@ -139,3 +156,17 @@ def test_work_described_in_lower_case_is_the_work_a_heading_names(described):
     # A description no document names as a piece of work makes no entity of its own.
     assert not described.kb.registry.find_by_alias("tree nursery project")
     assert not described.kb.registry.find_by_alias("tree nursery")
+
+
+def test_a_person_inside_a_json_record_is_learnt_with_their_address_and_phone(engine):
+    joseph = only_entity(engine, "Joseph Mutua")
+    assert joseph.attributes["email"] == "j.mutua@athidrilling.co.ke"
+    assert joseph.attributes["phone"] == "+254 711 222 333"
+    assert "+254 711 222 333" in offline_answer(engine, "What is Joseph Mutua's phone number?", "joseph")
+    assert "Joseph Mutua" in offline_answer(engine, "Who is the contractor contact for Kitui Boreholes?", "contractor")
+
+
+def test_a_suppliers_contact_has_the_rows_address_only_when_it_spells_their_name(engine):
+    assert only_entity(engine, "Faith Wambui").attributes.get("email") == "faith.wambui@ukamepumps.co.ke"
+    assert "email" not in only_entity(engine, "Daniel Kiprono").attributes  # orders@ is the firm's
+    assert only_entity(engine, "Kisima Tanks").attributes["email"] == "orders@kisimatanks.co.ke"

@@ -16,6 +16,8 @@ import json
 import re
 
 from chatapp.knowledge.extraction.fields import names_the_rows, subject_column
+from chatapp.knowledge.parsers.tabular import spread_record
+from chatapp.knowledge.extraction.people import address_spells_name
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
@@ -37,7 +39,16 @@ MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are sti
 _JSON_DEPTH = 6
 
 
-def _records_observations(keys: list[str], rows: list[list[str]], method: str) -> list[Observation]:
+# What a JSON list of records holds when its key says so: {"projects": [{"name": "Kitui Boreholes", …}]} lists
+# pieces of work and things, whose names may read like people's ("Kitui Boreholes").
+_LISTS_OF_THINGS = frozenset("""project programme program job site work contract grant study scheme initiative
+    campaign asset vehicle van property building room event booking order tender bid account engagement matter
+    case ticket item product""".split())
+
+
+def _records_observations(keys: list[str], rows: list[list[str]], method: str,
+                          things: bool = False) -> list[Observation]:
+    """`things`: the records are known to be things (their list says so), whatever their names read as."""
     found: list[Observation] = []
     if not rows or len(rows) > MAX_RECORDS:
         return found
@@ -49,7 +60,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str) -
         column = _named_column_of_a_log(rows)
     subjects = [clean_name(cell) for cell in natural_order_names([row[column] if column < len(row) else ""
                                                                   for row in rows])]
-    subject_type = table_subject_type(keys[column], subjects)
+    subject_type = "thing" if things else table_subject_type(keys[column], subjects)
     if subject_type == "person":
         # A "Position" column of numbers is each one's place in the list, no job ("Position: Treasurer" is).
         cells = [[row[index] for row in rows if index < len(row)] for index in range(len(keys))]
@@ -83,6 +94,12 @@ def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, 
         name = clean_name(str(cell))
         if name and looks_like_person(name):
             found.append(Observation(name, "person", MENTION, name, 0.8, method, number))
+            # "Supplier: MedCool Ltd; Contact: Declan Hayes; Email: declan@medcool.ie": an address in the row
+            # that spells the contact's name is theirs, though the row is the firm's.
+            for other, value in zip(keys, row):
+                address = str(value).strip().lower()
+                if other == "email" and "@" in address and address_spells_name(address.split("@")[0], name):
+                    found.append(Observation(name, "person", "email", address, 0.8, method, number))
     return found
 
 
@@ -119,15 +136,19 @@ def _whole_date(cell: str) -> bool:
 
 
 def _paired_people(keys: list[str], row: list[str], number: int, method: str) -> list[Observation]:
-    """ "contact_name: Wouter Smeets; contact_email: w.smeets@…" -> Wouter Smeets's email."""
+    """ "contact_name: Wouter Smeets; contact_email: w.smeets@…" -> Wouter Smeets's email; so does
+    "contact: Wouter Smeets; contact_email: …" (a JSON record's {"contact": {"name": …, "email": …}})."""
     found = []
     for key, cell in zip(keys, row):
-        if not key.endswith("_name"):
+        if key.endswith("_name"):
+            prefix = key[: -len("name")]
+        elif any(other.startswith(key + "_") for other in keys):
+            prefix = key + "_"
+        else:
             continue
         name = clean_name(str(cell))
         if not looks_like_person(name):
             continue
-        prefix = key[: -len("name")]
         found.append(Observation(name, "person", MENTION, name, 0.85, method, number))
         for other, value in zip(keys, row):
             if other.startswith(prefix) and other != key and str(value).strip():
@@ -162,32 +183,35 @@ def read_json(text: str) -> list[Observation]:
     except (json.JSONDecodeError, RecursionError):
         return []
     found: list[Observation] = []
-    for records in _record_lists(data, 0):
+    for records, list_key in _record_lists(data, 0):
+        records = [spread_record(record) for record in records]
         keys = list(dict.fromkeys(key_for_label(str(k)) for record in records for k in record))
         raw_keys = list(dict.fromkeys(str(k) for record in records for k in record))
         rows = [[_scalar(record.get(k)) for k in raw_keys] for record in records]
-        found += _records_observations(keys, rows, "record")
+        things = key_for_label(list_key).removesuffix("s") in _LISTS_OF_THINGS
+        found += _records_observations(keys, rows, "record", things=things)
     return found
 
 
-def _record_lists(data, depth: int, listed: bool = False):
+def _record_lists(data, depth: int, listed: bool = False, key: str = ""):
     """Every list of objects inside `data` (the equipment list of a register, a rota's shifts), and every
-    object that is one record on its own (`listed`: an item of a list, read with its list already)."""
+    object that is one record on its own (`listed`: an item of a list, read with its list already), each
+    with the key it is under ("" at the top)."""
     if depth > _JSON_DEPTH:
         return
     if isinstance(data, list):
         objects = [item for item in data if isinstance(item, dict)]
         if objects and len(objects) * 2 > len(data):
-            yield objects
+            yield objects, key
         for item in data[:MAX_RECORDS]:
             if isinstance(item, (dict, list)):
                 yield from _record_lists(item, depth + 1, listed=True)
     elif isinstance(data, dict):
         if not listed and _one_record(data):
-            yield [data]
-        for value in data.values():
+            yield [data], key
+        for inner, value in data.items():
             if isinstance(value, (dict, list)):
-                yield from _record_lists(value, depth + 1)
+                yield from _record_lists(value, depth + 1, key=str(inner))
 
 
 # The fewest plain fields (text, numbers) that make an object on its own a record.

@@ -79,6 +79,29 @@ def _parse_csv(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Parse
     return doc
 
 
+# Fields of an object inside a record that name it: {"contact": {"name": "Kari Nilsen", …}} is contact: Kari Nilsen.
+_NAME_FIELDS = frozenset({"name", "full_name", "fullname", "display_name", "displayname"})
+
+
+def spread_record(record: dict) -> dict:
+    """A record with each object inside it spread into fields of its own: {"contact": {"name": "Kari Nilsen",
+    "email": "kari@…"}} reads as contact: Kari Nilsen and contact_email: kari@… (so Kari Nilsen is the
+    contact, and that address hers), as a table with those columns would. Deeper objects and lists stay."""
+    spread = {}
+    for key, value in record.items():
+        if not isinstance(value, dict):
+            spread[key] = value
+            continue
+        inner_fields = [(inner, field) for inner, field in value.items() if not isinstance(field, (dict, list))]
+        if len(inner_fields) < len(value):
+            spread[key] = value  # an object holding more objects is shown as it is
+            continue
+        for inner, field in inner_fields:
+            named = str(inner).replace(" ", "_").lower() in _NAME_FIELDS
+            spread.setdefault(str(key) if named else f"{key}_{inner}", field)
+    return spread
+
+
 def _json_value(value) -> str:
     if isinstance(value, str):
         return " ".join(value.split())
@@ -125,7 +148,7 @@ def _parse_json(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pars
     if isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
         kept = data[:max_rows]
         for item in kept:
-            builder.add("row", _record_line((key, _json_value(value)) for key, value in item.items()))
+            builder.add("row", _record_line((key, _json_value(value)) for key, value in spread_record(item).items()))
         metadata["records"] = len(data)
         _rows_note(metadata, len(kept), len(data))
         if len(kept) < len(data):
@@ -136,7 +159,8 @@ def _parse_json(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pars
             if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
                 # {"vehicles": [{…}, {…}]}: each vehicle a line of its own, as a top-level list's records are.
                 for item in value[:max_rows]:
-                    builder.add("row", f"{key}: " + _record_line((k, _json_value(v)) for k, v in item.items()))
+                    fields = spread_record(item).items()
+                    builder.add("row", f"{key}: " + _record_line((k, _json_value(v)) for k, v in fields))
             elif rendered := _json_value(value):
                 builder.add("row", f"{key}: {rendered}")
         if len(items) > max_rows:
