@@ -44,3 +44,14 @@ def test_a_revision_or_a_number_written_short_ends_no_sentence():
     assert split_sentences(text) == expected  # the checks' split
     if nlp.has_pipe("parser"):
         assert [s.text for s in nlp(text).sents] == expected  # and the parse's, which ingest reads
+
+
+def test_a_german_day_before_its_month_or_a_wrap_after_an_article_ends_no_sentence():
+    from chatapp.postprocess.evidence import split_sentences
+
+    # A mail wrapped at "ab dem", then the day written "11." before its month: one sentence, one date.
+    text = "Wir können mit der Prüfung ab dem\n11. Januar 2027 beginnen. Danach folgt die Fassade."
+    assert split_sentences(text) == ["Wir können mit der Prüfung ab dem 11. Januar 2027 beginnen.",
+                                     "Danach folgt die Fassade."]
+    assert split_sentences("Die Prüfung beginnt am 11. Januar. Danach die Fassade.") == [
+        "Die Prüfung beginnt am 11. Januar.", "Danach die Fassade."]

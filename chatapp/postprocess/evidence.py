@@ -29,7 +29,10 @@ WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # bracket ("… to £4,650 + VAT\n(from £4,200).").
 _LINKS_AT_A_WRAP = ("and", "or", "the", "of", "to", "a", "an", "with", "for", "from", "by", "at", "on", "in",
                     "until", "till", "than", "into", "after", "before", "between", "per", "is", "are", "was",
-                    "were", "be")
+                    "were", "be",
+                    # … and their like in the German and French mails a folder holds: "ab dem\n11. Januar 2027".
+                    "dem", "den", "der", "das", "ab", "am", "bis", "vom", "zum", "zur", "und", "mit", "für",
+                    "le", "la", "les", "du", "des", "au", "aux", "et", "pour", "avec")
 # A title before a name and a month or weekday cut short before a date end no sentence, as North American
 # writing puts them: "Dr. Chidi Abara", "Fri. Nov. 27", "on Dec. 18, 2026", "Queen St. E."; nor does the
 # German doctorate's subject after "Dr." ("Dr. rer. nat. Jürgen Weiß"): "Lead: Dr. Dana Kim" is one sentence.
@@ -41,11 +44,15 @@ _NAME_AND_DATE_ABBREVIATIONS = ("Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "Prof.", "St
 _AMOUNT_ABBREVIATIONS = ("Kshs.", "KShs.", "Ksh.", "KSh.", "Shs.", "Ushs.", "Tshs.", "Rs.", "Eng.", "Engr.")
 # A firm's form cut short before "Ltd.": "Rentwise Leasing Pvt. Ltd." (India), "Pte. Ltd." (Singapore), "Pty. Ltd."
 _FIRM_ABBREVIATIONS = ("Pvt.", "Pte.", "Pty.")
+_MONTH_NAMES = (r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|"
+                r"January|February|March|May|June|July|October|December|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sep|Sept|Okt|"
+                r"Oct|Nov|Dez|Dec)")
 _SENTENCE_SPLIT_RE = re.compile(
     "".join(rf"(?<!\b{re.escape(a)})" for a in ABBREVIATIONS + _NAME_AND_DATE_ABBREVIATIONS + _AMOUNT_ABBREVIATIONS
             + _FIRM_ABBREVIATIONS if a != "no.")
     # "Invoice no. 4411" is one sentence; "I said no. Then …" is two.
-    + r"(?<=[.!?])(?!(?<=\bno\.)\s+\d)\s+(?=[\"'(\[]?[A-Z0-9])"
+    # "ab dem 11. Januar 2027": a day written with a full stop before its month ends no sentence either.
+    + r"(?<=[.!?])(?!(?<=\bno\.)\s+\d)(?!(?<=\d\.)\s+" + _MONTH_NAMES + r"\b)\s+(?=[\"'(\[]?[A-Z0-9])"
     r"|\n\s*\n\s*|\n+(?=[-*•#|>])|" + "".join(rf"(?<!\b{w})" for w in _LINKS_AT_A_WRAP)
     + r"\n+(?=[^a-z(]|[a-z][\w /-]{0,40}:(?:\s|$))")
 _WRAPPED = re.compile(r"[ \t]*\n[ \t]*")

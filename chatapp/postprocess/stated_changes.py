@@ -155,7 +155,7 @@ def _value_qualified_before(found: list[V.FoundValue], text: str, end: int) -> V
 # "installation moves to Monday, January 25": the present tense tells the same change.
 _CHANGE_VERBS = (r"move[sd]|change[sd]|extend(?:s|ed)|postpone[sd]|push(?:es|ed)(?:\s+back)?|"
                  r"(?:brought|brings)\s+forward|reschedule[sd]|delay(?:s|ed)|reduce[sd]|increase[sd]|raise[sd]|cut|"
-                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)|"
+                 r"lower(?:s|ed)|revise[sd]|update[sd]|shift(?:s|ed)|slip(?:s|ped)|bump(?:s|ed)?|hike[sd]?|"
                  # "the artist fee goes up to $2,800 per mural, from $2,500"
                  r"go(?:es)?\s+(?:up|down)|went\s+(?:up|down)|rises|rose|drops|dropped")
 # French: "le festival est donc reporté au samedi 5 juin 2027", "le cachet passe à 2 800 $".

@@ -49,9 +49,10 @@ class RetrievalSettings:
     # Keyword-only hits (the dense side never scored them) survive at this rank or better:
     # exact ids and codes are what embeddings miss.
     strong_keyword_rank: int = 3
-    # A short document cut in a few chunks (a mail, a page of notes) comes whole with its best hits: the
-    # budget it states in one chunk and the deadline in the next are one message.
-    siblings_of: int = 2
+    # A short document cut in a few chunks (a mail, a page of notes) comes whole with each of its hits: the
+    # budget it states in one chunk and the deadline in the next are one message. They come on top of the k
+    # hits, which all stay, up to as many again.
+    siblings: bool = True
     short_document_chunks: int = 3
 
 
@@ -274,10 +275,10 @@ def retrieve(
         final = replace(chunk, relevance=round(score, 4), similarity=hit.similarity)
         scored.append((-score, -hit.relevance, chunk_id, final))
     scored.sort(key=lambda row: row[:3])
-    ranked = _with_siblings(kb, [row[3] for row in scored], settings)
+    ranked = [row[3] for row in scored]
 
     if budget_tokens is None:
-        return ranked[: settings.k]
+        return _with_siblings(kb, ranked[: settings.k], settings)
     from chatapp.token_count import token_counter
 
     count_tokens = count_tokens or token_counter(None)
@@ -289,36 +290,39 @@ def retrieve(
         if used + cost <= budget_tokens:  # whole chunks only; a smaller later one may still fit
             selected.append(chunk)
             used += cost
-    return selected
+    # Siblings only where they fit too, whole, after what was selected.
+    fitting = []
+    for chunk in _with_siblings(kb, selected, settings):
+        cost = 0 if chunk in selected else count_tokens(fence_chunk(chunk)) + 1
+        if used + cost <= budget_tokens:
+            fitting.append(chunk)
+            used += cost
+    return fitting
 
 
 def _with_siblings(kb, ranked: list[KnowledgeChunk], settings: RetrievalSettings) -> list[KnowledgeChunk]:
-    """`ranked`, with the other chunks of each of its first `siblings_of` chunks' documents right after it,
-    where that document is short (`short_document_chunks` chunks or fewer). A sibling ranks as the best
-    chunk of its document does (so relevance still falls down the list), found by the search or not."""
-    heads = ranked[: settings.siblings_of]
-    if not heads or not hasattr(kb, "short_document_chunks"):
+    """`ranked`, each chunk followed by the other chunks of its document where that document is short
+    (`short_document_chunks` chunks or fewer), up to len(ranked) of them in all. A sibling ranks as the
+    chunk it came with (so relevance still falls down the list); no chunk of `ranked` is dropped."""
+    if not settings.siblings or not ranked or not hasattr(kb, "short_document_chunks"):
         return ranked
-    documents = kb.short_document_chunks(sorted({c.document_id for c in heads if c.document_id}),
+    documents = kb.short_document_chunks(sorted({c.document_id for c in ranked if c.document_id}),
                                          settings.short_document_chunks)
-    found = {c.chunk_id: c for c in ranked}
-    unfound = [i for c in heads for i in documents.get(c.document_id, ()) if i not in found]
-    texts = kb.chunk_texts(unfound) if unfound else {}
+    listed = {c.chunk_id for c in ranked}
+    wanted = [i for c in ranked for i in documents.get(c.document_id, ()) if i not in listed]
+    texts = kb.chunk_texts(list(dict.fromkeys(wanted))) if wanted else {}
     out: list[KnowledgeChunk] = []
     placed: set[str] = set()
-    for n, chunk in enumerate(ranked):
+    room = len(ranked)
+    for chunk in ranked:
         if chunk.chunk_id in placed:
             continue
         out.append(chunk)
         placed.add(chunk.chunk_id)
-        for sibling_id in documents.get(chunk.document_id, ()) if n < settings.siblings_of else ():
-            if sibling_id in placed:
+        for sibling_id in documents.get(chunk.document_id, ()):
+            if sibling_id in placed or sibling_id in listed or sibling_id not in texts or not room:
                 continue
-            sibling = found.get(sibling_id)
-            if sibling is None and sibling_id in texts:
-                sibling = replace(chunk, chunk_id=sibling_id, content=texts[sibling_id], ranks={}, similarity=None)
-            if sibling is not None:
-                sibling = replace(sibling, relevance=chunk.relevance)
-                out.append(sibling)
-                placed.add(sibling_id)
+            out.append(replace(chunk, chunk_id=sibling_id, content=texts[sibling_id], ranks={}, similarity=None))
+            placed.add(sibling_id)
+            room -= 1
     return out

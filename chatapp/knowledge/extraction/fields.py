@@ -26,7 +26,8 @@ from chatapp.knowledge.extraction.observations import (
     table_subject_type,
     with_whole_names,
 )
-from chatapp.knowledge.extraction.values import DATE, find_amounts, find_dates, leading_value, yearless_date_at_start
+from chatapp.knowledge.extraction.values import (DATE, find_amounts, find_dates, leading_value, value_shape,
+                                                 yearless_date_at_start)
 from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
@@ -51,7 +52,9 @@ FRENCH_CHANGE_VERB = (r"(?:report|déplac|deplac|repouss|décal|decal|devanc|hau
 _CHANGE_VERB = re.compile(
     r"\b(?:has|have|had|was|were|is|are|has been|have been|got|now)?\s*"
     r"(?:moved|changed|pushed(?: back)?|brought forward|postponed|rescheduled|delayed|slipped|shifted|"
-    r"revised|increased|decreased|reduced|raised|cut|updated|moves|shifts|slips|changes)\s+(?:to|until|till)\s+"
+    r"revised|increased|decreased|reduced|raised|cut|updated|moves|shifts|slips|changes|bumped|hiked)"
+    # "was increased by $25,000 to $265,000": the step before the new value
+    r"(?:\s+(?:up|down))?(?:\s+by\s+\S+(?:\s+\S+)?)?\s+(?:to|until|till)\s+"
     rf"|\b(?:{FRENCH_CHANGE_VERB})\s+(?:(?:donc|maintenant|désormais|officiellement)\s+)?(?:à|au|aux)\s+",
     re.IGNORECASE,
 )
@@ -87,10 +90,14 @@ _NOW_IS = re.compile(
 # "the revised budget of $12,000", "the new insurance value is $47,500": a value given as the one that now
 # holds (postprocess/stated_changes.py reads the same in the sources an answer is checked against).
 REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
+_INSTEAD_OF = re.compile(r"\binstead\s+of\s+", re.IGNORECASE)
+# "New budget: $265,000 (approved by the board)", "Revised go-live: 18 January": a field labelled as the new value.
+_REVISED_FIELD = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?(?:revised|new|updated|amended)\s+((?:[\w/&-]+\s+){0,3}?[\w/&-]+)"
+                            r"(?:\*\*)?\s*:\s*(?:\*\*)?\s*", re.IGNORECASE)
 # "please move the production budget for Skyline to £41,200", "we raise the fee to $40": a change
 # asked for or made now, the thing changed between the verb and "to".
 _MOVE_TO = re.compile(
-    r"\b(?:move|change|increase|raise|reduce|cut|lower|revise|update|push|bring)\s+(?:the\s+|our\s+)?"
+    r"\b(?:move|change|increase|raise|reduce|cut|lower|revise|update|push|bring|bump|hike)\s+(?:the\s+|our\s+)?"
     r"(?P<label>(?:[\w'’/&-]+\s+){0,7}?[\w'’/&-]+)\s+(?:up\s+|down\s+|back\s+|forward\s+)?to\s+",
     re.IGNORECASE,
 )
@@ -376,6 +383,21 @@ class FieldReader:
                 found = True
         return found
 
+    def _instead_of(self, line: str, position: int) -> bool:
+        """ "we've agreed on $265,000 for the budget instead of $240,000": the value before "instead of", in
+        the same clause and of the same kind, replaces the one after it (the merge finds whose it was)."""
+        found = False
+        for match in _INSTEAD_OF.finditer(line):
+            old = _value_at_start(line[match.end():])
+            clause = re.split(r"[.;!?]\s", line[:match.start()])[-1]
+            values = [m for m, _ in find_amounts(clause)] + [m for m, _ in find_dates(clause)]
+            new = max(values, key=lambda m: m.end()).group(0) if values else ""
+            if old and new and value_shape(old) == value_shape(new) and new != old:
+                label = _clause_label(line, line.find(new, len(line[:match.start()]) - len(clause)))
+                self.add("", key_for_label(label or "value"), new, 0.8, "change", position, CHANGE, old)
+                found = True
+        return found
+
     def _changes(self) -> None:
         for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
@@ -401,9 +423,9 @@ class FieldReader:
                 start = was.end()
             if stated:
                 continue
-            if self._from_to(line, position):
+            if self._from_to(line, position) or self._instead_of(line, position):
                 continue
-            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _MOVE_TO, _PUTS_AT):
+            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _REVISED_FIELD, _MOVE_TO, _PUTS_AT):
                 for match in pattern.finditer(line):
                     after = line[match.end():]
                     value = _value_at_start(after)

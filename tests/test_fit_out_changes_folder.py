@@ -1,0 +1,62 @@
+"""A contractor's project page and one later mail changing its budget, said each of the ways people write
+it: "bump the budget up to", "agreed on … instead of …", a "New budget:" line, "increased by … to …". The
+registry learns the new budget (offline answers give it, with the old one as before), and an answer with
+the page's old budget is corrected. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere
+in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, offline_answer
+
+PAGE = """---
+title: Larkspur Clinic Fit-out
+lead: Dana Whitlock
+budget: $240,000
+handover: March 12, 2027
+---
+
+# Larkspur Clinic Fit-out
+
+Interior fit-out of the new Larkspur outpatient clinic, suite 300.
+"""
+
+MAIL = """From: Marcy Oduya <marcy.oduya@trellisbuild.com>
+To: Dana Whitlock <dana.whitlock@trellisbuild.com>
+Date: Fri, 20 Nov 2026 14:03:00 -0500
+Subject: Larkspur Clinic Fit-out - budget
+
+Dana,
+
+{change}
+
+Marcy
+"""
+
+CHANGES = [
+    "The client has agreed to bump the budget up to $265,000.",
+    "Quick note: we've agreed on $265,000 for the budget instead of $240,000.",
+    "New budget: $265,000 (approved by the board on Nov 20).",
+    "The budget for Larkspur was increased by $25,000 to $265,000.",
+]
+
+
+@pytest.fixture(scope="module", params=CHANGES)
+def engine(request, tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "trellis", {
+        "project-larkspur.md": PAGE, "2026-11-20-larkspur-budget.eml": MAIL.format(change=request.param)})
+    yield engine
+    engine.close()
+
+
+def test_offline_the_budget_is_the_mails_and_the_pages_is_the_one_before(engine):
+    answer = offline_answer(engine, "What is the budget for Larkspur Clinic Fit-out?", "budget")
+    assert "budget is $265,000" in answer and "It was $240,000 before" in answer
+
+
+def test_an_answer_with_the_pages_old_budget_is_corrected(engine):
+    response = checked(engine, "What is the budget for the Larkspur Clinic Fit-out?",
+                       "The Larkspur Clinic Fit-out has a budget of $240,000.")
+    assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("TemporalError", "$240,000")]
+    assert "$265,000 [corrected]" in response.delivered
