@@ -427,17 +427,19 @@ class TextIndex:
     def passages(self, before: int = 2, after: int = 1):
         """Each source sentence with the stems of the sentences around it in the same text (a list
         item and the line that introduces it; the rest of a line cut at "excl."):
-        (sentence, stems of the passage). The text's first sentence (a retrieved chunk's title, a mail's
-        subject) belongs to every passage of it: it says what they are all about."""
+        (sentence, stems of the passage, stems of its whole text). The text's first sentence (a retrieved
+        chunk's title, a mail's subject) belongs to every passage of it: it says what they are all about."""
         opening: dict[int, set[str]] = {}
+        whole: dict[int, set[str]] = {}
         for _, stems, text_index in self.sentences:
             opening.setdefault(text_index, stems)
+            whole.setdefault(text_index, set()).update(stems)
         for i, (sentence, stems, text_index) in enumerate(self.sentences):
             passage = set(stems) | opening[text_index]
             for j in range(max(0, i - before), min(len(self.sentences), i + after + 1)):
                 if self.sentences[j][2] == text_index:
                     passage |= self.sentences[j][1]
-            yield sentence, passage
+            yield sentence, passage, whole[text_index]
 
     def _sentence_with(self, needle: str) -> str | None:
         for sentence, _, _ in self.sentences:

@@ -44,7 +44,9 @@ MOVED_RIVAL_SHARE = 0.5
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # "€1.2m plus VAT" is the price before tax, not a sum the answer worked out.
 AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|"
-                        r"plus(?!\s+(?:VAT|GST|HST|tax|taxes|sales\s+tax|outlays|expenses|disbursements)\b))\b",
+                        # "plus VAT", "plus 5 % expenses": a charge on top, no total worked out
+                        r"plus(?!\s+(?:\d+(?:[.,]\d+)?\s*%\s+)?(?:VAT|GST|HST|tax|taxes|sales\s+tax|outlays|expenses|"
+                        r"disbursements)\b))\b",
                         re.IGNORECASE)
 # Values that identify whom they belong to; getting one wrong is a wrong attribute.
 IDENTIFYING_SHAPES = frozenset({"email", "phone", "url"})
@@ -60,6 +62,10 @@ class ValidationSettings:
     # An amount one slip away from one the sources give is that amount mistyped when the passage
     # it is in shares this much of the sentence's words.
     near_miss_overlap: float = 0.5
+    # … and for an amount with the same digits in another order, a likelier slip: the text it stands in need
+    # only name a fifth of what the sentence is about (its firm or person: a mail under the sender's name,
+    # written in another language).
+    same_digits_overlap: float = 0.2
     # A value another the sources give in the same slot (slots.py) contradicts: sure enough to correct.
     slot_confidence: float = 0.9
     # A value the sources give only of something else, where the sentence most like the claim gives
@@ -388,21 +394,30 @@ class FactValidator:
         if len(units) < 2:
             return None
         money = V.currency(vc.claim.text)
-        rivals: dict[float, tuple[float, str, str]] = {}  # stated amount -> (overlap, its text, source sentence)
-        for source_sentence, passage in sources.supplied.passages():
+        rivals: dict[float, tuple[float, str, str]] = {}  # stated amount -> (confidence, its text, source sentence)
+        for source_sentence, passage, text in sources.supplied.passages():
             overlap = sum(1 for unit in units if unit & passage) / len(units)
-            if overlap < self.settings.near_miss_overlap:
+            # For the same digits in another order, what the whole text (a mail, under its sender's name) is about.
+            loose = sum(1 for unit in units if unit & text) / len(units)
+            if overlap < self.settings.near_miss_overlap and loose < self.settings.same_digits_overlap:
                 continue
             for found in V.find_values(source_sentence):
-                if (found.vtype == "amount" and V.same_currency(V.currency(found.text), money)
+                if not (found.vtype == "amount" and V.same_currency(V.currency(found.text), money)
                         and V.near_miss(vc.value.parsed, found.parsed)
-                        and qualifier_agrees(source_sentence, found, analysis.text, vc.value)
-                        and overlap > rivals.get(found.parsed, (0.0, "", ""))[0]):
-                    rivals[found.parsed] = (overlap, found.text, source_sentence)
+                        and qualifier_agrees(source_sentence, found, analysis.text, vc.value)):
+                    continue
+                if overlap >= self.settings.near_miss_overlap:
+                    confidence = 0.5 + 0.4 * overlap
+                elif loose >= self.settings.same_digits_overlap and V.same_digits(vc.value.parsed, found.parsed):
+                    confidence = 0.7 + 0.4 * loose  # the digits alone make the slip likely
+                else:
+                    continue
+                if confidence > rivals.get(found.parsed, (0.0, "", ""))[0]:
+                    rivals[found.parsed] = (confidence, found.text, source_sentence)
         if len(rivals) != 1:
             return None  # nothing alike, or several amounts it could be a slip of
-        (overlap, text, source_sentence), = rivals.values()
-        confidence = round(min(0.9, 0.5 + 0.4 * overlap), 3)
+        (confidence, text, source_sentence), = rivals.values()
+        confidence = round(min(0.9, confidence), 3)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, text,
                           [f"the sources give {text}: {source_sentence}"], vc.sentence, vc.claim.span, text,
                           major=True)

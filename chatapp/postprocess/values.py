@@ -635,6 +635,13 @@ def near_miss(claimed: float, stated: float) -> bool:
     return sorted(a) == sorted(b) or sum(x != y for x, y in zip(a, b)) == 1
 
 
+def same_digits(claimed: float, stated: float) -> bool:
+    """Two different amounts of four digits or more written with the same digits in another order
+    ("32,750" for "23,750"): a copying slip, seldom a chance likeness."""
+    a, b = f"{claimed:.2f}".rstrip("0").rstrip("."), f"{stated:.2f}".rstrip("0").rstrip(".")
+    return a != b and sum(c.isdigit() for c in a) >= 4 and sorted(a) == sorted(b)
+
+
 def _ordinal_suffix(day: int) -> str:
     return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
 
