@@ -259,20 +259,22 @@ def census_first_names() -> dict[str, tuple[float, float]]:
 # --- attributes -----------------------------------------------------------------
 
 # concept -> (words a question uses to ask for it, words found inside attribute keys that hold it).
+# A folder's headers and keys are often Dutch where its questions are English ("functie", "mobiel",
+# "projectleider", "honorarium"), so a holder may be a Dutch word too.
 # A cue is a word or phrase matched at word boundaries. A holder is a word or phrase matched
 # against the end of a key's words, its head ("launch_date" -> launch, date: a date; see
 # concepts_of_key). The order is the order answers list their parts in.
 ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "email": (("email", "e-mail", "mail", "mail address", "write to", "address", "contact"),
-              ("email", "mail", "e-mail")),
+              ("email", "mail", "e-mail", "emailadres", "mailadres")),
     "phone": (("phone", "number", "call", "telephone", "mobile", "cell", "contact", "ring", "direct line",
                "direct dial", "ddi", "landline"),
-              ("phone", "mobile", "tel", "telephone", "cell")),
+              ("phone", "mobile", "tel", "telephone", "cell", "mobiel", "telefoon", "telefoonnummer", "gsm")),
     # An internal extension, kept apart from the number to dial from outside.
     "extension": (("extension", "ext"), ("extension", "ext", "extn")),
-    "role": (("role", "title", "job", "position", "what does", "what do"), ("role", "title", "position", "job")),
+    "role": (("role", "title", "job", "position", "what does", "what do"), ("role", "title", "position", "job", "function", "functie", "rol")),
     "department": (("department", "team", "which team", "what team", "division"),
-                   ("department", "team", "division", "dept", "unit")),
+                   ("department", "team", "division", "dept", "unit", "afdeling")),
     "location": (("where", "location", "based", "located", "city", "office", "room", "address"),
                  ("location", "city", "office", "room", "address", "site", "headquarters", "place")),
     "manager": (("report to", "reports to", "manager", "boss"), ("reports to", "manager", "boss", "supervisor")),
@@ -283,7 +285,8 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lead": (("lead", "leads", "head", "heads", "runs", "in charge", "leader", "working on", "works on",
               "who's on", "who is on"),
              # A piece of work's project manager runs it: "who leads the boiler replacement?"
-             ("lead", "leader", "head", "chair", "project manager", "programme manager", "program manager", "pm")),
+             ("lead", "leader", "head", "chair", "project manager", "programme manager", "program manager", "pm",
+              "projectleider", "leider")),
     "status": (("status", "progress", "how is", "how's", "state"), ("status", "state", "progress", "health")),
     "date": (("when", "date", "what day", "day"), ("date", "day", "when", "on")),
     "time": (("what time", "when", "time"), ("time", "start", "starts", "hour")),
@@ -291,7 +294,7 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  ("deadline", "due", "target", "launch", "live", "release", "ship", "eta")),
     # "the contract value", "the order value", "a fixed bid of": what the work is worth, not the contract's terms.
     "budget": (("budget", "cost", "spend", "how much", "price", "amount", "contract value", "order value", "fixed bid"),
-               ("budget", "cost", "spend", "price", "amount", "value", "fee")),
+               ("budget", "cost", "spend", "price", "amount", "value", "fee", "honorarium", "bedrag", "kosten")),
     "cost_center": (("cost center", "cost centre", "account code", "charge code"),
                     ("cost center", "cost centre", "account code", "charge code")),
     "vendor": (("vendor", "supplier", "contractor"), ("vendor", "supplier", "contractor")),

@@ -27,6 +27,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
     natural_order_names,
+    surname_first_turned,
 )
 from chatapp.accents import fold, strip_accents, umlauts_spelled_out
 from chatapp.lexicon import is_common, is_first_name, is_surname
@@ -486,6 +487,17 @@ def _in_order(letters: str, word: str) -> bool:
     return all(c in remaining for c in letters)
 
 
+def _header_display(display: str, address: str) -> str:
+    """A mail header's display name as prose writes it. Outlook and many an organisation's directory
+    write it "Surname, Given" ("Vermeulen, Karin" <k.vermeulen@…>): turned round when the address
+    holds that surname, so the comma is a sorted name's and not two people's or a firm's."""
+    if display.count(",") != 1 or not (turned := surname_first_turned(display.strip())):
+        return display
+    surname = fold(strip_accents(turned.split()[-1])).lower()
+    local = re.sub(r"[^a-z]", "", fold(strip_accents(address.split("@")[0])).lower())
+    return turned if len(surname) >= 2 and surname in local else display
+
+
 def _address_spells(address: str, name: str) -> bool:
     """Whether an address's local part is the name of two to four words written out, with or without
     dots or hyphens ("minjun.seo@" for "Min-jun Seo"): a person's own mailbox, not a room's or a list's."""
@@ -759,7 +771,7 @@ class PeopleReader:
         for field, confidence in (("from", 0.97), ("to", 0.93), ("cc", 0.93)):
             raw = self.metadata.get(field) or ""
             for display, address in getaddresses([raw]):
-                name = clean_name(display)
+                name = clean_name(_header_display(display, address))
                 if address and _address_spells(address, name):
                     self.spelt_by_address.add(name)
                 if not address or "@" not in address or not self.is_person(name):
@@ -1261,7 +1273,8 @@ class PeopleReader:
             else:
                 header = _BODY_HEADER_TO.search(part)
                 raw = header.group(1) if header else ""
-            people = [clean_name(display) for display, address in getaddresses([raw]) if "@" in address]
+            people = [clean_name(_header_display(display, address)) for display, address in getaddresses([raw])
+                      if "@" in address]
             if len(people) != 1 or not looks_like_person(people[0]):
                 continue
             name = people[0]
