@@ -335,9 +335,24 @@ _MONEY_HEADS = frozenset({"value"})
 _MONEY = frozenset({"budget"})
 
 
+# Dutch writes a key as one compound whose last part says what the value is: "projectnummer" is a project
+# number, "startdatum" a start date, "emailadres" an email address. Read in English, as questions ask.
+_DUTCH_HEADS = {"nummer": "number", "naam": "name", "datum": "date", "adres": "address"}
+_DUTCH_COMPOUND = re.compile(r"^([a-z]{3,}?)-?(" + "|".join(_DUTCH_HEADS) + r")$")
+
+
+def _english_parts(word: str) -> tuple[str, ...]:
+    if word in _DUTCH_HEADS:
+        return (_DUTCH_HEADS[word],)
+    if match := _DUTCH_COMPOUND.match(word):
+        return (match.group(1), _DUTCH_HEADS[match.group(2)])
+    return (word,)
+
+
 def key_words(key: str) -> tuple[str, ...]:
-    """The words inside an attribute key: "launch_date" -> ("launch", "date")."""
-    return tuple(w.lower() for w in _KEY_SPLIT.split(key) if w)
+    """The words inside an attribute key: "launch_date" -> ("launch", "date"), "projectnummer" ->
+    ("project", "number")."""
+    return tuple(part for w in _KEY_SPLIT.split(key) if w for part in _english_parts(w.lower()))
 
 
 # Words a column header adds to say what a value is counted in: "Invoiced (GBP)" -> invoiced_gbp is

@@ -56,12 +56,38 @@ Hanneke Vos
 Projectmanager, Gemeente Utrecht
 """
 
+RAVELLAAN_PAGE = """---
+title: Ravellaan Hofjes
+lead: Jeroen Bos
+phase: SO
+---
+
+# Ravellaan Hofjes
+
+Twelve courtyard homes for Woonstichting Lekstroom.
+"""
+
+# The writer takes the project over; the sentence does not say from whom.
+TAKEOVER = """From: Roos ter Meulen <roos@atelierdijkhuis.nl>
+To: Studio <studio@atelierdijkhuis.nl>
+Date: Wed, 25 Nov 2026 17:30:00 +0100
+Subject: Ravellaan - projectleiding
+
+Hi all,
+
+Jeroen starts his sabbatical early, so I am taking over as projectleider of Ravellaan Hofjes from
+30-11-2026. Questions to me from now on.
+
+Roos
+"""
+
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "dijkhuis", {
         "team.csv": TEAM, "projecten-2026.json": REGISTER, "kanaalschool-zuilen.md": PROJECT_PAGE,
-        "2026-11-17-re-extra-lokaal.eml": MUNICIPALITY})
+        "2026-11-17-re-extra-lokaal.eml": MUNICIPALITY, "2026-11-25-ravellaan.eml": TAKEOVER,
+        "ravellaan-hofjes.md": RAVELLAAN_PAGE})
     yield engine
     engine.close()
 
@@ -84,7 +110,18 @@ def test_a_mobiel_column_answers_for_a_mobile_number(studio):
 
 def test_a_register_with_a_projectleider_lists_projects_not_people(studio):
     assert only_entity(studio, "Ravellaan Hofjes").type == "project"
-    assert "Jeroen Bos" in offline_answer(studio, "Who leads Ravellaan Hofjes?", "register")
+    assert "Roos ter Meulen" in offline_answer(studio, "Who leads Kanaalschool Zuilen?", "register")
+
+
+def test_a_dutch_compound_key_is_asked_for_in_english(studio):
+    assert "2026-015" in offline_answer(studio, "What is the project number of Ravellaan Hofjes?", "number")
+
+
+def test_the_writer_taking_over_as_lead_replaces_the_registers_lead(studio):
+    assert "Roos ter Meulen" in offline_answer(studio, "Who leads Ravellaan Hofjes now?", "takeover")
+    result = checked(studio, "Who is the projectleider of Ravellaan Hofjes?",
+                     "Jeroen Bos is the projectleider of Ravellaan Hofjes.")
+    assert "Roos ter Meulen [corrected]" in result.delivered
 
 
 def test_a_public_body_named_by_what_it_is_is_no_person(studio):

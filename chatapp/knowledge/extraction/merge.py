@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from chatapp.accents import strip_accents
 from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, MENTION, clean_name, entity_slug
 from chatapp.knowledge.extraction.values import normal_value, value_shape
-from chatapp.lexicon import is_common
+from chatapp.lexicon import concepts_of_key, is_common
 from chatapp.records import Entity
 
 # Methods whose names are written out in full, in the person's own directory entry.
@@ -298,7 +298,13 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                         score += len(label & subject_words) + len(_words(change.subject) & subject_words)
                         score += 0.5 * len(label & _words(key))
                 elif shape == "text":
-                    continue  # a text value said without the one it replaces could be anyone's anything
+                    # A text value said without the one it replaces could be anyone's anything, unless
+                    # the change names the piece of work and who leads it ("I am taking over as
+                    # projectleider of Hofbogen"): then each of its keys that holds its lead.
+                    if not (change.subject and _norm(change.subject) in {_norm(n) for n in group.names}
+                            and "lead" in concepts_of_key(change.key) and "lead" in concepts_of_key(key)):
+                        continue
+                    score = 5.0
                 else:
                     key_overlap = len(label & _words(key))
                     score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0
@@ -306,8 +312,9 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                     best, best_score = [(group, key)], score
                 elif score == best_score and score > 0:
                     best.append((group, key))
-        if len(best) == 1:
-            group, key = best[0]
+        # One group's several keys for a named lead ("lead", "projectleider") all change.
+        one_group = not previous and shape == "text" and len({id(group) for group, _ in best}) == 1
+        for group, key in best if len(best) == 1 or one_group else []:
             template = next(r for r in group.rows if r.key == key)
             value = people.get(_norm(change.value), change.value) if previous_person else change.value
             group.rows.append(Row(template.subject, template.subject_type, key, value, change.confidence,

@@ -78,7 +78,7 @@ _GROUP_GREETED = frozenset("all team everyone everybody folks guys colleagues si
 # "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
 # or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
 _QUOTED_PART = re.compile(
-    rf"\n(?:On |[ \t>]*{ATTRIBUTION_OPENER}\s[^\n]{{4,200}}?(?<!\w){ATTRIBUTION_VERB}(?!\w)[^\n:]{{0,160}}\s?:[ \t]*\n|[ \t>]*-{2,}\s*(?:Original Message|Forwarded message)|[ \t>]*Begin forwarded message|"
+    rf"\n(?:On |[ \t>]*{ATTRIBUTION_OPENER}\s[^\n]{{4,200}}?(?<!\w){ATTRIBUTION_VERB}(?!\w)[^\n:]{{0,160}}\s?:[ \t]*\n|[ \t>]*-{2,}\s*(?:Original Message|Forwarded message|Oorspronkelijk bericht|Doorgestuurd bericht|Ursprüngliche Nachricht)|[ \t>]*Begin forwarded message|"
     r"[ \t>]*_{8,}[ \t]*\n|[ \t>]*\**From\**:[ \t])",
     re.IGNORECASE,
 )
@@ -496,6 +496,15 @@ def _header_display(display: str, address: str) -> str:
     surname = fold(strip_accents(turned.split()[-1])).lower()
     local = re.sub(r"[^a-z]", "", fold(strip_accents(address.split("@")[0])).lower())
     return turned if len(surname) >= 2 and surname in local else display
+
+
+def mail_writer(metadata: dict) -> str:
+    """The person a mail's From: header names ("" for a firm's mailbox or no person)."""
+    for display, address in getaddresses([metadata.get("from") or ""]):
+        name = clean_name(_header_display(display, address))
+        if "@" in address and address.split("@")[0].lower() not in ROLE_MAILBOXES and looks_like_person(name):
+            return name
+    return ""
 
 
 def _address_spells(address: str, name: str) -> bool:
