@@ -65,6 +65,8 @@ phase: SO
 # Ravellaan Hofjes
 
 Twelve courtyard homes for Woonstichting Lekstroom.
+
+Client contact: Ilse Brandsma, projectontwikkelaar at Woonstichting Lekstroom.
 """
 
 # The writer takes the project over; the sentence does not say from whom.
@@ -139,3 +141,11 @@ def test_an_amount_closed_with_a_dash_is_corrected_whole(studio):
     result = checked(studio, "What is the fee for Kanaalschool Zuilen?",
                      "The fee for Kanaalschool Zuilen is € 96.300,- excl. btw.")
     assert "€ 104.900,- [corrected] excl. btw" in result.delivered
+
+
+def test_a_role_beside_a_name_on_another_projects_page_holds_only_there(studio):
+    other = checked(studio, "Who is the client contact for Kanaalschool Zuilen?",
+                    "The client contact is Hanneke Vos, projectmanager at Gemeente Utrecht.")
+    assert "Ilse Brandsma" not in other.delivered and not other.hallucination_flags
+    same = checked(studio, "Who is the client contact for Ravellaan Hofjes?", "The client contact is Hanneke Vos.")
+    assert "Ilse Brandsma [corrected]" in same.delivered

@@ -40,7 +40,7 @@ def role_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int
         name = analysis.text[start:end]
         if any(a < end and start < b for a, b in taken):
             continue
-        holders = _holders(role, sources)
+        holders = _holders(role, sources, _things_asked_about(sources))
         if not holders or _said_together(name, role, sources):
             continue
         if len(holders) != 1:
@@ -110,10 +110,24 @@ def _role_words(head) -> str:
     return " ".join(words) if len(words) >= 2 or not head.is_stop else ""
 
 
-def _holders(role: str, sources: Sources) -> dict[str, str]:
-    """The names the sources write right beside `role`, each with the source sentence that does."""
+def _things_asked_about(sources: Sources) -> list[str]:
+    """The capitalised words the user's question names something by, past its first word: "Who is the
+    client contact for Katendrecht?" asks about Katendrecht."""
+    found = []
+    for text in sources.given.texts:
+        for sentence in re.split(r"(?<=[.?!])\s+", text.strip()):
+            found += [w for w in re.findall(r"[A-Z][\w'’-]+", sentence)[1:] if not sentence.startswith(w)]
+    return found
+
+
+def _holders(role: str, sources: Sources, asked: list[str] = ()) -> dict[str, str]:
+    """The names the sources write right beside `role`, each with the source sentence that does. A
+    question about one named thing ("the client contact for Katendrecht") is not answered by a text
+    that names none of the words it is asked by: that text is the role of something else."""
     holders: dict[str, str] = {}
-    for sentence, _stems, _text in sources.supplied.sentences:
+    for sentence, _stems, text in sources.supplied.sentences:
+        if asked and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", sources.supplied.texts[text]) for w in asked):
+            continue
         for name in _beside(role, sentence):
             holders.setdefault(name, sentence.strip())
     return holders
