@@ -83,13 +83,24 @@ Jeroen starts his sabbatical early, so I am taking over as projectleider of Rave
 Roos
 """
 
+# An attendee list writes each guest "Name (Firm, job)", the job in lower case after the firm.
+SITE_MEETING = """# Bouwteam Kanaalschool Zuilen, 1 december 2026
+
+Present:
+- Roos ter Meulen (Atelier Dijkhuis, projectleider)
+- Wim Dekker (Dekker & Zonen, aannemer)
+- Anouk Smits (Installatiebureau Smits, installateur), anouk@smits.example.nl
+
+1. Foundations: piles approved.
+"""
+
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "dijkhuis", {
         "team.csv": TEAM, "projecten-2026.json": REGISTER, "kanaalschool-zuilen.md": PROJECT_PAGE,
         "2026-11-17-re-extra-lokaal.eml": MUNICIPALITY, "2026-11-25-ravellaan.eml": TAKEOVER,
-        "ravellaan-hofjes.md": RAVELLAAN_PAGE})
+        "ravellaan-hofjes.md": RAVELLAAN_PAGE, "bouwteam-2026-12-01.md": SITE_MEETING})
     yield engine
     engine.close()
 
@@ -149,3 +160,8 @@ def test_a_role_beside_a_name_on_another_projects_page_holds_only_there(studio):
     assert "Ilse Brandsma" not in other.delivered and not other.hallucination_flags
     same = checked(studio, "Who is the client contact for Ravellaan Hofjes?", "The client contact is Hanneke Vos.")
     assert "Ilse Brandsma [corrected]" in same.delivered
+
+
+@pytest.mark.parametrize("name, job", [("Wim Dekker", "aannemer"), ("Anouk Smits", "installateur")])
+def test_a_job_after_the_firm_in_brackets_is_the_role(studio, name, job):
+    assert only_entity(studio, name).attributes.get("role") == job

@@ -515,9 +515,27 @@ def _address_spells(address: str, name: str) -> bool:
     return 2 <= len(name.split()) <= 4 and all(w.isalpha() for w in words) and local == "".join(words)
 
 
+def _employer_then_job(text: str) -> tuple[str, str] | None:
+    """("Hoekstra & Brand", "constructeur") from "Hoekstra & Brand, constructeur": an attendee list's
+    "Name (Firm, job)", the firm capitalised and no job itself, the job in lower case after it."""
+    parts = [p.strip(" .") for p in text.split(",")]
+    if len(parts) != 2 or not parts[0] or not parts[1]:
+        return None
+    firm, job = parts
+    words = re.findall(r"[^\W\d_]+", firm)
+    if not words or not all(w[0].isupper() for w in words) or is_job_word(words[-1].lower()):
+        return None
+    if not re.fullmatch(r"[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}", job):
+        return None
+    return firm, job
+
+
 def _split_role(text: str) -> tuple[str, str]:
     """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
-    Commercial Property"; the part after the first comma or bar names the team the role is in."""
+    Commercial Property"; the part after the first comma or bar names the team the role is in.
+    "Bouwbedrijf Van Gelder, uitvoerder" is the job after the firm: ("uitvoerder", "Bouwbedrijf Van Gelder")."""
+    if turned := _employer_then_job(text):
+        return turned[1], turned[0]
     role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
     role, department = role.strip(" ."), department.strip(" .")
     if role.lower() == "head" and department and department[0].isupper() and "," not in department:
@@ -962,6 +980,8 @@ class PeopleReader:
         emails, phones = EMAIL.findall(contact), phones_in(contact)
         if not self.is_person(name) or not (emails or phones) or not _is_role_text(role):
             return False
+        if (turned := _employer_then_job(role)) and is_job_word(turned[1].split()[-1]):
+            role = turned[1]  # "(Bouwbedrijf Van Gelder, uitvoerder)": the firm, then the job
         self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
             self._person_with_address(name, address.lower(), email_confidence, "directory", position)
@@ -987,6 +1007,9 @@ class PeopleReader:
                 continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
+            elif (turned := _employer_then_job(role)) and looks_like_person(name) and is_job_word(turned[1].split()[-1]):
+                # "Ruud Hoekstra (Hoekstra & Brand, constructeur)": the firm, then the job
+                self.add(name, "role", turned[1], 0.75, "prose", position + match.start())
 
     def _prose_roles(self, line: str, position: int) -> None:
         """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
