@@ -17,6 +17,7 @@ ir. Roos ter Meulen,Partner,Directie,roos@atelierdijkhuis.nl,06-71239904
 ing. Maarten van 't Wout,Technisch projectleider,Bouw,maarten@atelierdijkhuis.nl,06-33820156
 drs. Hanna Lubbers,Controller,Bureau,hanna@atelierdijkhuis.nl,06-90412237
 Jeroen Bos,Ontwerper,Wonen,jeroen@atelierdijkhuis.nl,06-48120673
+Fleur Kok,BIM modeller,Bouw,fleur@atelierdijkhuis.nl,06-27781450
 """
 
 REGISTER = json.dumps({
@@ -165,3 +166,10 @@ def test_a_role_beside_a_name_on_another_projects_page_holds_only_there(studio):
 @pytest.mark.parametrize("name, job", [("Wim Dekker", "aannemer"), ("Anouk Smits", "installateur")])
 def test_a_job_after_the_firm_in_brackets_is_the_role(studio, name, job):
     assert only_entity(studio, name).attributes.get("role") == job
+
+
+def test_a_word_the_documents_write_only_in_capitals_is_capitalised(studio):
+    assert studio.turns.preprocess("wher is fleurs latest bim model").corrected_input == (
+        "Where is Fleur's latest BIM model?")
+    # "SO" is a phase in the register, "so" an everyday word: left alone.
+    assert "SO" not in studio.turns.preprocess("and so who leads ravellaan hofjes").corrected_input.split()
