@@ -452,7 +452,8 @@ ORGANISATION_COLUMNS = frozenset("supplier vendor company client customer organi
 def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = ()) -> str:
     """ "organization" for a column of firms ("Supplier"); "project" when another column names each
     row's lead ("projectleider", "project_lead": people lead a piece of work) and none says how to reach
-    the row or what it does (a staff list's "team_lead" sits beside their email and role);
+    the row or what it does (a staff list's "team_lead" sits beside their email and role), unless the
+    rows are teams ("department, head");
     "person" when most of a table's named subjects are people: full names, or first names alone in a
     column of people; else "thing"."""
     from chatapp.lexicon import concepts_of_key
@@ -460,7 +461,8 @@ def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (
     if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS:
         return "organization"
     concepts = [concepts_of_key(k) for k in keys if k != column_key]
-    if (column_key not in PEOPLE_COLUMNS and any("lead" in c for c in concepts)
+    if (column_key not in PEOPLE_COLUMNS and "department" not in concepts_of_key(column_key)
+            and any("lead" in c for c in concepts)
             and not any(c & {"email", "phone", "role", "department"} for c in concepts)):
         return "project"
     named = [s for s in subjects if s]
