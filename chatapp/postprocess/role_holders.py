@@ -40,13 +40,13 @@ def role_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int
         name = analysis.text[start:end]
         if any(a < end and start < b for a, b in taken):
             continue
-        holders = _holders(role, sources, _things_asked_about(sources))
+        holders = _holders(role, sources)
         if not holders or _said_together(name, role, sources):
             continue
         if len(holders) != 1:
             continue  # the sources give the role to several: nobody is wrong for being one
-        (holder, where), = holders.items()
-        if _same_name(holder, name):
+        (holder, (where, text)), = holders.items()
+        if _same_name(holder, name) or not _about_what_was_asked(sources.supplied.texts[text], sources):
             continue
         found.append(Finding("ContradictsFact", (start, end), name, CONFIDENCE, holder, [where], sentence.index,
                              (start, end), holder, major=True))
@@ -120,16 +120,23 @@ def _things_asked_about(sources: Sources) -> list[str]:
     return found
 
 
-def _holders(role: str, sources: Sources, asked: list[str] = ()) -> dict[str, str]:
-    """The names the sources write right beside `role`, each with the source sentence that does. A
-    question about one named thing ("the client contact for Katendrecht") is not answered by a text
-    that names none of the words it is asked by: that text is the role of something else."""
-    holders: dict[str, str] = {}
+def _about_what_was_asked(text: str, sources: Sources) -> bool:
+    """Whether the text a role's holder is read from can be about what the question names: a question
+    about one named thing ("the client contact for Katendrecht") is not answered by a text that names
+    none of the words it is asked by ("Client contact: Erik Dijkstra" on another project's page)."""
+    asked = _things_asked_about(sources)
+    if not asked:
+        return True
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in asked)
+
+
+def _holders(role: str, sources: Sources) -> dict[str, tuple[str, int]]:
+    """The names the sources write right beside `role`, each with the source sentence that does and
+    the index of the supplied text it is in."""
+    holders: dict[str, tuple[str, int]] = {}
     for sentence, _stems, text in sources.supplied.sentences:
-        if asked and not any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", sources.supplied.texts[text]) for w in asked):
-            continue
         for name in _beside(role, sentence):
-            holders.setdefault(name, sentence.strip())
+            holders.setdefault(name, (sentence.strip(), text))
     return holders
 
 
