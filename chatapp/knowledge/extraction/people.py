@@ -523,9 +523,10 @@ def _employer_then_job(text: str) -> tuple[str, str] | None:
         return None
     firm, job = parts
     words = re.findall(r"[^\W\d_]+", firm)
-    if not words or not all(w[0].isupper() for w in words) or is_job_word(words[-1].lower()):
-        return None
-    if not re.fullmatch(r"[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}", job):
+    if not words or not all(w[0].isupper() for w in words) or any(
+            is_job_word(w.lower()) and is_common(w.lower(), 3.0) for w in words):
+        return None  # "Veterinary Nurse (RVN), night cover": a title and a note on it ("Dekker & Zonen" is a firm)
+    if not re.fullmatch(r"[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}", job) or not is_job_word(job.split()[-1]):
         return None
     return firm, job
 
@@ -980,7 +981,7 @@ class PeopleReader:
         emails, phones = EMAIL.findall(contact), phones_in(contact)
         if not self.is_person(name) or not (emails or phones) or not _is_role_text(role):
             return False
-        if (turned := _employer_then_job(role)) and is_job_word(turned[1].split()[-1]):
+        if turned := _employer_then_job(role):
             role = turned[1]  # "(Bouwbedrijf Van Gelder, uitvoerder)": the firm, then the job
         self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
@@ -1007,7 +1008,7 @@ class PeopleReader:
                 continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
-            elif (turned := _employer_then_job(role)) and looks_like_person(name) and is_job_word(turned[1].split()[-1]):
+            elif (turned := _employer_then_job(role)) and looks_like_person(name):
                 # "Ruud Hoekstra (Hoekstra & Brand, constructeur)": the firm, then the job
                 self.add(name, "role", turned[1], 0.75, "prose", position + match.start())
 
