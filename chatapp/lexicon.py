@@ -259,20 +259,22 @@ def census_first_names() -> dict[str, tuple[float, float]]:
 # --- attributes -----------------------------------------------------------------
 
 # concept -> (words a question uses to ask for it, words found inside attribute keys that hold it).
+# A folder's headers and keys are often Dutch where its questions are English ("functie", "mobiel",
+# "projectleider", "honorarium"), so a holder may be a Dutch word too.
 # A cue is a word or phrase matched at word boundaries. A holder is a word or phrase matched
 # against the end of a key's words, its head ("launch_date" -> launch, date: a date; see
 # concepts_of_key). The order is the order answers list their parts in.
 ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "email": (("email", "e-mail", "mail", "mail address", "write to", "address", "contact"),
-              ("email", "mail", "e-mail")),
+              ("email", "mail", "e-mail", "emailadres", "mailadres")),
     "phone": (("phone", "number", "call", "telephone", "mobile", "cell", "contact", "ring", "direct line",
                "direct dial", "ddi", "landline"),
-              ("phone", "mobile", "tel", "telephone", "cell")),
+              ("phone", "mobile", "tel", "telephone", "cell", "mobiel", "telefoon", "telefoonnummer", "gsm")),
     # An internal extension, kept apart from the number to dial from outside.
     "extension": (("extension", "ext"), ("extension", "ext", "extn")),
-    "role": (("role", "title", "job", "position", "what does", "what do"), ("role", "title", "position", "job")),
+    "role": (("role", "title", "job", "position", "what does", "what do"), ("role", "title", "position", "job", "function", "functie", "rol")),
     "department": (("department", "team", "which team", "what team", "division"),
-                   ("department", "team", "division", "dept", "unit")),
+                   ("department", "team", "division", "dept", "unit", "afdeling")),
     "location": (("where", "location", "based", "located", "city", "office", "room", "address"),
                  ("location", "city", "office", "room", "address", "site", "headquarters", "place")),
     "manager": (("report to", "reports to", "manager", "boss"), ("reports to", "manager", "boss", "supervisor")),
@@ -283,7 +285,8 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lead": (("lead", "leads", "head", "heads", "runs", "in charge", "leader", "working on", "works on",
               "who's on", "who is on"),
              # A piece of work's project manager runs it: "who leads the boiler replacement?"
-             ("lead", "leader", "head", "chair", "project manager", "programme manager", "program manager", "pm")),
+             ("lead", "leader", "head", "chair", "project manager", "programme manager", "program manager", "pm",
+              "projectleider", "leider")),
     "status": (("status", "progress", "how is", "how's", "state"), ("status", "state", "progress", "health")),
     "date": (("when", "date", "what day", "day"), ("date", "day", "when", "on")),
     "time": (("what time", "when", "time"), ("time", "start", "starts", "hour")),
@@ -291,7 +294,7 @@ ATTRIBUTE_CONCEPTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  ("deadline", "due", "target", "launch", "live", "release", "ship", "eta")),
     # "the contract value", "the order value", "a fixed bid of": what the work is worth, not the contract's terms.
     "budget": (("budget", "cost", "spend", "how much", "price", "amount", "contract value", "order value", "fixed bid"),
-               ("budget", "cost", "spend", "price", "amount", "value", "fee")),
+               ("budget", "cost", "spend", "price", "amount", "value", "fee", "honorarium", "bedrag", "kosten")),
     "cost_center": (("cost center", "cost centre", "account code", "charge code"),
                     ("cost center", "cost centre", "account code", "charge code")),
     "vendor": (("vendor", "supplier", "contractor"), ("vendor", "supplier", "contractor")),
@@ -332,9 +335,24 @@ _MONEY_HEADS = frozenset({"value"})
 _MONEY = frozenset({"budget"})
 
 
+# Dutch writes a key as one compound whose last part says what the value is: "projectnummer" is a project
+# number, "startdatum" a start date, "emailadres" an email address. Read in English, as questions ask.
+_DUTCH_HEADS = {"nummer": "number", "naam": "name", "datum": "date", "adres": "address"}
+_DUTCH_COMPOUND = re.compile(r"^([a-z]{3,}?)-?(" + "|".join(_DUTCH_HEADS) + r")$")
+
+
+def _english_parts(word: str) -> tuple[str, ...]:
+    if word in _DUTCH_HEADS:
+        return (_DUTCH_HEADS[word],)
+    if match := _DUTCH_COMPOUND.match(word):
+        return (match.group(1), _DUTCH_HEADS[match.group(2)])
+    return (word,)
+
+
 def key_words(key: str) -> tuple[str, ...]:
-    """The words inside an attribute key: "launch_date" -> ("launch", "date")."""
-    return tuple(w.lower() for w in _KEY_SPLIT.split(key) if w)
+    """The words inside an attribute key: "launch_date" -> ("launch", "date"), "projectnummer" ->
+    ("project", "number")."""
+    return tuple(part for w in _KEY_SPLIT.split(key) if w for part in _english_parts(w.lower()))
 
 
 # Words a column header adds to say what a value is counted in: "Invoiced (GBP)" -> invoiced_gbp is

@@ -45,8 +45,8 @@ def role_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int
             continue
         if len(holders) != 1:
             continue  # the sources give the role to several: nobody is wrong for being one
-        (holder, where), = holders.items()
-        if _same_name(holder, name):
+        (holder, (where, text)), = holders.items()
+        if _same_name(holder, name) or not _about_what_was_asked(sources.supplied.texts[text], sources):
             continue
         found.append(Finding("ContradictsFact", (start, end), name, CONFIDENCE, holder, [where], sentence.index,
                              (start, end), holder, major=True))
@@ -110,12 +110,33 @@ def _role_words(head) -> str:
     return " ".join(words) if len(words) >= 2 or not head.is_stop else ""
 
 
-def _holders(role: str, sources: Sources) -> dict[str, str]:
-    """The names the sources write right beside `role`, each with the source sentence that does."""
-    holders: dict[str, str] = {}
-    for sentence, _stems, _text in sources.supplied.sentences:
+def _things_asked_about(sources: Sources) -> list[str]:
+    """The capitalised words the user's question names something by, past its first word: "Who is the
+    client contact for Katendrecht?" asks about Katendrecht."""
+    found = []
+    for text in sources.given.texts:
+        for sentence in re.split(r"(?<=[.?!])\s+", text.strip()):
+            found += [w for w in re.findall(r"[A-Z][\w'’-]+", sentence)[1:] if not sentence.startswith(w)]
+    return found
+
+
+def _about_what_was_asked(text: str, sources: Sources) -> bool:
+    """Whether the text a role's holder is read from can be about what the question names: a question
+    about one named thing ("the client contact for Katendrecht") is not answered by a text that names
+    none of the words it is asked by ("Client contact: Erik Dijkstra" on another project's page)."""
+    asked = _things_asked_about(sources)
+    if not asked:
+        return True
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in asked)
+
+
+def _holders(role: str, sources: Sources) -> dict[str, tuple[str, int]]:
+    """The names the sources write right beside `role`, each with the source sentence that does and
+    the index of the supplied text it is in."""
+    holders: dict[str, tuple[str, int]] = {}
+    for sentence, _stems, text in sources.supplied.sentences:
         for name in _beside(role, sentence):
-            holders.setdefault(name, sentence.strip())
+            holders.setdefault(name, (sentence.strip(), text))
     return holders
 
 

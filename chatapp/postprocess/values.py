@@ -124,13 +124,14 @@ FRENCH_TIME_RE = re.compile(
 # "EUR 0.12", "CHF 1,200": a currency's ISO code before the number, as price lists and invoices write it.
 # East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
 # figure closes a shilling amount, with or without the mark before it ("45,000/=").
+# Dutch and German close a whole amount with ",-" where the cents would be: "€ 186.400,-", "€ 45,–".
 _CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
     r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?-i:T)(?:EUR\s|€)|(?:" + _CODES + r")\s)\s?"
     r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
-    r"(?:/=|/-)?"
+    r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?"
     r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )

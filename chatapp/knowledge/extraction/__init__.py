@@ -22,7 +22,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
     from chatapp.knowledge.extraction.leads import read_handovers, read_leads
     from chatapp.knowledge.extraction.legal_names import firm_names, read_legal_names
     from chatapp.knowledge.extraction.mentions import read_mentions
-    from chatapp.knowledge.extraction.people import reach_key, read_people
+    from chatapp.knowledge.extraction.people import mail_writer, reach_key, read_people
     from chatapp.knowledge.extraction.records import read_csv, read_json, read_table
 
     if parsed.format == "csv":
@@ -41,7 +41,7 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         found += read_fields(parsed.text, parsed.title, is_email, parsed.date.date() if parsed.date else None)
         found += firms
         found += read_leads(parsed.text, headings)
-        found += read_handovers(parsed.text)
+        found += read_handovers(parsed.text, mail_writer(parsed.metadata) if is_email else "")
         if with_mentions:
             found += read_mentions(parsed.text)
     # A "Contact" column of addresses is their email, one of numbers their phone, whatever the format.

@@ -505,11 +505,11 @@ def _cells(line: str) -> list[str]:
     return [" ".join(c.split()) for c in line.strip().strip("|").split("|")]
 
 
-# Headers that name a record, surest first; a contact's name column names the record's contact,
+# Headers that name a record, surest first (Dutch "Naam" as "Name"); a contact's name column names the record's contact,
 # so it comes last ("supplier, contact_name, contact_email": the record is the supplier).
 _NAME_KEYS = ("name", "full_name", "person", "employee", "staff", "staff_member", "member", "client_name",
               "supplier", "vendor", "company", "organisation", "organization", "project", "title", "item", "label",
-              "who", "contact_name")
+              "who", "contact_name", "naam", "projectnaam")
 
 
 _TOTAL = re.compile(r"(?:sub)?total|sum|grand total", re.IGNORECASE)

@@ -21,6 +21,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
 )
+from chatapp.knowledge.extraction.people import _QUOTED_PART
 from chatapp.lexicon import is_common, is_first_name
 
 _NAME = PROSE_NAME
@@ -115,7 +116,7 @@ def _names_a_thing(thing: str) -> bool:
 # the merge (merge._apply_changes) finds whose role it was by the old holder, and who the new one is.
 _PERSON_REF = rf"(?:{_NAME}|[A-Z][\w'’-]+)"
 _ROLE = (r"(?:the\s+|our\s+|their\s+)?(?P<role>(?:[a-z][\w-]*\s+){0,2}?"
-         r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head))")
+         r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head|[a-z]*leider))")
 _OF_THING = r"(?:\s+(?:for|on|of)\s+(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&)){0,5}))?"
 # "Peter Mwangi (peter.mwangi@…) takes over": a way to reach the new holder, or their job, in brackets.
 _ASIDE = r"(?:\s*\([^()\n]{1,80}\))?"
@@ -138,11 +139,26 @@ _HANDOVERS = (
 )
 
 
-def read_handovers(text: str) -> list[Observation]:
+# "I am taking over as projectleider of Hofbogen from Monday": the writer of a mail takes over a role of a
+# piece of work it names, from whoever held it (the sentence need not say who).
+_WRITER_TAKES_OVER = re.compile(
+    rf"(?<![\w'’-])I(?:\s+am|\s+will\s+be|['’]m|['’]ll|\s+will|\s+have)?\s+(?:take|taking|taken|took)\s+over\s+as\s+"
+    rf"{_ROLE}\s+(?:for|on|of)\s+(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&)){{0,5}})")
+
+
+def read_handovers(text: str, writer: str = "") -> list[Observation]:
     """A stated change of each role a sentence says passes from one person to another: the new holder
-    as the value, the old one as the value it replaces, what the role is of (when named) as the subject."""
+    as the value, the old one as the value it replaces, what the role is of (when named) as the subject.
+    `writer`: who wrote the text (a mail's sender), the "I" who takes a role over in its own part."""
     text = re.sub(r"(?<!\n)\n(?![\n>])", " ", text)  # a wrapped paragraph; positions hold
     found, read = [], set()
+    if writer:
+        own = text[:quoted.start()] if (quoted := _QUOTED_PART.search(text)) else text
+        for match in _WRITER_TAKES_OVER.finditer(own):
+            thing = re.sub(_SMALL, "", match.group("thing")).strip()
+            if _names_a_thing(thing):
+                found.append(Observation(thing, CHANGE, key_for_label(match.group("role")), writer, 0.8, "change",
+                                         match.start()))
     for pattern in _HANDOVERS:
         for match in pattern.finditer(text):
             said_old = match.groupdict().get("old")

@@ -21,7 +21,7 @@ from chatapp.accents import strip_accents
 from chatapp.knowledge.extraction.leads import WORK_KINDS
 from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, DESCRIBED, MENTION, clean_name, entity_slug
 from chatapp.knowledge.extraction.values import normal_value, value_shape
-from chatapp.lexicon import is_common
+from chatapp.lexicon import concepts_of_key, is_common
 from chatapp.records import Entity
 
 # Methods whose names are written out in full, in the person's own directory entry.
@@ -300,12 +300,14 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                         score += 0.5 * len(label & _words(key))
                 elif shape == "text":
                     # A text value said without the one it replaces could be anyone's anything, unless the
-                    # change names the thing whose it is and the key ("takes over as project lead for
-                    # Kitui Boreholes": that project's lead).
+                    # change names the thing whose it is and the key: "takes over as project lead for Kitui
+                    # Boreholes" (that project's lead), "I am taking over as projectleider of Hofbogen" (each of
+                    # its keys that holds its lead).
                     named = change.subject and _work_forms(change.subject) & {_norm(n) for n in group.names}
-                    score = 10.0 + len(label & _words(key)) if named and label & _words(key) else 0.0
-                    if not score:
+                    if not (named and (label & _words(key) or
+                                       "lead" in concepts_of_key(change.key) and "lead" in concepts_of_key(key))):
                         continue
+                    score = 5.0
                 else:
                     key_overlap = len(label & _words(key))
                     score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0
@@ -313,8 +315,9 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                     best, best_score = [(group, key)], score
                 elif score == best_score and score > 0:
                     best.append((group, key))
-        if len(best) == 1:
-            group, key = best[0]
+        # One group's several keys for a named lead ("lead", "projectleider") all change.
+        one_group = not previous and shape == "text" and len({id(group) for group, _ in best}) == 1
+        for group, key in best if len(best) == 1 or one_group else []:
             template = next(r for r in group.rows if r.key == key)
             # A new holder said without the old one (text, no previous) is written by full name as well.
             handover = previous_person or (not previous and shape == "text")

@@ -45,6 +45,9 @@ HONORIFIC = (
     r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."
     # An engineer's title, as East and West Africa write it before the name: "Eng. Kennedy Mutua", "Engr.".
     r"|engr?\."
+    # Dutch degrees before a name, always with their full stop: "ir. Femke ter Horst" (engineer, university),
+    # "ing." (engineer, hogeschool), "drs." (doctorandus); "mr. drs. Karin Vermeulen" stacks two.
+    r"|(?:ir|ing|drs)\."
     # German degrees and forms of address before a name: "Dipl.-Ing. Matthias Weiß", "Herr Dr. Kübler".
     r"|dipl\.?-?\s?(?:ing|kfm|kff|inf|phys|chem|math|psych|biol|geol)\.?(?:\s?\(fh\))?|herr|frau)\s+"
 )
@@ -55,8 +58,9 @@ _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Malay "bin"/"binte" and Tamil "s/o", "d/o", "a/l", "a/p" (son or daughter of) join a person's name to
 # their father's, as Singapore and Malaysia write them ("Rajesh Kumar s/o Gopal").
 # The Irish "Ó" is often written without its accent ("Declan O Ceallaigh" in a mail header).
+# Dutch "'t" (het, "the") stands between "van" and the surname: "Bas van 't Hof", "Mark van 't Wout".
 NAME_PARTICLES = frozenset("van von de der den da di do du del della dos das la le bin binti binte bte ibn al ter ó o "
-                           "ap ab ferch ní nic uí mhic s/o d/o a/l a/p".split())
+                           "ap ab ferch ní nic uí mhic s/o d/o a/l a/p 't ’t".split())
 # A person's name as prose writes it: two to four capitalised words, surname particles between them
 # ("Gethin ap Rhys", "Anna van der Berg"). Readers check what it finds with looks_like_person.
 _PARTICLE = "|".join(sorted(NAME_PARTICLES, key=len, reverse=True))
@@ -111,11 +115,23 @@ _PLACE_OR_SURNAME_WORDS = frozenset("court tower terrace lodge house place heigh
 _LIST_OPENERS = frozenset({"all", "team", "staff", "everyone", "dept"})
 
 
+# Dutch and German names of public bodies and foundations open with what they are: "Gemeente Rotterdam",
+# "Stichting Present", "Woonstichting Maasoever" (a compound ending in one), "Provincie Zuid-Holland",
+# "Stadt Köln".
+_LEADING_GROUP_WORDS = frozenset("gemeente stichting provincie waterschap vereniging ministerie hogeschool "
+                                 "universiteit stadt landkreis gemeinde".split())
+_LEADING_GROUP_ENDINGS = ("stichting", "vereniging", "corporatie")
+
+
 def is_group_name(name: str) -> bool:
     """A name ending in a word for a group or a firm ("Glenasmole Golf Club", "Hartley Foods Ltd"), or
-    opening as a list's does ("All Bengaluru")."""
+    opening as a list's does ("All Bengaluru") or as a Dutch public body's ("Gemeente Rotterdam")."""
     words = name.split()
-    return len(words) >= 2 and (words[-1].lower().strip(".") in _GROUP_WORDS or words[0].lower() in _LIST_OPENERS)
+    if len(words) < 2:
+        return False
+    first = words[0].lower()
+    return (words[-1].lower().strip(".") in _GROUP_WORDS or first in _LIST_OPENERS or first in _LEADING_GROUP_WORDS
+            or (first.endswith(_LEADING_GROUP_ENDINGS) and len(first) > 9))
 
 
 # A nickname written inside a full name: Oluwaseun "Seun" Adebayo, Robert 'Bob' Hale, Margaret (Peggy) Lin.
@@ -387,6 +403,11 @@ def _natural_order(cell: str) -> str | None:
     return name
 
 
+def surname_first_turned(cell: str) -> str | None:
+    """One "Surname, Given" name turned round ("Vermeulen, Karin" -> "Karin Vermeulen"), or None."""
+    return _natural_order(cell)
+
+
 def natural_order_names(cells: list[str]) -> list[str]:
     """A column's names in the order prose writes them. A column most of whose names (two at least)
     are written "Surname, Given" is a sorted list of people, so each such cell turns round; one cell
@@ -400,7 +421,9 @@ def natural_order_names(cells: list[str]) -> list[str]:
 
 # A people table's "Title" column is each person's job title, where a page's "title" is its name; its
 # "Line" column their phone line, where a budget table's "Line" is the budget line.
-_PERSON_TABLE_KEYS = {"title": "role", "job": "role", "designation": "role", "line": "phone", "phone_line": "phone"}
+# Its "Function" (Dutch "Functie", "Rol") is their job too.
+_PERSON_TABLE_KEYS = {"title": "role", "job": "role", "designation": "role", "function": "role", "functie": "role",
+                      "rol": "role", "line": "phone", "phone_line": "phone"}
 
 
 def person_key(key: str, cells: list[str] = ()) -> str:
@@ -434,11 +457,22 @@ ORGANISATION_COLUMNS = frozenset("supplier vendor company client customer organi
                                  "contractor subcontractor manufacturer agency provider".split())
 
 
-def table_subject_type(column_key: str, subjects: list[str]) -> str:
-    """ "organization" for a column of firms ("Supplier"); "person" when most of a table's named
-    subjects are people: full names, or first names alone in a column of people; else "thing"."""
+def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = ()) -> str:
+    """ "organization" for a column of firms ("Supplier"); "project" when another column names each
+    row's lead ("projectleider", "project_lead": people lead a piece of work) and none says how to reach
+    the row or what it does (a staff list's "team_lead" sits beside their email and role), unless the
+    rows are teams ("department, head");
+    "person" when most of a table's named subjects are people: full names, or first names alone in a
+    column of people; else "thing"."""
+    from chatapp.lexicon import concepts_of_key
+
     if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS:
         return "organization"
+    concepts = [concepts_of_key(k) for k in keys if k != column_key]
+    if (column_key not in PEOPLE_COLUMNS and "department" not in concepts_of_key(column_key)
+            and any("lead" in c for c in concepts)
+            and not any(c & {"email", "phone", "role", "department"} for c in concepts)):
+        return "project"
     named = [s for s in subjects if s]
     people = sum(looks_like_person(s) or (column_key in PEOPLE_COLUMNS and looks_like_given_name(s)) for s in named)
     return "person" if people * 2 > len(named) else "thing"

@@ -27,6 +27,7 @@ from chatapp.knowledge.extraction.observations import (
     key_for_label,
     looks_like_person,
     natural_order_names,
+    surname_first_turned,
 )
 from chatapp.accents import fold, strip_accents, umlauts_spelled_out
 from chatapp.lexicon import is_common, is_first_name, is_surname
@@ -77,7 +78,7 @@ _GROUP_GREETED = frozenset("all team everyone everybody folks guys colleagues si
 # "-----Original Message-----" or its rule of underscores, "---------- Forwarded message ---------",
 # or the earlier mail's own "From:" line. A sign-off below it is the earlier writer's.
 _QUOTED_PART = re.compile(
-    rf"\n(?:On |[ \t>]*{ATTRIBUTION_OPENER}\s[^\n]{{4,200}}?(?<!\w){ATTRIBUTION_VERB}(?!\w)[^\n:]{{0,160}}\s?:[ \t]*\n|[ \t>]*-{2,}\s*(?:Original Message|Forwarded message)|[ \t>]*Begin forwarded message|"
+    rf"\n(?:On |[ \t>]*{ATTRIBUTION_OPENER}\s[^\n]{{4,200}}?(?<!\w){ATTRIBUTION_VERB}(?!\w)[^\n:]{{0,160}}\s?:[ \t]*\n|[ \t>]*-{2,}\s*(?:Original Message|Forwarded message|Oorspronkelijk bericht|Doorgestuurd bericht|Ursprüngliche Nachricht)|[ \t>]*Begin forwarded message|"
     r"[ \t>]*_{8,}[ \t]*\n|[ \t>]*\**From\**:[ \t])",
     re.IGNORECASE,
 )
@@ -486,6 +487,26 @@ def _in_order(letters: str, word: str) -> bool:
     return all(c in remaining for c in letters)
 
 
+def _header_display(display: str, address: str) -> str:
+    """A mail header's display name as prose writes it. Outlook and many an organisation's directory
+    write it "Surname, Given" ("Vermeulen, Karin" <k.vermeulen@…>): turned round when the address
+    holds that surname, so the comma is a sorted name's and not two people's or a firm's."""
+    if display.count(",") != 1 or not (turned := surname_first_turned(display.strip())):
+        return display
+    surname = fold(strip_accents(turned.split()[-1])).lower()
+    local = re.sub(r"[^a-z]", "", fold(strip_accents(address.split("@")[0])).lower())
+    return turned if len(surname) >= 2 and surname in local else display
+
+
+def mail_writer(metadata: dict) -> str:
+    """The person a mail's From: header names ("" for a firm's mailbox or no person)."""
+    for display, address in getaddresses([metadata.get("from") or ""]):
+        name = clean_name(_header_display(display, address))
+        if "@" in address and address.split("@")[0].lower() not in ROLE_MAILBOXES and looks_like_person(name):
+            return name
+    return ""
+
+
 def _address_spells(address: str, name: str) -> bool:
     """Whether an address's local part is the name of two to four words written out, with or without
     dots or hyphens ("minjun.seo@" for "Min-jun Seo"): a person's own mailbox, not a room's or a list's."""
@@ -494,9 +515,28 @@ def _address_spells(address: str, name: str) -> bool:
     return 2 <= len(name.split()) <= 4 and all(w.isalpha() for w in words) and local == "".join(words)
 
 
+def _employer_then_job(text: str) -> tuple[str, str] | None:
+    """("Hoekstra & Brand", "constructeur") from "Hoekstra & Brand, constructeur": an attendee list's
+    "Name (Firm, job)", the firm capitalised and no job itself, the job in lower case after it."""
+    parts = [p.strip(" .") for p in text.split(",")]
+    if len(parts) != 2 or not parts[0] or not parts[1]:
+        return None
+    firm, job = parts
+    words = re.findall(r"[^\W\d_]+", firm)
+    if not words or not all(w[0].isupper() for w in words) or any(
+            is_job_word(w.lower()) and is_common(w.lower(), 3.0) for w in words):
+        return None  # "Veterinary Nurse (RVN), night cover": a title and a note on it ("Dekker & Zonen" is a firm)
+    if not re.fullmatch(r"[a-z][a-z-]+(?: [a-z][a-z-]+){0,2}", job) or not is_job_word(job.split()[-1]):
+        return None
+    return firm, job
+
+
 def _split_role(text: str) -> tuple[str, str]:
     """("Partner", "Commercial Property") from "Partner, Commercial Property" or "Partner |
-    Commercial Property"; the part after the first comma or bar names the team the role is in."""
+    Commercial Property"; the part after the first comma or bar names the team the role is in.
+    "Bouwbedrijf Van Gelder, uitvoerder" is the job after the firm: ("uitvoerder", "Bouwbedrijf Van Gelder")."""
+    if turned := _employer_then_job(text):
+        return turned[1], turned[0]
     role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
     role, department = role.strip(" ."), department.strip(" .")
     if role.lower() == "head" and department and department[0].isupper() and "," not in department:
@@ -759,7 +799,7 @@ class PeopleReader:
         for field, confidence in (("from", 0.97), ("to", 0.93), ("cc", 0.93)):
             raw = self.metadata.get(field) or ""
             for display, address in getaddresses([raw]):
-                name = clean_name(display)
+                name = clean_name(_header_display(display, address))
                 if address and _address_spells(address, name):
                     self.spelt_by_address.add(name)
                 if not address or "@" not in address or not self.is_person(name):
@@ -945,6 +985,8 @@ class PeopleReader:
         emails, phones = EMAIL.findall(contact), phones_in(contact)
         if not self.is_person(name) or not (emails or phones) or not _is_role_text(role):
             return False
+        if turned := _employer_then_job(role):
+            role = turned[1]  # "(Bouwbedrijf Van Gelder, uitvoerder)": the firm, then the job
         self.add(name, "role", role, role_confidence, "directory", position)
         for address in emails:
             self._person_with_address(name, address.lower(), email_confidence, "directory", position)
@@ -970,6 +1012,9 @@ class PeopleReader:
                 continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
+            elif (turned := _employer_then_job(role)) and looks_like_person(name):
+                # "Ruud Hoekstra (Hoekstra & Brand, constructeur)": the firm, then the job
+                self.add(name, "role", turned[1], 0.75, "prose", position + match.start())
 
     def _prose_roles(self, line: str, position: int) -> None:
         """ "drawings go to the conservation officer, Ifor Penhaligon, before submission" and
@@ -1265,7 +1310,8 @@ class PeopleReader:
             else:
                 header = _BODY_HEADER_TO.search(part)
                 raw = header.group(1) if header else ""
-            people = [clean_name(display) for display, address in getaddresses([raw]) if "@" in address]
+            people = [clean_name(_header_display(display, address)) for display, address in getaddresses([raw])
+                      if "@" in address]
             if len(people) != 1 or not looks_like_person(people[0]):
                 continue
             name = people[0]

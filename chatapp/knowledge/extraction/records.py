@@ -60,7 +60,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str,
         column = _named_column_of_a_log(rows)
     subjects = [clean_name(cell) for cell in natural_order_names([row[column] if column < len(row) else ""
                                                                   for row in rows])]
-    subject_type = "thing" if things else table_subject_type(keys[column], subjects)
+    subject_type = "thing" if things else table_subject_type(keys[column], subjects, keys)
     if subject_type == "person":
         # A "Position" column of numbers is each one's place in the list, no job ("Position: Treasurer" is).
         cells = [[row[index] for row in rows if index < len(row)] for index in range(len(keys))]

@@ -153,6 +153,14 @@ class LexicalCorrector:
         """A lower-case word as the knowledge base writes it ("atlas" -> "Atlas"), or None."""
         return self._extra_forms.get(lower)
 
+    def acronym_form(self, lower: str) -> str | None:
+        """A lower-case word the knowledge base writes only in capitals ("ifc" -> "IFC", "bim" -> "BIM"),
+        never in lower case or with one capital; else None."""
+        form = self._extra_forms.get(lower)
+        if not form or not form.isalpha() or not form.isupper() or not 2 <= len(form) <= 6:
+            return None
+        return None if lower in self._extra_exact or form.capitalize() in self._extra_exact else form
+
     def forget_recent(self) -> None:
         """Drop remembered decisions and look-ups, e.g. before a benchmark measures a fresh set."""
         self._decisions.clear()

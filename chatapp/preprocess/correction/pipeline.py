@@ -188,7 +188,8 @@ class CorrectionPipeline:
         syntactic = SyntacticCorrector(names, self.fine_tag_words if tagging else None)
         semantic = SemanticCorrector(names, self.tag_words if tagging else None,
                                      previous_question=previous_question,
-                                     vocabulary_form=self.lexical.vocabulary_form)
+                                     vocabulary_form=self.lexical.vocabulary_form,
+                                     acronym_form=self.lexical.acronym_form)
         lexical = self.lexical if "lexical" in tiers else None
 
         def run_lexical() -> bool:

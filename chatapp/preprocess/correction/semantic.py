@@ -77,15 +77,18 @@ DATE_PATTERN = re.compile(
 
 class SemanticCorrector:
     def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None,
-                 previous_question: str | None = None, vocabulary_form: Callable[[str], str | None] | None = None):
+                 previous_question: str | None = None, vocabulary_form: Callable[[str], str | None] | None = None,
+                 acronym_form: Callable[[str], str | None] | None = None):
         """`tagger`: words -> their spaCy POS tags, to tell "johns email" (a
         possessive) from "johns said"; without one, a simpler word test.
         `previous_question`: the user's last turn, to complete a follow-up.
-        `vocabulary_form`: a lower-case word -> as the knowledge base writes it, or None."""
+        `vocabulary_form`: a lower-case word -> as the knowledge base writes it, or None.
+        `acronym_form`: a lower-case word -> the capitals the knowledge base only writes it in, or None."""
         self.names = names or KnownNames()
         self.tagger = tagger
         self.previous_question = previous_question
         self.vocabulary_form = vocabulary_form
+        self.acronym_form = acronym_form
 
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Fix possessives of known people and misspelled known names; sets token texts."""
@@ -101,8 +104,28 @@ class SemanticCorrector:
         records += self._fix_names(doc, whole_names | fixed, known)
         fixed = {i for r in records for i in _indices_in(doc, r.span)}
         records += fix_word_types(doc, known | fixed, TIER)
+        fixed = {i for r in records for i in _indices_in(doc, r.span)}
+        records += self._fix_acronyms(doc, known | fixed)
         records += complete_followup(doc, self.previous_question, self.names, TIER)
         return sorted(records, key=lambda r: r.span)
+
+    def _fix_acronyms(self, doc: TokenizedInput, claimed: set[int]) -> list[CorrectionRecord]:
+        """ "priyas latest ifc export" -> "IFC": a word no English text uses, which the user's documents
+        write only in capitals, is their acronym typed in lower case."""
+        if self.acronym_form is None:
+            return []
+        records = []
+        for index, token in enumerate(doc.tokens):
+            if index in claimed or not is_editable_word(token) or not token.text.isalpha() or not token.text.islower():
+                continue
+            form = self.acronym_form(token.text)
+            if form is None or zipf(token.text) >= 3.0:
+                continue  # "it", "do", "so": everyday words, whatever a folder calls its IT desk or a phase
+            records.append(CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original,
+                                            corrected=form, correction_type="Capitalization", confidence=0.85,
+                                            alternatives=[(form, 0.85), (token.text, 0.15)]))
+            token.text = form
+        return records
 
     def _fix_names(self, doc: TokenizedInput, claimed: set[int], known: set[int]) -> list[CorrectionRecord]:
         """Misspelled known names. `claimed` tokens are left alone; a `known`
