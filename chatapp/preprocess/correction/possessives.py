@@ -86,7 +86,38 @@ def fix_possessives(doc: TokenizedInput, claimed: set[int], names: KnownNames, t
             token.text = corrected
             claimed.add(index)
             records += _title_capitalised(doc, index, tier)
+            records += _joined_part_capitalised(doc, index, tier, vocabulary_form, claimed, names)
             break
+    return records
+
+
+def _joined_part_capitalised(doc: TokenizedInput, index: int, tier: str,
+                             vocabulary_form: Callable[[str], str | None] | None, claimed: set[int],
+                             names: KnownNames) -> list:
+    """ "gethin rees-parrys email" -> "Gethin Rees-Parry's": the part of a hyphenated name before the
+    possessive one takes its capital as the documents write it, and so does the given name before it when
+    the three make a known name ("faith wambui-otienos" -> "Faith Wambui-Otieno's")."""
+    if index < 2 or vocabulary_form is None:
+        return []
+    dash, part = doc.tokens[index - 1], doc.tokens[index - 2]
+    if dash.text != "-" or dash.start != part.end or doc.tokens[index].start != dash.end or index - 2 in claimed:
+        return []
+    records = []
+    fixes = [(index - 2, vocabulary_form(part.text.lower()))]
+    given = previous_word(doc, index - 2)
+    surname = part.text + "-" + doc.tokens[index].text.removesuffix("'s")
+    # (A given name another step kept as typed is still only recased: "faith" stays the word typed.)
+    if given is not None and names.exact(f"{doc.tokens[given].text} {surname}"):
+        fixes.append((given, vocabulary_form(doc.tokens[given].text.lower()) or doc.tokens[given].text.capitalize()))
+    for at, written in fixes:
+        token = doc.tokens[at]
+        if not written or not token.text.islower() or written.lower() != token.text or written == token.text:
+            continue
+        token.text = written
+        claimed.add(at)
+        records.append(CorrectionRecord(tier=tier, span=(token.start, token.end), original=token.original,
+                                        corrected=written, correction_type="CaseNormalization", confidence=0.85,
+                                        alternatives=[(written, 0.85), (token.original, 0.15)]))
     return records
 
 
