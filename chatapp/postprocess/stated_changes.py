@@ -38,8 +38,9 @@ CONFIDENCE = 0.85
 # "The facility has moved our confocal slot from Tuesday 8 December to Thursday 10 December": the thing
 # moved, said with a determiner, between the verb and "from".
 # "lift the special levy in the EGM motion from $190,000 to $205,000": a sum raised or cut the same way.
+# "That takes the contract sum from R14 850 000,00 to R15 372 400,00": a variation's effect on a total.
 _CHANGED_THING_FROM = re.compile(
-    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|lift|lifted|raise|raised|increase|increased|"
+    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|brings|takes|took|lift|lifted|raise|raised|increase|increased|"
     r"reduce|reduced|cut|lower|lowered|revise|revised|adjust|adjusted|bump|bumped)\s+"
     r"(?:our|the|their|his|her|its|your|my|this|that)\s+(?:[\w'’-]+\s+){0,6}?from\s+",
     re.IGNORECASE,
@@ -384,12 +385,14 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             shared = len(own & context)
             # A rate counts only where the change names the answer's very figure as its old side: "parking goes
             # up to $5 per hour" says nothing of a wage the answer gives per hour.
-            same_thing = new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
-            closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
             # A change naming the answer's very figure or full date as its old side needs only one word of
             # the answer's in its context: "quoted ¥38,600,000 for the die set and fixtures" against "rev.1:
-            # JPY 36.9M (was JPY 38.6M)" in a mail about the fixture change.
+            # JPY 36.9M (was JPY 38.6M)" in a mail about the fixture change. It is about the same thing, and
+            # so outranks a later note's rounded "contract sum now R15,37m" that names no old side.
             named = new.span in named_old
+            same_thing = (new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
+                          or (named and shared >= MIN_SHARED_WORDS))
+            closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
             share_needed = 0.0 if named else MIN_SHARED_SHARE
             if closeness < 1.0 and (shared < (1 if named else MIN_SHARED_WORDS) or shared / len(own) < share_needed):
                 continue
