@@ -126,13 +126,19 @@ class DescribedThings:
         return found
 
 
+def _closing_words(name: tuple[str, ...]) -> set[str]:
+    """The words a description of the name may end on: its last, and the last of each part a title joins
+    with "and" ("the Kya Sand warehouse re-roof" of "Kya Sand warehouse re-roof and slab repair")."""
+    return {name[-1]} | {word for word, after in zip(name, name[1:]) if after == "and"}
+
+
 def _describes(said: tuple[str, ...], name: tuple[str, ...]) -> bool:
     """Whether the said words are words of the name in its order, leaving some of it out (a name said
     whole is found as itself), closed by a word for its kind or by the name's own last word, with a
     word among them rarer than everyday words."""
     if said[-1] in KIND_WORDS and said[-1] != name[-1]:
         said = said[:-1]
-    elif said[-1] != name[-1] or len(said) < 2:
+    elif said[-1] not in _closing_words(name) or len(said) < 2:
         return False
     if not said or len(said) >= len(name) - (said[-1] == name[-1] and name[-1] in KIND_WORDS):
         return False
