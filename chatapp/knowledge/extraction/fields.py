@@ -177,6 +177,10 @@ def _milestones(subject: str, value: str, position: int, add) -> None:
             add(subject, key_for_label(label), match.group(0), 0.85, "key_value", position)
 
 
+# A field's note saying its person leads the piece of work: "(leads the job)", "(project lead)".
+_LEADS_NOTE = re.compile(r"\(\s*(?:(?:project|job|overall)\s+)?(?:leads?|leading|leader)\b(?![-\w])", re.IGNORECASE)
+
+
 def _person_value(value: str) -> tuple[str, str]:
     """("Hester Wiersma", "Programme Manager") from "Hester Wiersma, Programme Manager"; ("", "")
     when the value does not start with a person's name."""
@@ -263,6 +267,9 @@ class FieldReader:
             person, role = _person_value(value)
             if person and (key in _PERSON_KEYS or key.endswith(("_lead", "_owner", "_contact", "_manager"))):
                 self.add(name, key, person, 0.92, "key_value", position)
+                if "lead" not in keys and _LEADS_NOTE.search(value):
+                    # "Contracts Manager: Thandiwe Mokoena (leads the job for us)": the note says who leads it.
+                    self.add(name, "lead", person, 0.9, "key_value", position)
                 self.add(person, MENTION, person, 0.8, "key_value", position, subject_type="person")
                 if role and len(role.split()) <= 6:
                     self.add(person, "role", role, 0.75, "key_value", position, subject_type="person")
