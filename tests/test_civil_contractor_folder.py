@@ -1,0 +1,133 @@
+"""A Johannesburg building contractor's folder: rand amounts written the South African way ("R3 864 500,00",
+"R15,37m", "R 1,2 million"), firms as "(Pty) Ltd" and "CC", a project page whose contract sum a later QS mail
+revises ("takes the contract sum from … to …") while a meeting note rounds the new figure, a job lead given
+only in a field's note, a title joining two pieces of work with "and", dates written dd/mm/yyyy. Real
+ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, only_entity
+
+PAGE = """---
+title: Lindfield Day Clinic extension — Erf 2291 Parkhurst
+project_no: MK-3105
+client: Lindfield Healthcare (Pty) Ltd
+status: construction
+updated: 2026-10-19
+---
+
+# Lindfield Day Clinic extension (MK-3105)
+
+**Contract sum:** R9 460 000,00 excl. VAT
+**Practical completion:** 26/03/2027
+
+## Team
+
+- Contracts Manager: Nomvula Radebe (leads the job for Mthethwa Kruger)
+- Site Agent: Thabo Mabuza
+- QS: Revathi Govender
+- Client's project manager: Warren Abrahams
+"""
+
+WAREHOUSE = """---
+title: Olifantsfontein depot re-roof and slab repair
+project_no: MK-3102
+lead: Hendrik van Zyl
+site_agent: Lwazi Cele
+---
+
+Contract value: R2 718 300,00 excl. VAT
+Roofing sub: Soweto Sheeting CC
+"""
+
+QS_MAIL = """From: Revathi Govender <revathi.govender@mthethwakruger.co.za>
+To: Nomvula Radebe <nomvula.radebe@mthethwakruger.co.za>
+Subject: RE: MK-3105 - VO 2 approved
+Date: Tue, 24 Nov 2026 08:05:33 +0200
+
+Morning Nomvula
+
+VO 2 is approved at R384 900,00 excl. VAT. That takes the Lindfield contract sum from R9 460 000,00 to
+R9 844 900,00 excl. VAT. Practical completion stays 26/03/2027.
+
+Regards
+Revathi
+"""
+
+MEETING = """Management meeting — Tue 1 Dec 2026
+
+**Jobs**
+- Lindfield: VO 2 approved. Contract sum now R9,84m.
+- Olifantsfontein: slab pour 08/12/2026.
+"""
+
+SHUTDOWN = """From: Office <office@mthethwakruger.co.za>
+To: All Staff <staff@mthethwakruger.co.za>
+Subject: Year-end shutdown
+Date: Wed, 2 Dec 2026 10:11:27 +0200
+
+* Office and all sites close on Wednesday 16 Dec 2026 at 12:00
+"""
+
+TENDER = """<html><body><nav><a href="/">Home</a></nav>
+<table>
+<tr><th>Tender number</th><td>CT 26/044</td></tr>
+<tr><th>Closing date</th><td>15/01/2027 at 11:00</td></tr>
+</table><footer>© 2026</footer></body></html>
+"""
+
+
+@pytest.fixture(scope="module")
+def contractor(tmp_path_factory):
+    from tests.conftest import engine_learnt_from
+
+    engine, _ = engine_learnt_from(tmp_path_factory, "mthethwa-kruger", {
+        "lindfield-clinic.md": PAGE, "olifantsfontein-depot.md": WAREHOUSE, "2026-11-24-re-vo2.eml": QS_MAIL,
+        "mgmt-meeting-2026-12-01.md": MEETING, "2026-12-02-shutdown.eml": SHUTDOWN, "ct-26-044.html": TENDER})
+    yield engine
+    engine.close()
+
+
+def test_a_rand_amount_with_space_thousands_and_decimal_comma_is_corrected(contractor):
+    result = checked(contractor, "What is the contract value for the Olifantsfontein depot?",
+                     "The contract value for the Olifantsfontein depot is R2 781 300,00 excl. VAT.")
+    assert "R2 718 300,00 [corrected] excl. VAT" in result.delivered
+
+
+def test_a_revised_contract_sum_is_corrected_to_the_figure_the_change_gives(contractor):
+    # The QS mail names the answer's figure as the old side; the later meeting note only rounds the new one.
+    result = checked(contractor, "What is the contract sum for the Lindfield Day Clinic?",
+                     "The Lindfield Day Clinic extension has a contract sum of R9 460 000,00 excl. VAT.")
+    assert "R9 844 900,00 [corrected]" in result.delivered
+    assert any(f.hallucination_type == "TemporalError" for f in result.hallucination_flags)
+
+
+def test_a_day_first_date_is_corrected_where_the_time_beside_it_tells_which_line(contractor):
+    # "close" alone is in the tender's closing line and in the shutdown mail's "sites close on … at 12:00".
+    result = checked(contractor, "When does CT 26/044 close?",
+                     "CT 26/044 is a roads tender. It closes on 22/01/2027 at 11:00.")
+    assert "15/01/2027 [corrected] at 11:00" in result.delivered
+
+
+def test_a_field_note_saying_who_leads_makes_the_lead(contractor):
+    answer = contractor.ask("Who leads the Lindfield Day Clinic extension?", session="lead",
+                            model="offline").response.delivered
+    assert "Nomvula Radebe" in answer and "Warren Abrahams" not in answer
+
+
+def test_the_first_part_of_a_title_joined_with_and_names_the_work(contractor):
+    answer = contractor.ask("Who leads the Olifantsfontein depot re-roof?", session="depot",
+                            model="offline").response.delivered
+    assert "Hendrik van Zyl" in answer
+
+
+def test_a_building_job_named_without_its_kind_word(contractor):
+    pre = contractor.turns.preprocess("who is the site agent on the lindfield day clinic?")
+    assert [e.canonical_name for e in pre.resolved_entities] == ["Lindfield Day Clinic extension"]
+
+
+def test_pty_ltd_and_cc_firms_are_organisations(contractor):
+    assert only_entity(contractor, "Lindfield Healthcare (Pty) Ltd").type == "organization"
+    assert only_entity(contractor, "Soweto Sheeting CC").type == "organization"
