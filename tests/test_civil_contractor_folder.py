@@ -118,6 +118,11 @@ def test_a_field_note_saying_who_leads_makes_the_lead(contractor):
 
 
 def test_the_first_part_of_a_title_joined_with_and_names_the_work(contractor):
+    from chatapp.knowledge.short_names import DescribedThings
+
+    project = only_entity(contractor, "Olifantsfontein depot re-roof and slab repair")
+    described = DescribedThings(contractor.kb.registry.all_entities())
+    assert [i for _, i in described.find("who leads the olifantsfontein depot re-roof?")] == [project.id]
     answer = contractor.ask("Who leads the Olifantsfontein depot re-roof?", session="depot",
                             model="offline").response.delivered
     assert "Hendrik van Zyl" in answer
