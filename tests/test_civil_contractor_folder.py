@@ -58,6 +58,10 @@ Revathi
 
 MEETING = """Management meeting — Tue 1 Dec 2026
 
+**Tenders**
+- CT 26/044 roads tender: need our CIDB 6CE upgraded? No: tender asks for 7CE or higher, so we go in JV
+  with Ukhozi Roadworks (7CE).
+
 **Jobs**
 - Lindfield: VO 2 approved. Contract sum now R9,84m.
 - Olifantsfontein: slab pour 08/12/2026.
@@ -69,6 +73,30 @@ Subject: Year-end shutdown
 Date: Wed, 2 Dec 2026 10:11:27 +0200
 
 * Office and all sites close on Wednesday 16 Dec 2026 at 12:00
+"""
+
+AGENT_MAIL = """From: Hendrik van Zyl <hendrik.vanzyl@mthethwakruger.co.za>
+To: All Staff <staff@mthethwakruger.co.za>
+Subject: Olifantsfontein - new site agent from Monday
+Date: Fri, 27 Nov 2026 12:48:00 +0200
+
+Hi everyone
+
+Lwazi starts his study leave early, so from Monday 30/11/2026 Palesa Nkosi takes over as site agent on the
+Olifantsfontein depot (MK-3102). I remain the lead on the job.
+
+Hendrik
+"""
+
+STAFF = """# Staff
+
+### Lwazi Cele
+Site Agent
+lwazi.cele@mthethwakruger.co.za
+
+### Palesa Nkosi
+Assistant Site Agent
+palesa.nkosi@mthethwakruger.co.za
 """
 
 TENDER = """<html><body><nav><a href="/">Home</a></nav>
@@ -85,7 +113,8 @@ def contractor(tmp_path_factory):
 
     engine, _ = engine_learnt_from(tmp_path_factory, "mthethwa-kruger", {
         "lindfield-clinic.md": PAGE, "olifantsfontein-depot.md": WAREHOUSE, "2026-11-24-re-vo2.eml": QS_MAIL,
-        "mgmt-meeting-2026-12-01.md": MEETING, "2026-12-02-shutdown.eml": SHUTDOWN, "ct-26-044.html": TENDER})
+        "mgmt-meeting-2026-12-01.md": MEETING, "2026-12-02-shutdown.eml": SHUTDOWN, "ct-26-044.html": TENDER,
+        "2026-11-27-new-site-agent.eml": AGENT_MAIL, "staff.md": STAFF})
     yield engine
     engine.close()
 
@@ -136,3 +165,19 @@ def test_a_building_job_named_without_its_kind_word(contractor):
 def test_pty_ltd_and_cc_firms_are_organisations(contractor):
     assert only_entity(contractor, "Lindfield Healthcare (Pty) Ltd").type == "organization"
     assert only_entity(contractor, "Soweto Sheeting CC").type == "organization"
+
+
+def test_a_site_agent_taken_over_by_someone_else_is_corrected(contractor):
+    result = checked(contractor, "Who is the site agent at Olifantsfontein?",
+                     "The site agent on the Olifantsfontein depot is Lwazi Cele.")
+    assert "is Palesa Nkosi [corrected]." in result.delivered
+    assert [f.hallucination_type for f in result.hallucination_flags] == ["TemporalError"]
+    before = checked(contractor, "Who was the site agent at Olifantsfontein?",
+                     "Lwazi Cele was the site agent on the Olifantsfontein depot until November.")
+    assert not before.hallucination_flags
+
+
+def test_we_in_an_answer_is_borne_out_by_minutes_that_say_it_in_the_first_person(contractor):
+    result = checked(contractor, "What CIDB grade does CT 26/044 need?",
+                     "It needs CIDB 7CE or higher, so we are going in with Ukhozi Roadworks.")
+    assert not result.hallucination_flags, result.hallucination_flags
