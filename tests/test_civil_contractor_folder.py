@@ -65,6 +65,7 @@ MEETING = """Management meeting — Tue 1 Dec 2026
 **Jobs**
 - Lindfield: VO 2 approved. Contract sum now R9,84m.
 - Olifantsfontein: slab pour 08/12/2026.
+- Hyde Park retail fit-out: lost on price (we were R 1,2 million above the winner).
 """
 
 SHUTDOWN = """From: Office <office@mthethwakruger.co.za>
@@ -181,3 +182,32 @@ def test_we_in_an_answer_is_borne_out_by_minutes_that_say_it_in_the_first_person
     result = checked(contractor, "What CIDB grade does CT 26/044 need?",
                      "It needs CIDB 7CE or higher, so we are going in with Ukhozi Roadworks.")
     assert not result.hallucination_flags, result.hallucination_flags
+
+
+def test_a_wrong_amount_in_millions_is_corrected_as_the_document_writes_it(contractor):
+    result = checked(contractor, "How far above the winner were we on the Hyde Park fit-out?",
+                     "We lost the Hyde Park retail fit-out on price; we were R 2,1 million above the winner.")
+    assert "R 1,2 million [corrected]" in result.delivered
+
+
+def test_a_letters_two_column_terms_table_reads_as_label_value_lines(tmp_path):
+    import docx
+
+    from chatapp.knowledge.parsers import parse_file
+
+    letter = docx.Document()
+    letter.add_paragraph("We are pleased to appoint you as main contractor.")
+    table = letter.add_table(rows=0, cols=2)
+    for label, value in [("Contract value", "ZAR 2 718 300,00 excl. VAT"), ("VAT (15%)", "ZAR 407 745,00"),
+                         ("Retention", "10% of each certificate, reduced to 5% at practical completion")]:
+        cells = table.add_row().cells
+        cells[0].text, cells[1].text = label, value
+    header = letter.add_table(rows=0, cols=2)
+    for row in [("Item", "Amount"), ("Scaffolding", "R45 000")]:
+        cells = header.add_row().cells
+        cells[0].text, cells[1].text = row
+    letter.save(tmp_path / "appointment.docx")
+    text = parse_file(tmp_path / "appointment.docx").text
+    assert "Retention: 10% of each certificate, reduced to 5% at practical completion" in text
+    assert "VAT (15%): ZAR 407 745,00" in text
+    assert "| Item | Amount |" in text  # a header row keeps its table

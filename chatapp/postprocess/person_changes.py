@@ -46,6 +46,9 @@ _TAKES_OVER = re.compile(r"\s+(?:takes|took|will\s+take|has\s+taken|is\s+taking)
 # The role's words after "as", up to where it is held ("on the …", "at …", "from …") or the clause ends.
 _ROLE_AFTER_AS = re.compile(r"(?:the\s+|our\s+|new\s+)*((?:(?!(?:on|at|for|of|from|in|until|with)\b)[\w'’-]+\s*){1,4}?)"
                             r"(?=\s+(?:on|at|for|of|from|in|until|with)\b|\s*[,.;()]|\s*$)", re.IGNORECASE)
+# What the role is held on: "on the Kya Sand warehouse (RC-2607)", "for Brindlecombe from Sunniva".
+_THING_AFTER_ROLE = re.compile(r"\s+(?:on|at|for|of|in)\s+((?:(?!(?:from|until|with|and)\b)[^\W\d_][\w'’-]*\s*){1,6})",
+                               re.IGNORECASE)
 _CHANGE_WORDS = re.compile(r"\bnow\b|\bover\s+as\b|\breplace[sd]?\b", re.IGNORECASE)
 
 
@@ -67,13 +70,15 @@ def person_changes(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple
                   and view.entities[n.entity_ids[0]].type == "person"]
         if not people:
             continue
-        for text, stems, label, holder, lasting in changes:
+        for text, stems, label, holder, lasting, thing in changes:
             said_ids = {n.entity_ids[0] for n in people}
             if lasting and sentence.past:
                 continue  # "Anri was the site agent until November": who held it before is no error
             if holder in said_ids or not _about(sentence, text, stems, label,
                                                 {w for n in people for w in words(n.claim.text)}, lasting):
                 continue
+            if thing and len(thing & sentence.stems) * 2 < len(thing):
+                continue  # "takes over as account lead for Brindlecombe" says nothing of Harnwell Foods' lead
             # A takeover names the one it takes over from ("Anri starts her leave, so Kagiso takes over"):
             # the answer's other person is the old holder, named there or not.
             named_there = {holder} if lasting else people_in(text, view)
@@ -104,14 +109,15 @@ def _now_held(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[str
         clause_start = max(m.end() for m in _CLAUSE_START.finditer(text[:match.start()]))
         label = {stem(w) for w in words(text[clause_start:match.start()]) if not is_stop(w)} - {stem("now")}
         if label:
-            held.append((text, stems, label, after[0].entity_ids[0], False))
+            held.append((text, stems, label, after[0].entity_ids[0], False, set()))
     return held
 
 
 def _taken_over(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[str, set[str], set[str], str, bool]]:
-    """(sentence, its stems, the stems of the role, who holds it from now on, True) for each "<person>
-    takes over as <role>" or "<person> replaces … as <role>" in a source sentence: a lasting change, so
-    the day it starts need not be in the answer."""
+    """(sentence, its stems, the stems of the role, who holds it from now on, True, the stems of what the
+    role is on) for each "<person> takes over as <role> on <thing>" or "<person> replaces … as <role>" in
+    a source sentence: a lasting change, so the day it starts need not be in the answer, but half the
+    words of the thing must be."""
     held = []
     mentions = [m for m in view.find_mentions(text)
                 if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"]
@@ -121,8 +127,10 @@ def _taken_over(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[s
         if not before or not role:
             continue
         label = {stem(w) for w in words(role.group(1)) if not is_stop(w)}
+        on = _THING_AFTER_ROLE.match(text, role.end())
+        thing = {stem(w) for w in words(on.group(1)) if not is_stop(w)} if on else set()
         if label:
-            held.append((text, stems, label, before[-1].entity_ids[0], True))
+            held.append((text, stems, label, before[-1].entity_ids[0], True, thing))
     return held
 
 

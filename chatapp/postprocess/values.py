@@ -707,6 +707,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         return french
     if vtype == "amount" and isinstance(known_parsed, float):
         scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
+        known_scale = re.search(r"(?i)\d\s?(m|million)\b", known_raw)
+        if scale and known_scale and known_scale.group(1).lower() == scale.group(1).lower():
+            return known_raw  # the document's own "R 1,2 million", decimal comma and all
         if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
             # The answer's own currency mark: "KSh 2.1M" is corrected to "KSh 1.2M", not to dollars.
             mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
