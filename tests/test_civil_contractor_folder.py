@@ -20,7 +20,7 @@ updated: 2026-10-19
 
 # Lindfield Day Clinic extension (MK-3105)
 
-**Contract sum:** R9 460 000,00 excl. VAT
+**Contract sum:** R9 460 000,00 excl. VAT (R10 879 000,00 incl. VAT at 15%)
 **Practical completion:** 26/03/2027
 
 ## Team
@@ -50,7 +50,7 @@ Date: Tue, 24 Nov 2026 08:05:33 +0200
 Morning Nomvula
 
 VO 2 is approved at R384 900,00 excl. VAT. That takes the Lindfield contract sum from R9 460 000,00 to
-R9 844 900,00 excl. VAT. Practical completion stays 26/03/2027.
+R9 844 900,00 excl. VAT (R11 321 635,00 incl. VAT). Practical completion stays 26/03/2027.
 
 Regards
 Revathi
@@ -132,6 +132,15 @@ def test_a_revised_contract_sum_is_corrected_to_the_figure_the_change_gives(cont
                      "The Lindfield Day Clinic extension has a contract sum of R9 460 000,00 excl. VAT.")
     assert "R9 844 900,00 [corrected]" in result.delivered
     assert any(f.hallucination_type == "TemporalError" for f in result.hallucination_flags)
+
+
+def test_the_old_sum_counted_with_vat_is_out_of_date_too(contractor):
+    result = checked(contractor, "What is the Lindfield contract sum including VAT?",
+                     "Including VAT, the Lindfield contract sum is R10 879 000,00.")
+    assert "R11 321 635,00 [corrected]" in result.delivered
+    right = checked(contractor, "What is the Lindfield contract sum including VAT?",
+                    "Including VAT, the Lindfield contract sum is now R11 321 635,00.")
+    assert not right.hallucination_flags
 
 
 def test_a_day_first_date_is_corrected_where_the_time_beside_it_tells_which_line(contractor):
