@@ -21,7 +21,7 @@ updated: 2026-10-19
 # Lindfield Day Clinic extension (MK-3105)
 
 **Contract sum:** R9 460 000,00 excl. VAT (R10 879 000,00 incl. VAT at 15%)
-**Practical completion:** 26/03/2027
+**Site possession:** 05/10/2026 · **Practical completion:** 26/03/2027
 
 ## Team
 
@@ -220,3 +220,8 @@ def test_a_letters_two_column_terms_table_reads_as_label_value_lines(tmp_path):
     assert "Retention: 10% of each certificate, reduced to 5% at practical completion" in text
     assert "VAT (15%): ZAR 407 745,00" in text
     assert "| Item | Amount |" in text  # a header row keeps its table
+
+
+def test_two_bold_fields_on_one_line_are_two_fields(contractor):
+    page = only_entity(contractor, "Lindfield Day Clinic extension").attributes
+    assert (page["site_possession"], page["practical_completion"]) == ("05/10/2026", "26/03/2027")

@@ -32,6 +32,8 @@ from chatapp.lexicon import is_common
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
 _FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*|__)?([A-Za-z][\w /&'’().-]{0,40}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$", re.MULTILINE)
+# A dot, bar or bullet between fields, the next one's label in bold: where a line of several fields splits.
+_NEXT_BOLD_FIELD = re.compile(r"\s+[·|•]\s+(?=\*\*[A-Za-z][^*\n]{0,40}?(?::\*\*|\*\*\s*:))")
 # Keys whose presence says the page is about a piece of work with an owner.
 _PROJECT_KEYS = frozenset("lead owner sponsor status budget milestones deadline go_live launch due kickoff".split())
 # Keys whose value is a person when it reads as one.
@@ -154,10 +156,14 @@ def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
     fields = []
     offset = start
     for line in text.split("\n"):
-        if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
-            # A quoted YAML value ('travel_budget: "EUR 6,200.00"') is the text inside its quotes.
-            value = re.sub(r"""^(["'])(.*)\1$""", r"\2", match.group(2).strip())
-            fields.append((key_for_label(match.group(1)), value, offset))
+        # "**Site possession:** 05/10/2026 · **Practical completion:** 19/03/2027": two bold fields on a line.
+        at = 0
+        for part in _NEXT_BOLD_FIELD.split(line):
+            if (match := _FIELD_LINE.match(part)) and not part.lstrip().startswith("#"):
+                # A quoted YAML value ('travel_budget: "EUR 6,200.00"') is the text inside its quotes.
+                value = re.sub(r"""^(["'])(.*)\1$""", r"\2", match.group(2).strip())
+                fields.append((key_for_label(match.group(1)), value, offset + line.find(part, at)))
+            at += len(part)
         offset += len(line) + 1
     return fields
 
