@@ -95,9 +95,18 @@ STAFF = """# Staff
 Site Agent
 lwazi.cele@mthethwakruger.co.za
 
+### Hendrik van Zyl
+Managing Director
+Cell: 083 555 0178 · hendrik.vanzyl@mthethwakruger.co.za
+
 ### Palesa Nkosi
 Assistant Site Agent
 palesa.nkosi@mthethwakruger.co.za
+"""
+
+SUBBIES = """Company,Trade,CIDB grade,Contact person,Cell,Current job,Approved by,Notes
+Ukhozi Roadworks (Pty) Ltd,Roads & stormwater,7CE,Themba Zwane,082 555 0196,JV partner CT 26/044,Hendrik van Zyl,JV 60/40
+Soweto Sheeting CC,Roofing,5SK,Bongani Mthembu,073 555 0102,MK-3102 Olifantsfontein,Hendrik van Zyl,
 """
 
 TENDER = """<html><body><nav><a href="/">Home</a></nav>
@@ -115,7 +124,7 @@ def contractor(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "mthethwa-kruger", {
         "lindfield-clinic.md": PAGE, "olifantsfontein-depot.md": WAREHOUSE, "2026-11-24-re-vo2.eml": QS_MAIL,
         "mgmt-meeting-2026-12-01.md": MEETING, "2026-12-02-shutdown.eml": SHUTDOWN, "ct-26-044.html": TENDER,
-        "2026-11-27-new-site-agent.eml": AGENT_MAIL, "staff.md": STAFF})
+        "2026-11-27-new-site-agent.eml": AGENT_MAIL, "staff.md": STAFF, "subcontractors.csv": SUBBIES})
     yield engine
     engine.close()
 
@@ -225,3 +234,12 @@ def test_a_letters_two_column_terms_table_reads_as_label_value_lines(tmp_path):
 def test_two_bold_fields_on_one_line_are_two_fields(contractor):
     page = only_entity(contractor, "Lindfield Day Clinic extension").attributes
     assert (page["site_possession"], page["practical_completion"]) == ("05/10/2026", "26/03/2027")
+
+
+def test_a_quoted_record_keeps_its_contacts_number_beside_another_persons_name(contractor):
+    # The row names Hendrik (who approved it), whose own cell the registry holds: the contact's number in
+    # the quoted row is still the contact's, not a "wrong" number of Hendrik's.
+    answer = contractor.ask("What CIDB grading does CT 26/044 need?", session="cidb",
+                            model="offline").response
+    assert "083 555 0178" not in answer.delivered
+    assert not [f for f in answer.hallucination_flags if f.content == "082 555 0196"]
