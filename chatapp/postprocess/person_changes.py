@@ -96,9 +96,13 @@ def person_changes(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple
     return found
 
 
-def _now_held(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[str, set[str], set[str], str]]:
-    """(sentence, its stems, the stems of what changed hands, who holds it now) for each "… is now
-    <person>" in a source sentence."""
+# (sentence, its stems, the stems of what changed hands, who holds it now, whether it lasts, what it is on)
+_Change = tuple[str, set[str], set[str], str, bool, set[str]]
+
+
+def _now_held(text: str, stems: set[str], view: KnowledgeView) -> list[_Change]:
+    """(sentence, its stems, the stems of what changed hands, who holds it now, False, no thing) for each
+    "… is now <person>" in a source sentence."""
     held = []
     mentions = [m for m in view.find_mentions(text)
                 if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"]
@@ -113,7 +117,7 @@ def _now_held(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[str
     return held
 
 
-def _taken_over(text: str, stems: set[str], view: KnowledgeView) -> list[tuple[str, set[str], set[str], str, bool]]:
+def _taken_over(text: str, stems: set[str], view: KnowledgeView) -> list[_Change]:
     """(sentence, its stems, the stems of the role, who holds it from now on, True, the stems of what the
     role is on) for each "<person> takes over as <role> on <thing>" or "<person> replaces … as <role>" in
     a source sentence: a lasting change, so the day it starts need not be in the answer, but half the
