@@ -79,7 +79,9 @@ def test_a_wrong_phone_in_that_layout_is_corrected(engine):
 
 def test_a_field_line_of_a_page_is_quoted_on_its_own(engine):
     delivered = engine.ask("when is the soldering station being installed?", model="offline").response.delivered
-    assert "Install date: 9 December 2026" in delivered
+    # "the soldering station" names *Soldering station upgrade* (the word before its "upgrade"), so the
+    # page's own install date answers; quoted or said, the field is never run together with the next.
+    assert "Install date: 9 December 2026" in delivered or "install date is 9 December 2026" in delivered
     assert "Owner: Ruairi Castellanos Supplier" not in delivered
 
 

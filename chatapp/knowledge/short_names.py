@@ -75,6 +75,9 @@ def _fold(word: str) -> str:
 # Words for the kind of thing a piece of work is, said after words of its name: "the Amboseli water
 # project", "the signage project", "the soil microbiome grant".
 KIND_WORDS = frozenset("project job works programme program initiative scheme grant study campaign pilot".split())
+# A building job is named for what is built, then what is done to it ("Riverglen Day Clinic extension"): said
+# without that last word it still names the job ("the Riverglen Day Clinic").
+_WORK_DONE = frozenset("extension refurbishment renovation upgrade conversion".split())
 # Said before a kind word, these pick a project out by when or how it stands ("the new project", "the
 # main job"), never by its name, however many names hold them: a name is told by a word rarer than these.
 _EVERYDAY_ZIPF = 5.0
@@ -126,13 +129,21 @@ class DescribedThings:
         return found
 
 
+def _closing_words(name: tuple[str, ...]) -> set[str]:
+    """The words a description of the name may end on: its last, and the last of each part a title joins
+    with "and" ("the Kya Sand warehouse re-roof" of "Kya Sand warehouse re-roof and slab repair"), and the
+    word before a last word for its kind ("the Riverglen Day Clinic" of "Riverglen Day Clinic extension")."""
+    return ({name[-1]} | {word for word, after in zip(name, name[1:]) if after == "and"}
+            | ({name[-2]} if len(name) > 2 and name[-1] in KIND_WORDS | _WORK_DONE else set()))
+
+
 def _describes(said: tuple[str, ...], name: tuple[str, ...]) -> bool:
     """Whether the said words are words of the name in its order, leaving some of it out (a name said
     whole is found as itself), closed by a word for its kind or by the name's own last word, with a
     word among them rarer than everyday words."""
     if said[-1] in KIND_WORDS and said[-1] != name[-1]:
         said = said[:-1]
-    elif said[-1] != name[-1] or len(said) < 2:
+    elif said[-1] not in _closing_words(name) or len(said) < 2:
         return False
     if not said or len(said) >= len(name) - (said[-1] == name[-1] and name[-1] in KIND_WORDS):
         return False

@@ -165,6 +165,10 @@ class FactValidator:
             vc, analysis, sources.supplied, sources.supplied_dates)
         if outdated is not None:
             return ClaimCheck(claim, "contradicted", outdated.confidence, outdated.evidence, outdated.suggestion), outdated
+        if quoted := _quoted_around(vc, sentence, sources.supplied):
+            # An offline answer's "From your documents:" line, a record quoted whole: what the document says
+            # there is what it says, whatever the registry holds of a name beside it ("Approved by: …").
+            return ClaimCheck(claim, "verified", 0.9, [quoted]), None
         registry = self._against_registry(vc, sentence, analysis, sources.view)
         if registry is None and (off_days := _off_their_days(vc, sentence, sources.view)) is not None:
             return off_days
@@ -313,11 +317,14 @@ class FactValidator:
                 best, overlap, stems = after, after_overlap, clause
         if overlap < 0.5:
             return None
-        if len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
-            return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
         # The answer's other values in the sentence stand for theirs: "from January 4 to January 19"
         # against "from January 4 to January 15" leaves one rival for "January 19".
         others = [o.value for o in analysis.values if o.sentence == vc.sentence and o is not vc]
+        by_values = len(stems) < 2 and overlap >= 1.0 and _told_apart_by_values(stems, others, sources.supplied)
+        if by_values:
+            best = by_values
+        elif len(stems) < 2 and (overlap < 1.0 or sum(stems <= s for _, s, _ in sources.supplied.sentences) != 1):
+            return None  # "It was released in 1965": one word ties it to a source sentence only if just one has it
 
         def rivals_in(text: str) -> list[V.FoundValue]:
             # A source's "next Tuesday" is counted from the day it was written, which this sentence does
@@ -338,16 +345,17 @@ class FactValidator:
         rivals = rivals_in(best)
         if len(rivals) != 1:
             return None
-        tied = {t for t, t_stems, _ in sources.supplied.sentences if len(stems & t_stems) / len(stems) == overlap}
+        tied = {best} if by_values else {t for t, t_stems, _ in sources.supplied.sentences
+                                         if len(stems & t_stems) / len(stems) == overlap}
         if len(tied) > 1 and not all(len(r := rivals_in(t)) == 1 and (_agrees(rivals[0], r[0]) or (
                 r[0].vtype == rivals[0].vtype and V.same_value(r[0].vtype, r[0].parsed, rivals[0].parsed))) for t in tied):
             # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which — unless
             # each sentence as like it gives the same value (the minutes and the mail both say 17 December).
             return None
         # Tied by one word only, it is flagged but never rewritten.
-        confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 else 0.7
+        confidence = round(0.45 + 0.4 * overlap, 3) if len(stems) >= 2 or by_values else 0.7
         rival = rivals[0]
-        if len(stems) >= 2 and (
+        if (len(stems) >= 2 or by_values) and (
                 (vc.value.vtype == "code" and V.one_slip(vc.value.parsed, rival.parsed))
                 or (vc.value.vtype == rival.vtype == "amount" and V.near_miss(vc.value.parsed, rival.parsed)
                     and V.same_currency(V.currency(vc.claim.text), V.currency(rival.text)))):
@@ -879,6 +887,46 @@ def _rivals_in_closest_clause(sentence: str, rivals: list, stems: set[str]) -> l
         return rivals
     a, b = best[0]
     return [f for f in rivals if a <= f.span[0] < b]
+
+
+# A source sentence quoted whole is a quote this long at least: "Cell: 082 555 0196" alone is no quote.
+_QUOTE_MIN_CHARS = 60
+
+
+# A quoted line's bullet before it and its file's name in brackets after it: "- … (subcontractors.csv)".
+_QUOTE_FRAME = re.compile(r"^\s*(?:[-*•]\s+)?(?P<core>.*?)\s*(?:\([\w .-]+\.[A-Za-z]{2,5}\))?\s*$", re.DOTALL)
+
+
+def _quoted_around(vc: ValueClaim, sentence: SentenceInfo, supplied) -> str:
+    """The supplied source sentence the answer's sentence quotes word for word around the value (the whole
+    source sentence, or the whole answer's line within one), or ""."""
+    text, start = sentence.claim.text, sentence.claim.span[0]
+    first, last = vc.claim.span[0] - start, vc.claim.span[1] - start
+    core = _QUOTE_FRAME.match(text).group("core")
+    for source_text, _, _ in supplied.sentences:
+        if len(source_text) < _QUOTE_MIN_CHARS:
+            continue
+        if len(core) >= _QUOTE_MIN_CHARS and core in source_text:
+            return source_text
+        at = text.find(source_text)
+        while at >= 0:
+            if at <= first and last <= at + len(source_text):
+                return source_text
+            at = text.find(source_text, at + 1)
+    return ""
+
+
+def _told_apart_by_values(stems: set[str], others: list, supplied) -> str:
+    """The one source sentence with the claim's only word that also states each of the answer's other
+    values in its sentence, or "": "It closes on 22/01/2027 at 11:00" has one word ("close") in the tender's
+    "Closing date 15/01/2027 at 11:00" and in a mail's "sites close on 16 Dec 2026 at 12:00", and the time
+    it gives tells which."""
+    others = [o for o in others if o.vtype != "weekday"]
+    if not others:
+        return ""
+    holding = [text for text, text_stems, _ in supplied.sentences if stems <= text_stems]
+    stating = [text for text in holding if all(text_index([text]).supports_value(o) for o in others)]
+    return stating[0] if len(holding) > 1 and len(set(stating)) == 1 else ""
 
 
 def _stems_beside(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:

@@ -38,8 +38,9 @@ CONFIDENCE = 0.85
 # "The facility has moved our confocal slot from Tuesday 8 December to Thursday 10 December": the thing
 # moved, said with a determiner, between the verb and "from".
 # "lift the special levy in the EGM motion from $190,000 to $205,000": a sum raised or cut the same way.
+# "That takes the contract sum from R14 850 000,00 to R15 372 400,00": a variation's effect on a total.
 _CHANGED_THING_FROM = re.compile(
-    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|lift|lifted|raise|raised|increase|increased|"
+    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|brings|takes|took|lift|lifted|raise|raised|increase|increased|"
     r"reduce|reduced|cut|lower|lowered|revise|revised|adjust|adjusted|bump|bumped)\s+"
     r"(?:our|the|their|his|her|its|your|my|this|that)\s+(?:[\w'’-]+\s+){0,6}?from\s+",
     re.IGNORECASE,
@@ -321,6 +322,7 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             heading = (stems, source)
         previous, before = (before[0] if before[1] == source else set()), (stems, source)
         changes = list(stated_changes(text))
+        changes += _twin_changes(changes, text, value, sentences)
         # "C$71,200.00 + HST (down from $76,900)": a change naming a figure or a full date as its old side
         # says that very value no longer holds; a few words shared with the answer tie it to the same thing.
         named_old = {new.span for old, new in changes if _says(old, value) and _distinctive(old)}
@@ -369,6 +371,8 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
         for old, new in changes:
             if not _says(old, value) or _says(new, value) or _says(value, new):
                 continue  # the answer gives the new value, perhaps more fully ("11 May 2027" for "11 May")
+            if _counted_otherwise(value, new, sentences):
+                continue  # "R11 321 635,00" incl. VAT is the new "R9,84m" excl. VAT counted the other way
             if old is not value and _KEPT_AS.match(text, old.span[1]):
                 # "the award is $7,500, not the $9,000 we asked for": the old figure still holds as what was
                 # asked for, so it is out of date only said of what changed ("awarded $9,000"), not of the
@@ -384,12 +388,14 @@ def replaced_value_finding(vc: ValueClaim, analysis: AnswerAnalysis, supplied: T
             shared = len(own & context)
             # A rate counts only where the change names the answer's very figure as its old side: "parking goes
             # up to $5 per hour" says nothing of a wage the answer gives per hour.
-            same_thing = new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
-            closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
             # A change naming the answer's very figure or full date as its old side needs only one word of
             # the answer's in its context: "quoted ¥38,600,000 for the die set and fixtures" against "rev.1:
-            # JPY 36.9M (was JPY 38.6M)" in a mail about the fixture change.
+            # JPY 36.9M (was JPY 38.6M)" in a mail about the fixture change. It is about the same thing, and
+            # so outranks a later note's rounded "contract sum now R15,37m" that names no old side.
             named = new.span in named_old
+            same_thing = (new.span + (source,) in tied or (old is not value and _same_rate(analysis.text, value, text, new))
+                          or (named and shared >= MIN_SHARED_WORDS))
+            closeness = 1.0 + shared / len(own) if same_thing else shared / len(own)
             share_needed = 0.0 if named else MIN_SHARED_SHARE
             if closeness < 1.0 and (shared < (1 if named else MIN_SHARED_WORDS) or shared / len(own) < share_needed):
                 continue
@@ -533,6 +539,59 @@ def _day_in(line: str) -> str | None:
 _OLD_SIDE = re.compile(r"\b(?:was|were|had been|previously|originally|formerly)(?:\s+[\w'’-]+){0,3}\s+$", re.IGNORECASE)
 # A sentence that gives a value only to call it off.
 CALLED_OFF = re.compile(r"\b(?:cancell?ed|called off|scrapped|withdrawn|no longer|superseded|replaced)\b", re.IGNORECASE)
+
+
+# "R15 372 400,00 excl. VAT (R17 678 260,00 incl. VAT)": the same sum counted the other way, in brackets
+# after the first and its qualifier.
+_TWIN_OPENS = re.compile(r"(?:\s*[^\W\d][\w.]*){0,3}\s*\(\s*")
+_TWIN_SAYS_HOW = re.compile(r"\b(?:incl|including|inclusive|inc|excl|excluding|exclusive|ex|vat|gst|hst|tax)\b",
+                            re.IGNORECASE)
+
+
+def _twin(text: str, amount: V.FoundValue) -> V.FoundValue | None:
+    """The amount in brackets just after `amount` that says how it is counted ("(R17 678 260,00 incl.
+    VAT)"), or None."""
+    if amount.vtype != "amount":
+        return None
+    opening = _TWIN_OPENS.match(text, amount.span[1])
+    if not opening:
+        return None
+    closing = text.find(")", opening.end())
+    inside = text[opening.end():closing if closing > 0 else len(text)]
+    found = [f for f in V.find_values(text) if f.span[0] == opening.end() and f.vtype == "amount"]
+    return found[0] if found and _TWIN_SAYS_HOW.search(inside) else None
+
+
+def _counted_otherwise(value: V.FoundValue, new: V.FoundValue, sentences) -> bool:
+    """Whether a source gives the answer's amount as the bracketed twin of the new amount (or of the figure
+    it rounds): "R9 844 900,00 excl. VAT (R11 321 635,00 incl. VAT)" for a note's "Contract sum now R9,84m"."""
+    if value.vtype != "amount" or new.vtype != "amount" or not isinstance(new.parsed, float):
+        return False
+    for other, _, _ in sentences:
+        for stated in V.find_values(other):
+            if (stated.vtype == "amount" and isinstance(stated.parsed, float)
+                    and abs(stated.parsed - new.parsed) <= 0.005 * max(stated.parsed, new.parsed)
+                    and (twin := _twin(other, stated)) is not None and _says(twin, value)):
+                return True
+    return False
+
+
+def _twin_changes(changes, text: str, value: V.FoundValue, sentences) -> list[tuple[V.FoundValue, V.FoundValue]]:
+    """(old twin, new twin) where a change's new amount has its other-way twin in brackets and a source
+    gives the old amount with a twin that is the answer's value: "takes the contract sum from R14 850 000,00
+    to R15 372 400,00 excl. VAT (R17 678 260,00 incl. VAT)" against a page's "R14 850 000,00 excl. VAT
+    (R17 077 500,00 incl. VAT)" makes the answer's "R17 077 500,00" out of date too."""
+    found = []
+    for old, new in changes:
+        new_twin = _twin(text, new) if old.vtype == "amount" and not _says(old, value) else None
+        if new_twin is None or _says(new_twin, value):
+            continue
+        for other, _, _ in sentences:
+            for stated in V.find_values(other):
+                if stated.vtype == "amount" and _says(stated, old) and (old_twin := _twin(other, stated)) is not None \
+                        and _says(old_twin, value):
+                    found.append((old_twin, new_twin))
+    return found[:1]
 
 
 def _value_next(text: str, found: list[V.FoundValue], start: int) -> V.FoundValue | None:

@@ -395,7 +395,8 @@ class SupportModel:
                 if support.flagged and says_record(support):
                     support.flagged = False
                     support.reason += f"; not flagged: a terse record said in a sentence ({support.evidence!r})"
-                if sentence.mode == "experience" and sources.grounded and not _told_first_hand(support):
+                if (sentence.mode == "experience" and sources.grounded and not _told_first_hand(support)
+                        and not _first_hand_in_sources(sentence.stems, sources)):
                     # Whatever words it shares with the sources, what the assistant says it did or has
                     # is its own story: made up, unless the sources tell it first hand too.
                     support.flagged = True
@@ -797,6 +798,25 @@ def _told_first_hand(support: ClaimSupport) -> bool:
     the user's own notes), and says most of it."""
     return (bool(support.evidence) and support.features.get("best_share", 0.0) >= 0.5
             and _FIRST_PERSON_RE.search(support.evidence) is not None)
+
+
+def _first_hand_in_sources(stems: set[str], sources: Sources) -> bool:
+    """A source sentence in the first person says most of what the answer's own-story sentence says, with
+    the lines either side of it in the same text (notes wrap a sentence onto the next line, and ask a
+    question before they answer it): the team's minutes' "Need our CIDB 6CE upgraded? No: … so we go in
+    JV / with Ubuntu Roadworx" for "It needs CIDB 7CE or higher, so we are going in with Ubuntu Roadworx",
+    where the closest evidence was a supplier list's row without the "we"."""
+    if len(stems) < 3:
+        return False
+    sentences = sources.supplied.sentences
+    for i, (text, text_stems, source) in enumerate(sentences):
+        if not _FIRST_PERSON_RE.search(text):
+            continue
+        around = set(text_stems).union(*(sentences[j][1] for j in (i - 1, i + 1)
+                                         if 0 <= j < len(sentences) and sentences[j][2] == source))
+        if len(stems & around) * 3 >= len(stems) * 2:
+            return True
+    return False
 
 
 def _in_other_words_reason(support: ClaimSupport) -> str:

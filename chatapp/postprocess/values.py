@@ -24,6 +24,7 @@ from chatapp.knowledge.extraction.values import (
     GERMAN_MONTH,
     GERMAN_MONTHS,
     INDIAN_SCALES,
+    RAND,
     TRAILING_AMOUNT,
     find_amounts,
     numeric_day_first,
@@ -122,14 +123,18 @@ FRENCH_TIME_RE = re.compile(
 )
 # "NZ$", "A$", "US$", "HK$": a dollar sign with its country's letters in front is still an amount.
 # "EUR 0.12", "CHF 1,200": a currency's ISO code before the number, as price lists and invoices write it.
+# "R3 864 500,00", "ZAR 450 000,00": thousands grouped with spaces, cents after a comma (South Africa's way),
+# and the rand's bare R (knowledge/extraction/values.py).
 # East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
 # figure closes a shilling amount, with or without the mark before it ("45,000/=").
 # Dutch and German close a whole amount with ",-" where the cents would be: "€ 186.400,-", "€ 45,–".
 _CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|" + _SHILLING_MARKS + r"|(?-i:T)(?:EUR\s|€)|(?:" + _CODES + r")\s)\s?"
-    r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|\d[\d,]*(?:\.\d+)?)"
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|(?-i:" + RAND + r")|" + _SHILLING_MARKS + r"|(?-i:T)(?:EUR\s|€)|(?:"
+    + _CODES + r")\s)\s?"
+    r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d.,]\d)"
+    r"|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
     r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?"
     r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
@@ -305,6 +310,7 @@ def _month(name: str) -> int:
 
 
 def _amount(number: str, scale: str | None, currency: str = "") -> float:
+    number = re.sub(r"[ \u00a0\u202f]", "", number)
     if _DOT_THOUSANDS.fullmatch(number) and not (_ONE_GROUP.fullmatch(number)
                                                  and _DECIMAL_DOT_CURRENCY.fullmatch(currency.strip())):
         number = number.replace(".", "")
@@ -592,7 +598,7 @@ _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD",
              "c$": "CAD", "ca$": "CAD", "hk$": "HKD", "s$": "SGD", "€": "EUR", "euro": "EUR", "euros": "EUR",
              "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP", "₹": "INR", "rs": "INR", "rupees": "INR",
              "inr": "INR", "¥": "JPY", "ksh": "KES", "kshs": "KES", "kes": "KES", "ush": "UGX", "ushs": "UGX",
-             "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS"}
+             "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS", "r": "ZAR"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 
@@ -600,7 +606,7 @@ _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 def currency(amount_text: str) -> str | None:
     """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
     "NZD"); a bare "$" is "$", any dollar."""
-    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|\b(?:dollars|euros?|pounds|rupees|[KUT]shs?|" + _CODES
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|(?-i:" + RAND + r")|\b(?:dollars|euros?|pounds|rupees|[KUT]shs?|" + _CODES
                       + r")\b", amount_text, re.IGNORECASE)
     if not found:
         return None
@@ -709,6 +715,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         return french
     if vtype == "amount" and isinstance(known_parsed, float):
         scale = re.search(r"(?i)\d\s?(k|m|bn|b|thousand|million|billion)\b", claimed_text)
+        known_scale = re.search(r"(?i)\d\s?(m|million)\b", known_raw)
+        if scale and known_scale and known_scale.group(1).lower() == scale.group(1).lower():
+            return known_raw  # the document's own "R 1,2 million", decimal comma and all
         if scale and scale.group(1).lower() in ("m", "million") and known_parsed >= 1e5:
             # The answer's own currency mark: "KSh 2.1M" is corrected to "KSh 1.2M", not to dollars.
             mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"

@@ -33,6 +33,8 @@ from chatapp.lexicon import is_common
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
 _FIELD_LINE = re.compile(r"^[ \t]*(?:[-*•][ \t]+)?(?:\*\*|__)?([A-Za-z][\w /&'’().-]{0,40}?)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]+(\S.*)$")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$", re.MULTILINE)
+# A dot, bar or bullet between fields, the next one's label in bold: where a line of several fields splits.
+_NEXT_BOLD_FIELD = re.compile(r"\s+[·|•]\s+(?=\*\*[A-Za-z][^*\n]{0,40}?(?::\*\*|\*\*\s*:))")
 # Keys whose presence says the page is about a piece of work with an owner.
 _PROJECT_KEYS = frozenset("lead owner sponsor status budget milestones deadline go_live launch due kickoff".split())
 # Keys whose value is a person when it reads as one.
@@ -161,10 +163,14 @@ def _field_lines(text: str, start: int) -> list[tuple[str, str, int]]:
     fields = []
     offset = start
     for line in text.split("\n"):
-        if (match := _FIELD_LINE.match(line)) and not line.lstrip().startswith("#"):
-            # A quoted YAML value ('travel_budget: "EUR 6,200.00"') is the text inside its quotes.
-            value = re.sub(r"""^(["'])(.*)\1$""", r"\2", match.group(2).strip())
-            fields.append((key_for_label(match.group(1)), value, offset))
+        # "**Site possession:** 05/10/2026 · **Practical completion:** 19/03/2027": two bold fields on a line.
+        at = 0
+        for part in _NEXT_BOLD_FIELD.split(line):
+            if (match := _FIELD_LINE.match(part)) and not part.lstrip().startswith("#"):
+                # A quoted YAML value ('travel_budget: "EUR 6,200.00"') is the text inside its quotes.
+                value = re.sub(r"""^(["'])(.*)\1$""", r"\2", match.group(2).strip())
+                fields.append((key_for_label(match.group(1)), value, offset + line.find(part, at)))
+            at += len(part)
         offset += len(line) + 1
     return fields
 
@@ -182,6 +188,10 @@ def _milestones(subject: str, value: str, position: int, add) -> None:
         label = re.split(r"\s+(?:at|with|by|for|in)\s+", label)[0].strip()
         if label and len(label.split()) <= 6:
             add(subject, key_for_label(label), match.group(0), 0.85, "key_value", position)
+
+
+# A field's note saying its person leads the piece of work: "(leads the job)", "(project lead)".
+_LEADS_NOTE = re.compile(r"\(\s*(?:(?:project|job|overall)\s+)?(?:leads?|leading|leader)\b(?![-\w])", re.IGNORECASE)
 
 
 def _person_value(value: str) -> tuple[str, str]:
@@ -270,6 +280,9 @@ class FieldReader:
             person, role = _person_value(value)
             if person and (key in _PERSON_KEYS or key.endswith(("_lead", "_owner", "_contact", "_manager"))):
                 self.add(name, key, person, 0.92, "key_value", position)
+                if "lead" not in keys and _LEADS_NOTE.search(value):
+                    # "Contracts Manager: Thandiwe Mokoena (leads the job for us)": the note says who leads it.
+                    self.add(name, "lead", person, 0.9, "key_value", position)
                 self.add(person, MENTION, person, 0.8, "key_value", position, subject_type="person")
                 if role and len(role.split()) <= 6:
                     self.add(person, "role", role, 0.75, "key_value", position, subject_type="person")

@@ -50,15 +50,19 @@ _CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|
 # "Rs. 2 Cr"; "/-" closes a rupee amount ("Rs. 45,000/-").
 _INDIAN_SCALE = r"(?i:lakhs?|lacs?|crores?|cr)"
 INDIAN_SCALES = {"lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}
-# "€1.2m": one decimal digit is a part of the scale after it, never cents.
+# "€1.2m", "R 1,2 million": one decimal digit is a part of the scale after it, never cents.
 # German amounts group thousands with a full stop and write cents after a comma: "EUR 23.750,00"; "TEUR 85"
 # (or "T€") counts in thousands of euros.
 _THOUSANDS_OF_EUROS = r"(?<![A-Za-z])T(?:EUR|€)(?=\s?\d)"
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + _SHILLINGS + "|"
+# South Africa writes its rand with a bare capital R: "R12 500", "R 1,2 million", "R3 864 500,00", "R1.2m".
+# A short figure after an R is as often a road or a revision ("the R21", "R2 drawings"), so an R counts as
+# a mark only before three digits, a grouped or decimal figure, or a scale.
+RAND = r"(?<![\w$])R(?=\s?(?:\d{3}|\d{1,2}[\s,.]\d|\d{1,2}\s?(?:[kKmM]|bn|million)\b))"
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + RAND + "|" + _SHILLINGS + "|"
                     + _THOUSANDS_OF_EUROS + "|" + _CODE_MARKS
                     + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)"
-                    r"(?:[.,](?P<cents>\d{2})(?!\d|,\d)|\.(?P<tenths>\d)(?=\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b))?"
-                    r"(?P<scale>\s?(?:[kKmM]|" + _INDIAN_SCALE + r")\b)?(?:/=|/-)?")
+                    r"(?:[.,](?P<cents>\d{2})(?!\d|,\d)|[.,](?P<tenths>\d)(?=\s?(?:[kKmM]|million|bn|" + _INDIAN_SCALE + r")\b))?"
+                    r"(?P<scale>\s?(?:[kKmM]|million|bn|" + _INDIAN_SCALE + r")\b)?(?:/=|/-)?")
 
 # French writes the mark after the figure, thousands grouped with a space (often a no-break one) and cents
 # after a comma: "38 500 $", "12 500,00 $", "2 800 €".
@@ -73,7 +77,7 @@ def _sign(written: str) -> str:
         return "₹"
     mark = written.rstrip(".").upper()
     return {"KSH": "KES", "KSHS": "KES", "USH": "UGX", "USHS": "UGX", "TSH": "TZS", "TSHS": "TZS",
-            "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹"}.get(mark, written)
+            "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹", "R": "ZAR"}.get(mark, written)
 
 
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
@@ -127,7 +131,7 @@ def find_amounts(text: str) -> list[tuple[re.Match, tuple[str, float]]]:
         if match.groupdict().get("tenths"):  # "€1.2m" (a French amount after its figure has none)
             number += int(match.group("tenths")) / 10
         scale = (match.groupdict().get("scale") or "").strip().lower()
-        number *= {"k": 1e3, "m": 1e6, **INDIAN_SCALES}.get(scale, 1)
+        number *= {"k": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, **INDIAN_SCALES}.get(scale, 1)
         written = match.group("cur")
         if written.startswith("T") and len(written) > 1:  # "TEUR 85": thousands of euros
             number, written = number * 1e3, written[1:]
@@ -155,7 +159,7 @@ def value_shape(text: str) -> str:
     normal = normal_value(text)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal):
         return "date"
-    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d|(?:KES|UGX|TZS)\d", normal):
+    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d|(?:KES|UGX|TZS|ZAR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN)\d", normal):
         return "amount"
     return "text"
 

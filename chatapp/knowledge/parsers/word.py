@@ -161,11 +161,28 @@ class _WordReader:
                 for cell in cells:
                     self.builder.add("paragraph", cell)
             return
+        if _label_value_rows(rows):
+            # "Contract value | ZAR 3 864 500,00 excl. VAT", "Retention | 10% …": a letter's terms laid out
+            # in two columns, with no header row; each row is a "Label: value" line, as a page writes it.
+            for label, value in rows:
+                self.builder.add("paragraph", f"{label.rstrip(':')}: {value}" if value else label)
+            return
         width = len(rows[0])
         self.builder.add("row", _pipe_row(rows[0]))
         self.builder.add(None, _pipe_row(["---"] * width), next_line=True)
         for cells in rows[1:]:
             self.builder.add("row", _pipe_row(cells), next_line=True)
+
+
+def _label_value_rows(rows: list[list[str]]) -> bool:
+    """Two columns of short labels and their values, the first row already a label and a value (a figure,
+    an address or a phrase beside it), not a header row ("Item | Amount")."""
+    if any(len(r) != 2 or not r[0] for r in rows):
+        return False
+    if any(len(label.split()) > 4 or re.match(r"\W*\d", label) for label, _ in rows):
+        return False
+    value = rows[0][1]
+    return bool(re.search(r"[\d@]", value)) or len(value.split()) > 3
 
 
 def _pipe_row(cells: list[str]) -> str:
