@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, only_entity
+from tests.conftest import checked, offline_answer, only_entity
 
 PAGE = """---
 title: Lindfield Day Clinic extension — Erf 2291 Parkhurst
@@ -243,3 +243,10 @@ def test_a_quoted_record_keeps_its_contacts_number_beside_another_persons_name(c
                             model="offline").response
     assert "083 555 0178" not in answer.delivered
     assert not [f for f in answer.hallucination_flags if f.content == "082 555 0196"]
+
+
+def test_a_possessive_label_reads_as_words_in_an_offline_answer(contractor):
+    # "Client's project manager: Warren Abrahams" is the client project manager, not a "client s …".
+    answer = offline_answer(contractor, "Who is the client project manager for the Lindfield Day Clinic extension?",
+                            "client-pm")
+    assert "Warren Abrahams" in answer and "client s " not in answer

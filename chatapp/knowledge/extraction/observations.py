@@ -494,6 +494,8 @@ def key_for_label(label: str) -> str:
     "E-mail" -> "email", "DDI" -> "phone"."""
     text = unicodedata.normalize("NFKC", label).strip().lower()
     text = text.strip("*_` ")  # Markdown emphasis around a label, not the underscores inside a key
+    # "Client's project manager" is the client_project_manager, not a "client s project manager".
+    text = re.sub(r"(?<=\w)['’]s\b", "", text)
     key = re.sub(r"[^\w]+", "_", text).strip("_")
     if key in LABEL_SYNONYMS or " / " not in text:
         return LABEL_SYNONYMS.get(key, key)
