@@ -60,3 +60,27 @@ def test_an_answer_with_the_pages_old_budget_is_corrected(engine):
                        "The Larkspur Clinic Fit-out has a budget of $240,000.")
     assert [(f.hallucination_type, f.content) for f in response.hallucination_flags] == [("TemporalError", "$240,000")]
     assert "$265,000 [corrected]" in response.delivered
+
+
+REGISTER = """Project,Project manager,Budget,Deadline
+Harrow Yard Offices,Colm Varley,"$1,250,000",2027-05-28
+Quayside Dental,Ines Marchetti,"$410,000",2027-02-12
+"""
+
+
+@pytest.fixture(scope="module")
+def register(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "trellis-register", {"projects.csv": REGISTER})
+    yield engine
+    engine.close()
+
+
+def test_the_wrong_project_manager_of_a_registers_work_is_corrected(register):
+    # The register's "Project manager" column is who leads each piece of work.
+    wrong = checked(register, "Who is the project manager for Harrow Yard Offices?",
+                    "Ines Marchetti is the project manager for Harrow Yard Offices.")
+    assert [(f.hallucination_type, f.content) for f in wrong.hallucination_flags] == [("WrongAttribute", "Ines Marchetti")]
+    assert "Colm Varley [corrected]" in wrong.delivered
+    right = checked(register, "Who is the project manager for Harrow Yard Offices?",
+                    "Colm Varley is the project manager for Harrow Yard Offices.")
+    assert right.hallucination_flags == []

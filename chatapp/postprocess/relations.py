@@ -43,12 +43,16 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
     for sentence in analysis.sentences:
         named = [n for n in analysis.names if n.sentence == sentence.index and n.entity_ids]
         ids = {n.entity_ids[0] for n in named}
-        stems = {_norm(w) for w, _, _ in sentence.words}
+        said_stems = {_norm(w) for w, _, _ in sentence.words}
         for n in named:
             entity_id = n.entity_ids[0]
             if view.entities[entity_id].type == "person":
                 continue  # correct who holds a role in a thing, never which thing a person has
             keys = links.get(entity_id, {})
+            stems = said_stems
+            if _MANAGER_WHO_LEADS.search(sentence.claim.text) and not any("manager" in key for key in keys):
+                # "is the project manager for Bryggen Quay", of work whose "Project manager" column is its lead
+                stems = said_stems | {"lead"}
             for key, holders in keys.items():
                 if len(holders) != 1 or not _key_in(key, stems):
                     continue  # several holders (attendees, members): nobody is wrong by not being one
@@ -104,13 +108,24 @@ def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, sa
     for token in clause:
         if any(a <= token.i < b for a, b in inside):
             continue
-        if not any(_alike(p, _norm(token.text)) for p in parts):
+        word = "lead" if key == "lead" and _manager_who_leads(token) else _norm(token.text)
+        if not any(_alike(p, word) for p in parts):
             continue
         if (dependency_arcs(token, thing_root) <= _MAX_ARCS
                 and dependency_arcs(token, said_span.root) <= _MAX_ARCS
                 and not _parenthesised(doc, token, said_span)):
             return True
     return False
+
+
+# A piece of work's project manager is who leads it, as ingest reads a "Project manager" label (`lead`).
+_MANAGER_WHO_LEADS = re.compile(r"\b(?:project|programme|program)\s+manager\b", re.IGNORECASE)
+
+
+def _manager_who_leads(token) -> bool:
+    """ "manager" after "project" (or "programme"): the word that says who leads the work."""
+    return (token.lower_ == "manager" and token.i > 0
+            and token.doc[token.i - 1].lower_ in ("project", "programme", "program"))
 
 
 def dependency_arcs(a, b) -> int:
