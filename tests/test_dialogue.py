@@ -197,3 +197,21 @@ def _one_more_exchange(stored: dict) -> dict:
     state.add_user_turn("and the bins, which day?", STAMP, [], is_question=True)
     state.add_assistant_turn("Tuesday, the notes say.", STAMP, [])
     return state.to_json()
+
+
+def test_sessions_opened_in_one_minute_never_share_a_name(tmp_path, monkeypatch):
+    import uuid
+
+    from chatapp.storage.database import Database
+    from chatapp.storage.sessions import SessionStore
+
+    store = SessionStore(Database(tmp_path / "chatapp.db"))
+    # A script calling `chatapp ask` many times a minute: ids whose first four hex digits agree.
+    ids = iter(["f1c8b324b3dd0000", "f1c8aa11bb220000", "f1c8aa1199990000"])
+    monkeypatch.setattr(uuid, "uuid4", lambda: type("U", (), {"hex": next(ids)})())
+    import chatapp.storage.sessions as sessions
+
+    monkeypatch.setattr(sessions, "now_iso", lambda: "2026-12-07T12:51:07+00:00")  # all within one minute
+    names = [store.open_or_create(None).name for _ in range(3)]
+    assert len(set(names)) == 3
+    assert names[0].endswith("-f1c8") and names[1].endswith("-f1c8aa11") and names[2].endswith("-f1c8aa119999")

@@ -143,9 +143,17 @@ class SessionStore:
         session_id = uuid.uuid4().hex[:12]
         stamp = now_iso()
         with self.database.transaction() as db:
+            if not name:
+                # "chat-<minute>-<4 hex>": short to type, but many sessions a minute (a script calling `ask`)
+                # can share four hex digits, so a name taken already gets more of the id.
+                prefix = f"chat-{stamp[:16].replace(':', '')}-"
+                taken = {row["name"] for row in db.query("SELECT name FROM sessions WHERE name LIKE ?",
+                                                         (prefix + "%",))}
+                name = next(prefix + session_id[:length] for length in (4, 8, 12)
+                            if prefix + session_id[:length] not in taken or length == 12)
             db["sessions"].insert(
-                {"id": session_id, "name": name or f"chat-{stamp[:16].replace(':', '')}-{session_id[:4]}",
-                 "created_at": stamp, "updated_at": stamp, "model": model, "meta": "{}"}
+                {"id": session_id, "name": name, "created_at": stamp, "updated_at": stamp, "model": model,
+                 "meta": "{}"}
             )
         return self.get(session_id)
 
