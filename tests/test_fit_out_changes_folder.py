@@ -68,9 +68,15 @@ Quayside Dental,Ines Marchetti,"$410,000",2027-02-12
 """
 
 
+STAFF = """Name,Role,Email
+Colm Varley,Senior Project Manager,colm.varley@trellisbuild.com
+Ines Marchetti,Quantity Surveyor,ines.marchetti@trellisbuild.com
+"""
+
+
 @pytest.fixture(scope="module")
 def register(tmp_path_factory):
-    engine, _ = engine_learnt_from(tmp_path_factory, "trellis-register", {"projects.csv": REGISTER})
+    engine, _ = engine_learnt_from(tmp_path_factory, "trellis-register", {"projects.csv": REGISTER, "staff.csv": STAFF})
     yield engine
     engine.close()
 
@@ -84,3 +90,12 @@ def test_the_wrong_project_manager_of_a_registers_work_is_corrected(register):
     right = checked(register, "Who is the project manager for Harrow Yard Offices?",
                     "Colm Varley is the project manager for Harrow Yard Offices.")
     assert right.hallucination_flags == []
+
+
+def test_asked_what_someone_does_the_answer_is_not_rewritten_to_the_works_manager(register):
+    # The question is about Ines, so she is not swapped for the work's manager: the claim about her is
+    # flagged as the register's line on the work contradicts it, and left for her to be asked about.
+    response = checked(register, "What does Ines Marchetti do?",
+                       "Ines Marchetti is the Project Manager for Harrow Yard Offices.")
+    assert "Colm Varley [corrected]" not in response.delivered
+    assert [f.content for f in response.hallucination_flags] == ["Ines Marchetti"]

@@ -729,7 +729,11 @@ class OfflineResponder:
         share (a word most candidate sentences share counts for less), and the kind of value asked for
         (an amount for "how much", a date for "when"). Headings only when no sentence matches."""
         retrieved = self._chunks(question, context)
-        chunks = retrieved[:4]
+        # The four best hits, then the other chunks of their documents that came with them (no search ranks):
+        # a sibling adds to a hit's document, never takes another document's place among the four.
+        top = ([c for c in retrieved if c.ranks] or retrieved)[:4]
+        documents = {c.document_id for c in top if c.document_id}
+        chunks = top + [c for c in retrieved if not c.ranks and c.document_id in documents and c not in top]
         # Words match by their stems: "the total" finds "Totals came to …", "who attended" "attending".
         wanted = _stems(keywords(question) | {w for e in entities for w in keywords(e.name)})
         value_shapes = [shape for asked, shape in VALUE_ASKED if asked.search(question)]

@@ -105,8 +105,9 @@ class FactValidator:
         # a document) is not rewritten because someone else holds a role of the same name.
         # Unless a newer document handed the role on: the page still naming the old holder is out of date.
         mismatches = [m for m in relation_mismatches(analysis, sources.view)
-                      if _held_before(m, sources.view)
-                      or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources)]
+                      if (_held_before(m, sources.view)
+                          or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources))
+                      and not _asked_of_the_person(m, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
         for link in analysis.profile_links:
             # Whoever is put in the wrong role gets replaced; their own profile is then beside the point.
@@ -831,6 +832,23 @@ def _did_you_mean(text: str, view: KnowledgeView) -> str | None:
     names = {e.id: e.name for e in view.entities.values()}
     match = process.extractOne(text, names, scorer=fuzz.WRatio, score_cutoff=86)
     return match[0] if match else None
+
+
+def _asked_of_the_person(mismatch, sources: Sources) -> bool:
+    """Whether the question asks about the person the answer puts in the role, not about the work
+    ("What does Divya Shetty do?" — "Divya Shetty is the Project Manager for the Sahyadri account"): then
+    the answer is wrong about her, which her own role says; who holds the work's role is beside the point."""
+    question = sources.given.texts[0].lower() if sources.given.texts else ""
+    view = sources.view
+    if not question:
+        return False
+
+    def named(entity_id: str) -> bool:
+        entity = view.entities.get(entity_id)
+        names = [entity.name, *entity.aliases] if entity is not None else []
+        return any(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", question) for n in names if len(n) > 2)
+
+    return any(named(i) for i in mismatch.said.entity_ids[:1]) and not named(mismatch.entity_id)
 
 
 def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tuple[int, int]) -> list[set[str]]:
