@@ -406,8 +406,10 @@ class FactValidator:
         rivals: dict[float, tuple[float, str, str]] = {}  # stated amount -> (confidence, its text, source sentence)
         for source_sentence, passage, text in sources.supplied.passages():
             overlap = sum(1 for unit in units if unit & passage) / len(units)
-            # For the same digits in another order, what the whole text (a mail, under its sender's name) is about.
-            loose = sum(1 for unit in units if unit & text) / len(units)
+            # For the same digits in another order, what the whole text (a mail, under its sender's name) is about
+            # (read only where the passage itself says too little).
+            loose = (0.0 if overlap >= self.settings.near_miss_overlap
+                     else sum(1 for unit in units if unit & text) / len(units))
             if overlap < self.settings.near_miss_overlap and loose < self.settings.same_digits_overlap:
                 continue
             for found in V.find_values(source_sentence):
@@ -838,17 +840,9 @@ def _asked_of_the_person(mismatch, sources: Sources) -> bool:
     """Whether the question asks about the person the answer puts in the role, not about the work
     ("What does Divya Shetty do?" — "Divya Shetty is the Project Manager for the Sahyadri account"): then
     the answer is wrong about her, which her own role says; who holds the work's role is beside the point."""
-    question = sources.given.texts[0].lower() if sources.given.texts else ""
-    view = sources.view
-    if not question:
-        return False
-
-    def named(entity_id: str) -> bool:
-        entity = view.entities.get(entity_id)
-        names = [entity.name, *entity.aliases] if entity is not None else []
-        return any(re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", question) for n in names if len(n) > 2)
-
-    return any(named(i) for i in mismatch.said.entity_ids[:1]) and not named(mismatch.entity_id)
+    question = sources.given.texts[0] if sources.given.texts else ""
+    named = {i for mention in sources.view.find_mentions(question) for i in mention.entity_ids}
+    return bool(mismatch.said.entity_ids) and mismatch.said.entity_ids[0] in named and mismatch.entity_id not in named
 
 
 def _word_units(sentence: SentenceInfo, analysis: AnswerAnalysis, value_span: tuple[int, int]) -> list[set[str]]:

@@ -119,13 +119,13 @@ def _asserted(analysis: AnswerAnalysis, sentence, key: str, thing: NameClaim, sa
 
 
 # A piece of work's project manager is who leads it, as ingest reads a "Project manager" label (`lead`).
-_MANAGER_WHO_LEADS = re.compile(r"\b(?:project|programme|program)\s+manager\b", re.IGNORECASE)
+_WORK_BEFORE_MANAGER = ("project", "programme", "program")
+_MANAGER_WHO_LEADS = re.compile(rf"\b(?:{'|'.join(_WORK_BEFORE_MANAGER)})\s+manager\b", re.IGNORECASE)
 
 
 def _manager_who_leads(token) -> bool:
     """ "manager" after "project" (or "programme"): the word that says who leads the work."""
-    return (token.lower_ == "manager" and token.i > 0
-            and token.doc[token.i - 1].lower_ in ("project", "programme", "program"))
+    return token.lower_ == "manager" and token.i > 0 and token.doc[token.i - 1].lower_ in _WORK_BEFORE_MANAGER
 
 
 def dependency_arcs(a, b) -> int:
