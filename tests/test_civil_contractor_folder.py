@@ -224,11 +224,19 @@ def test_a_letters_two_column_terms_table_reads_as_label_value_lines(tmp_path):
     for row in [("Item", "Amount"), ("Scaffolding", "R45 000")]:
         cells = header.add_row().cells
         cells[0].text, cells[1].text = row
+    rates = letter.add_table(rows=0, cols=2)
+    for row in [("Fee earner", "Hourly rate (excl. VAT)"), ("Naledi Khumalo, Director", "R2 450"),
+                ("Johan Pretorius, Candidate Engineer", "R1 180")]:
+        cells = rates.add_row().cells
+        cells[0].text, cells[1].text = row
     letter.save(tmp_path / "appointment.docx")
     text = parse_file(tmp_path / "appointment.docx").text
     assert "Retention: 10% of each certificate, reduced to 5% at practical completion" in text
     assert "VAT (15%): ZAR 407 745,00" in text
     assert "| Item | Amount |" in text  # a header row keeps its table
+    # A header in words over a column of figures says what each figure is: the rows keep it.
+    assert "| Fee earner | Hourly rate (excl. VAT) |" in text
+    assert "| Johan Pretorius, Candidate Engineer | R1 180 |" in text
 
 
 def test_two_bold_fields_on_one_line_are_two_fields(contractor):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, engine_learnt_from, offline_answer
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 PAGE = """---
 title: Larkspur Clinic Fit-out
@@ -99,3 +99,74 @@ def test_asked_what_someone_does_the_answer_is_not_rewritten_to_the_works_manage
                        "Ines Marchetti is the Project Manager for Harrow Yard Offices.")
     assert "Colm Varley [corrected]" not in response.delivered
     assert [f.content for f in response.hallucination_flags] == ["Ines Marchetti"]
+
+
+FIT_OUT = """---
+title: "402 Calder Ave — Suite 210 Fit-Out (Quillon Health)"
+job: 2026-031
+tenant: Quillon Health
+status: Under construction
+contract_value: "$312,400"
+substantial_completion: 2/19/2027
+---
+
+# 402 Calder Ave, Suite 210 — Quillon Health fit-out
+
+| Role | Name | Contact |
+|---|---|---|
+| PM | Orrin Castellano | ocastellano@trellisbuild.com |
+| Tenant rep | Bea Lindqvist, Quillon Health | bea@quillonhealth.com |
+
+**Schedule:** start 10/5/2026 · substantial completion 2/19/2027 · tenant move-in 3/1/2027
+"""
+
+SCHOOL = """---
+title: Fernhill Library Roof
+job: 2026-019
+status: Pre-construction
+contract_value: "$148,900"
+---
+
+# Fernhill Library Roof
+
+- Lead: Orrin Castellano
+- Crane day: 2/19/2027
+"""
+
+DELAY = """From: Orrin Castellano <ocastellano@trellisbuild.com>
+To: Bea Lindqvist <bea@quillonhealth.com>
+Date: Tue, 1 Dec 2026 08:41:50 -0600
+Subject: RE: 402 Calder Ave - chiller delay
+
+Bea,
+
+Substantial completion for Suite 210 moves from 2/19/2027 to 3/5/2027. That puts your move-in at Monday 3/22/2027 at the earliest.
+
+Orrin
+"""
+
+
+@pytest.fixture(scope="module")
+def fit_out(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "calder", {
+        "402-calder-suite-210.md": FIT_OUT, "fernhill-library-roof.md": SCHOOL, "RE_ 402 Calder chiller.eml": DELAY})
+    yield engine
+    engine.close()
+
+
+def test_a_day_two_works_share_changes_for_the_one_the_change_names(fit_out):
+    # 2/19/2027 is the fit-out's completion and the library's crane day: "completion for Suite 210" says which.
+    response = checked(fit_out, "When is substantial completion for the Calder job?",
+                       "Substantial completion for Suite 210 is 2/19/2027.")
+    assert [(f.hallucination_type, f.suggestion) for f in response.hallucination_flags] == [("TemporalError", "3/5/2027")]
+    assert only_entity(fit_out, "402 Calder Ave, Suite 210").attributes["substantial_completion"] == "3/5/2027"
+    assert only_entity(fit_out, "Fernhill Library Roof").attributes["crane_day"] == "2/19/2027"
+
+
+def test_a_move_in_said_by_its_tenant_is_held_to_the_mails_new_day(fit_out):
+    # The page writes "1/4/2027"-style days that read either way round; the mail moves the move-in without
+    # saying from what, and the answer names the tenant, not the suite.
+    response = checked(fit_out, "When can Quillon move in?", "Quillon Health can move in on 3/1/2027.")
+    assert [(f.hallucination_type, f.suggestion) for f in response.hallucination_flags] == [("TemporalError", "3/22/2027")]
+    assert not checked(fit_out, "When can Quillon move in?",
+                       "Quillon Health can move in on Monday 3/22/2027 at the earliest.").hallucination_flags

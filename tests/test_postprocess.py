@@ -617,3 +617,44 @@ def test_a_list_of_values_naming_no_one_is_not_a_self_contradiction(post):
     # Named in its own sentence, the second address does contradict the first.
     named = "John Smith's email is j.smith@northwind.example. His email is jsmith@northwind.example."
     assert flag_types(post.process(named, question="What is John's email?", resolved_entities=[JOHN]))
+
+
+SUBMITTAL_LOG = ("| Spec | Item | Sub | Status | Reviewer | Due |\n| --- | --- | --- | --- | --- | --- |\n"
+                 "| 23 05 00 | Duct hangers | Northfield Mechanical | Open | Ingrid Falk | 11/20/2026 |\n"
+                 "| 08 71 00 | Door hardware schedule | Keyline Doors | Open | Ingrid Falk | 12/15/2026 |\n")
+RFI_REPLY = ("From: Ingrid Falk\nResponse to RFI-022: keep the door swing as drawn. No cost impact; "
+             "PR-07 will follow by Friday 12/4.")
+
+
+def test_a_date_is_held_to_the_sentence_about_its_reference_code_not_to_a_row_naming_the_same_person(open_post):
+    # The log gives 12/15 beside Ingrid Falk, but of door hardware: what PR-07 follows by is the reply's 12/4.
+    # "Ingrid Falk said" is who reported it; the reference code is what the date is of.
+    wrong = open_post.process("Ingrid Falk said PR-07 will follow by Friday 12/15.", question="When is PR-07 coming?",
+                              evidence=[SUBMITTAL_LOG, RFI_REPLY])
+    assert [(f.content, f.suggestion) for f in wrong.hallucination_flags] == [("12/15", "12/4")]
+    assert "12/4 [corrected]" in wrong.delivered
+    right = open_post.process("Ingrid Falk said PR-07 will follow by Friday 12/4.", question="When is PR-07 coming?",
+                              evidence=[SUBMITTAL_LOG, RFI_REPLY])
+    assert not right.hallucination_flags
+
+
+def test_words_spelling_out_an_abbreviation_the_evidence_writes_are_borne_out(open_post):
+    signature = "Kind regards,\nMaeve\n\nMaeve Tierney\nSenior Associate\nDDI: +353 1 555 0192 | maeve.tierney@example.ie"
+    dial = open_post.process("Maeve Tierney's direct dial is +353 1 555 0192.", question="What's Maeve's number?",
+                             evidence=[signature])
+    assert not dial.hallucination_flags and dial.recommendation == "Accept"
+    # Words the abbreviation does not spell are still missing.
+    fax = open_post.process("Maeve Tierney's direct fax is +353 1 555 0192.", question="What's Maeve's number?",
+                            evidence=[signature])
+    assert fax.hallucination_flags
+
+
+def test_an_amount_is_held_to_the_row_about_its_person_not_to_the_line_sharing_the_answers_date(open_post):
+    # The matter page's fee estimate cites the letter's date, as the answer does; the rate is the letter's row.
+    page = "- **Fee estimate:** €18,000 plus VAT (see engagement letter of 14th October 2026)"
+    rates = ("| Fee earner | Hourly rate (excl. VAT) |\n| --- | --- |\n| Dara Quinn, Partner | €395 |\n"
+             "| Ronan Fahy, Associate | €260 |")
+    result = open_post.process("Under the engagement letter of 14th October 2026, Ronan Fahy, Associate, is charged at "
+                               "€290 an hour plus VAT.", question="What is Ronan's hourly rate?", evidence=[page, rates])
+    assert [(f.content, f.suggestion) for f in result.hallucination_flags] == [("€290", "€260")]
+    assert "€260 [corrected] an hour" in result.delivered

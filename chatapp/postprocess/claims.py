@@ -20,7 +20,7 @@ from chatapp.knowledge.extraction.observations import is_job_word, looks_like_pe
 from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title, trimmed_title
 from chatapp.lexicon import is_first_name
 from chatapp.postprocess import values as V
-from chatapp.postprocess.evidence import is_stop, stem
+from chatapp.postprocess.evidence import is_stop, stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, code_block_spans, line_pieces, table_line_spans, table_rows
 from chatapp.postprocess.recogniser import recognise_names
@@ -105,6 +105,9 @@ class SentenceInfo:
     index: int
     words: list[tuple[str, tuple[int, int], str]]  # (text, span, pos) of content words
     stems: set[str] = field(default_factory=set)
+    # The pieces of its reference codes ("ASI-05", "RFI-014", "Q4"), which no content word holds but which
+    # say, better than any word, what the sentence is about.
+    code_stems: set[str] = field(default_factory=set)
     entity_ids: list[str] = field(default_factory=list)  # mentioned or referred to, in order
     subject_id: str | None = None
     negated: bool = False
@@ -256,7 +259,7 @@ class ClaimExtractor:
                     last_person = subject
                 else:
                     last_thing = subject
-            info.stems = {stem(w) for w, _, _ in info.words}
+            info.stems = {stem(w) for w, _, _ in info.words} | info.code_stems
             info.claim.entity_id = info.subject_id or (info.entity_ids[0] if info.entity_ids else None)
         return pronoun_refs
 
@@ -279,15 +282,18 @@ class ClaimExtractor:
                 continue
             raw = text[start:end]
             # One pass over the tokens (each token read makes a Python object of it).
-            content, negated, future = [], False, False
+            content, negated, future, codes = [], False, False, []
             for t in span:
                 if is_content(t):
                     content.append((t.text, (t.idx, t.idx + len(t)), t.pos_))
+                elif _REFERENCE_CODE.fullmatch(t.text):
+                    codes.append(t.text)
                 low = t.lower_
                 negated = negated or low in NEGATIONS or t.dep_ == "neg"
                 future = future or low in FUTURE_MARKERS
             info = SentenceInfo(Claim(raw, (start, end), "sentence"), len(sentences), content)
             info.negated = negated
+            info.code_stems = {stem(w) for code in codes for w in words(code)}
             info.future = future or "going to" in raw.lower()
             root = span.root
             info.root_lemma = root.lemma_.lower()
@@ -449,6 +455,11 @@ def _title_before_a_named_thing(text: str, title: re.Match, view: KnowledgeView)
     if modifies_a_noun or view.lookup(cut.group("body")):
         return said[: cut.start()]
     return said
+
+
+# A token of letters and digits joined ("ASI-05", "CO-03", "B2B", "Q4"): a reference, not a word or a number
+# ("3pm" and "1st" are values, which their own checks read).
+_REFERENCE_CODE = re.compile(r"(?=\S*[A-Za-z])(?=\S*\d)(?:[A-Za-z]+\d[^\W_]*(?:[-/.][^\W_]+)*|[^\W_]+(?:[-/.][^\W_]+)+)")
 
 
 def is_content(token) -> bool:

@@ -232,6 +232,8 @@ class TextIndex:
                     stems |= {stem(w) for w in words(header) if not is_stop(w)}
                 self.sentences.append((sentence, stems, index))
         self._values: list[V.FoundValue] | None = None
+        # Abbreviations it writes ("DDI", "PO"): an answer may spell them out ("direct dial").
+        self.abbreviations = {w.lower() for w in written if 2 <= len(w) <= 5 and w.isupper() and w.isalpha()}
         self.acronyms = {
             "".join(w[0] for w in run.split()).lower()
             for run in re.findall(r"(?:[A-Z][\w.'-]*\s+){1,4}[A-Z][\w.'-]*", "\n".join(self.texts))
@@ -264,6 +266,12 @@ class TextIndex:
             return True
         # Another word of its family ("directs" for "director"): the same thing said with another ending.
         return word.islower() and not own_roots(low).isdisjoint(self.common_families)
+
+    def abbreviates(self, initials: str) -> bool:
+        """Whether it writes an abbreviation of words with these initials: "dd" (direct dial) in "DDI",
+        "po" (purchase order) in "PO"; one letter more at the end is the abbreviation's own ("In")."""
+        return initials in self.abbreviations or any(
+            len(a) == len(initials) + 1 and a.startswith(initials) for a in self.abbreviations)
 
     def has_phrase(self, phrase: str) -> bool:
         phrase = re.sub(r"\s+", " ", phrase.lower().strip())

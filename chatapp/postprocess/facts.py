@@ -305,7 +305,15 @@ class FactValidator:
         value_stems = {stem(w) for w in words(vc.claim.text)}
         if vc.value.vtype == "date" and (weekday := _WEEKDAY_BEFORE.search(analysis.text, 0, vc.claim.span[0])):
             value_stems.add(stem(weekday.group(1)))  # "Friday 18 Dec": the weekday is the date's own word
-        stems = sentence.stems - value_stems
+        stems = _reported_stems(vc, sentence) - value_stems
+        # The words of the sentence's other values ("the engagement letter of 14th October 2026") say
+        # when or how much of something else: the source sentence stating that value is not thereby
+        # about this one. Kept where little else would be left.
+        # (A weekday and its date are one value: "Tuesday 8 December".)
+        beside = {stem(w) for o in analysis.values if o.sentence == vc.sentence and o is not vc
+                  and "weekday" not in (o.value.vtype, vc.value.vtype) for w in words(o.claim.text)}
+        if len(stems - beside) >= 3:
+            stems -= beside
         if not stems:
             return None
         best, overlap = sources.supplied.best_sentence(stems)
@@ -943,9 +951,23 @@ def _told_apart_by_values(stems: set[str], others: list, supplied) -> str:
 
 def _stems_beside(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
     """The sentence's words other than the value's own: "£21,900" is one word of the sentence
-    ("21,900") but two of the value's ("21", "900"), so both readings are left out."""
+    ("21,900") but two of the value's ("21", "900"), so both readings are left out. Who said it is
+    not what was said: of "Katherine Moss said ASI-05 will follow by 12/15", the words after "said"."""
     value_text = vc.claim.text.lower()
-    return {s for s in sentence.stems - {stem(w) for w in words(vc.claim.text)} if s not in value_text}
+    return {s for s in _reported_stems(vc, sentence) - {stem(w) for w in words(vc.claim.text)} if s not in value_text}
+
+
+def _reported_stems(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
+    """The sentence's stems, those of who reported the value left out when a frame before it says who."""
+    if (frame := _REPORTED.match(sentence.claim.text)) and sentence.claim.span[0] + frame.end() <= vc.claim.span[0]:
+        reported = {stem(w) for w in words(sentence.claim.text[frame.end():])}
+        return {s for s in sentence.stems if s in reported} or sentence.stems
+    return sentence.stems
+
+
+# "Katherine Moss said (that)", "She confirmed", "The architect told us": who reports, before what.
+_REPORTED = re.compile(r"(?:(?:[A-Z][\w'’.-]*|the|our|your)\s+){1,4}(?:said|says|wrote|writes|confirmed|confirms|"
+                       r"mentioned|noted|told\s+\w+|tells\s+\w+|replied|answered)\s+(?:that\s+)?")
 
 
 # Where one clause of a sentence ends and another, about something else, begins.

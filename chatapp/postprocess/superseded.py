@@ -78,8 +78,11 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
             if any(current.matches(other.value) for other in analysis.values if other is not vc and precise(other.value)):
                 continue  # the answer gives the new value too: it tells the change
             named = entity_id == vc.claim.entity_id or entity_id in sentence.entity_ids
-            partly = not named and _names_partly(view, entity_id, sentence.claim.text)
-            key = _says_key(old, said) or _asks_for_key(old, asked)
+            # "Brightline can move in on 1/4/2027" of a page's `tenant_move_in`, its `tenant` Brightline: the
+            # key's word the sentence names the holder of is said, and the thing named by its tenant.
+            by_holder = _key_words_held(view, entity_id, old, sentence.claim.text)
+            partly = not named and (bool(by_holder) or _names_partly(view, entity_id, sentence.claim.text))
+            key = _says_key(old, said | by_holder) or _asks_for_key(old, asked)
             if not key and _current_values(value, view, [*about, entity_id]):
                 continue  # without the key said, the value may be one of the thing's current ones
             if (named or partly) and key:
@@ -177,6 +180,19 @@ def key_said(found: int, parts: int) -> bool:
     """A sentence with `found` of a key's `parts` words says the key: all of them, or all but one of
     a long key ("CE pre-compliance" for `ce_emc_pre_compliance`)."""
     return parts > 0 and (found == parts or (parts >= 3 and found >= parts - 1))
+
+
+def _key_words_held(view: KnowledgeView, entity_id: str, old: KnownValue, text: str) -> set[str]:
+    """The words of the old value's key that are themselves keys of the entity whose value the text names:
+    "tenant" of `tenant_move_in` when the text names the entity's `tenant`."""
+    parts = set(key_parts(old.key))
+    folded = " ".join(words(text.casefold()))
+    held = set()
+    for known in view.values_of(entity_id):
+        if known.key in parts and known.shape == "text" and len(value := " ".join(words(known.raw.casefold()))) >= 4 \
+                and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", folded):
+            held.add(known.key)
+    return held
 
 
 def _names_partly(view: KnowledgeView, entity_id: str, text: str) -> bool:

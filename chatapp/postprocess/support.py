@@ -51,7 +51,8 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.intents import is_small_talk
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
-from chatapp.postprocess.evidence import TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem, words
+from chatapp.postprocess.evidence import (WORD_RE, TextIndex, is_soft, is_stop, is_typo, rarity, split_sentences, stem,
+                                         words)
 from chatapp.postprocess.facts import states_kind
 from chatapp.postprocess.findings import Sources
 from chatapp.postprocess.stance import COGNITION_LEMMAS, INTENT_LEMMAS, OPINION_LEMMAS
@@ -541,6 +542,7 @@ class SupportModel:
         # What a value the sources state is said to be ("her phone extension is 214" beside a record
         # "phone: 214"): the noun names the value, it claims nothing more.
         vouched = self._vouched_cues(sentence, analysis, sources)
+        spelled = _spelled_out(sentence, sources)
         for word, span, pos in sentence.words:
             inside_value = any(a <= span[0] < b and kind != "name" for (a, b), kind in inner)
             if is_soft(word) and not _supported_word(word, sources):
@@ -556,7 +558,8 @@ class SupportModel:
             total += 1
             weighted_total += weight
             in_name = any(a <= span[0] < b for a, b in named)
-            if _supported_word(word, sources) or in_name or stem(word) in vouched or word.lower() in near:
+            if (_supported_word(word, sources) or in_name or stem(word) in vouched or word.lower() in near
+                    or span[0] in spelled):
                 supported += 1
                 weighted_supported += weight
                 by_name += in_name
@@ -845,6 +848,27 @@ def _aside_words(sentence: SentenceInfo, sources: Sources, asked: set[str]) -> l
 _STANCE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | COGNITION_LEMMAS | INTENT_LEMMAS)
 # Words that ask for a taste when said to "you".
 _TASTE_STEMS = frozenset(stem(w) for w in OPINION_LEMMAS | {"fan", "favorite", "favourite"})
+
+
+def _spelled_out(sentence: SentenceInfo, sources: Sources) -> set[int]:
+    """Where the sentence's words start that, with the words beside them, spell out an abbreviation the
+    evidence writes: "direct dial" for "DDI +353 1 661 4207", "purchase order" for "PO 4471"."""
+    indexes = [index for index in sources.indexes if index.abbreviations]
+    if not indexes:
+        return set()
+    start = sentence.claim.span[0]
+    found = [(m.group(), start + m.start()) for m in WORD_RE.finditer(sentence.claim.text)]
+    spelled: set[int] = set()
+    for i in range(len(found)):
+        for n in (2, 3, 4):
+            run = found[i:i + n]
+            if (len(run) < n or is_stop(run[0][0]) or is_stop(run[-1][0])
+                    or not all(w.isalpha() and not w.isupper() for w, _ in run)):
+                continue
+            initials = "".join(w[0] for w, _ in run).lower()
+            if any(index.abbreviates(initials) for index in indexes):
+                spelled.update(at for _, at in run)
+    return spelled
 
 
 def _supported_word(word: str, sources: Sources) -> bool:

@@ -502,9 +502,19 @@ def classify(raw: str) -> tuple[str, Any]:
     dated = _weekday_date(text, values)
     if dated is not None:
         return "date", dated
+    short = _SHORT_WEEKDAY.match(text)
+    if short and len(values) == 1 and values[0].vtype == "date" and values[0].span == (short.end(), len(text.rstrip("."))):
+        # "Thu 17 Dec 2026", as a mail writes a moved meeting: the date, where the calendar agrees.
+        full = values[0].parsed.as_date()
+        if full is not None and full.strftime("%a").lower() == short.group(1).lower()[:3]:
+            return "date", values[0].parsed
+    return "text", text
     if values and values[0].vtype == "time" and values[0].span[0] == 0 and re.fullmatch(r"[A-Z]{2,4}", text[values[0].span[1]:].strip()):
         return "time", values[0].parsed  # "09:52 PST"
     return "text", text
+
+
+_SHORT_WEEKDAY = re.compile(r"(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?,?\s+", re.IGNORECASE)
 
 
 def _weekday_date(text: str, values: list[FoundValue]) -> DateValue | None:

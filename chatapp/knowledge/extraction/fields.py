@@ -436,21 +436,47 @@ class FieldReader:
                 start = was.end()
             if stated:
                 continue
-            if self._from_to(line, position) or self._instead_of(line, position):
-                continue
-            for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _REVISED_FIELD, _MOVE_TO, _PUTS_AT):
-                for match in pattern.finditer(line):
-                    after = line[match.end():]
-                    value = _value_at_start(after)
-                    if not value:
-                        continue
-                    if pattern not in (_CHANGE_VERB, _NOW_IS):
-                        label = match.group(1)
-                    else:
-                        label = _clause_label(line, match.start())
-                    label = label.strip(" ,.-")
-                    if label:
-                        self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+            # A paragraph is one line of a mail: "Completion moves from 2/19 to 3/5. That puts your move-in at
+            # 3/22." states two changes, each read in its own sentence.
+            for sentence, at in _sentences_of(line):
+                if self._from_to(sentence, position + at) or self._instead_of(sentence, position + at):
+                    continue
+                self._said_changes(sentence, position + at)
+
+    def _said_changes(self, line: str, position: int) -> None:
+        """A new value said without the one it replaces: "moved to", "is now", "the revised budget of",
+        "New budget:", "please move … to", "that puts … at"."""
+        for pattern in (_CHANGE_VERB, _NOW_IS, REVISED, _REVISED_FIELD, _MOVE_TO, _PUTS_AT):
+            for match in pattern.finditer(line):
+                after = line[match.end():]
+                value = _value_at_start(after)
+                if not value:
+                    continue
+                if pattern not in (_CHANGE_VERB, _NOW_IS):
+                    label = match.group(1)
+                else:
+                    label = _clause_label(line, match.start())
+                label = label.strip(" ,.-")
+                if label:
+                    self.add("", key_for_label(label), value, 0.75, "change", position, CHANGE)
+
+
+# Where a sentence ends inside a line and the next begins: a full stop after a word or a figure, then a
+# capital ("… to 3/5/2027. That puts …"); not "Dr. Okafor" or "approx. $5".
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)][.!?])\s+(?=[A-Z])")
+_NOT_AN_END = re.compile(r"(?:\b(?:dr|mr|mrs|ms|st|no|approx|incl|excl|vs|etc|e\.g|i\.e)|\b[A-Za-z])\.$", re.IGNORECASE)
+
+
+def _sentences_of(line: str) -> list[tuple[str, int]]:
+    """(sentence, offset in the line) of each sentence of a line."""
+    pieces, start = [], 0
+    for end in _SENTENCE_END.finditer(line):
+        if _NOT_AN_END.search(line[start:end.start()]):
+            continue
+        pieces.append((line[start:end.start()], start))
+        start = end.end()
+    pieces.append((line[start:], start))
+    return pieces
 
 
 def _value_right_before(text: str) -> re.Match | None:
@@ -503,11 +529,20 @@ def _value_at_start(text: str) -> str:
         found = finder(text)
         if found and found[0][0].start() <= 1:
             return found[0][0].group(0)
+    if either_way := _EITHER_WAY_DATE.match(text):
+        return either_way.group(1)
     # "Monday 1/25/2027": a weekday before a date written in numbers (the date is the value).
     weekday = re.match(rf"\s?{_WEEKDAY_BEFORE}(?=\d)", text, re.IGNORECASE)
     if weekday and (found := find_dates(text[weekday.end():])) and found[0][0].start() == 0:
         return found[0][0].group(0)
+    if weekday and (either_way := _EITHER_WAY_DATE.match(text[weekday.end():])):
+        return either_way.group(1)
     return yearless_date_at_start(text)
+
+
+# "3/5/2027" reads as 5 March or 3 May, so no date finder takes it; it is a date all the same, and the
+# merge matches it to an old value by both readings.
+_EITHER_WAY_DATE = re.compile(r"\s?(\d{1,2}/\d{1,2}/\d{4})(?![\d/])")
 
 
 def _is_row(line: str) -> bool:

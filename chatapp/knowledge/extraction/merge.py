@@ -294,7 +294,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                 if previous:
                     score = 10.0 if any(normal_value(r.value) == previous or (
                         previous_person and people.get(_norm(r.value)) == previous_person) for r in olds) else 0.0
-                    if score and shape == "text":  # a title many hold: whose changed, by the name said,
+                    if score:  # a title many hold, a day two works share: whose changed, by the name said,
                         # and which of the entity's keys by the role named ("account lead", not "lead")
                         score += len(label & subject_words) + len(_words(change.subject) & subject_words)
                         score += 0.5 * len(label & _words(key))

@@ -157,7 +157,8 @@ def normal_value(text: str) -> str:
 def value_shape(text: str) -> str:
     """date | amount | text — what kind of value a stated value is, for matching a change to it."""
     normal = normal_value(text)
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal):
+    # "1/4/2027" reads either way round, so no one ISO form; a date all the same.
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal) or re.fullmatch(r"\s*\d{1,2}/\d{1,2}/\d{4}\s*", text):
         return "date"
     if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d|(?:KES|UGX|TZS|ZAR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN)\d", normal):
         return "amount"

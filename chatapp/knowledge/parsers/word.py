@@ -176,13 +176,18 @@ class _WordReader:
 
 def _label_value_rows(rows: list[list[str]]) -> bool:
     """Two columns of short labels and their values, the first row already a label and a value (a figure,
-    an address or a phrase beside it), not a header row ("Item | Amount")."""
+    an address or a phrase beside it), not a header row ("Item | Amount", "Fee earner | Hourly rate (excl.
+    VAT)" over a column of figures)."""
     if any(len(r) != 2 or not r[0] for r in rows):
         return False
     if any(len(label.split()) > 4 or re.match(r"\W*\d", label) for label, _ in rows):
         return False
     value = rows[0][1]
-    return bool(re.search(r"[\d@]", value)) or len(value.split()) > 3
+    if re.search(r"[\d@]", value):
+        return True
+    # "Fee earner | Hourly rate (excl. VAT)" over rows of figures is a header naming what they are.
+    figures = sum(bool(re.search(r"[\d@]", v)) for _, v in rows[1:])
+    return len(value.split()) > 3 and figures <= len(rows[1:]) / 2
 
 
 def _pipe_row(cells: list[str]) -> str:
