@@ -464,16 +464,20 @@ def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (
     rows are teams ("department, head");
     "person" when most of a table's named subjects are people: full names, or first names alone in a
     column of people; else "thing"."""
+    from chatapp.knowledge.extraction.legal_names import has_legal_form
     from chatapp.lexicon import concepts_of_key
 
-    if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS:
+    named = [s for s in subjects if s]
+    # A column of names most of which end in a legal form is one of firms, however its header is written
+    # ("nimi" in a list of "toimittajat": "Koodiverstas Oy", "Tilastopaja Oy").
+    if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS or (
+            named and sum(map(has_legal_form, named)) * 2 > len(named)):
         return "organization"
     concepts = [concepts_of_key(k) for k in keys if k != column_key]
     if (column_key not in PEOPLE_COLUMNS and "department" not in concepts_of_key(column_key)
             and any("lead" in c for c in concepts)
             and not any(c & {"email", "phone", "role", "department"} for c in concepts)):
         return "project"
-    named = [s for s in subjects if s]
     people = sum(looks_like_person(s) or (column_key in PEOPLE_COLUMNS and looks_like_given_name(s)) for s in named)
     return "person" if people * 2 > len(named) else "thing"
 
@@ -536,6 +540,19 @@ LABEL_SYNONYMS = {
     "telefon": "phone", "telefonnummer": "phone", "tel_nr": "phone", "durchwahl": "extension", "mobil": "mobile",
     "mobilnummer": "mobile", "handy": "mobile", "e_mail_adresse": "email", "funktion": "role", "rolle": "role",
     "abteilung": "department", "projektleiter": "lead", "projektleiterin": "lead", "projektleitung": "lead",
+    # Finnish labels, with and without their letters ä/ö as JSON keys write them ("Sähköposti", "sahkoposti",
+    # "Puh.", "Titteli", a project page's "projektipäällikkö: …", a contract's "vastuuhenkilö": who answers for it).
+    # Not "tehtävä": it is a job title on a card and a task in minutes.
+    "sähköposti": "email", "sahkoposti": "email", "sähköpostiosoite": "email", "sahkopostiosoite": "email",
+    "puhelin": "phone", "puh": "phone", "puhelinnumero": "phone", "matkapuhelin": "mobile", "gsm": "mobile",
+    "titteli": "role", "nimike": "role", "tehtävänimike": "role", "tehtavanimike": "role", "rooli": "role",
+    "tiimi": "department", "osasto": "department", "yksikkö": "department", "yksikko": "department",
+    "projektipäällikkö": "lead", "projektipaallikko": "lead", "vastuuhenkilö": "lead", "vastuuhenkilo": "lead",
+    "kutsumanimi": "nickname",
+    # Swedish labels, as Finland-Swedish and Swedish offices write them.
+    "e_post": "email", "e_postadress": "email", "roll": "role", "titel": "role", "befattning": "role",
+    "avdelning": "department", "projektledare": "lead", "ansvarig": "lead", "smeknamn": "nickname",
+    "tilltalsnamn": "nickname",
 }
 _KNOWN_KEYS = frozenset(LABEL_SYNONYMS.values()) | {"name"}
 
