@@ -286,12 +286,18 @@ def _date(year, month, day, weekday=None) -> DateValue:
     return DateValue(year, month, day, weekday, valid)
 
 
-def _numeric_like(claimed: re.Match, day: date) -> str:
+def _numeric_like(claimed: re.Match, day: date, known: re.Match | None = None) -> str:
     """`day` written in numbers as the answer wrote its date: the same order, separator, padding
-    and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27")."""
+    and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27"). Two figures each ("20.12.2026") do not
+    show whether a folder pads them: then as the document (`known`, its date in figures) writes them,
+    "15.1.2027" where Finland and Norway write no zero."""
     first, second, year = claimed.group(1), claimed.group(2) or claimed.group(5), claimed.group(3) or claimed.group(6)
     separator = claimed.group(4) or "/"
     padded = first.startswith("0") or second.startswith("0") or (len(first) == len(second) == 2)
+    if padded and not (first.startswith("0") or second.startswith("0")) and known is not None and (
+            known.group(4) or "/") == separator:
+        parts = [part for part in (known.group(1), known.group(2) or known.group(5)) if part]
+        padded = not any(len(part) == 1 for part in parts)
     day_text, month_text = (f"{day.day:02d}", f"{day.month:02d}") if padded else (str(day.day), str(day.month))
     pair = (day_text, month_text) if numeric_day_first(int(first), int(second), separator) else (month_text, day_text)
     return separator.join([*pair, str(day.year)[-len(year):]])
@@ -678,7 +684,7 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             if (written and getattr(known_parsed, "either_way", False)
                     and (written.group(4) or "/") == (numeric.group(4) or "/")):
                 return known_raw.strip()
-            return _numeric_like(numeric, day)
+            return _numeric_like(numeric, day, written)
         with_year = bool(re.search(r"\d{4}", claimed_text))
         if GERMAN_DAY_MONTH_RE.search(claimed_text):  # "7. Dezember 2026" is corrected in German
             return f"{day.day}. {GERMAN_MONTH_NAMES[day.month - 1]}" + (f" {day.year}" if with_year else "")
