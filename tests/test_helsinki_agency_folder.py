@@ -48,8 +48,22 @@ to confirm what we agreed with the city:
    Tuisku.
 3. The katselmointi with the city moves from 14.12.2026 to 11.1.2027.
 
+Seppo Tolvanen from the city will join the review. Hei Kaisa, also please book a room.
+
 Terveisin,
 Kaisa
+"""
+
+NOTES = """# Tuisku – viikkopalaveri 24.11.2026
+
+Present: Veikko, Antero, Eero.
+
+- Seppo Tolvanen (the city's procurement) asked for the signed order.
+- Hei Kaisa was written on the whiteboard. Stiftelsen Solvik called about their grant form.
+"""
+
+FOUNDATIONS = """Nimi;Sähköposti
+Stiftelsen Solvik sr;info@solvik.example
 """
 
 SUPPLIERS = json.dumps({"toimittajat": [
@@ -64,7 +78,7 @@ SUPPLIERS = json.dumps({"toimittajat": [
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "pohjantahti", {
         "henkilosto.csv": STAFF, "tuisku.md": PAGE, "2026-12-01-re-tuisku-aikataulu.eml": MAIL,
-        "toimittajat.json": SUPPLIERS})
+        "toimittajat.json": SUPPLIERS, "muistio-2026-11-24.md": NOTES, "saatiot.csv": FOUNDATIONS})
     yield engine
     engine.close()
 
@@ -115,6 +129,14 @@ def test_records_of_firms_with_a_nordic_legal_form_are_firms_known_without_it(en
     firm = only_entity(engine, "Valokaari")
     assert (firm.name, firm.type) == ("Valokaari Oy", "organization")
     assert "Eero Salminen" in offline_answer(engine, "Who is the vastuuhenkilö for the Valokaari contract?", "firm")
+
+
+def test_a_full_name_two_documents_give_is_a_person_though_the_census_lacks_the_first_name(engine):
+    # Only the recogniser saw "Seppo Tolvanen", in a mail and in the notes: still a colleague of the folder.
+    assert only_entity(engine, "Seppo Tolvanen").type == "person"
+    # A greeting run onto a first name, and a foundation's name without its "sr", are nobody.
+    assert not engine.kb.registry.find_by_alias("Hei Kaisa")
+    assert all(e.type != "person" for e in engine.kb.registry.find_by_alias("Stiftelsen Solvik"))
 
 
 def test_legal_forms_of_finland_sweden_and_denmark_but_not_an_addresss_state():
