@@ -34,6 +34,23 @@ katselmointi: 14.12.2026
 Service concept for the city's e-services. Delivery to the steering group on 20.12.2026.
 """
 
+SIGNED = """From: Veikko Harju <veikko.harju@pohjantahti.example>
+To: Kaisa Lehtimäki <kaisa.lehtimaki@pohjantahti.example>
+Subject: Tuisku kick-off
+Date: Wed, 04 Nov 2026 15:42:10 +0200
+
+Hei Kaisa,
+
+the kick-off with the city is booked for ti 10.11. klo 9.30.
+
+Ystävällisin terveisin,
+
+Veikko Harju
+Projektipäällikkö, Senior Designer
+Pohjantähti Oy
+Puhelin: 040 611 2040
+"""
+
 MAIL = """From: Kaisa Lehtimäki <kaisa.lehtimaki@pohjantahti.example>
 To: Veikko Harju <veikko.harju@pohjantahti.example>
 Subject: RE: Tuisku aikataulu
@@ -78,7 +95,8 @@ SUPPLIERS = json.dumps({"toimittajat": [
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "pohjantahti", {
         "henkilosto.csv": STAFF, "tuisku.md": PAGE, "2026-12-01-re-tuisku-aikataulu.eml": MAIL,
-        "toimittajat.json": SUPPLIERS, "muistio-2026-11-24.md": NOTES, "saatiot.csv": FOUNDATIONS})
+        "toimittajat.json": SUPPLIERS, "muistio-2026-11-24.md": NOTES, "saatiot.csv": FOUNDATIONS,
+        "2026-11-04-tuisku-kick-off.eml": SIGNED})
     yield engine
     engine.close()
 
@@ -137,6 +155,20 @@ def test_a_full_name_two_documents_give_is_a_person_though_the_census_lacks_the_
     # A greeting run onto a first name, and a foundation's name without its "sr", are nobody.
     assert not engine.kb.registry.find_by_alias("Hei Kaisa")
     assert all(e.type != "person" for e in engine.kb.registry.find_by_alias("Stiftelsen Solvik"))
+
+
+def test_a_signature_giving_two_jobs_after_a_comma_keeps_the_staff_lists_title(engine):
+    # "Projektipäällikkö, Senior Designer": the part after the comma is a second job, not a team, and the
+    # dated signature does not put the list's "Senior Designer" out of date.
+    right = checked(engine, "What is Veikko Harju's title?", "Veikko Harju is a Senior Designer.")
+    assert "[corrected]" not in right.delivered
+
+
+def test_a_business_id_in_figures_is_checked_against_the_records(engine):
+    wrong = checked(engine, "What is the Y-tunnus of Valokaari Oy?", "Valokaari Oy's Y-tunnus is 3011465-1.")
+    assert "3011456-1 [corrected]" in wrong.delivered
+    right = checked(engine, "What is the Y-tunnus of Valokaari Oy?", "Valokaari Oy's Y-tunnus is 3011456-1.")
+    assert "[corrected]" not in right.delivered
 
 
 def test_legal_forms_of_finland_sweden_and_denmark_but_not_an_addresss_state():

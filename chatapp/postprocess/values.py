@@ -483,9 +483,15 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     return tuple(found)
 
 
+# A register's number in figures only, a long run and a short one: a business ID with its check digit ("2984417-6",
+# Finland's Y-tunnus), Sweden's "556123-4567", a US EIN "12-3456789". Not a zip+4, a range or a phone's groups.
+_FIGURES_ID = re.compile(r"\d{6,9}-\d{1,4}|\d{1,3}-\d{6,9}")
+
+
 def is_code(text: str) -> bool:
-    """A reference, not a date, a phone line or a model name: a letter and at least three figures."""
-    return any(c.isalpha() for c in text) and sum(c.isdigit() for c in text) >= 3
+    """A reference, not a date, a phone line or a model name: a letter and at least three figures, or a
+    register's number in figures only."""
+    return (any(c.isalpha() for c in text) and sum(c.isdigit() for c in text) >= 3) or bool(_FIGURES_ID.fullmatch(text))
 
 
 def _lowercase_short_month(name: str) -> bool:

@@ -541,6 +541,9 @@ def _split_role(text: str) -> tuple[str, str]:
     role, department = role.strip(" ."), department.strip(" .")
     if role.lower() == "head" and department and department[0].isupper() and "," not in department:
         return f"{role} of {department}", ""  # "Head, Ocean Freight" is the Head of Ocean Freight
+    if department and "," not in department and is_job_title(department):
+        # "Projektipäällikkö, Senior Service Designer": a second job, no team; the role holds both.
+        return f"{role}, {department}", ""
     return role, department
 
 
