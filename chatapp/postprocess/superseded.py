@@ -52,7 +52,7 @@ class Confidence:
     # `charger_commissioning`): the slot is plain enough to rewrite.
     whole_compound_key: float = 0.84
     one_tie: float = 0.7  # only the name, or only a short or partly said key: flagged, not rewritten
-    # The name, and a key no word of which is English ("konseptin_luovutus", "abgabetermin"): an answer in
+    # The name, and a key no word of which is English ("katselmointi", "abgabetermin"): an answer in
     # English cannot say it, so the thing named with its exact old value is tie enough to rewrite.
     named_unsayable_key: float = 0.84
 

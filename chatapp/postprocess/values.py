@@ -290,7 +290,7 @@ def _numeric_like(claimed: re.Match, day: date, known: re.Match | None = None) -
     """`day` written in numbers as the answer wrote its date: the same order, separator, padding
     and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27"). Two figures each ("20.12.2026") do not
     show whether a folder pads them: then as the document (`known`, its date in figures) writes them,
-    "15.1.2027" where Finland and Norway write no zero."""
+    "22.1.2027" where Finland and Norway write no zero."""
     first, second, year = claimed.group(1), claimed.group(2) or claimed.group(5), claimed.group(3) or claimed.group(6)
     separator = claimed.group(4) or "/"
     padded = first.startswith("0") or second.startswith("0") or (len(first) == len(second) == 2)
@@ -483,7 +483,7 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     return tuple(found)
 
 
-# A register's number in figures only, a long run and a short one: a business ID with its check digit ("2984417-6",
+# A register's number in figures only, a long run and a short one: a business ID with its check digit ("3011456-1",
 # Finland's Y-tunnus), Sweden's "556123-4567", a US EIN "12-3456789". Not a zip+4, a range or a phone's groups.
 _FIGURES_ID = re.compile(r"\d{6,9}-\d{1,4}|\d{1,3}-\d{6,9}")
 

@@ -118,7 +118,7 @@ _TITLE_FROM_TO = re.compile(
     rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
     rf"(?P<new>{_TITLE_WORDS})"
 )
-# Markdown stress around words ("**15.1.2027**", "__£12,000__"), as mails and notes write it.
+# Markdown stress around words ("**22.1.2027**", "__£12,000__"), as mails and notes write it.
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that|so|and|but|then|therefore)\b|\([^)]*\)",
                           re.IGNORECASE)
@@ -417,7 +417,7 @@ class FieldReader:
         for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
-            # "moves from 18.12.2026 to **15.1.2027**": the new value stressed in bold is the value.
+            # "moves from 20.12.2026 to **22.1.2027**": the new value stressed in bold is the value.
             line = _EMPHASIS.sub(r"\2", line)
             # "it now starts on 23.02.2027 (was 09.02.2027)": the date or amount right before the bracket
             # is the new value, wherever the line puts it; else a field's value ("Lead: … (was …)"). A line

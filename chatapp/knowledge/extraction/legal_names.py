@@ -56,12 +56,12 @@ _ENDS_IN_FORM = re.compile(rf",?\s+{_FORMS}\.?\s*$")
 
 
 def has_legal_form(name: str) -> bool:
-    """Whether a name ends in a firm's legal form: "Koodiverstas Oy", "Brannock Foods Ltd"."""
+    """Whether a name ends in a firm's legal form: "Valokaari Oy", "Brannock Foods Ltd"."""
     return bool(_ENDS_IN_FORM.search(name))
 
 
 def without_legal_form(name: str) -> str:
-    """The name as mails write it: "Koodiverstas Oy" -> "Koodiverstas"."""
+    """The name as mails write it: "Valokaari Oy" -> "Valokaari"."""
     return _ENDS_IN_FORM.sub("", name).strip()
 
 

@@ -469,7 +469,7 @@ def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (
 
     named = [s for s in subjects if s]
     # A column of names most of which end in a legal form is one of firms, however its header is written
-    # ("nimi" in a list of "toimittajat": "Koodiverstas Oy", "Tilastopaja Oy").
+    # ("nimi" in a list of "toimittajat": "Valokaari Oy", "Saaristotext Ab").
     if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS or (
             named and sum(map(has_legal_form, named)) * 2 > len(named)):
         return "organization"

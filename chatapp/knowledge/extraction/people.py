@@ -542,7 +542,7 @@ def _split_role(text: str) -> tuple[str, str]:
     if role.lower() == "head" and department and department[0].isupper() and "," not in department:
         return f"{role} of {department}", ""  # "Head, Ocean Freight" is the Head of Ocean Freight
     if department and "," not in department and is_job_title(department):
-        # "Projektipäällikkö, Senior Service Designer": a second job, no team; the role holds both.
+        # "Projektipäällikkö, Senior Designer": a second job, no team; the role holds both.
         return f"{role}, {department}", ""
     return role, department
 

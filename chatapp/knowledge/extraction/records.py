@@ -77,7 +77,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str,
         found.append(Observation(subject, subject_type, MENTION, subject, 0.85, method, number))
         if subject_type == "organization" and (bare := without_legal_form(subject)) != subject and (
                 len(bare.split()) > 1 or not is_common(bare.lower(), 3.0)):
-            # A firm's record, "Tilastopaja Oy", is the "Tilastopaja" of notes and mails (as legal_names reads
+            # A firm's record, "Valokaari Oy", is the "Valokaari" of notes and mails (as legal_names reads
             # prose); one common word alone ("Smith") stays no alias.
             found.append(Observation(subject, subject_type, ALIAS, bare, 0.8, method, number))
         for key, cell in zip(keys, row):
