@@ -76,6 +76,7 @@ NOTES = """# Tuisku – viikkopalaveri 24.11.2026
 Present: Veikko, Antero, Eero.
 
 - Seppo Tolvanen (the city's procurement) asked for the signed order.
+- Ritva Salo (Stiftelsen Solvik) called about the form.
 - Hei Kaisa was written on the whiteboard. Stiftelsen Solvik called about their grant form.
 """
 
@@ -85,7 +86,8 @@ Stiftelsen Solvik sr;info@solvik.example
 
 SUPPLIERS = json.dumps({"toimittajat": [
     {"nimi": "Valokaari Oy", "y_tunnus": "3011456-1", "palvelu": "Front-end development",
-     "sopimus_arvo": "21 700,00 €", "vastuuhenkilo": "Eero Salminen"},
+     "sopimus_arvo": "21 700,00 €", "vastuuhenkilo": "Eero Salminen", "yhteyshenkilo": "Jorma Nieminen",
+     "sahkoposti": "jorma.nieminen@valokaari.example"},
     {"nimi": "Saaristotext Ab", "y_tunnus": "3011457-9", "palvelu": "Swedish translation",
      "sopimus_arvo": "3 900,00 €", "vastuuhenkilo": "Kaisa Lehtimäki"},
 ]}, ensure_ascii=False, indent=1)
@@ -169,6 +171,14 @@ def test_a_business_id_in_figures_is_checked_against_the_records(engine):
     assert "3011456-1 [corrected]" in wrong.delivered
     right = checked(engine, "What is the Y-tunnus of Valokaari Oy?", "Valokaari Oy's Y-tunnus is 3011456-1.")
     assert "[corrected]" not in right.delivered
+
+
+def test_a_firms_yhteyshenkilo_is_its_contact(engine):
+    assert "Jorma Nieminen" in offline_answer(engine, "Who is our contact person at Valokaari?", "contact")
+
+
+def test_a_body_in_brackets_after_a_name_is_no_job(engine):
+    assert all(e.attributes.get("role") != "Stiftelsen Solvik" for e in engine.kb.registry.find_by_alias("Ritva Salo"))
 
 
 def test_legal_forms_of_finland_sweden_and_denmark_but_not_an_addresss_state():

@@ -548,10 +548,10 @@ LABEL_SYNONYMS = {
     "titteli": "role", "nimike": "role", "tehtävänimike": "role", "tehtavanimike": "role", "rooli": "role",
     "tiimi": "department", "osasto": "department", "yksikkö": "department", "yksikko": "department",
     "projektipäällikkö": "lead", "projektipaallikko": "lead", "vastuuhenkilö": "lead", "vastuuhenkilo": "lead",
-    "kutsumanimi": "nickname",
+    "kutsumanimi": "nickname", "yhteyshenkilö": "contact", "yhteyshenkilo": "contact",
     # Swedish labels, as Finland-Swedish and Swedish offices write them.
     "e_post": "email", "e_postadress": "email", "roll": "role", "titel": "role", "befattning": "role",
-    "avdelning": "department", "projektledare": "lead", "ansvarig": "lead", "smeknamn": "nickname",
+    "avdelning": "department", "projektledare": "lead", "ansvarig": "lead", "smeknamn": "nickname", "kontaktperson": "contact",
     "tilltalsnamn": "nickname",
 }
 _KNOWN_KEYS = frozenset(LABEL_SYNONYMS.values()) | {"name"}

@@ -1013,6 +1013,9 @@ class PeopleReader:
                     continue  # "Maersk Kensington (ETD 9 Dec 2026)": a vessel's sailing date, no job
             if len(role.split()) == 1 and is_first_name(role) and not is_job_word(role.lower()):
                 continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
+            if (titled and len(words) > 1 and not is_job_title(role)
+                    and not any(is_job_word(w.lower()) for w in words)):
+                continue  # "Kaisa Aalto (Stiftelsen Solvik) called": the body they come from, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
             elif (turned := _employer_then_job(role)) and looks_like_person(name):
