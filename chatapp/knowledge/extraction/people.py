@@ -476,7 +476,7 @@ def abbreviates(short: str, name: str) -> bool:
     return bool(words) and fits(short, words)
 
 
-def _letters(text: str) -> str:
+def letters_of(text: str) -> str:
     """A name's or a domain label's letters alone, accent-free and lower-case: "Kōwhai Physio" ->
     "kowhaiphysio", as "kowhai-physio" is."""
     return "".join(c for c in strip_accents(text).casefold() if c.isalnum())
@@ -688,7 +688,7 @@ class PeopleReader:
         """Whether a name reads as a person's, or this mail's headers vouch for it: "Min-jun Seo
         <minjun.seo@…>" is someone though each of its words is also an English one. A name the
         document's shared mail domain spells is the organisation's, however personal it reads."""
-        if _letters(name) in self._shared_domains():
+        if letters_of(name) in self._shared_domains():
             return False
         return looks_like_person(name) or (name in self.spelt_by_address and not is_group_name(name))
 
@@ -702,7 +702,7 @@ class PeopleReader:
             for address in EMAIL.findall(self.text):
                 local, _, domain = address.lower().rpartition("@")
                 locals_at.setdefault(domain, set()).add(local)
-            self._domains = {_letters(label) for domain, users in locals_at.items() if len(users) >= 2
+            self._domains = {letters_of(label) for domain, users in locals_at.items() if len(users) >= 2
                              for label in domain.split(".")[:-1] if len(label) >= 4}
         return self._domains
 
