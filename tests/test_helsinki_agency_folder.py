@@ -12,6 +12,7 @@ import json
 import pytest
 
 from chatapp.knowledge.extraction.legal_names import has_legal_form, without_legal_form
+from chatapp.postprocess import values as V
 from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 STAFF = """Nimi;Kutsumanimi;Titteli;Tiimi;Sähköposti;Puhelin
@@ -186,3 +187,13 @@ def test_legal_forms_of_finland_sweden_and_denmark_but_not_an_addresss_state():
     assert without_legal_form("Valokaari Oy") == "Valokaari"
     assert not has_legal_form("Calgary, AB") and not has_legal_form("Louisville, Ky.")
     assert not has_legal_form("Eero Salminen")
+
+
+def test_a_register_number_in_figures_is_a_reference_and_a_phone_with_an_area_code_is_not():
+    def kinds(text):
+        return [(f.text, f.vtype) for f in V.find_values(text)]
+
+    assert kinds("Y-tunnus 0201877-4") == [("0201877-4", "code")]
+    assert kinds("EIN 12-3456789, org.nr 556123-4567") == [("12-3456789", "code"), ("556123-4567", "code")]
+    for phone in ("call 040-1234567", "call +358-401234567", "tel 02-9876543"):
+        assert all(kind != "code" for _, kind in kinds(phone)), phone

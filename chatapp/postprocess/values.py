@@ -388,7 +388,7 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     for m in URL_RE.finditer(text):
         add(m.span(), "url", "url", m.group(0).rstrip(".,;").lower().rstrip("/"))
     for m in CODE_RE.finditer(text):
-        if is_code(m.group(0)):
+        if is_code(m.group(0)) and not text[:m.start()].endswith("+"):  # "+358-401234567" is a phone
             add(m.span(), "number", "code", m.group(0).upper())
     for m, (_, number) in find_amounts(text):
         if m.re is TRAILING_AMOUNT:  # "38 500 $", "12 500,00 $": the French way (the rest are read below)
@@ -484,8 +484,9 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
 
 
 # A register's number in figures only, a long run and a short one: a business ID with its check digit ("3011456-1",
-# Finland's Y-tunnus), Sweden's "556123-4567", a US EIN "12-3456789". Not a zip+4, a range or a phone's groups.
-_FIGURES_ID = re.compile(r"\d{6,9}-\d{1,4}|\d{1,3}-\d{6,9}")
+# Finland's Y-tunnus), Sweden's "556123-4567", a US EIN "12-3456789". Not a zip+4, a range or a phone's groups:
+# a short run first that opens with a trunk "0" ("040-1234567") is an area code.
+_FIGURES_ID = re.compile(r"\d{6,9}-\d{1,4}|[1-9]\d{0,2}-\d{6,9}")
 
 
 def is_code(text: str) -> bool:
