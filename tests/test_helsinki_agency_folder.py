@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from chatapp.knowledge.extraction.legal_names import has_legal_form, without_legal_form
+from chatapp.knowledge.extraction.observations import has_legal_form, without_legal_form
 from chatapp.postprocess import values as V
 from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 

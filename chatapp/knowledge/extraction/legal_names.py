@@ -10,15 +10,8 @@ from __future__ import annotations
 import re
 
 from chatapp import lexicon
-from chatapp.knowledge.extraction.observations import ALIAS, MENTION, Observation
+from chatapp.knowledge.extraction.observations import ALIAS, LEGAL_FORMS as _FORMS, MENTION, Observation
 
-# Portugal's "Lda.", Brazil's "Ltda.", Spain's "S.L.", Italy's "S.r.l." and "S.p.A." too; South Africa's
-# "(Pty) Ltd", "(SOC) Ltd", close corporations' "CC" and non-profits' "NPC"; Finland's "Oy", "Oyj" and, in
-# Swedish, "Ab", "Abp"; Denmark's "ApS". (Not "AB" or "Ky": an address's "Calgary, AB" and "Louisville, Ky.")
-_FORMS = (r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|\((?:Pty|SOC)\) Ltd\.?|CC|NPC|"
-          r"s\.r\.o\.|A/S|S\.A\.|"
-          r"Lda\.?|Ltda\.?|S\.L\.|S\.r\.l\.|SRL|S\.p\.A\.|"
-          r"Oyj|Oy|Abp|Ab|ApS)(?![\w/])")
 # A run of capitalised name words on one line ("&", "and", "of" may join them; another firm's form may
 # not: "Smith Ltd and Polyvorm B.V." is two firms) closed by a legal form, perhaps after a comma ("Acme, Inc.").
 _LEGAL_NAME = re.compile(
@@ -50,19 +43,6 @@ def read_legal_names(text: str) -> list[Observation]:
             # Ltd" must not make every Smith the firm.
             found.append(Observation(full, "organization", ALIAS, bare, 0.8, "legal_name", match.start()))
     return found
-
-
-_ENDS_IN_FORM = re.compile(rf",?\s+{_FORMS}\.?\s*$")
-
-
-def has_legal_form(name: str) -> bool:
-    """Whether a name ends in a firm's legal form: "Valokaari Oy", "Brannock Foods Ltd"."""
-    return bool(_ENDS_IN_FORM.search(name))
-
-
-def without_legal_form(name: str) -> str:
-    """The name as mails write it: "Valokaari Oy" -> "Valokaari"."""
-    return _ENDS_IN_FORM.sub("", name).strip()
 
 
 def firm_names(found: list[Observation]) -> set[str]:

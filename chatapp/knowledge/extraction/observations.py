@@ -457,6 +457,27 @@ ORGANISATION_COLUMNS = frozenset("supplier vendor company client customer organi
                                  "contractor subcontractor manufacturer agency provider".split())
 
 
+# A firm's legal form after its name (legal_names.py reads firms by it).
+# Portugal's "Lda.", Brazil's "Ltda.", Spain's "S.L.", Italy's "S.r.l." and "S.p.A." too; South Africa's
+# "(Pty) Ltd", "(SOC) Ltd", close corporations' "CC" and non-profits' "NPC"; Finland's "Oy", "Oyj" and, in
+# Swedish, "Ab", "Abp"; Denmark's "ApS". (Not "AB" or "Ky": an address's "Calgary, AB" and "Louisville, Ky.")
+LEGAL_FORMS = (r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|\((?:Pty|SOC)\) Ltd\.?|CC|NPC|"
+               r"s\.r\.o\.|A/S|S\.A\.|"
+               r"Lda\.?|Ltda\.?|S\.L\.|S\.r\.l\.|SRL|S\.p\.A\.|"
+               r"Oyj|Oy|Abp|Ab|ApS)(?![\w/])")
+_ENDS_IN_FORM = re.compile(rf",?\s+{LEGAL_FORMS}\.?\s*$")
+
+
+def has_legal_form(name: str) -> bool:
+    """Whether a name ends in a firm's legal form: "Valokaari Oy", "Brannock Foods Ltd"."""
+    return bool(_ENDS_IN_FORM.search(name))
+
+
+def without_legal_form(name: str) -> str:
+    """The name as mails write it: "Valokaari Oy" -> "Valokaari"."""
+    return _ENDS_IN_FORM.sub("", name).strip()
+
+
 def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = ()) -> str:
     """ "organization" for a column of firms ("Supplier"); "project" when another column names each
     row's lead ("projectleider", "project_lead": people lead a piece of work) and none says how to reach
@@ -464,7 +485,6 @@ def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (
     rows are teams ("department, head");
     "person" when most of a table's named subjects are people: full names, or first names alone in a
     column of people; else "thing"."""
-    from chatapp.knowledge.extraction.legal_names import has_legal_form
     from chatapp.lexicon import concepts_of_key
 
     named = [s for s in subjects if s]

@@ -16,7 +16,6 @@ import json
 import re
 
 from chatapp.knowledge.extraction.fields import names_the_rows, subject_column
-from chatapp.knowledge.extraction.legal_names import without_legal_form
 from chatapp.knowledge.parsers.tabular import spread_record
 from chatapp.knowledge.extraction.people import address_spells_name
 from chatapp.knowledge.extraction.values import find_dates
@@ -35,6 +34,7 @@ from chatapp.knowledge.extraction.observations import (
     row_keys,
     table_subject_type,
     with_whole_names,
+    without_legal_form,
 )
 
 MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
