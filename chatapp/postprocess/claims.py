@@ -402,7 +402,7 @@ class ClaimExtractor:
             held = [self.view.display(role), *self.view.also_held(name.entity_ids[0], "role")]
             # "Head of the Curatorial team" for a Collections Curator shares a word with the role in full.
             whole = trimmed_title(title.group(0))
-            if not is_job_title(said) or any((_title_words(said) | _title_words(whole)) & _title_words(h) for h in held):
+            if not is_job_title(said) or any(_titles_share_a_word(said, h) or _titles_share_a_word(whole, h) for h in held):
                 continue
             span = (title.start(), title.start() + len(said))
             links.append(ProfileLink(name.entity_ids[0], (name.claim.span[0], span[1]), span, said, "role",
@@ -484,10 +484,20 @@ def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView)
     return [m for i, m in enumerate(mentions) if i not in dropped]
 
 
-def _title_words(title: str) -> set[str]:
+def _title_words(title: str) -> dict[str, str]:
     """A title's words by their first letters once stemmed: "Head of Conservation" and "Chief
-    Conservator" share "conse", so one may be the other put another way."""
-    return {stem(w)[:5] for w in re.findall(r"[^\W\d_]+", title.lower()) if w not in ("of", "and", "for", "the")}
+    Conservator" share "conse", so one may be the other put another way. Each with the word as written."""
+    return {stem(w)[:5]: w for w in re.findall(r"[^\W\d_]+", title.lower()) if w not in ("of", "and", "for", "the")}
+
+
+# Words of rank that end many titles: one is the same word only as itself, so "Chief Financial Officer" shares
+# nothing with an "Office Manager" though "officer" and "office" begin alike.
+_RANK_WORDS = frozenset("officer manager director executive assistant administrator coordinator leader head chief".split())
+
+
+def _titles_share_a_word(said: str, held: str) -> bool:
+    ours, theirs = _title_words(said), _title_words(held)
+    return any(ours[k] == theirs[k] or not {ours[k], theirs[k]} & _RANK_WORDS for k in ours.keys() & theirs.keys())
 
 
 def _owner(gap: list[str], i: int) -> bool:

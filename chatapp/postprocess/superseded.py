@@ -52,6 +52,9 @@ class Confidence:
     # `charger_commissioning`): the slot is plain enough to rewrite.
     whole_compound_key: float = 0.84
     one_tie: float = 0.7  # only the name, or only a short or partly said key: flagged, not rewritten
+    # The name, and a key no word of which is English ("katselmointi", "abgabetermin"): an answer in
+    # English cannot say it, so the thing named with its exact old value is tie enough to rewrite.
+    named_unsayable_key: float = 0.84
 
 
 def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: KnowledgeView,
@@ -89,6 +92,8 @@ def superseded_finding(vc: ValueClaim, analysis: AnswerAnalysis, view: Knowledge
                 level = levels.named_and_key if named else levels.partial_name_and_key
             elif key and _says_whole_compound_key(old, said):
                 level = levels.whole_compound_key
+            elif named and _unsayable_key(old):
+                level = levels.named_unsayable_key
             elif named or key:
                 level = levels.one_tie
             else:
@@ -164,6 +169,12 @@ def _asks_for_key(old: KnownValue, asked: frozenset[str]) -> bool:
     """The sentence names what the value is in other words than its key: "the budget" for
     `contract_value` (an amount the contract is worth: lexicon.concepts_of_key)."""
     return bool((asked - _VAGUE_CONCEPTS) & lexicon.concepts_of_key(old.key))
+
+
+def _unsayable_key(old: KnownValue) -> bool:
+    """A key in another language than the answer's, every word of it unknown to English."""
+    parts = key_parts(old.key)
+    return bool(parts) and all(lexicon.is_unknown_word(w) for w in parts)
 
 
 def _says_whole_compound_key(old: KnownValue, forms: set[str]) -> bool:

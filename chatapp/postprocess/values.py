@@ -286,12 +286,18 @@ def _date(year, month, day, weekday=None) -> DateValue:
     return DateValue(year, month, day, weekday, valid)
 
 
-def _numeric_like(claimed: re.Match, day: date) -> str:
+def _numeric_like(claimed: re.Match, day: date, known: re.Match | None = None) -> str:
     """`day` written in numbers as the answer wrote its date: the same order, separator, padding
-    and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27")."""
+    and year ("14-12-2026" → "11-01-2027", "9/12/26" → "1/11/27"). Two figures each ("20.12.2026") do not
+    show whether a folder pads them: then as the document (`known`, its date in figures) writes them,
+    "22.1.2027" where Finland and Norway write no zero."""
     first, second, year = claimed.group(1), claimed.group(2) or claimed.group(5), claimed.group(3) or claimed.group(6)
     separator = claimed.group(4) or "/"
     padded = first.startswith("0") or second.startswith("0") or (len(first) == len(second) == 2)
+    if padded and not (first.startswith("0") or second.startswith("0")) and known is not None and (
+            known.group(4) or "/") == separator:
+        parts = [part for part in (known.group(1), known.group(2) or known.group(5)) if part]
+        padded = not any(len(part) == 1 for part in parts)
     day_text, month_text = (f"{day.day:02d}", f"{day.month:02d}") if padded else (str(day.day), str(day.month))
     pair = (day_text, month_text) if numeric_day_first(int(first), int(second), separator) else (month_text, day_text)
     return separator.join([*pair, str(day.year)[-len(year):]])
@@ -382,7 +388,7 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     for m in URL_RE.finditer(text):
         add(m.span(), "url", "url", m.group(0).rstrip(".,;").lower().rstrip("/"))
     for m in CODE_RE.finditer(text):
-        if is_code(m.group(0)):
+        if is_code(m.group(0)) and not text[:m.start()].endswith("+"):  # "+358-401234567" is a phone
             add(m.span(), "number", "code", m.group(0).upper())
     for m, (_, number) in find_amounts(text):
         if m.re is TRAILING_AMOUNT:  # "38 500 $", "12 500,00 $": the French way (the rest are read below)
@@ -477,9 +483,16 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     return tuple(found)
 
 
+# A register's number in figures only, a long run and a short one: a business ID with its check digit ("3011456-1",
+# Finland's Y-tunnus), Sweden's "556123-4567", a US EIN "12-3456789". Not a zip+4, a range or a phone's groups:
+# a short run first that opens with a trunk "0" ("040-1234567") is an area code.
+_FIGURES_ID = re.compile(r"\d{6,9}-\d{1,4}|[1-9]\d{0,2}-\d{6,9}")
+
+
 def is_code(text: str) -> bool:
-    """A reference, not a date, a phone line or a model name: a letter and at least three figures."""
-    return any(c.isalpha() for c in text) and sum(c.isdigit() for c in text) >= 3
+    """A reference, not a date, a phone line or a model name: a letter and at least three figures, or a
+    register's number in figures only."""
+    return (any(c.isalpha() for c in text) and sum(c.isdigit() for c in text) >= 3) or bool(_FIGURES_ID.fullmatch(text))
 
 
 def _lowercase_short_month(name: str) -> bool:
@@ -688,7 +701,7 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             if (written and getattr(known_parsed, "either_way", False)
                     and (written.group(4) or "/") == (numeric.group(4) or "/")):
                 return known_raw.strip()
-            return _numeric_like(numeric, day)
+            return _numeric_like(numeric, day, written)
         with_year = bool(re.search(r"\d{4}", claimed_text))
         if GERMAN_DAY_MONTH_RE.search(claimed_text):  # "7. Dezember 2026" is corrected in German
             return f"{day.day}. {GERMAN_MONTH_NAMES[day.month - 1]}" + (f" {day.year}" if with_year else "")

@@ -118,6 +118,8 @@ _TITLE_FROM_TO = re.compile(
     rf"^(?P<old>{_TITLE_WORDS}?)\s+to\s+(?:the\s+)?(?:new\s+)?(?:(?:role|position|job|post|title)\s+(?:of|as)\s+)?"
     rf"(?P<new>{_TITLE_WORDS})"
 )
+# Markdown stress around words ("**22.1.2027**", "__£12,000__"), as mails and notes write it.
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that|so|and|but|then|therefore)\b|\([^)]*\)",
                           re.IGNORECASE)
 
@@ -415,6 +417,8 @@ class FieldReader:
         for line, position in _unwrapped_lines(self.text):
             if not line or line.startswith(">"):
                 continue  # quoted text repeats an older message: its changes are that message's
+            # "moves from 20.12.2026 to **22.1.2027**": the new value stressed in bold is the value.
+            line = _EMPHASIS.sub(r"\2", line)
             # "it now starts on 23.02.2027 (was 09.02.2027)": the date or amount right before the bracket
             # is the new value, wherever the line puts it; else a field's value ("Lead: … (was …)"). A line
             # may state several ("… 18.01.2027 (was 14.12.2026). The fee is EUR 104.900 (was EUR 98.400)"),
@@ -515,7 +519,8 @@ def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
 def _clause_label(line: str, end: int) -> str:
     """What a change is of: the last words of the clause before its verb ("Ingrid leads the
     migration; cut-over moved to …" -> "cut-over"; "Build: moved from …" -> "Build")."""
-    clauses = re.split(r"[;:,—–]|\s-\s", line[:end])
+    # "1. The concept delivery moves …": a list's number is no word of what changed.
+    clauses = re.split(r"[;:,—–]|\s-\s", re.sub(r"^\s*(?:\d{1,2}[.)]|[-*•])\s+", "", line[:end]))
     clause = clauses[-1]
     if not _LABEL_NOISE.sub(" ", clause).strip(" ,.-*") and len(clauses) > 1:
         clause = clauses[-2]  # "- Pump commissioning: moved from …": the label before the colon

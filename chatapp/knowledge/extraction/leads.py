@@ -115,8 +115,13 @@ def _names_a_thing(thing: str) -> bool:
 # another. People in a mail are often named by first name alone, so one capitalised word will do;
 # the merge (merge._apply_changes) finds whose role it was by the old holder, and who the new one is.
 _PERSON_REF = rf"(?:{_NAME}|[A-Z][\w'’-]+)"
-_ROLE = (r"(?:the\s+|our\s+|their\s+)?(?P<role>(?:[a-z][\w-]*\s+){0,2}?"
-         r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head|[a-z]*leider))")
+# The new holder may be written with the nickname they go by inside: Antero "Ante" Halonen.
+_NEW_REF = rf"(?:[A-Z][\w'’-]+\s+[\"“'‘][A-Z][\w'’-]*[\"”'’](?:\s+[A-Z][\w'’-]+){{1,2}}|{_PERSON_REF})"
+# A project's manager as Dutch, Finnish and Swedish write it too: "projectleider", "projektipäällikkö", "projektledare".
+_ROLE_WORDS = (r"(?P<role>(?:[a-z][\w-]*\s+){0,2}?"
+               r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head|[a-z]*leider"
+               r"|[a-zäö]*päällikkö|[a-zåäö]*ledare))")
+_ROLE = r"(?:the\s+|our\s+|their\s+)?" + _ROLE_WORDS
 _OF_THING = r"(?:\s+(?:for|on|of)\s+(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&)){0,5}))?"
 # "Peter Mwangi (peter.mwangi@…) takes over": a way to reach the new holder, or their job, in brackets.
 _ASIDE = r"(?:\s*\([^()\n]{1,80}\))?"
@@ -136,6 +141,13 @@ _HANDOVERS = (
     re.compile(rf"(?<![\w'’-])(?P<new>{_PERSON_REF}){_ASIDE}\s+(?:(?:will|is\s+going\s+to|is\s+to|has)\s+)?"
                rf"(?:takes?|taking|took|taken)\s+over\s+as\s+{_ROLE}"
                rf"(?:\s+(?:for|on|of)\s+{_DESCRIBED.replace('GROUP', 'described')}|{_OF_THING})"),
+    # From a day on, NEW is the ROLE for THING ("From that day Antero Halonen is the project manager for
+    # Tuisku", "As of 1 March, Ines will be our contact for Foundry Town"), or NEW is its "new" ROLE: a role said
+    # to start then, over a page that still names the one before.
+    re.compile(rf"\b(?:[Ff]rom|[Aa]s\s+of|[Ss]tarting|[Ee]ffective)\s+[^,.;:!?\n]{{1,30}}?,?\s+(?P<new>{_NEW_REF}){_ASIDE}"
+               rf"\s+(?:is|will\s+be|becomes|will\s+become)\s+{_ROLE}{_OF_THING}"),
+    re.compile(rf"(?<![\w'’-])(?P<new>{_NEW_REF}){_ASIDE}\s+(?:is|will\s+be|becomes|will\s+become)\s+(?:now\s+)?"
+               rf"(?:the|our|their)\s+new\s+{_ROLE_WORDS}{_OF_THING}"),
 )
 
 

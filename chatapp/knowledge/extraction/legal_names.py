@@ -10,13 +10,8 @@ from __future__ import annotations
 import re
 
 from chatapp import lexicon
-from chatapp.knowledge.extraction.observations import ALIAS, MENTION, Observation
+from chatapp.knowledge.extraction.observations import ALIAS, LEGAL_FORMS as _FORMS, MENTION, Observation
 
-# Portugal's "Lda.", Brazil's "Ltda.", Spain's "S.L.", Italy's "S.r.l." and "S.p.A." too; South Africa's
-# "(Pty) Ltd", "(SOC) Ltd", close corporations' "CC" and non-profits' "NPC".
-_FORMS = (r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|\((?:Pty|SOC)\) Ltd\.?|CC|NPC|"
-          r"s\.r\.o\.|A/S|S\.A\.|"
-          r"Lda\.?|Ltda\.?|S\.L\.|S\.r\.l\.|SRL|S\.p\.A\.)(?![\w/])")
 # A run of capitalised name words on one line ("&", "and", "of" may join them; another firm's form may
 # not: "Smith Ltd and Polyvorm B.V." is two firms) closed by a legal form, perhaps after a comma ("Acme, Inc.").
 _LEGAL_NAME = re.compile(

@@ -19,7 +19,10 @@ from dataclasses import dataclass, field, replace
 
 from chatapp.accents import strip_accents
 from chatapp.knowledge.extraction.leads import WORK_KINDS
-from chatapp.knowledge.extraction.observations import ALIAS, CHANGE, DESCRIBED, MENTION, clean_name, entity_slug
+from chatapp.knowledge.extraction.people import letters_of
+from chatapp.knowledge.extraction.observations import (
+    ALIAS, CHANGE, DESCRIBED, MENTION, clean_name, entity_slug, looks_like_person,
+)
 from chatapp.knowledge.extraction.values import normal_value, value_shape
 from chatapp.lexicon import concepts_of_key, is_common
 from chatapp.records import Entity
@@ -109,6 +112,11 @@ def merge(rows: list[Row]) -> Learnt:
         names={_norm(n) for g in people for n in g.names},
         words={_norm(w) for g in people for n in g.names for w in (n, *n.split())} | {
             _norm(a) for g in people for a in g.aliases},
+        given={_norm(n.split()[0]) for g in people for n in g.names if len(n.split()) > 1},
+        others={_norm(n) for g in groups if g.type != "person" and any(r.method != "ner" for r in g.rows)
+                for n in g.names},
+        domains={letters_of(label) for g in groups for r in g.rows if r.key == "email"
+                 for label in r.value.lower().rpartition("@")[2].split(".")[:-1] if len(label) >= 4},
     )
     kept = [(i, g) for i, g in zip(ids, groups) if _kept(g, known)]
     ids, groups = [i for i, _ in kept], [g for _, g in kept]
@@ -124,6 +132,9 @@ def merge(rows: list[Row]) -> Learnt:
 class _KnownPeople:
     names: set[str]  # the full names of people a page, header or record gave
     words: set[str]  # those names, their words and their aliases
+    given: set[str] = field(default_factory=set)  # their first names
+    others: set[str] = field(default_factory=set)  # the names of things and firms a page or record gave
+    domains: set[str] = field(default_factory=set)  # the letters of the mail domains' labels ("kowhaiphysio")
 
 
 def _kept(group: _Group, known: _KnownPeople) -> bool:
@@ -137,12 +148,25 @@ def _kept(group: _Group, known: _KnownPeople) -> bool:
     name = _norm(_canonical(group))
     if group.type != "person":
         return len(group.documents) >= 2 and name not in known.words
-    if not is_first_name(name.split()[0]):
-        return False
     words = name.split()
+    if not is_first_name(words[0]) and not _named_so_twice(group, words, known):
+        return False
     # "Joost van Leeuwen Context": a known name inside a longer one the recogniser ran on.
     inner = {" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 2, len(words) + 1)} - {name}
     return not inner & known.names
+
+
+def _named_so_twice(group: _Group, words: list[str], known: _KnownPeople) -> bool:
+    """A full name the census tables do not know the first name of ("Antero Halonen" in Finland), which two
+    documents write whole, in name words none of which is an everyday English one, and which neither ends in
+    someone's first name (a greeting the recogniser ran on, "Hei Kaisa") nor is part of a firm's or a thing's
+    name ("Stiftelsen Solvik" of a record's "Stiftelsen Solvik sr") or spells a mail domain ("Kōwhai Physio"
+    of kowhaiphysio.co.nz)."""
+    name = " ".join(words)
+    return (len(group.documents) >= 2 and len(words) >= 2 and looks_like_person(_canonical(group))
+            and not any(is_common(w, 3.0) for w in words) and words[-1] not in known.given
+            and letters_of(name) not in known.domains
+            and not any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", other) for other in known.others))
 
 
 def _group(rows) -> list[_Group]:

@@ -457,6 +457,27 @@ ORGANISATION_COLUMNS = frozenset("supplier vendor company client customer organi
                                  "contractor subcontractor manufacturer agency provider".split())
 
 
+# A firm's legal form after its name (legal_names.py reads firms by it).
+# Portugal's "Lda.", Brazil's "Ltda.", Spain's "S.L.", Italy's "S.r.l." and "S.p.A." too; South Africa's
+# "(Pty) Ltd", "(SOC) Ltd", close corporations' "CC" and non-profits' "NPC"; Finland's "Oy", "Oyj" and, in
+# Swedish, "Ab", "Abp"; Denmark's "ApS". (Not "AB" or "Ky": an address's "Calgary, AB" and "Louisville, Ky.")
+LEGAL_FORMS = (r"(?:Ltd\.?|Limited|LLP|LLC|PLC|plc|GmbH|AG|B\.V\.|BV|N\.V\.|Inc\.?|Pty\.? Ltd\.?|\((?:Pty|SOC)\) Ltd\.?|CC|NPC|"
+               r"s\.r\.o\.|A/S|S\.A\.|"
+               r"Lda\.?|Ltda\.?|S\.L\.|S\.r\.l\.|SRL|S\.p\.A\.|"
+               r"Oyj|Oy|Abp|Ab|ApS)(?![\w/])")
+_ENDS_IN_FORM = re.compile(rf",?\s+{LEGAL_FORMS}\.?\s*$")
+
+
+def has_legal_form(name: str) -> bool:
+    """Whether a name ends in a firm's legal form: "Valokaari Oy", "Brannock Foods Ltd"."""
+    return bool(_ENDS_IN_FORM.search(name))
+
+
+def without_legal_form(name: str) -> str:
+    """The name as mails write it: "Valokaari Oy" -> "Valokaari"."""
+    return _ENDS_IN_FORM.sub("", name).strip()
+
+
 def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = ()) -> str:
     """ "organization" for a column of firms ("Supplier"); "project" when another column names each
     row's lead ("projectleider", "project_lead": people lead a piece of work) and none says how to reach
@@ -466,14 +487,17 @@ def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (
     column of people; else "thing"."""
     from chatapp.lexicon import concepts_of_key
 
-    if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS:
+    named = [s for s in subjects if s]
+    # A column of names most of which end in a legal form is one of firms, however its header is written
+    # ("nimi" in a list of "toimittajat": "Valokaari Oy", "Saaristotext Ab").
+    if column_key in ORGANISATION_COLUMNS or column_key.rstrip("s") in ORGANISATION_COLUMNS or (
+            named and sum(map(has_legal_form, named)) * 2 > len(named)):
         return "organization"
     concepts = [concepts_of_key(k) for k in keys if k != column_key]
     if (column_key not in PEOPLE_COLUMNS and "department" not in concepts_of_key(column_key)
             and any("lead" in c for c in concepts)
             and not any(c & {"email", "phone", "role", "department"} for c in concepts)):
         return "project"
-    named = [s for s in subjects if s]
     people = sum(looks_like_person(s) or (column_key in PEOPLE_COLUMNS and looks_like_given_name(s)) for s in named)
     return "person" if people * 2 > len(named) else "thing"
 
@@ -536,6 +560,19 @@ LABEL_SYNONYMS = {
     "telefon": "phone", "telefonnummer": "phone", "tel_nr": "phone", "durchwahl": "extension", "mobil": "mobile",
     "mobilnummer": "mobile", "handy": "mobile", "e_mail_adresse": "email", "funktion": "role", "rolle": "role",
     "abteilung": "department", "projektleiter": "lead", "projektleiterin": "lead", "projektleitung": "lead",
+    # Finnish labels, with and without their letters ä/ö as JSON keys write them ("Sähköposti", "sahkoposti",
+    # "Puh.", "Titteli", a project page's "projektipäällikkö: …", a contract's "vastuuhenkilö": who answers for it).
+    # Not "tehtävä": it is a job title on a card and a task in minutes.
+    "sähköposti": "email", "sahkoposti": "email", "sähköpostiosoite": "email", "sahkopostiosoite": "email",
+    "puhelin": "phone", "puh": "phone", "puhelinnumero": "phone", "matkapuhelin": "mobile", "gsm": "mobile",
+    "titteli": "role", "nimike": "role", "tehtävänimike": "role", "tehtavanimike": "role", "rooli": "role",
+    "tiimi": "department", "osasto": "department", "yksikkö": "department", "yksikko": "department",
+    "projektipäällikkö": "lead", "projektipaallikko": "lead", "vastuuhenkilö": "lead", "vastuuhenkilo": "lead",
+    "kutsumanimi": "nickname", "yhteyshenkilö": "contact", "yhteyshenkilo": "contact",
+    # Swedish labels, as Finland-Swedish and Swedish offices write them.
+    "e_post": "email", "e_postadress": "email", "roll": "role", "titel": "role", "befattning": "role",
+    "avdelning": "department", "projektledare": "lead", "ansvarig": "lead", "smeknamn": "nickname", "kontaktperson": "contact",
+    "tilltalsnamn": "nickname",
 }
 _KNOWN_KEYS = frozenset(LABEL_SYNONYMS.values()) | {"name"}
 

@@ -476,7 +476,7 @@ def abbreviates(short: str, name: str) -> bool:
     return bool(words) and fits(short, words)
 
 
-def _letters(text: str) -> str:
+def letters_of(text: str) -> str:
     """A name's or a domain label's letters alone, accent-free and lower-case: "Kōwhai Physio" ->
     "kowhaiphysio", as "kowhai-physio" is."""
     return "".join(c for c in strip_accents(text).casefold() if c.isalnum())
@@ -541,6 +541,9 @@ def _split_role(text: str) -> tuple[str, str]:
     role, department = role.strip(" ."), department.strip(" .")
     if role.lower() == "head" and department and department[0].isupper() and "," not in department:
         return f"{role} of {department}", ""  # "Head, Ocean Freight" is the Head of Ocean Freight
+    if department and "," not in department and is_job_title(department):
+        # "Projektipäällikkö, Senior Designer": a second job, no team; the role holds both.
+        return f"{role}, {department}", ""
     return role, department
 
 
@@ -685,7 +688,7 @@ class PeopleReader:
         """Whether a name reads as a person's, or this mail's headers vouch for it: "Min-jun Seo
         <minjun.seo@…>" is someone though each of its words is also an English one. A name the
         document's shared mail domain spells is the organisation's, however personal it reads."""
-        if _letters(name) in self._shared_domains():
+        if letters_of(name) in self._shared_domains():
             return False
         return looks_like_person(name) or (name in self.spelt_by_address and not is_group_name(name))
 
@@ -699,7 +702,7 @@ class PeopleReader:
             for address in EMAIL.findall(self.text):
                 local, _, domain = address.lower().rpartition("@")
                 locals_at.setdefault(domain, set()).add(local)
-            self._domains = {_letters(label) for domain, users in locals_at.items() if len(users) >= 2
+            self._domains = {letters_of(label) for domain, users in locals_at.items() if len(users) >= 2
                              for label in domain.split(".")[:-1] if len(label) >= 4}
         return self._domains
 
@@ -1010,6 +1013,9 @@ class PeopleReader:
                     continue  # "Maersk Kensington (ETD 9 Dec 2026)": a vessel's sailing date, no job
             if len(role.split()) == 1 and is_first_name(role) and not is_job_word(role.lower()):
                 continue  # "Parkhaus Vaihingen (Thomas)": a heading with who reports on it, no job
+            if (titled and len(words) > 1 and not is_job_title(role)
+                    and not any(is_job_word(w.lower()) for w in words)):
+                continue  # "Kaisa Aalto (Stiftelsen Solvik) called": the body they come from, no job
             if titled and looks_like_person(name) and _is_role_text(role) and not abbreviates(role, name):
                 self.add(name, "role", role, 0.75, "prose", position + match.start())
             elif (turned := _employer_then_job(role)) and looks_like_person(name):

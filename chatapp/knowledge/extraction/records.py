@@ -19,6 +19,7 @@ from chatapp.knowledge.extraction.fields import names_the_rows, subject_column
 from chatapp.knowledge.parsers.tabular import spread_record
 from chatapp.knowledge.extraction.people import address_spells_name
 from chatapp.knowledge.extraction.values import find_dates
+from chatapp.lexicon import is_common
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
     MENTION,
@@ -33,6 +34,7 @@ from chatapp.knowledge.extraction.observations import (
     row_keys,
     table_subject_type,
     with_whole_names,
+    without_legal_form,
 )
 
 MAX_RECORDS = 20_000  # a larger table is data, not a registry: its rows are still searchable as text
@@ -73,6 +75,11 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str,
         if wanted is None:
             continue
         found.append(Observation(subject, subject_type, MENTION, subject, 0.85, method, number))
+        if subject_type == "organization" and (bare := without_legal_form(subject)) != subject and (
+                len(bare.split()) > 1 or not is_common(bare.lower(), 3.0)):
+            # A firm's record, "Valokaari Oy", is the "Valokaari" of notes and mails (as legal_names reads
+            # prose); one common word alone ("Smith") stays no alias.
+            found.append(Observation(subject, subject_type, ALIAS, bare, 0.8, method, number))
         for key, cell in zip(keys, row):
             cell = " ".join(str(cell).split())
             if cell and key != keys[column] and key in wanted:
