@@ -658,3 +658,15 @@ def test_an_amount_is_held_to_the_row_about_its_person_not_to_the_line_sharing_t
                                "€290 an hour plus VAT.", question="What is Ronan's hourly rate?", evidence=[page, rates])
     assert [(f.content, f.suggestion) for f in result.hallucination_flags] == [("€290", "€260")]
     assert "€260 [corrected] an hour" in result.delivered
+
+
+def test_an_amount_is_not_borne_out_by_the_figures_of_a_date_or_a_phone_number(open_post):
+    # "$20" is no figure of the row: its 20 is the day of "2023-05-20", its 555 part of a phone number.
+    row = ("First name: Ines; Last name: Ferreira; Role: Volunteer, set-up crew; Phone: 514-555-0388; "
+           "Since: 2023-05-20")
+    mail = "A $15 allowance per shift covers transit and a meal."
+    result = open_post.process("Volunteers receive an allowance of $20 per shift to cover transit and a meal.",
+                               question="How much is the volunteer allowance per shift?", evidence=[row, mail])
+    assert [(f.content, f.suggestion) for f in result.hallucination_flags] == [("$20", "$15")]
+    assert open_post.process("The allowance is $15 per shift.", question="How much is the allowance?",
+                             evidence=[row, mail]).hallucination_flags == []

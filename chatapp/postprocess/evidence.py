@@ -253,7 +253,7 @@ class TextIndex:
             numbers |= {v.parsed[0] for v in values if v.vtype == "quantity"}
             numbers |= {float(v.parsed.year) for v in values if v.vtype in ("year", "date") and v.parsed.year}
             numbers |= {n for text in self.texts for n in V.parse_number_words(text)}
-            numbers |= {float(t) for t in self.tokens if t.isdigit() and len(t) <= 4}
+            numbers |= {n for text in self.texts for n in _loose_figures(text)}
             self._numbers = numbers
             self._values = values
         return self._values
@@ -488,6 +488,17 @@ def _near_word(said: str, known: str) -> bool:
     # One slip of the keyboard (a swapped pair counts as one: "Tamsay", "Tamasy"); two in a long word.
     allowed = 1 if max(len(said), len(known)) < 8 else 2
     return said[0] == known[0] and OSA.distance(said, known) <= allowed
+
+
+# Values whose figures are theirs alone: the 20 of "2023-05-20" or the 555 of a phone number states no amount.
+_WHOLE_VALUES = frozenset({"date", "phone", "email", "url", "code", "time", "year"})
+
+
+def _loose_figures(text: str) -> set[float]:
+    """The short whole numbers a text writes outside its dates, phones, addresses and references."""
+    taken = [v.span for v in _values_in(text) if v.vtype in _WHOLE_VALUES]
+    return {float(m.group()) for m in WORD_RE.finditer(text)
+            if m.group().isdigit() and len(m.group()) <= 4 and not any(a <= m.start() < b for a, b in taken)}
 
 
 @functools.lru_cache(maxsize=4096)
