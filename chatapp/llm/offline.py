@@ -58,7 +58,8 @@ VALUE_KIND_STEMS = frozenset({"date", "day", "time"})
 VALUE_ASKED = [
     (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
                 r"charge|invoice|quote|total|totals|sum)\b", re.I),
-     re.compile(r"[£$€¥₹]\s?\d|\bRs\.?\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros)\b", re.I)),
+     re.compile(r"[£$€¥₹₦₵]\s?\d|\bRs\.?\s?\d|\b(?:NGN|GHS)\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros|naira)\b",
+                re.I)),
     (re.compile(r"\bwhen\b|\b(?:what|which) (?:date|day|time)\b|\b(?:deadline|due)\b", re.I),
      re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_NAME}|\b{_MONTH_NAME}\s+\d{{1,2}}\b"
                 r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
