@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, engine_learnt_from
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
-STAFF = """S/N,Title,Surname,Other Names,Designation,Official Email,Mobile
-1,Mrs,Oyelaran,Bukola,Chief Executive Officer,bukola.oyelaran@paylane.ng,+234 803 771 2040
-2,Mr,Ekwueme,Obinna,Head of Engineering,obinna.ekwueme@paylane.ng,0802 118 6634
-3,Ms,Lawal-Ade,Mosunmola,Product Manager,mosunmola.lawalade@paylane.ng,0806 552 7719
-4,Mrs,Iroegbu,Uzoamaka,Finance Manager,uzoamaka.iroegbu@paylane.ng,0817 300 2291
+STAFF = """S/N,Title,Surname,Other Names,Known As,Designation,Official Email,Mobile
+1,Mrs,Oyelaran,Bukola Titilayo,,Chief Executive Officer,bukola.oyelaran@paylane.ng,+234 803 771 2040
+2,Engr.,Ekwueme,Obinna,,Head of Engineering,obinna.ekwueme@paylane.ng,0802 118 6634
+3,Ms,Lawal-Ade,Mosunmola Adeola,Mosun,Product Manager,mosunmola.lawalade@paylane.ng,0806 552 7719
+4,Mrs,Iroegbu,Uzoamaka,,Finance Manager,uzoamaka.iroegbu@paylane.ng,0817 300 2291
+5,Mr,Nwosu,Ikechukwu Dozie,Ike,Chief Operating Officer,ikechukwu.nwosu@paylane.ng,0803 440 9182
 """
 
 EXCO = """# EXCO minutes — 12th October, 2026
@@ -52,6 +53,32 @@ VENDORS = """{"vendors": [
 ]}
 """
 
+LAUNCH = """From: Ike Nwosu <ikechukwu.nwosu@paylane.ng>
+To: Mosunmola Lawal-Ade <mosunmola.lawalade@paylane.ng>, Ike Nwosu <ikechukwu.nwosu@paylane.ng>
+Subject: Ugwu launch date
+Date: Fri, 27 Nov 2026 09:10:00 +0100
+
+Mosun,
+
+The new go-live for Ugwu is Monday 18th January, 2027.
+
+Ike
+--
+Ikechukwu Nwosu | COO
+"""
+
+UGWU_PAGE = """---
+title: Project Ugwu
+lead: Mosunmola Lawal-Ade
+go_live: 07/12/2026
+budget: ₦36.4m
+---
+
+# Project Ugwu
+
+The merchant wallet.
+"""
+
 MERCHANTS = """Merchant ID,Merchant name,Area,Daily limit (NGN)
 MX-201,Iya Ronke Foods,Ojota,"1,500,000"
 MX-202,Okwuosa Phones,Computer Village,"4,000,000"
@@ -62,7 +89,7 @@ MX-202,Okwuosa Phones,Computer Village,"4,000,000"
 def firm(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "paylane", {
         "staff.csv": STAFF, "exco-2026-10-12.md": EXCO, "re-ugwu-budget.eml": CHANGE, "vendors.json": VENDORS,
-        "merchants.csv": MERCHANTS})
+        "merchants.csv": MERCHANTS, "ugwu-launch.eml": LAUNCH, "ugwu-project.md": UGWU_PAGE})
     yield engine
     engine.close()
 
@@ -93,3 +120,54 @@ def test_a_budget_raised_to_a_new_figure_from_the_old_replaces_only_the_old(firm
     other = checked(firm, "Who leads Ebony and what is its budget?",
                     "Obinna Ekwueme leads Project Ebony. The budget is NGN 9.6 million.")
     assert not other.hallucination_flags
+
+
+@pytest.mark.parametrize("name, role, email", [
+    ("Bukola Oyelaran", "Chief Executive Officer", "bukola.oyelaran@paylane.ng"),
+    ("Mosunmola Lawal-Ade", "Product Manager", "mosunmola.lawalade@paylane.ng"),
+    ("Obinna Ekwueme", "Head of Engineering", "obinna.ekwueme@paylane.ng"),
+])
+def test_a_surname_first_sheet_names_each_person_by_first_name_and_surname(firm, name, role, email):
+    # "Surname | Other Names": the person is called by the first of their given names; "Title: Mrs" is how
+    # they are addressed, "Designation" their job, "Official Email" their address.
+    person = only_entity(firm, name)
+    assert person.name == name
+    assert (person.attributes["role"], person.attributes["email"]) == (role, email)
+    assert not firm.kb.registry.find_by_alias("Bukola Titilayo")  # the given names alone are nobody
+
+
+def test_a_name_opening_with_a_nickname_is_not_the_persons_name(firm):
+    # Mail headers write "Ike Nwosu"; the sheet gives Ikechukwu Nwosu, known as Ike, and his signature's
+    # "COO" is the sheet's "Chief Operating Officer" said shortly, not a newer job.
+    person = only_entity(firm, "Ike Nwosu")
+    assert person.name == "Ikechukwu Nwosu"
+    assert person.attributes["role"] == "Chief Operating Officer"
+
+
+def test_a_date_written_with_a_comma_before_its_year_is_corrected_so(firm):
+    result = checked(firm, "When does Ugwu go live?", "Ugwu goes live on Monday 7th December, 2026.")
+    assert "18th January, 2027 [corrected]" in result.delivered
+
+
+def test_offline_a_phone_number_is_not_the_sheets_serial_number(firm):
+    # "S/N" is the key s_n: its one-letter words are not "said" by the s and n inside other words.
+    answer = offline_answer(firm, "What is Uzoamaka Iroegbu's phone number?", "phone")
+    assert "0817 300 2291" in answer and "s n" not in answer
+
+
+def test_offline_a_firm_named_without_its_ltd(firm):
+    # "the Ogbomoso Cloud contract" names Ogbomoso Cloud Ltd: its words are the name, not a key's.
+    answer = offline_answer(firm, "When does the Ogbomoso Cloud contract renew?", "renew")
+    assert "31/03/2027" in answer
+
+
+def test_a_page_date_that_reads_two_ways_is_superseded_by_a_later_mail(firm):
+    # The page's "go_live: 07/12/2026" (7 December or 12 July) is a date the mail's "new go-live … is"
+    # replaces; the budget "goes up to ₦41.1m … from ₦36.4m" replaces the page's budget.
+    history = firm.kb.registry.attribute_history(only_entity(firm, "Project Ugwu").id)
+    status = {(r["key"], r["value"]): r["status"] for r in history}
+    assert status[("go_live", "07/12/2026")] == "superseded"
+    assert status[("budget", "₦36.4m")] == "superseded"
+    result = checked(firm, "Is Ugwu still going live on 07/12/2026?",
+                     "Yes, the Ugwu go-live is on 07/12/2026, as shown on the project page.")
+    assert "07/12/2026" in " ".join(f.content for f in result.hallucination_flags)

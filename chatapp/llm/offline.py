@@ -381,12 +381,23 @@ class OfflineResponder:
         # A key named in full ("launch date", "cost center") beats a cue word.
         uncued = without_phrase_cues(lowered)
         # "Who is the PI of the P09 beamtime?": the record's own name says none of its keys ("beamtime").
-        uncued = re.sub(rf"(?<!\w){re.escape(entity.name.lower())}(?!\w)", " ", uncued)
+        # "the Irin Cloud Services contract" names "Irin Cloud Services Ltd" without its "Ltd": the longest
+        # run of the name's first words the question says (two at least) is the name, not its "service" key.
+        name_words = entity.name.lower().split()
+        for size in range(len(name_words), min(2, len(name_words)) - 1, -1):
+            said_name = rf"(?<!\w){re.escape(' '.join(name_words[:size]))}(?!\w)"
+            if re.search(said_name, uncued):
+                uncued = re.sub(said_name, " ", uncued)
+                break
         naming = {k: naming_words(k) for k in entity.attributes}
         if re.match(r"\s*who\b", lowered):
             # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".
             naming = {k: w[:-1] if len(w) > 1 and w[-1] == "by" else w for k, w in naming.items()}
-        said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
+        # A word of a letter or two is said only as a word: "S/N" (a row's serial number) is no "s" and "n"
+        # inside "Danlami's phone number".
+        said = {k: set(words) for k, words in naming.items()
+                if all(w in uncued if len(w) > 2 else re.search(rf"(?<![^\W\d_]){re.escape(w)}(?![^\W\d_])", uncued)
+                       for w in words)}
         if not said:
             # "When did Marisol apply?" asks for the `applied` column: its words said in another form.
             from chatapp.postprocess.evidence import stem

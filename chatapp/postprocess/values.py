@@ -505,9 +505,19 @@ def classify(raw: str) -> tuple[str, Any]:
     dated = _weekday_date(text, values)
     if dated is not None:
         return "date", dated
+    # "Thu 17 Dec 2026", "Tues 8th Dec 2026": a date after its weekday cut short (a change's new day, given its
+    # year by the merge) is that date, when the calendar agrees.
+    if len(values) == 1 and values[0].vtype == "date" and values[0].span[1] == len(text.rstrip(".")) and (
+            short := _SHORT_WEEKDAY.fullmatch(text[:values[0].span[0]])):
+        full = values[0].parsed.as_date()
+        if full is not None and full.strftime("%a").lower() == short.group(1).lower()[:3]:
+            return "date", values[0].parsed
     if values and values[0].vtype == "time" and values[0].span[0] == 0 and re.fullmatch(r"[A-Z]{2,4}", text[values[0].span[1]:].strip()):
         return "time", values[0].parsed  # "09:52 PST"
     return "text", text
+
+
+_SHORT_WEEKDAY = re.compile(r"(mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\.?,?\s+", re.IGNORECASE)
 
 
 def _weekday_date(text: str, values: list[FoundValue]) -> DateValue | None:
@@ -701,7 +711,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
             ordinal = _ordinal_suffix(day.day) if re.search(r"\d(?:st|nd|rd|th)\b", claimed_text, re.IGNORECASE) else ""
-            text = f"{day.day}{ordinal} {month}" + (f" {day.year}" if with_year else "")
+            # "7th December, 2026", as Nigeria and Ghana write it: the comma before the year is kept too.
+            comma = "," if re.search(r"[A-Za-z.],\s*\d{4}", claimed_text) else ""
+            text = f"{day.day}{ordinal} {month}" + (f"{comma} {day.year}" if with_year else "")
         else:
             text = f"{month} {day.day}" + (f", {day.year}" if with_year else "")
         return f"on {text}" if vtype == "relative" else text
