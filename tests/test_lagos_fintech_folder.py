@@ -77,6 +77,10 @@ budget: ₦36.4m
 # Project Ugwu
 
 The merchant wallet.
+
+## Team
+- Project lead: Mosunmola Lawal-Ade (Mosun)
+- Engineering: Obinna Ekwueme
 """
 
 MERCHANTS = """Merchant ID,Merchant name,Area,Daily limit (NGN)
@@ -171,3 +175,11 @@ def test_a_page_date_that_reads_two_ways_is_superseded_by_a_later_mail(firm):
     result = checked(firm, "Is Ugwu still going live on 07/12/2026?",
                      "Yes, the Ugwu go-live is on 07/12/2026, as shown on the project page.")
     assert "07/12/2026" in " ".join(f.content for f in result.hallucination_flags)
+
+
+def test_a_first_name_cut_short_in_brackets_is_no_job(firm):
+    # "Project lead: Mosunmola Lawal-Ade (Mosun)": the name she goes by, not a role she once held.
+    history = firm.kb.registry.attribute_history(only_entity(firm, "Mosunmola Lawal-Ade").id)
+    assert all(r["value"] != "Mosun" for r in history if r["key"] == "role")
+    answer = offline_answer(firm, "What does Mosun do?", "mosun")
+    assert "Product Manager" in answer and "Mosun before" not in answer

@@ -242,11 +242,12 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
 def _canonical(group: _Group) -> str:
     names = list(group.names)
     if group.type == "person":
-        # "Emeka Obiora" in mail headers is Chukwuemeka Obiora, known as Emeka: a name opening with what a
-        # list or a signature gives as the name the person goes by is the short form, not the name.
-        called = {_norm(alias) for alias in group.aliases if len(alias.split()) == 1}
-        formal = [name for name in names if len(name.split()) < 2 or _norm(name.split()[0]) not in called]
-        names = formal or names
+        # "Emeka Obiora" in mail headers is Chukwuemeka Obiora, "Rob Ellison" Robert Ellison: a name whose
+        # first word is a shortening of another's, the rest alike, is the short form, not the name.
+        split = [(_norm(name).split()[:1], _norm(name).split()[1:]) for name in names]
+        names = [name for name, (first, rest) in zip(names, split) if not (first and rest and any(
+            other_rest == rest and other[0] != first[0] and first[0] in other[0] for other, other_rest in split
+            if other))] or names
     return max(names, key=lambda name: (group.names[name], len(name)))
 
 
