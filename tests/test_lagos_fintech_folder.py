@@ -83,6 +83,19 @@ The merchant wallet.
 - Engineering: Obinna Ekwueme
 """
 
+ROTA = """<html><head><title>Intranet | Support rota</title><script>var x = 1;</script></head><body>
+<nav><ul><li><a href="/">Home</a></li><li><a href="/hr">HR</a></li></ul></nav>
+<h1>Support on-call rota — December 2026</h1>
+<table>
+<thead><tr><th>Week</th><th>Primary</th><th>Backup</th></tr></thead>
+<tbody>
+<tr><td>Mon 07/12 – Mon 14/12</td><td>Obinna Ekwueme</td><td>Mosunmola Lawal-Ade</td></tr>
+<tr><td>Mon 14/12 – Mon 21/12</td><td>Uzoamaka Iroegbu</td><td>Obinna Ekwueme</td></tr>
+<tr><td>Mon 21/12 – Mon 28/12</td><td>Mosunmola Lawal-Ade</td><td>Uzoamaka Iroegbu</td></tr>
+</tbody></table>
+<footer>&copy; 2026 Paylane</footer></body></html>
+"""
+
 MERCHANTS = """Merchant ID,Merchant name,Area,Daily limit (NGN)
 MX-201,Iya Ronke Foods,Ojota,"1,500,000"
 MX-202,Okwuosa Phones,Computer Village,"4,000,000"
@@ -93,7 +106,8 @@ MX-202,Okwuosa Phones,Computer Village,"4,000,000"
 def firm(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "paylane", {
         "staff.csv": STAFF, "exco-2026-10-12.md": EXCO, "re-ugwu-budget.eml": CHANGE, "vendors.json": VENDORS,
-        "merchants.csv": MERCHANTS, "ugwu-launch.eml": LAUNCH, "ugwu-project.md": UGWU_PAGE})
+        "merchants.csv": MERCHANTS, "ugwu-launch.eml": LAUNCH, "ugwu-project.md": UGWU_PAGE,
+        "support-rota.html": ROTA})
     yield engine
     engine.close()
 
@@ -183,3 +197,10 @@ def test_a_first_name_cut_short_in_brackets_is_no_job(firm):
     assert all(r["value"] != "Mosun" for r in history if r["key"] == "role")
     answer = offline_answer(firm, "What does Mosun do?", "mosun")
     assert "Product Manager" in answer and "Mosun before" not in answer
+
+
+def test_offline_an_intranet_tables_week_without_a_year_answers_a_day_in_it(firm):
+    # A page's <th> header over rows of cells is a table of records, as a sheet is; its weeks, written
+    # without a year, hold the day asked about, and of two weeks sharing a Monday the one starting on it.
+    answer = offline_answer(firm, "Who is the primary on call for the week of Mon 14/12?", "rota")
+    assert "primary is Uzoamaka Iroegbu" in answer

@@ -845,6 +845,22 @@ def _days_named(name: str) -> tuple[date, date] | None:
     return days[0], days[-1]
 
 
+def _yearless_days_named(name: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The first and last (month, day) of a name that is only a day or a span of two written without a
+    year, weekdays before them ("Mon 14/12 – Mon 21/12", "14 Dec – 20 Dec"); None for any other name."""
+    found = [f for f in find_values(name) if f.vtype == "date"]
+    if not 1 <= len(found) <= 2 or any(f.parsed.year or not (f.parsed.month and f.parsed.day) for f in found):
+        return None
+    rest = name
+    for value in found:
+        rest = rest.replace(value.text, " ")
+    rest = re.sub(r"(?i)\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day|nesday|rsday|urday)?\b\.?", " ", rest)
+    if re.sub(r"(?i)\b(?:to|until|till|through|from|week|of|commencing|w/c)\b|[-–—/,:()]", " ", rest).strip():
+        return None
+    days = [(f.parsed.month, f.parsed.day) for f in found]
+    return days[0], days[-1]
+
+
 class _RegistryIndex:
     """Per registry version: a pattern per entity name and alias (one-word aliases must be
     capitalised as written: "Office", "Sales" are also common words), one per attribute value of
@@ -862,9 +878,13 @@ class _RegistryIndex:
         self.profile_values: list[tuple[Any, str, str]] = []
         # Records named by a day or a span of days ("14-12-2026 to 20-12-2026", a rota's week).
         self.dated: list[tuple[date, date, str]] = []
+        # And by a span of days without a year, as an intranet rota writes its weeks ("Mon 14/12 – Mon 21/12").
+        self.dated_yearless: list[tuple[tuple[int, int], tuple[int, int], str]] = []
         for entity in entities:
             if (days := _days_named(entity.name)) is not None:
                 self.dated.append((*days, entity.id))
+            elif (span := _yearless_days_named(entity.name)) is not None:
+                self.dated_yearless.append((*span, entity.id))
             for alias in dict.fromkeys([entity.name, *entity.aliases]):
                 flags = re.I if (" " in alias.strip() or not alias[:1].isalpha()) else 0
                 pattern = re.compile(rf"(?<!\w){re.escape(alias)}(?!\w)", flags)
@@ -883,7 +903,13 @@ class _RegistryIndex:
     def dated_records(self, text: str) -> list[str]:
         """Ids of the records named by a day or a span of days that a day `text` names falls in."""
         days = [day for _, day in find_dates(text)]
-        return [entity_id for first, last, entity_id in self.dated if any(first <= day <= last for day in days)]
+        found = [entity_id for first, last, entity_id in self.dated if any(first <= day <= last for day in days)]
+        asked = [(day.month, day.day) for day in days] or [
+            (p.month, p.day) for f in find_values(text) if f.vtype == "date" and (p := f.parsed).month and p.day]
+        # Of two weeks that share their changeover day, the one that starts on the day asked about.
+        held = sorted(((first != day, entity_id) for first, last, entity_id in self.dated_yearless for day in asked
+                       if (first <= day <= last if first <= last else (day >= first or day <= last))))
+        return found + list(dict.fromkeys(entity_id for _, entity_id in held))
 
     def _file(self, index: dict, text: str, entry: tuple) -> None:
         self._filed += 1  # the registry's order, restored when a text's candidates are gathered
