@@ -96,6 +96,11 @@ ROTA = """<html><head><title>Intranet | Support rota</title><script>var x = 1;</
 <footer>&copy; 2026 Paylane</footer></body></html>
 """
 
+CHAT = """27/11/2026, 09:02 - Mosunmola Lawal-Ade: Morning all, standup moved to 10am
+30/11/2026, 12:20 - Uzoamaka Iroegbu: My new work line is 0913 228 4410, the 0817 one is now personal only
+30/11/2026, 12:21 - Mosunmola Lawal-Ade: Noted
+"""
+
 MERCHANTS = """Merchant ID,Merchant name,Area,Daily limit (NGN)
 MX-201,Iya Ronke Foods,Ojota,"1,500,000"
 MX-202,Okwuosa Phones,Computer Village,"4,000,000"
@@ -107,7 +112,7 @@ def firm(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "paylane", {
         "staff.csv": STAFF, "exco-2026-10-12.md": EXCO, "re-ugwu-budget.eml": CHANGE, "vendors.json": VENDORS,
         "merchants.csv": MERCHANTS, "ugwu-launch.eml": LAUNCH, "ugwu-project.md": UGWU_PAGE,
-        "support-rota.html": ROTA})
+        "support-rota.html": ROTA, "WhatsApp Chat with Ugwu Team.txt": CHAT})
     yield engine
     engine.close()
 
@@ -169,8 +174,8 @@ def test_a_date_written_with_a_comma_before_its_year_is_corrected_so(firm):
 
 def test_offline_a_phone_number_is_not_the_sheets_serial_number(firm):
     # "S/N" is the key s_n: its one-letter words are not "said" by the s and n inside other words.
-    answer = offline_answer(firm, "What is Uzoamaka Iroegbu's phone number?", "phone")
-    assert "0817 300 2291" in answer and "s n" not in answer
+    answer = offline_answer(firm, "What is Obinna Ekwueme's phone number?", "phone")
+    assert "0802 118 6634" in answer and "s n" not in answer
 
 
 def test_offline_a_firm_named_without_its_ltd(firm):
@@ -204,3 +209,11 @@ def test_offline_an_intranet_tables_week_without_a_year_answers_a_day_in_it(firm
     # without a year, hold the day asked about, and of two weeks sharing a Monday the one starting on it.
     answer = offline_answer(firm, "Who is the primary on call for the week of Mon 14/12?", "rota")
     assert "primary is Uzoamaka Iroegbu" in answer
+
+
+def test_a_new_number_a_chat_gives_is_not_corrected_back_to_the_sheets(firm):
+    # The sheet's mobile is 0817 300 2291; her chat line says her new work line is 0913 228 4410. An answer
+    # giving the new one is borne out by the chat ("30/11/2026, 12:20 - …:" is no field label either).
+    result = checked(firm, "What is Uzoamaka's work number?",
+                     "You can reach Uzoamaka Iroegbu, the Finance Manager, on 0913 228 4410.")
+    assert "0913 228 4410" in result.delivered and "[corrected]" not in result.delivered
