@@ -217,3 +217,10 @@ def test_a_new_number_a_chat_gives_is_not_corrected_back_to_the_sheets(firm):
     result = checked(firm, "What is Uzoamaka's work number?",
                      "You can reach Uzoamaka Iroegbu, the Finance Manager, on 0913 228 4410.")
     assert "0913 228 4410" in result.delivered and "[corrected]" not in result.delivered
+
+
+def test_a_full_naira_figure_is_corrected_in_the_answers_own_way(firm):
+    # The minutes write "NGN 9.6 million"; an answer writing "N6,900,000.00" is corrected to
+    # "N9,600,000.00", its mark, grouping and kobo kept.
+    result = checked(firm, "What is the Ebony budget?", "The Ebony budget is N6,900,000.00.")
+    assert "N9,600,000.00 [corrected]" in result.delivered

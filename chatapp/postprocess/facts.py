@@ -429,10 +429,13 @@ class FactValidator:
                     rivals[found.parsed] = (confidence, found.text, source_sentence)
         if len(rivals) != 1:
             return None  # nothing alike, or several amounts it could be a slip of
-        (confidence, text, source_sentence), = rivals.values()
+        (parsed, (confidence, text, source_sentence)), = rivals.items()
         confidence = round(min(0.9, confidence), 3)
+        # Written as the answer writes its sums: "N6,900,000.00" for the minutes' "NGN 9.6 million" becomes
+        # "N9,600,000.00" (render_like), else as the source writes it.
+        span, replacement = replacement_in_answer(vc, analysis, text, parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, text,
-                          [f"the sources give {text}: {source_sentence}"], vc.sentence, vc.claim.span, text,
+                          [f"the sources give {text}: {source_sentence}"], vc.sentence, span, replacement,
                           major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, finding.evidence, text), finding
 

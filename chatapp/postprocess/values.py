@@ -740,6 +740,12 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             # The answer's own currency mark: "KSh 2.1M" is corrected to "KSh 1.2M", not to dollars.
             mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
             return f"{mark}{known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"{mark}{known_parsed / 1e6:g} million"
+        grouped = re.fullmatch(r"(?P<mark>[^\d\s]{1,4}\s?)\d{1,3}(?:,\d{3})+(?P<cents>\.\d{2})?", claimed_text.strip())
+        if not scale and grouped and re.search(r"(?i)\d\s?(k|m|bn|million|billion|thousand)\b", known_raw):
+            # "N12,080,000.00" against the minutes' "NGN 12.8 million" is corrected as the answer writes its
+            # sums, to "N12,800,000.00", mark, grouping and kobo kept.
+            figure = f"{known_parsed:,.2f}" if grouped.group("cents") else f"{known_parsed:,.0f}"
+            return grouped.group("mark") + figure
     return known_raw
 
 
