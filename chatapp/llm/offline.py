@@ -58,7 +58,8 @@ VALUE_KIND_STEMS = frozenset({"date", "day", "time"})
 VALUE_ASKED = [
     (re.compile(r"\bhow much\b|\b(?:cost|costs|price|fee|fees|budget|amount|spend|spent|paid|pay|salary|rate|"
                 r"charge|invoice|quote|total|totals|sum)\b", re.I),
-     re.compile(r"[£$€¥₹]\s?\d|\bRs\.?\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros)\b", re.I)),
+     re.compile(r"[£$€¥₹₦₵]\s?\d|\bRs\.?\s?\d|\b(?:NGN|GHS)\s?\d|\b\d[\d,.]*\s?(?:k|m|usd|eur|gbp|dollars|pounds|euros|naira)\b",
+                re.I)),
     (re.compile(r"\bwhen\b|\b(?:what|which) (?:date|day|time)\b|\b(?:deadline|due)\b", re.I),
      re.compile(rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH_NAME}|\b{_MONTH_NAME}\s+\d{{1,2}}\b"
                 r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|yesterday|next week)\b", re.I)),
@@ -380,12 +381,23 @@ class OfflineResponder:
         # A key named in full ("launch date", "cost center") beats a cue word.
         uncued = without_phrase_cues(lowered)
         # "Who is the PI of the P09 beamtime?": the record's own name says none of its keys ("beamtime").
-        uncued = re.sub(rf"(?<!\w){re.escape(entity.name.lower())}(?!\w)", " ", uncued)
+        # "the Irin Cloud Services contract" names "Irin Cloud Services Ltd" without its "Ltd": the longest
+        # run of the name's first words the question says (two at least) is the name, not its "service" key.
+        name_words = entity.name.lower().split()
+        for size in range(len(name_words), min(2, len(name_words)) - 1, -1):
+            said_name = rf"(?<!\w){re.escape(' '.join(name_words[:size]))}(?!\w)"
+            if re.search(said_name, uncued):
+                uncued = re.sub(said_name, " ", uncued)
+                break
         naming = {k: naming_words(k) for k in entity.attributes}
         if re.match(r"\s*who\b", lowered):
             # "Who booked the SQUID?" asks for `booked_by`: the "by" goes without saying after "who".
             naming = {k: w[:-1] if len(w) > 1 and w[-1] == "by" else w for k, w in naming.items()}
-        said = {k: set(words) for k, words in naming.items() if all(w in uncued for w in words)}
+        # A word of a letter or two is said only as a word: "S/N" (a row's serial number) is no "s" and "n"
+        # inside "Danlami's phone number".
+        said = {k: set(words) for k, words in naming.items()
+                if all(w in uncued if len(w) > 2 else re.search(rf"(?<![^\W\d_]){re.escape(w)}(?![^\W\d_])", uncued)
+                       for w in words)}
         if not said:
             # "When did Marisol apply?" asks for the `applied` column: its words said in another form.
             from chatapp.postprocess.evidence import stem
@@ -833,6 +845,22 @@ def _days_named(name: str) -> tuple[date, date] | None:
     return days[0], days[-1]
 
 
+def _yearless_days_named(name: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The first and last (month, day) of a name that is only a day or a span of two written without a
+    year, weekdays before them ("Mon 14/12 – Mon 21/12", "14 Dec – 20 Dec"); None for any other name."""
+    found = [f for f in find_values(name) if f.vtype == "date"]
+    if not 1 <= len(found) <= 2 or any(f.parsed.year or not (f.parsed.month and f.parsed.day) for f in found):
+        return None
+    rest = name
+    for value in found:
+        rest = rest.replace(value.text, " ")
+    rest = re.sub(r"(?i)\b(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)(?:day|nesday|rsday|urday)?\b\.?", " ", rest)
+    if re.sub(r"(?i)\b(?:to|until|till|through|from|week|of|commencing|w/c)\b|[-–—/,:()]", " ", rest).strip():
+        return None
+    days = [(f.parsed.month, f.parsed.day) for f in found]
+    return days[0], days[-1]
+
+
 class _RegistryIndex:
     """Per registry version: a pattern per entity name and alias (one-word aliases must be
     capitalised as written: "Office", "Sales" are also common words), one per attribute value of
@@ -850,9 +878,13 @@ class _RegistryIndex:
         self.profile_values: list[tuple[Any, str, str]] = []
         # Records named by a day or a span of days ("14-12-2026 to 20-12-2026", a rota's week).
         self.dated: list[tuple[date, date, str]] = []
+        # And by a span of days without a year, as an intranet rota writes its weeks ("Mon 14/12 – Mon 21/12").
+        self.dated_yearless: list[tuple[tuple[int, int], tuple[int, int], str]] = []
         for entity in entities:
             if (days := _days_named(entity.name)) is not None:
                 self.dated.append((*days, entity.id))
+            elif (span := _yearless_days_named(entity.name)) is not None:
+                self.dated_yearless.append((*span, entity.id))
             for alias in dict.fromkeys([entity.name, *entity.aliases]):
                 flags = re.I if (" " in alias.strip() or not alias[:1].isalpha()) else 0
                 pattern = re.compile(rf"(?<!\w){re.escape(alias)}(?!\w)", flags)
@@ -871,7 +903,13 @@ class _RegistryIndex:
     def dated_records(self, text: str) -> list[str]:
         """Ids of the records named by a day or a span of days that a day `text` names falls in."""
         days = [day for _, day in find_dates(text)]
-        return [entity_id for first, last, entity_id in self.dated if any(first <= day <= last for day in days)]
+        found = [entity_id for first, last, entity_id in self.dated if any(first <= day <= last for day in days)]
+        asked = [(day.month, day.day) for day in days] or [
+            (p.month, p.day) for f in find_values(text) if f.vtype == "date" and (p := f.parsed).month and p.day]
+        # Of two weeks that share their changeover day, the one that starts on the day asked about.
+        held = sorted(((first != day, entity_id) for first, last, entity_id in self.dated_yearless for day in asked
+                       if (first <= day <= last if first <= last else (day >= first or day <= last))))
+        return found + list(dict.fromkeys(entity_id for _, entity_id in held))
 
     def _file(self, index: dict, text: str, entry: tuple) -> None:
         self._filed += 1  # the registry's order, restored when a text's candidates are gathered

@@ -28,7 +28,7 @@ from chatapp.postprocess.role_holders import role_swaps
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
-from chatapp.postprocess.stated_changes import qualifier_agrees, replaced_value_finding
+from chatapp.postprocess.stated_changes import qualifier_agrees, replaced_value_finding, stated_new_values
 from chatapp.postprocess.superseded import KIND_WORDS, key_parts, key_said, replacement_in_answer, superseded_finding
 from chatapp.postprocess.statements import in_title
 from chatapp.postprocess.value_pairs import CONFIDENCE as VALUE_PAIR_CONFIDENCE, swapped_value
@@ -181,7 +181,9 @@ class FactValidator:
                 return ClaimCheck(claim, "verified", 0.95, [label]), None
             if (stated and _said_of(stated, claim.entity_id, sources.view)
                     and not _registered_to_another(vc, claim.entity_id, sources.view)
-                    and known.key not in NARROWER_KEYS  # the sources give her desk phone, not her mobile
+                    # the sources give her desk phone, not her mobile — unless they give it as her new number
+                    # ("My new work line is 0913 440 7725, the 0813 one is now personal only")
+                    and (known.key not in NARROWER_KEYS or _stated_as_new(stated, value))
                     and _record_key_of(stated, value) in (None, known.key)):
                 # The sources say what the answer says, of the same subject: trust them over a stale record
                 # — unless the registry holds it as someone else's, or a record gives it under another key
@@ -435,10 +437,13 @@ class FactValidator:
                     rivals[found.parsed] = (confidence, found.text, source_sentence)
         if len(rivals) != 1:
             return None  # nothing alike, or several amounts it could be a slip of
-        (confidence, text, source_sentence), = rivals.values()
+        (parsed, (confidence, text, source_sentence)), = rivals.items()
         confidence = round(min(0.9, confidence), 3)
+        # Written as the answer writes its sums: "N6,900,000.00" for the minutes' "NGN 9.6 million" becomes
+        # "N9,600,000.00" (render_like), else as the source writes it.
+        span, replacement = replacement_in_answer(vc, analysis, text, parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, text,
-                          [f"the sources give {text}: {source_sentence}"], vc.sentence, vc.claim.span, text,
+                          [f"the sources give {text}: {source_sentence}"], vc.sentence, span, replacement,
                           major=True)
         return ClaimCheck(vc.claim, "contradicted", confidence, finding.evidence, text), finding
 
@@ -546,7 +551,14 @@ def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> b
     return overlap >= 0.7 and said.lower() in best.lower()
 
 
-_RECORD_FIELD = re.compile(r"(?:^|;\s*)([^:;]{1,40}):\s*([^;]*)")
+# A field's label opens with a letter: "30/11/2026, 12:20 - Tope: …" (a chat export's line) is no field "30/11/2026, 12".
+_RECORD_FIELD = re.compile(r"(?:^|;\s*)([^\W\d_][^:;]{0,39}):\s*([^;]*)")
+
+
+def _stated_as_new(text: str, value: V.FoundValue) -> bool:
+    """Whether a source sentence gives `value` as the one that holds from now on ("my new work line is …")."""
+    return any(V.same_value(new.vtype, new.parsed, value.parsed) for new in stated_new_values(text)
+               if new.vtype == value.vtype)
 
 
 def _record_key_of(text: str, value: V.FoundValue) -> str | None:

@@ -122,9 +122,10 @@ def _dated_like(old: V.FoundValue, new: V.FoundValue) -> V.FoundValue:
     return replace(old, parsed=replace(stated, year=year))
 
 
-# ", from $2,500" after the new value of a "goes up to" (a few words of its unit between).
-_THEN_FROM = re.compile(r"(?:\s+[^\W\d][\w.+/-]*){0,3}?\s*,\s*from\s+", re.IGNORECASE)
-_THEN_FROM_WORDS = re.compile(r",\s*from\s", re.IGNORECASE)
+# ", from $2,500" after the new value of a "goes up to" (a few words of its unit between); "goes up to
+# ₦53.2m (N53,200,000.00) from ₦48.5m": the same value written again in brackets, and no comma, before it.
+_THEN_FROM = re.compile(r"(?:\s+[^\W\d][\w.+/-]*){0,3}?(?:\s*\([^()]*\))?\s*,?\s*from\s+", re.IGNORECASE)
+_THEN_FROM_WORDS = re.compile(r"\bfrom\s", re.IGNORECASE)
 # A later "… and X from A to B" in a sentence whose verb of change came before.
 _ANOTHER_FROM = re.compile(r"\band\s+(?:[\w'’-]+\s+){0,4}?from\s+", re.IGNORECASE)
 

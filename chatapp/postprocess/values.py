@@ -24,6 +24,8 @@ from chatapp.knowledge.extraction.values import (
     GERMAN_MONTH,
     GERMAN_MONTHS,
     INDIAN_SCALES,
+    NAIRA,
+    OTHER_SIGNS,
     RAND,
     TRAILING_AMOUNT,
     find_amounts,
@@ -128,16 +130,17 @@ FRENCH_TIME_RE = re.compile(
 # East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
 # figure closes a shilling amount, with or without the mark before it ("45,000/=").
 # Dutch and German close a whole amount with ",-" where the cents would be: "€ 186.400,-", "€ 45,–".
-_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs"
+_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs|ngn|ghs"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
-    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥]|Rs\.?(?=\s?\d)|(?-i:" + RAND + r")|" + _SHILLING_MARKS + r"|(?-i:T)(?:EUR\s|€)|(?:"
+    r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥" + OTHER_SIGNS + r"]|Rs\.?(?=\s?\d)|(?-i:" + RAND + r")|(?-i:" + NAIRA + r")|"
+    + _SHILLING_MARKS + r"|(?-i:T)(?:EUR\s|€)|(?:"
     + _CODES + r")\s)\s?"
     r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d.,]\d)"
     r"|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
     r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|" + _CODES + r")\b|/=)",
+    r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -159,7 +162,7 @@ TENS_UNITS_RE = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|n
 SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|".join(w for w, n in NUMBER_WORDS.items() if n < 100)
                                + r"|one)\s+"
                                r"(dollars|euros|pounds)\b", re.IGNORECASE)
-NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
+NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥₦₵₱₩₺₪₫₴₽/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 # Portuguese and Spanish write thousands and millions as words too: "R$ 350 mil", "R$ 1,1 milhão".
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
@@ -172,7 +175,7 @@ _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 # dollar other than Brazil's real.
 _DOT_THOUSANDS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?")
 _ONE_GROUP = re.compile(r"\d+\.\d{3}")
-_DECIMAL_DOT_CURRENCY = re.compile(r"(?:[A-QS-Z]{1,3})?\$|£|usd|gbp|cad|aud|nzd|hkd|sgd", re.IGNORECASE)
+_DECIMAL_DOT_CURRENCY = re.compile(r"(?:[A-QS-Z]{1,3})?\$|£|usd|gbp|cad|aud|nzd|hkd|sgd|₦|ngn|(?-i:N)|₵|ghs", re.IGNORECASE)
 # Measures with a unit symbol, written as work documents write them ("150 kW", "422 kWh", "1,500 kVA",
 # "280 km", "60,000 litres"): each unit as (what it measures, how many of that dimension's base unit).
 # Case matters ("MW" is not "mW"), so these are matched apart from the words above.
@@ -515,13 +518,13 @@ def classify(raw: str) -> tuple[str, Any]:
     dated = _weekday_date(text, values)
     if dated is not None:
         return "date", dated
-    short = _SHORT_WEEKDAY.match(text)
-    if short and len(values) == 1 and values[0].vtype == "date" and values[0].span == (short.end(), len(text.rstrip("."))):
-        # "Thu 17 Dec 2026", as a mail writes a moved meeting: the date, where the calendar agrees.
+    # "Thu 17 Dec 2026", "Tues 8th Dec 2026": a date after its weekday cut short (a change's new day, given its
+    # year by the merge) is that date, when the calendar agrees.
+    if len(values) == 1 and values[0].vtype == "date" and values[0].span[1] == len(text.rstrip(".")) and (
+            short := _SHORT_WEEKDAY.fullmatch(text[:values[0].span[0]])):
         full = values[0].parsed.as_date()
         if full is not None and full.strftime("%a").lower() == short.group(1).lower()[:3]:
             return "date", values[0].parsed
-    return "text", text
     if values and values[0].vtype == "time" and values[0].span[0] == 0 and re.fullmatch(r"[A-Z]{2,4}", text[values[0].span[1]:].strip()):
         return "time", values[0].parsed  # "09:52 PST"
     return "text", text
@@ -621,7 +624,9 @@ _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD",
              "c$": "CAD", "ca$": "CAD", "hk$": "HKD", "s$": "SGD", "€": "EUR", "euro": "EUR", "euros": "EUR",
              "eur": "EUR", "£": "GBP", "pounds": "GBP", "gbp": "GBP", "₹": "INR", "rs": "INR", "rupees": "INR",
              "inr": "INR", "¥": "JPY", "ksh": "KES", "kshs": "KES", "kes": "KES", "ush": "UGX", "ushs": "UGX",
-             "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS", "r": "ZAR"}
+             "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS", "r": "ZAR", "₦": "NGN", "n": "NGN",
+             "naira": "NGN", "ngn": "NGN", "₵": "GHS", "cedis": "GHS", "ghs": "GHS", "₱": "PHP", "₩": "KRW", "₺": "TRY",
+             "₪": "ILS", "₫": "VND", "₴": "UAH", "₽": "RUB"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 
@@ -629,7 +634,8 @@ _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
 def currency(amount_text: str) -> str | None:
     """The currency an amount is written in ("€23,400", "23,400 euros" → "EUR", "NZ$1,240,000" →
     "NZD"); a bare "$" is "$", any dollar."""
-    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥]|\bRs\b|(?-i:" + RAND + r")|\b(?:dollars|euros?|pounds|rupees|[KUT]shs?|" + _CODES
+    found = re.search(r"(?<![A-Za-z])[A-Z]{1,3}\$|[$€£₹¥" + OTHER_SIGNS + r"]|\bRs\b|(?-i:" + RAND + r")|(?-i:" + NAIRA + r")"
+                      r"|\b(?:dollars|euros?|pounds|rupees|naira|cedis|[KUT]shs?|" + _CODES
                       + r")\b", amount_text, re.IGNORECASE)
     if not found:
         return None
@@ -718,7 +724,9 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if re.match(r"\s*(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-z]", claimed_text):
             # "20 November 2026"; "7th December 2026" keeps its ordinal: "4th January 2027"
             ordinal = _ordinal_suffix(day.day) if re.search(r"\d(?:st|nd|rd|th)\b", claimed_text, re.IGNORECASE) else ""
-            text = f"{day.day}{ordinal} {month}" + (f" {day.year}" if with_year else "")
+            # "7th December, 2026", as Nigeria and Ghana write it: the comma before the year is kept too.
+            comma = "," if re.search(r"[A-Za-z.],\s*\d{4}", claimed_text) else ""
+            text = f"{day.day}{ordinal} {month}" + (f"{comma} {day.year}" if with_year else "")
         else:
             text = f"{month} {day.day}" + (f", {day.year}" if with_year else "")
         return f"on {text}" if vtype == "relative" else text
@@ -745,6 +753,12 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             # The answer's own currency mark: "KSh 2.1M" is corrected to "KSh 1.2M", not to dollars.
             mark = re.match(r"[^\d]*", claimed_text).group(0) or "$"
             return f"{mark}{known_parsed / 1e6:g}M" if scale.group(1).lower() == "m" else f"{mark}{known_parsed / 1e6:g} million"
+        grouped = re.fullmatch(r"(?P<mark>[^\d\s]{1,4}\s?)\d{1,3}(?:,\d{3})+(?P<cents>\.\d{2})?", claimed_text.strip())
+        if not scale and grouped and re.search(r"(?i)\d\s?(k|m|bn|million|billion|thousand)\b", known_raw):
+            # "N12,080,000.00" against the minutes' "NGN 12.8 million" is corrected as the answer writes its
+            # sums, to "N12,800,000.00", mark, grouping and kobo kept.
+            figure = f"{known_parsed:,.2f}" if grouped.group("cents") else f"{known_parsed:,.0f}"
+            return grouped.group("mark") + figure
     return known_raw
 
 

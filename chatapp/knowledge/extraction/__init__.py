@@ -44,6 +44,8 @@ def extract(parsed, raw_text: str | None = None, with_mentions: bool = True) -> 
         found += read_handovers(parsed.text, mail_writer(parsed.metadata) if is_email else "")
         if with_mentions:
             found += read_mentions(parsed.text)
+        # A page's table of records (an intranet rota, a price list) is read by its columns as a sheet is.
+        found += [o for table in parsed.record_tables or [] for o in read_table(table)]
     # A "Contact" column of addresses is their email, one of numbers their phone, whatever the format.
     return [o if (key := reach_key(o.key, o.value)) == o.key else replace(o, key=key) for o in found]
 

@@ -79,6 +79,10 @@ CHANGED_FROM = re.compile(
     rf"|\b(?:{FRENCH_CHANGE_VERB})\b[^.;:!?]{{0,40}}?\s(?:de|du)\s+(?=\d)",
     re.IGNORECASE,
 )
+# "goes up to ₦53.2m (N53,200,000.00) from ₦48.5m": the new side first, then the old after "from".
+_UP_TO = re.compile(r"\b(?:goes|go|going|went|gone|has gone|comes|came|rises|rose|risen|falls|fell|drops|dropped)\s+"
+                    r"(?:up|down)\s+to\s+", re.IGNORECASE)
+_THEN_FROM = re.compile(r"(?:\s*\([^()]*\))?\s*,?\s*from\s+", re.IGNORECASE)
 # What opens a change's new side after its old one: "to", or French "à"/"au" ("de 2 500 $ à 2 800 $").
 CHANGE_TO_SIDE = re.compile(r"\s*(?:\([^)]*\)\s*)?(?:to|à|au)\s+", re.IGNORECASE)
 # "the budget is now £134,200", "attendance now stands at 240": the value that holds from now on, the
@@ -398,6 +402,21 @@ class FieldReader:
                 found = True
         return found
 
+    def _up_to_from(self, line: str, position: int) -> bool:
+        """ "The budget goes up to ₦53.2m (N53,200,000.00) from ₦48.5m", "the fee went up to $2,800, from
+        $2,500": the new value first, the one it replaces after "from"."""
+        found = False
+        for match in _UP_TO.finditer(line):
+            after = line[match.end():]
+            new = _value_at_start(after)
+            rest = _THEN_FROM.match(after[len(new):]) if new and after.startswith(new) else None
+            old = _value_at_start(after[len(new) + rest.end():]) if rest else ""
+            label = _clause_label(line, match.start())
+            if old and label and value_shape(old) == value_shape(new) and old != new:
+                self.add("", key_for_label(label), new, 0.8, "change", position, CHANGE, old)
+                found = True
+        return found
+
     def _instead_of(self, line: str, position: int) -> bool:
         """ "we've agreed on $265,000 for the budget instead of $240,000": the value before "instead of", in
         the same clause and of the same kind, replaces the one after it (the merge finds whose it was)."""
@@ -443,7 +462,8 @@ class FieldReader:
             # A paragraph is one line of a mail: "Completion moves from 2/19 to 3/5. That puts your move-in at
             # 3/22." states two changes, each read in its own sentence.
             for sentence, at in _sentences_of(line):
-                if self._from_to(sentence, position + at) or self._instead_of(sentence, position + at):
+                if (self._from_to(sentence, position + at) or self._up_to_from(sentence, position + at)
+                        or self._instead_of(sentence, position + at)):
                     continue
                 self._said_changes(sentence, position + at)
 

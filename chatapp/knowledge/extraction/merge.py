@@ -264,7 +264,15 @@ def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_
 
 
 def _canonical(group: _Group) -> str:
-    return max(group.names, key=lambda name: (group.names[name], len(name)))
+    names = list(group.names)
+    if group.type == "person":
+        # "Emeka Obiora" in mail headers is Chukwuemeka Obiora, "Rob Ellison" Robert Ellison: a name whose
+        # first word is a shortening of another's, the rest alike, is the short form, not the name.
+        split = [(_norm(name).split()[:1], _norm(name).split()[1:]) for name in names]
+        names = [name for name, (first, rest) in zip(names, split) if not (first and rest and any(
+            other_rest == rest and other[0] != first[0] and first[0] in other[0] for other, other_rest in split
+            if other))] or names
+    return max(names, key=lambda name: (group.names[name], len(name)))
 
 
 def _assign_ids(groups: list[_Group]) -> list[str]:
@@ -311,12 +319,13 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
         for group in groups:
             subject_words = set().union(*(_words(n) for n in group.names))
             for key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
-                olds = [r for r in group.rows if r.key == key and value_shape(r.value) == shape
+                # "go_live: 07/12/2026" on a page is a date, though it reads two ways (_readings).
+                olds = [r for r in group.rows if r.key == key and shape in _shapes_of(r.value)
                         and (not r.doc_date or not change.doc_date or r.doc_date < change.doc_date)]
                 if not olds:
                     continue
                 if previous:
-                    score = 10.0 if any(normal_value(r.value) == previous or (
+                    score = 10.0 if any(_readings(change.previous) & _readings(r.value) or (
                         previous_person and people.get(_norm(r.value)) == previous_person) for r in olds) else 0.0
                     if score:  # a title many hold, a day two works share: whose changed, by the name said,
                         # and which of the entity's keys by the role named ("account lead", not "lead")
@@ -387,12 +396,17 @@ def _readings(value: str) -> set[str]:
     return {normal_value(value)}
 
 
+def _shapes_of(value: str) -> tuple[str, ...]:
+    """value_shape, and "date" for a date written in figures that reads two ways ("07/12/2026")."""
+    return (value_shape(value), *(("date",) if len(_readings(value)) > 1 else ()))
+
+
 def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Row) -> None:
     """A page's milestone row that names the changed thing and holds the same old value moves with it:
     "Closing date: 18th December 2026" above a plan row "| Closing | … | 18/12/2026 |" are one date, so
     "the closing date moves to 29th January 2027" replaces both. Only rows of the document that held
     the old value, whose whole name is words of the change's label or key."""
-    olds = {(normal_value(r.value), r.source) for r in changed.rows
+    olds = {(reading, r.source) for r in changed.rows for reading in _readings(r.value)
             if r.key == key and r.method != "change" and r.doc_date == max(
                 (o.doc_date for o in changed.rows if o.key == key and o.method != "change"), default=r.doc_date)}
     label = _words(change.key) | _words(key)
@@ -405,7 +419,7 @@ def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Ro
         for row_key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
             rows = [r for r in group.rows if r.key == row_key]
             if all(any((reading, r.source) in olds for reading in _readings(r.value))
-                   and shape in (value_shape(r.value), *(("date",) if len(_readings(r.value)) > 1 else ()))
+                   and shape in _shapes_of(r.value)
                    for r in rows):
                 group.rows.append(Row(rows[0].subject, rows[0].subject_type, row_key, change.value,
                                       change.confidence, "change", change.position, change.doc_date, change.source))
@@ -539,7 +553,18 @@ def _authority(row: Row) -> float:
 
 def _same_value(a: str, b: str) -> bool:
     na, nb = normal_value(a), normal_value(b)
-    return na == nb or (value_shape(a) == value_shape(b) == "text" and (na in nb or nb in na))
+    return na == nb or (value_shape(a) == value_shape(b) == "text" and (
+        na in nb or nb in na or _initials_for(a, b) or _initials_for(b, a)))
+
+
+def _initials_for(short: str, long: str) -> bool:
+    """ "CTO" for "Chief Technology Officer", "CEO" for "Chief Executive Officer & Co-founder": a word in
+    capitals that is the first letters of the other value's leading words."""
+    short = short.strip()
+    if not re.fullmatch(r"[A-Z]{2,6}", short):
+        return False
+    letters = [w[0].upper() for w in re.findall(r"[^\W\d_][\w'’-]*", long) if w.lower() not in ("of", "the", "and", "for")]
+    return len(letters) > len(short) - 1 and "".join(letters[:len(short)]) == short and len(letters) >= 2
 
 
 # An initial standing for a name word: "K.", "R", "K.R." (as in "K. R. Lalitha", "Subramaniam R").

@@ -45,6 +45,8 @@ HONORIFIC = (
     r"|(?:rer|nat|med|phil|jur|pol|oec|soc|theol|habil|dent|vet|techn|h\.\s?c)\."
     # An engineer's title, as East and West Africa write it before the name: "Eng. Kennedy Mutua", "Engr.".
     r"|engr?\."
+    # Nigeria's titles before a name: "Alhaji Kabiru Sule", "Hajiya Amina Bello", "Barr. Ngozi Eke" (a barrister).
+    r"|alhaj[ia]|haj(?:iy)?a|barr\."
     # Dutch degrees before a name, always with their full stop: "ir. Femke ter Horst" (engineer, university),
     # "ing." (engineer, hogeschool), "drs." (doctorandus); "mr. drs. Karin Vermeulen" stacks two.
     r"|(?:ir|ing|drs)\."
@@ -338,10 +340,17 @@ def looks_like_person(name: str) -> bool:
 
 
 # Columns that hold one part of a person's name, as HR and mailing-list exports split it.
+# Nigerian and other West African forms and registers write the given names as "Other Names" beside the
+# surname.
 _GIVEN_NAME_KEYS = ("first_name", "firstname", "given_name", "given_names", "forename", "forenames", "first_names",
-                    "prénom", "prenom")
+                    "prénom", "prenom", "other_names", "othernames", "other_name")
+# Columns listing every given name a person has, middle names too.
+_ALL_GIVEN_NAMES_KEYS = ("given_names", "forenames", "first_names", "other_names", "othernames")
 _MIDDLE_NAME_KEYS = ("middle_name", "middle_names", "middlename")
 _FAMILY_NAME_KEYS = ("last_name", "lastname", "surname", "family_name", "familyname", "nom", "nom_de_famille")
+
+
+SPLIT_NAME_KEYS = frozenset(_GIVEN_NAME_KEYS + _MIDDLE_NAME_KEYS + _FAMILY_NAME_KEYS + ("name_in_full",))
 
 
 def with_whole_names(keys: list[str], rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
@@ -358,11 +367,23 @@ def with_whole_names(keys: list[str], rows: list[list[str]]) -> tuple[list[str],
     def whole(row: list[str]) -> str:
         return " ".join(" ".join(row[i].split()) for i in parts if i < len(row) and row[i].strip())
 
-    return ["name", *keys], [[whole(row), *row] for row in rows]
+    if keys[given] not in _ALL_GIVEN_NAMES_KEYS or middle is not None:
+        return ["name", *keys], [[whole(row), *row] for row in rows]
+
+    # "Other Names: Olufunmilayo Ronke", "Forenames: Anna Louise": a column of all of someone's given names,
+    # who is called by the first ("Olufunmilayo Adebanjo", as mail and minutes write her). The name in full
+    # is kept as a name they go by.
+    def called(row: list[str]) -> str:
+        first = row[given].split()[:1] if given < len(row) else []
+        return " ".join(first + ([" ".join(row[family].split())] if family < len(row) and row[family].strip() else []))
+
+    return (["name", *keys, "name_in_full"],
+            [[called(row), *row, whole(row) if whole(row) != called(row) else ""] for row in rows])
 
 
 # Columns giving the name a person goes by ("Jo" for Josephine): an alias, as a signed name is.
-NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
+NICKNAME_KEYS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called",
+                           "name_in_full"})
 
 
 # "Abara, Chidi (Dr.)", "Nowakowska, Zofia": a name written surname first, as phone lists, registers
@@ -431,6 +452,8 @@ def person_key(key: str, cells: list[str] = ()) -> str:
     board's "| Office | Name |" (President, Treasurer, …: each one's role) from a desk's office."""
     if key == "office" and _mostly_titles(cells):
         return "role"
+    if key == "title" and cells and all(_HONORIFICS.match(cell.strip() + " ") for cell in cells if cell.strip()):
+        return "honorific"  # "Title: Mrs", "Engr.", "Alhaji": how a person is addressed, not their job
     return _PERSON_TABLE_KEYS.get(key, key)
 
 
@@ -538,6 +561,8 @@ def key_for_label(label: str) -> str:
 # Labels that name a common attribute another way; the registry keeps one key for each.
 LABEL_SYNONYMS = {
     "e_mail": "email", "email_address": "email", "mail": "email", "e_mail_address": "email",
+    # A staff list's "Official Email" or "Work email" is the person's address, as is a plain "Email".
+    "official_email": "email", "work_email": "email", "office_email": "email", "business_email": "email",
     "ddi": "phone", "direct_dial": "phone", "tel": "phone", "telephone": "phone", "phone_number": "phone",
     "direct_line": "phone",
     # An extension is dialled inside the building only: a list giving "Ext" and "Cell" gives both.
@@ -545,6 +570,8 @@ LABEL_SYNONYMS = {
     # A mobile is kept apart from a desk phone: people list both, and "what's her mobile?" asks for one.
     "mob": "mobile", "cell": "mobile", "cellphone": "mobile", "cell_phone": "mobile", "mobile_phone": "mobile",
     "mobile_number": "mobile", "mobile_no": "mobile", "cell_number": "mobile",
+    # Nigeria and Ghana call a mobile line "GSM" on forms and staff lists.
+    "gsm": "mobile", "gsm_no": "mobile", "gsm_number": "mobile",
     "job_title": "role", "title_role": "role", "position": "role", "role_title": "role",
     "dept": "department", "team": "department",
     "project_lead": "lead", "lead_by": "lead", "led_by": "lead", "project_leader": "lead", "leader": "lead",

@@ -115,7 +115,17 @@ def _goes_by(word: str, name: str) -> bool:
     """Whether a bracketed word after `name` is a given name the person goes by ("Jason"), not a title
     ("Porter", "Dean"). An "-ian" or "-or" that is a given name ("Vivian", "Victor") is no job's agent ending."""
     titled = is_job_title(word) and not word.lower().endswith(("ian", "or"))
+    if not titled and _shortens_given_name(word, name):
+        return True  # "Olufunmilayo Adebanjo (Funmi)", "Babatunde Okeowo (Tunde)": her first name cut short
     return is_first_name(word) and not titled and word not in name.split()
+
+
+def _shortens_given_name(word: str, name: str) -> bool:
+    """Whether a lone word is a piece of the name's first word, as "Funmi" is of Olufunmilayo, "Rob" of
+    Robert: the short form someone goes by, three letters at least."""
+    words = name.split()
+    return (len(words) >= 2 and word.isalpha() and len(word) >= 3 and word.lower() != words[0].lower()
+            and word.lower() in words[0].lower())
 
 
 def family_name(name: str) -> str:

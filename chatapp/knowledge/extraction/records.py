@@ -25,6 +25,7 @@ from chatapp.knowledge.extraction.observations import (
     MENTION,
     NICKNAME_KEYS,
     ORGANISATION_COLUMNS,
+    SPLIT_NAME_KEYS,
     Observation,
     clean_name,
     key_for_label,
@@ -96,7 +97,7 @@ def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, 
     name and nothing else names someone the user may ask about, though the row is the venue's."""
     found = []
     for index, (key, cell) in enumerate(zip(keys, row)):
-        if index == column or key.endswith("_name") or key in ORGANISATION_COLUMNS:
+        if index == column or key.endswith("_name") or key in ORGANISATION_COLUMNS or key in SPLIT_NAME_KEYS:
             continue  # the record itself, a name paired with its address (above), or a firm
         name = clean_name(str(cell))
         if name and looks_like_person(name):

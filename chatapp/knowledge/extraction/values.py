@@ -45,7 +45,7 @@ _YEARLESS_DATE = re.compile(
 # East Africa writes its shillings "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000" (Uganda's "USh", Tanzania's "TSh").
 _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
 # "EUR 3,200.00", "USD 350": a currency's code before the number, in capitals.
-_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN)(?=\s?\d)"
+_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN|NGN|GHS)(?=\s?\d)"
 # India counts large sums in lakhs (100,000) and crores (10,000,000): "₹38.5 lakh", "INR 1.2 crore",
 # "Rs. 2 Cr"; "/-" closes a rupee amount ("Rs. 45,000/-").
 _INDIAN_SCALE = r"(?i:lakhs?|lacs?|crores?|cr)"
@@ -58,7 +58,14 @@ _THOUSANDS_OF_EUROS = r"(?<![A-Za-z])T(?:EUR|€)(?=\s?\d)"
 # A short figure after an R is as often a road or a revision ("the R21", "R2 drawings"), so an R counts as
 # a mark only before three digits, a grouped or decimal figure, or a scale.
 RAND = r"(?<![\w$])R(?=\s?(?:\d{3}|\d{1,2}[\s,.]\d|\d{1,2}\s?(?:[kKmM]|bn|million)\b))"
-AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹]|Rs\.?(?=\s?\d)|" + RAND + "|" + _SHILLINGS + "|"
+# Nigeria writes its naira "₦4.5m", "NGN 3.2 million", and as often with a bare capital N, as typewriters
+# had no ₦: "N12,500,000.00", "N850k". A bare N counts as a mark only before a grouped figure or a scale
+# ("N2" is a floor, "N1 road" a road). Other signs of their own: Ghana's cedi, the peso, won, lira, shekel,
+# dong, hryvnia, rouble.
+NAIRA = r"(?<![\w$])N(?=\s?(?:\d{1,3},\d{3}|\d+(?:\.\d+)?\s?(?:[kKmM]|bn|million)\b))"
+OTHER_SIGNS = "₦₵₱₩₺₪₫₴₽"
+AMOUNT = re.compile(r"(?P<cur>(?:(?<![A-Za-z])[A-Z]{1,3}(?=\$))?[£$€¥₹" + OTHER_SIGNS + r"]|Rs\.?(?=\s?\d)|" + RAND + "|"
+                    + NAIRA + "|" + _SHILLINGS + "|"
                     + _THOUSANDS_OF_EUROS + "|" + _CODE_MARKS
                     + r")\s?(?P<num>\d{1,3}(?:[,.\s]\d{3})+|\d{1,2}(?:,\d\d)+,\d{3}|\d+)"
                     r"(?:[.,](?P<cents>\d{2})(?!\d|,\d)|[.,](?P<tenths>\d)(?=\s?(?:[kKmM]|million|bn|" + _INDIAN_SCALE + r")\b))?"
@@ -77,7 +84,7 @@ def _sign(written: str) -> str:
         return "₹"
     mark = written.rstrip(".").upper()
     return {"KSH": "KES", "KSHS": "KES", "USH": "UGX", "USHS": "UGX", "TSH": "TZS", "TSHS": "TZS",
-            "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹", "R": "ZAR"}.get(mark, written)
+            "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹", "R": "ZAR", "N": "₦", "NGN": "₦", "GHS": "₵"}.get(mark, written)
 
 
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
@@ -160,7 +167,8 @@ def value_shape(text: str) -> str:
     # "1/4/2027" reads either way round, so no one ISO form; a date all the same.
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", normal) or re.fullmatch(r"\s*\d{1,2}/\d{1,2}/\d{4}\s*", text):
         return "date"
-    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹]\d|(?:KES|UGX|TZS|ZAR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN)\d", normal):
+    if re.match(r"(?:[A-Z]{1,3}(?=\$))?[£$€¥₹" + OTHER_SIGNS + r"]\d|(?:KES|UGX|TZS|ZAR|CHF|CAD|AUD|NZD|SEK|NOK|DKK|PLN)\d",
+                normal):
         return "amount"
     return "text"
 

@@ -36,6 +36,9 @@ class _HTMLExtractor(HTMLParser):
         self._list_depth = 0
         self._list_items: list[str] = []
         self._row: list[str] | None = None
+        self._row_headed = False  # the open row has header cells (<th>)
+        self.tables: list[list[tuple[list[str], bool]]] = []  # each table's rows, and whether each is a header row
+        self._table_depth = 0
         self._mailto: tuple[str, int] | None = None  # the open mail link's address, and where its text starts
 
     def handle_starttag(self, tag: str, attrs) -> None:
@@ -59,8 +62,13 @@ class _HTMLExtractor(HTMLParser):
             self._emit_row()  # the previous row may never have been closed
             self._flush()
             self._row = []
+            self._row_headed = False
         elif tag in ("td", "th"):
             self._end_cell()
+            self._row_headed = self._row_headed or tag == "th"
+        elif tag == "table":
+            self._table_depth += 1
+            self.tables.append([])
         else:
             if tag == "li" or tag in _HTML_BREAKS:
                 self._flush()
@@ -93,6 +101,8 @@ class _HTMLExtractor(HTMLParser):
             self._end_cell()
         elif tag in ("tr", "table"):
             self._emit_row()
+            if tag == "table":
+                self._table_depth = max(0, self._table_depth - 1)
         elif tag == "li" or tag in _HTML_BREAKS:
             self._flush()
             if tag == "pre":
@@ -144,6 +154,8 @@ class _HTMLExtractor(HTMLParser):
         self._end_cell()
         if self._row:
             self.pieces.append(("row", " | ".join(self._row), 0))
+            if self._table_depth and self.tables:
+                self.tables[-1].append((self._row, self._row_headed))
         self._row = None
 
     def _emit_list(self) -> None:
@@ -166,4 +178,20 @@ def _parse_html(text: str, path: Path) -> ParsedDocument:
         builder.add(kind, piece, level)
     first_h1 = next((p for kind, p, level in html.pieces if kind == "heading" and level == 1), None)
     title = _clip_title("".join(html.title_parts)) or first_h1
-    return _make_doc(path, "html", title, builder.text, builder.blocks, _filename_date(path))
+    doc = _make_doc(path, "html", title, builder.text, builder.blocks, _filename_date(path))
+    doc.record_tables = _headed_tables(html.tables) or None
+    return doc
+
+
+def _headed_tables(tables: list[list[tuple[list[str], bool]]]) -> list[list[list[str]]]:
+    """The tables of a page that are lists of records, as a CSV file is: a header row of <th> cells, then
+    two rows or more of <td> cells as wide ("Week | Primary | Secondary" over an on-call rota). A layout
+    table, or one whose rows each carry their own label, is left to the text."""
+    found = []
+    for rows in tables:
+        if len(rows) < 3 or not rows[0][1] or any(headed for _, headed in rows[1:]):
+            continue
+        width = len(rows[0][0])
+        if width >= 2 and all(len(cells) == width for cells, _ in rows[1:]):
+            found.append([cells for cells, _ in rows])
+    return found

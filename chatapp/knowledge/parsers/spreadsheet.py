@@ -24,7 +24,7 @@ _EXCEL_CONTENT_TYPES = (b"spreadsheetml.sheet.main+xml", b"spreadsheetml.templat
                         b"ms-excel.sheet.macroEnabled.main+xml", b"ms-excel.template.macroEnabled.main+xml")
 _DECIMALS = re.compile(r"0\.(0+)")
 _QUOTED = re.compile(r'"[^"]*"|\\.')
-_CURRENCY = re.compile(r"\[\$([^\]-]*)[^\]]*\]|([£$€¥₹])")
+_CURRENCY = re.compile(r"\[\$([^\]-]*)[^\]]*\]|([£$€¥₹₦₵])")
 
 
 def _parse_xlsx(data: bytes, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> ParsedDocument:

@@ -27,7 +27,7 @@ PROTECTED_PATTERNS: list[tuple[str, re.Pattern]] = [
     ("id", re.compile(r"\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[A-Z]+\d+[A-Z0-9]*\b")),
     # Lower-case codes that mix letters and digits ("v2", "a1b2", "x86"); "3pm" and "2nd" are numbers.
     ("id", re.compile(r"(?!\d+(?:st|nd|rd|th|am|pm|k|m)\b)" + _LOWER_CODE)),
-    ("number", re.compile(r"[$€£₹]?\d+(?:[.,:/-]\d+)*(?:%|st|nd|rd|th|am|pm|k|m|M|K)?\b")),
+    ("number", re.compile(r"[$€£₹₦₵]?\d+(?:[.,:/-]\d+)*(?:%|st|nd|rd|th|am|pm|k|m|M|K)?\b")),
 ]
 # Letters, with combining marks kept inside the word (e + U+0301 is one word).
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
