@@ -670,3 +670,7 @@ def test_an_amount_is_not_borne_out_by_the_figures_of_a_date_or_a_phone_number(o
     assert [(f.content, f.suggestion) for f in result.hallucination_flags] == [("$20", "$15")]
     assert open_post.process("The allowance is $15 per shift.", question="How much is the allowance?",
                              evidence=[row, mail]).hallucination_flags == []
+    # A phone's extension is a number of its own.
+    extension = open_post.process("Ines Ferreira's phone extension is 214.", question="What is Ines's extension?",
+                                  evidence=["Ines Ferreira | Volunteer coordinator | Phone: (514) 555-0100 ext. 214"])
+    assert not [f for f in extension.hallucination_flags if "214" in f.content]

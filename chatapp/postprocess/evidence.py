@@ -496,9 +496,19 @@ _WHOLE_VALUES = frozenset({"date", "phone", "email", "url", "code", "time", "yea
 
 def _loose_figures(text: str) -> set[float]:
     """The short whole numbers a text writes outside its dates, phones, addresses and references."""
-    taken = [v.span for v in _values_in(text) if v.vtype in _WHOLE_VALUES]
+    taken = [_without_extension(v) for v in _values_in(text) if v.vtype in _WHOLE_VALUES]
     return {float(m.group()) for m in WORD_RE.finditer(text)
             if m.group().isdigit() and len(m.group()) <= 4 and not any(a <= m.start() < b for a, b in taken)}
+
+
+_EXTENSION = re.compile(r"(?:ext\.?|extension|x)\s*\d+\s*$", re.IGNORECASE)
+
+
+def _without_extension(value: V.FoundValue) -> tuple[int, int]:
+    """A value's span, a phone's extension ("ext. 214") left out: that is a number of its own."""
+    if value.vtype == "phone" and (extension := _EXTENSION.search(value.text)):
+        return value.span[0], value.span[0] + extension.start()
+    return value.span
 
 
 @functools.lru_cache(maxsize=4096)
