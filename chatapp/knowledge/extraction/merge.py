@@ -320,7 +320,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
             subject_words = set().union(*(_words(n) for n in group.names))
             for key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
                 # "go_live: 07/12/2026" on a page is a date, though it reads two ways (_readings).
-                olds = [r for r in group.rows if r.key == key and shape in _shapes_of(r.value)
+                olds = [r for r in group.rows if r.key == key and value_shape(r.value) == shape
                         and (not r.doc_date or not change.doc_date or r.doc_date < change.doc_date)]
                 if not olds:
                     continue
@@ -396,11 +396,6 @@ def _readings(value: str) -> set[str]:
     return {normal_value(value)}
 
 
-def _shapes_of(value: str) -> tuple[str, ...]:
-    """value_shape, and "date" for a date written in figures that reads two ways ("07/12/2026")."""
-    return (value_shape(value), *(("date",) if len(_readings(value)) > 1 else ()))
-
-
 def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Row) -> None:
     """A page's milestone row that names the changed thing and holds the same old value moves with it:
     "Closing date: 18th December 2026" above a plan row "| Closing | … | 18/12/2026 |" are one date, so
@@ -419,7 +414,7 @@ def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Ro
         for row_key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
             rows = [r for r in group.rows if r.key == row_key]
             if all(any((reading, r.source) in olds for reading in _readings(r.value))
-                   and shape in _shapes_of(r.value)
+                   and value_shape(r.value) == shape
                    for r in rows):
                 group.rows.append(Row(rows[0].subject, rows[0].subject_type, row_key, change.value,
                                       change.confidence, "change", change.position, change.doc_date, change.source))
