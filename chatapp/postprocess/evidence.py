@@ -86,7 +86,9 @@ def _stop_words() -> frozenset[str]:
     import_spacy()
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure"}
+    # "plus" joins as "and" does ("EUR 500 net plus expenses"): a source in another language says it
+    # with a sign or its own word ("zzgl."), and its absence is no claim made up.
+    return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure", "plus"}
 
 
 # Courtesy and taste: no source states "great" or "you're welcome", and no answer is

@@ -358,6 +358,9 @@ class SupportModel:
         taste_asked = asks_for_taste(question)
         results, pending, rescored, reread = [], [], set(), []
         reworded = self._may_reword(sources)
+        # "How much did we request?": the user speaks for a team, and an answer's "we requested" is that
+        # team's doing, held to the sources as any statement, not the assistant's own story.
+        team_asks = _speaks_as_team(question)
         for sentence in analysis.sentences:
             support = self._lexical(sentence, analysis, sources, pool, asked, small_talk, taste_asked=taste_asked)
             results.append(support)
@@ -397,7 +400,8 @@ class SupportModel:
                     support.flagged = False
                     support.reason += f"; not flagged: a terse record said in a sentence ({support.evidence!r})"
                 if (sentence.mode == "experience" and sources.grounded and not _told_first_hand(support)
-                        and not _first_hand_in_sources(sentence.stems, sources)):
+                        and not _first_hand_in_sources(sentence.stems, sources)
+                        and not (team_asks and _speaks_as_team(sentence.claim.text))):
                     # Whatever words it shares with the sources, what the assistant says it did or has
                     # is its own story: made up, unless the sources tell it first hand too.
                     support.flagged = True
@@ -477,6 +481,10 @@ class SupportModel:
         allotment?"): a short answer to what was asked."""
         if ((support.added or support.added_values) and not support.missing
                 and support.added - support.added_in_names <= 1):
+            return True
+        if support.added_values >= 2 and not support.missing and not support.features.get("unaligned"):
+            # "offered EUR 18.400,00 net plus 4 % expenses (EUR 736,00)" over an offer in another
+            # language: the values the sources state are what it says, its other words all found.
             return True
         if support.evidence and (terse_record(support.evidence) or _quoted(support.text, support.evidence)
                                  or _quoted(support.text, pool.with_neighbours(support.evidence))):
@@ -794,6 +802,15 @@ def log_odds(p: float) -> float:
 
 
 _FIRST_PERSON_RE = re.compile(r"\b(?:I|i|[Ww]e|[Mm]y|[Oo]ur|[Mm]e|[Uu]s)\b")
+
+
+_TEAM_RE = re.compile(r"\b(?:we|our|us|ours)\b", re.IGNORECASE)
+_SINGULAR_RE = re.compile(r"\b(?:[Ii]|[Mm]y|[Mm]e|[Mm]ine)\b")
+
+
+def _speaks_as_team(text: str) -> bool:
+    """Says "we" or "our", never "I" or "my"."""
+    return _TEAM_RE.search(text) is not None and _SINGULAR_RE.search(text) is None
 
 
 def _told_first_hand(support: ClaimSupport) -> bool:
