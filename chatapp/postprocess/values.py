@@ -392,6 +392,8 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
         add(m.span(), "url", "url", m.group(0).rstrip(".,;").lower().rstrip("/"))
     for m in CODE_RE.finditer(text):
         if is_code(m.group(0)) and not text[:m.start()].endswith("+"):  # "+358-401234567" is a phone
+            if _FIGURES_ID.fullmatch(m.group(0)) and re.search(r"\d[\s.-]$", text[:m.start()]):
+                continue  # "+49 711 3905528-0": a line and its extension, the end of a phone number
             add(m.span(), "number", "code", m.group(0).upper())
     for m, (_, number) in find_amounts(text):
         if m.re is TRAILING_AMOUNT:  # "38 500 $", "12 500,00 $": the French way (the rest are read below)

@@ -37,7 +37,7 @@ EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
 # "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204").
 PHONE = re.compile(
-    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,6}){1,4}"
+    r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,8}){1,4}(?:-\d{1,4}(?=\D|$))?"
     r"(?:\s*(?:ext\.?|x|poste)\s*\d{1,5})?|(?:ext\.?|poste)\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
@@ -287,6 +287,9 @@ _ROLE_DASH_NAME = re.compile(
 )
 
 
+_BOOK_NUMBER = re.compile(r"\b(?:ISBN|ISSN)(?:-1[03])?\s*:?\s*$", re.IGNORECASE)
+
+
 def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
     """Where `text` gives a phone number, and the number as written: at least seven digits (or an
     extension), not a date or an amount. The answer checks read phones with this too, so a number is
@@ -301,6 +304,11 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
         # A year and a serial ("Job 2026-031"), or the digits of a code with letters before them
         # ("BP-2026-118842"), number a job, a case or a permit, not a phone.
         if re.fullmatch(r"(?:19|20)\d\d-\d{2,6}", value) or re.search(r"[^\W\d_]-$", text[:start]):
+            continue
+        # A book's or a journal's number ("ISBN 978-3-16-148410-0"), or a piece of a longer run of
+        # hyphened figures, is no phone.
+        if _BOOK_NUMBER.search(text[:start]) or re.search(r"\d-$", text[:start]) or re.match(
+                r"-\d", text[start + len(value):]):
             continue
         if digits >= 7 or value.lower().startswith(("ext", "poste")):
             found.append(((start, start + len(value)), value))
@@ -547,7 +555,8 @@ def _split_role(text: str) -> tuple[str, str]:
     "Bouwbedrijf Van Gelder, uitvoerder" is the job after the firm: ("uitvoerder", "Bouwbedrijf Van Gelder")."""
     if turned := _employer_then_job(text):
         return turned[1], turned[0]
-    role, department = (re.split(r",\s|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
+    # Not at a comma inside brackets: "Prüfingenieur für Baustatik (Massivbau, Holzbau)" is one job.
+    role, department = (re.split(r",\s(?![^()]*\))|\s[|·•]\s", text, maxsplit=1) + [""])[:2]
     role, department = role.strip(" ."), department.strip(" .")
     if role.lower() == "head" and department and department[0].isupper() and "," not in department:
         return f"{role} of {department}", ""  # "Head, Ocean Freight" is the Head of Ocean Freight
@@ -630,6 +639,16 @@ def _contact_only(line: str) -> bool:
 def _name_with_nickname(line: str, name: str) -> bool:
     """Whether a line is only a name with a nickname inside it: 'Priyanka "Pri" Doshi'."""
     return INNER_NICKNAME.sub(r"\1 ", line).split() == name.split()
+
+
+def _name_with_titles(line: str, name: str) -> bool:
+    """Whether a line is only a name with its titles or degrees around it: "Prof. Dr.-Ing. Rainer
+    Vöhringer", "Ruth Okafor, PhD" (`name` is the line's clean_name)."""
+    written = line.strip().strip("*_")
+    if not name or name not in written:
+        return False
+    rest = written.replace(name, " ", 1).split()
+    return 0 < len(rest) <= 4 and not any(re.fullmatch(r"[a-zäöüéè]{3,}", word) for word in rest)
 
 
 def _without_opening_word(name: str) -> str:
@@ -1133,7 +1152,8 @@ class PeopleReader:
                                  and not quoted[n])
             if by_first_name:
                 name = self.sender  # the sender signing with a first name, their title and numbers under it
-            elif (name != line.strip().strip("*_") and not _name_with_nickname(line, name)) or not self.is_person(name):
+            elif (name != line.strip().strip("*_") and not _name_with_nickname(line, name)
+                  and not _name_with_titles(line, name)) or not self.is_person(name):
                 continue
             # "Taproom Manager | Ridgeway Brewing": the title, then the organisation after a bar.
             title = re.split(r"\s+[|·]\s+", lines[n + 1].strip())[0]
