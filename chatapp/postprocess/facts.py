@@ -39,6 +39,9 @@ from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValida
 # shares more than this part of that share could be the one the claim means.
 MOVED_MIN_WORDS = 3
 MOVED_MIN_OVERLAP = 0.75
+# A value contradicted by the sentence most like its claim, the two said of the same words either side:
+# sure enough to correct (delivery.correct_at).
+CORRECT_SAID_ALIKE = 0.8
 MOVED_RIVAL_SHARE = 0.5
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
@@ -318,7 +321,24 @@ class FactValidator:
             stems -= beside
         if not stems:
             return None
-        best, overlap = sources.supplied.best_sentence(stems)
+        # A long name is one thing: "The answer from the Conseil des arts de Montréal is expected on …" is
+        # about the answer, and a sentence naming the council with another date is not thereby about it.
+        units = _long_names(sentence.claim.text, stems, sources.supplied.sentences)
+        for run_stems, one, _ in units:
+            stems = (stems - run_stems) | {one}
+
+        def held(text: str, text_stems) -> set[str] | frozenset[str]:
+            # A sentence that writes the name by its initials ("CAM grant — answer expected …") names it.
+            return set(text_stems) | {one for _, one, initials in units
+                                      if initials and re.search(rf"\b{initials}\b", text)}
+
+        if units:
+            best, overlap = "", 0.0
+            for text, text_stems, _ in sources.supplied.sentences:
+                if (share := len(stems & held(text, text_stems)) / len(stems)) > overlap:
+                    best, overlap = text, share
+        else:
+            best, overlap = sources.supplied.best_sentence(stems)
         if len(stems) >= 3:
             # "He has accepted and starts on Monday 11 January 2027": the sentence before names who. Read
             # against the value's own clause: "…, and Dr Mereana Pōtae will mentor him" is another fact.
@@ -357,7 +377,7 @@ class FactValidator:
         if len(rivals) != 1:
             return None
         tied = {best} if by_values else {t for t, t_stems, _ in sources.supplied.sentences
-                                         if len(stems & t_stems) / len(stems) == overlap}
+                                         if len(stems & (held(t, t_stems) if units else t_stems)) / len(stems) == overlap}
         if len(tied) > 1 and not all(len(r := rivals_in(t)) == 1 and (_agrees(rivals[0], r[0]) or (
                 r[0].vtype == rivals[0].vtype and V.same_value(r[0].vtype, r[0].parsed, rivals[0].parsed))) for t in tied):
             # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which — unless
@@ -373,6 +393,11 @@ class FactValidator:
             # A reference one slip from the one the sentence like it gives is that reference mistyped, and
             # an amount with its digits swapped ("€3,580" for "our price is €3,850") that amount.
             confidence = max(confidence, self.settings.slot_confidence)
+        elif len(stems) >= 3 and overlap >= 0.6 and len(
+                _beside_value(analysis.text, vc.claim.span) & _beside_value(best, rival.span)) >= 2:
+            # Said of the same words, on either side ("an allowance of $20 per shift" and "A $15 allowance
+            # per shift"), in a sentence much like the claim: that value, whatever the rest is worded.
+            confidence = max(confidence, CORRECT_SAID_ALIKE)
         span, replacement = replacement_in_answer(vc, analysis, rival.text, rival.parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],
                           vc.sentence, span, replacement, major=True)
@@ -959,6 +984,40 @@ def _told_apart_by_values(stems: set[str], others: list, supplied) -> str:
     holding = [text for text, text_stems, _ in supplied.sentences if stems <= text_stems]
     stating = [text for text in holding if all(text_index([text]).supports_value(o) for o in others)]
     return stating[0] if len(holding) > 1 and len(set(stating)) == 1 else ""
+
+
+# A name of three or more words, capitalised at both ends, with short lower-case words between
+# ("Conseil des arts de Montréal", "Department for Education", "Harwick Heritage Fund").
+_NAME_RUN = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:\s+(?:[a-zà-ÿ]{1,4}\s+)*[A-Z][\w'’-]*)+")
+_OPENING_ARTICLE = re.compile(r"^(?:The|A|An)\s+")
+
+
+def _long_names(text: str, stems: set[str], source_sentences) -> list[tuple[set[str], str, str]]:
+    """The names of three or more words in `text` that a source sentence writes the same way, each as
+    (the stems of its words among `stems`, the stem of its last word, which stands for the whole name,
+    its initials as capitals, "CAM", or "" when under three)."""
+    units = []
+    for match in _NAME_RUN.finditer(text):
+        name = _OPENING_ARTICLE.sub("", match.group(0))
+        name_words = words(name)
+        if len(name_words) < 3 or not any(name in sentence for sentence, _, _ in source_sentences):
+            continue
+        run_stems = {stem(w) for w in name_words} & stems
+        if len(run_stems) < 2:
+            continue
+        initials = "".join(w[0] for w in name_words if not (w.islower() and len(w) <= 3)).upper()
+        units.append((run_stems, stem(name_words[-1]), initials if len(initials) >= 3 else ""))
+    return units
+
+
+def _beside_value(text: str, span: tuple[int, int], reach: int = 2) -> set[str]:
+    """The stems of the `reach` content words either side of the value at `span` in its sentence of `text`."""
+    start = max(text.rfind(stop, 0, span[0]) for stop in (". ", "\n", "; ", "? ", "! ")) + 1
+    ends = [i for stop in (". ", "\n", "; ", "? ", "! ") if (i := text.find(stop, span[1])) >= 0]
+    end = min(ends, default=len(text))
+    before = [w for w in words(text[start:span[0]]) if not is_stop(w) and not w.isdigit()][-reach:]
+    after = [w for w in words(text[span[1]:end]) if not is_stop(w) and not w.isdigit()][:reach]
+    return {stem(w) for w in before + after}
 
 
 def _stems_beside(vc: ValueClaim, sentence: SentenceInfo) -> set[str]:
