@@ -597,7 +597,7 @@ LABEL_SYNONYMS = {
     "projektipäällikkö": "lead", "projektipaallikko": "lead", "vastuuhenkilö": "lead", "vastuuhenkilo": "lead",
     "kutsumanimi": "nickname", "yhteyshenkilö": "contact", "yhteyshenkilo": "contact",
     # Swedish labels, as Finland-Swedish and Swedish offices write them.
-    "e_post": "email", "e_postadress": "email", "roll": "role", "titel": "role", "befattning": "role",
+    "e_post": "email", "e_postadress": "email", "roll": "role", "titel": "title", "befattning": "role",
     "avdelning": "department", "projektledare": "lead", "ansvarig": "lead", "smeknamn": "nickname", "kontaktperson": "contact",
     "tilltalsnamn": "nickname",
 }
