@@ -1,5 +1,5 @@
 """A contractor's project page and one later mail changing its budget, said each of the ways people write
-it: "bump the budget up to", "agreed on … instead of …", a "New budget:" line, "increased by … to …". The
+it: "bump the budget up to", "agreed on … instead of …", a "New budget:" line, an "Agreed new budget:" item, "increased by … to …". The
 registry learns the new budget (offline answers give it, with the old one as before), and an answer with
 the page's old budget is corrected. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere
 in the code."""
@@ -38,6 +38,7 @@ CHANGES = [
     "The client has agreed to bump the budget up to $265,000.",
     "Quick note: we've agreed on $265,000 for the budget instead of $240,000.",
     "New budget: $265,000 (approved by the board on Nov 20).",
+    "- Agreed new budget: $265,000 (signed off by the client today).",
     "The budget for Larkspur was increased by $25,000 to $265,000.",
 ]
 

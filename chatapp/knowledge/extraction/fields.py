@@ -97,8 +97,10 @@ _NOW_IS = re.compile(
 # holds (postprocess/stated_changes.py reads the same in the sources an answer is checked against).
 REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
 _INSTEAD_OF = re.compile(r"\binstead\s+of\s+", re.IGNORECASE)
-# "New budget: $265,000 (approved by the board)", "Revised go-live: 18 January": a field labelled as the new value.
-_REVISED_FIELD = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?(?:revised|new|updated|amended)\s+((?:[\w/&-]+\s+){0,3}?[\w/&-]+)"
+# "New budget: $265,000 (approved by the board)", "Revised go-live: 18 January", "Agreed new price: 21 600 €":
+# a field labelled as the new value.
+_REVISED_FIELD = re.compile(r"^\s*(?:[-*•]\s+)?(?:\*\*)?(?:(?:agreed|approved|confirmed)\s+)?(?:revised|new|updated|amended)\s+"
+                            r"((?:[\w/&-]+\s+){0,3}?[\w/&-]+)"
                             r"(?:\*\*)?\s*:\s*(?:\*\*)?\s*", re.IGNORECASE)
 # "please move the production budget for Skyline to £41,200", "we raise the fee to $40": a change
 # asked for or made now, the thing changed between the verb and "to".
