@@ -1,14 +1,14 @@
 """Phone numbers as German and Finnish offices write them, and numbers that are no phone: a German line
 with its extension after a hyphen ("+49 711 3905528-0"), a subscriber number of seven or eight figures
 ("+358 40 1234567"), an ISBN. Values read by the checks, then a signature learnt by a real ingest and an
-answer with a wrong number corrected. Names that appear nowhere in the code."""
+answer with a wrong number corrected; a vendor row's number is its contact's too. Names that appear nowhere in the code."""
 
 from __future__ import annotations
 
 import pytest
 
 from chatapp.postprocess.values import find_values
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 
 def kinds(text: str) -> list[tuple[str, str]]:
@@ -72,3 +72,24 @@ def test_an_answer_with_the_wrong_extension_is_flagged(engine):
                        "Dr. Brenneisen's phone number is +49 711 3905528-9.")
     assert [f.content for f in response.hallucination_flags] == ["+49 711 3905528-9"]
     assert "+49 711 3905528-0" in response.delivered
+
+
+VENDORS = """Vendor,Service,Contact,Email,Phone
+Halvorsen Signs Ltd,Signage,Brigid Tammaro,brigid@halvorsensigns.co.uk,0161 496 0733
+Copperleaf Catering,Catering,Anand Verhoeven,anand.v@copperleaf.co.uk,0161 496 0821
+"""
+
+
+@pytest.fixture(scope="module")
+def vendors(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "vendors", {"vendors.csv": VENDORS})
+    yield engine
+    engine.close()
+
+
+def test_a_vendor_rows_phone_reaches_its_contact_too(vendors):
+    # The row is the firm's, and its number is how to reach the contact it names.
+    assert only_entity(vendors, "Brigid Tammaro").attributes.get("phone") == "0161 496 0733"
+    assert only_entity(vendors, "Halvorsen Signs Ltd").attributes.get("phone") == "0161 496 0733"
+    answer = offline_answer(vendors, "What is Brigid Tammaro's phone number?", "vendors")
+    assert "0161 496 0733" in answer and "0161 496 0821" not in answer

@@ -42,6 +42,7 @@ MOVED_MIN_OVERLAP = 0.75
 # A value contradicted by the sentence most like its claim, the two said of the same words either side:
 # sure enough to correct (delivery.correct_at).
 CORRECT_SAID_ALIKE = 0.8
+_MEASURES = frozenset({"amount", "quantity", "number", "date", "time", "weekday", "year"})
 MOVED_RIVAL_SHARE = 0.5
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
@@ -393,10 +394,11 @@ class FactValidator:
             # A reference one slip from the one the sentence like it gives is that reference mistyped, and
             # an amount with its digits swapped ("€3,580" for "our price is €3,850") that amount.
             confidence = max(confidence, self.settings.slot_confidence)
-        elif len(stems) >= 3 and overlap >= 0.6 and len(
+        elif vc.value.vtype in _MEASURES and len(stems) >= 3 and overlap >= 0.6 and len(
                 _beside_value(analysis.text, vc.claim.span) & _beside_value(best, rival.span)) >= 2:
             # Said of the same words, on either side ("an allowance of $20 per shift" and "A $15 allowance
-            # per shift"), in a sentence much like the claim: that value, whatever the rest is worded.
+            # per shift"), in a sentence much like the claim: that value, whatever the rest is worded. (A
+            # reference, an address or a number to call is another one altogether, not a slip of the one.)
             confidence = max(confidence, CORRECT_SAID_ALIKE)
         span, replacement = replacement_in_answer(vc, analysis, rival.text, rival.parsed)
         finding = Finding("ContradictsFact", vc.claim.span, vc.claim.text, confidence, rival.text, [best],

@@ -19,7 +19,7 @@ from chatapp.knowledge.extraction.fields import names_the_rows, subject_column
 from chatapp.knowledge.parsers.tabular import spread_record
 from chatapp.knowledge.extraction.people import address_spells_name
 from chatapp.knowledge.extraction.values import find_dates
-from chatapp.lexicon import is_common
+from chatapp.lexicon import concepts_of_key, is_common
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
     MENTION,
@@ -104,10 +104,15 @@ def _people_in_cells(keys: list[str], row: list[str], column: int, number: int, 
             found.append(Observation(name, "person", MENTION, name, 0.8, method, number))
             # "Supplier: MedCool Ltd; Contact: Declan Hayes; Email: declan@medcool.ie": an address in the row
             # that spells the contact's name is theirs, though the row is the firm's.
+            contact = "contact" in concepts_of_key(key)
             for other, value in zip(keys, row):
                 address = str(value).strip().lower()
                 if other == "email" and "@" in address and address_spells_name(address.split("@")[0], name):
                     found.append(Observation(name, "person", "email", address, 0.8, method, number))
+                elif contact and other in ("phone", "mobile") and str(value).strip():
+                    # "Contact: Brigid Tammaro; Phone: 0161 496 0733": the number the row gives is how to reach
+                    # the one it names as its contact (the firm keeps it too).
+                    found.append(Observation(name, "person", other, " ".join(str(value).split()), 0.8, method, number))
     return found
 
 
