@@ -39,11 +39,11 @@ from chatapp.records import CheckStatus, ClaimCheck, ClaimSupport, FactualValida
 # shares more than this part of that share could be the one the claim means.
 MOVED_MIN_WORDS = 3
 MOVED_MIN_OVERLAP = 0.75
+MOVED_RIVAL_SHARE = 0.5
 # A value contradicted by the sentence most like its claim, the two said of the same words either side:
 # sure enough to correct (delivery.correct_at).
 CORRECT_SAID_ALIKE = 0.8
 _MEASURES = frozenset({"amount", "quantity", "number", "date", "time", "weekday", "year"})
-MOVED_RIVAL_SHARE = 0.5
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # "€1.2m plus VAT" is the price before tax, not a sum the answer worked out.

@@ -18,6 +18,7 @@ from chatapp.knowledge.extraction.observations import (
     TRAILING_NICKNAME,
     MENTION,
     NAME_PARTICLES,
+    NICKNAME_KEYS,
     PROSE_NAME,
     Observation,
     clean_name,
@@ -183,8 +184,9 @@ _LEADER_FIELD = re.compile(r"^(?P<label>[A-Za-z][A-Za-z /-]{0,24}?)\s*(?:\.{3,}|
 # A card's label whose value is the person's own desk number when it is a number and nothing else:
 # "office ....... (07) 3555 0121", "Work: 020 7946 0321".
 _DESK_LABELS = frozenset({"office", "work", "desk", "landline", "direct", "business", "office_phone", "work_phone"})
-# Labels giving the name a person goes by ("known as: Deb").
-_ALIAS_LABELS = frozenset({"known_as", "nickname", "preferred_name", "goes_by", "aka", "also_known_as", "called"})
+# Labels giving the name a person goes by ("known as: Deb"): a table's nickname columns, less the whole name
+# a surname-first sheet's turned rows carry (that column is no label a card writes).
+_ALIAS_LABELS = NICKNAME_KEYS - {"name_in_full"}
 # The offices of a committee or board, as minutes list who holds them: "Chair: Rosa Delgado · Treasurer: …".
 _OFFICE_BEARER = re.compile(
     r"(?:^|[·|;•]|\s[—–-]\s)\s*(?:[-*•+]\s+)?(?:\*\*|__)?(?P<office>(?i:(?:deputy |vice[- ])?(?:chair|chairperson|chairman|"
