@@ -55,11 +55,15 @@ _UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
 # fee to £4,650 + VAT (from £4,200)": the value
 # before the words replaces the one after them ("the award is $7,500, not the $9,000 we asked for"). A few words may qualify the new value first ("should be
 # $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
+# Spanish says it so too: "el lunes 22 de febrero de 2027 (antes 15 de enero)", "en lugar del 15 de enero".
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
-                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+(?:the\s+)?|\s*,\s*not\s+(?:the\s+)?"
-                         r"|\s*[(,]\s*(?:down|up)\s+from\s+|\s*\(\s*(?:was|previously|formerly|originally|from)\s+)",
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than|en\s+(?:lugar|vez)\s+del?)\s+(?:the\s+)?"
+                         r"|\s*,\s*not\s+(?:the\s+)?"
+                         r"|\s*[(,]\s*(?:down|up)\s+from\s+"
+                         r"|\s*\(\s*(?:was|previously|formerly|originally|from|antes|anteriormente|previamente)\s+(?:el\s+)?)",
                          re.IGNORECASE)
-_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\(\s*(?:was|previously|formerly|originally|from) ",
+_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|en (?:lugar|vez) de|, not "
+                               r"|\(\s*(?:was|previously|formerly|originally|from|antes|anteriormente|previamente) ",
                                re.IGNORECASE)
 
 

@@ -27,6 +27,8 @@ from chatapp.knowledge.extraction.values import (
     NAIRA,
     OTHER_SIGNS,
     RAND,
+    SPANISH_MONTH,
+    SPANISH_MONTHS,
     TRAILING_AMOUNT,
     find_amounts,
     numeric_day_first,
@@ -79,6 +81,10 @@ _MONTH_RE_EN = re.compile(_MONTH, re.IGNORECASE)
 GERMAN_MONTH_NAMES = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                       "November", "Dezember")
 FRENCH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + FRENCH_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
+# "15 de enero de 2027", "22 de febrero": Spanish puts "de" before the month and the year.
+SPANISH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})\s+de\s+(" + SPANISH_MONTH + r")\b(?:\s+del?\s+(\d{4})\b)?", re.IGNORECASE)
+SPANISH_MONTH_NAMES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+                       "octubre", "noviembre", "diciembre")
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
 # "9/12/2026", "09/12/26"; "14-12-2026" and "07.12.2026" (India, the Netherlands, Germany…) only with a
 # four-digit year, so a phone number or a version ("1.2.26") is no date.
@@ -140,7 +146,8 @@ AMOUNT_RE = re.compile(
     r"|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
     r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
+    # The figure ends on a digit: in "6–11 March 2027, USD 14,350" the year and its comma are no amount.
+    r"|\b(\d(?:[\d,]*\d)?(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -422,6 +429,8 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
         add(m.span(), "date", "date", _date(m.group(3), _month(m.group(2)), m.group(1)))
     for m in FRENCH_DAY_MONTH_RE.finditer(text):
         add(m.span(), "date", "date", _date(m.group(3), FRENCH_MONTHS[m.group(2).lower()], m.group(1)))
+    for m in SPANISH_DAY_MONTH_RE.finditer(text):
+        add(m.span(), "date", "date", _date(m.group(3), SPANISH_MONTHS[m.group(2).lower()], m.group(1)))
     for m in MONTH_YEAR_RE.finditer(text):
         if _lowercase_short_month(m.group(1)):
             continue
@@ -715,6 +724,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             # "le samedi 15 mai 2027" is corrected in French: "5 juin 2027".
             first = "1er" if day.day == 1 else str(day.day)
             return f"{first} {FRENCH_MONTH_NAMES[day.month - 1]}" + (f" {day.year}" if with_year else "")
+        if SPANISH_DAY_MONTH_RE.search(claimed_text):  # "15 de enero de 2027" is corrected in Spanish
+            return f"{day.day} de {SPANISH_MONTH_NAMES[day.month - 1]}" + (f" de {day.year}" if with_year else "")
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")
