@@ -86,7 +86,16 @@ def _stop_words() -> frozenset[str]:
     import_spacy()
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure"}
+    return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure"} | _SPANISH_FUNCTION_WORDS
+
+
+# Spanish articles, prepositions and the commonest verb forms, as a bilingual team's answers and documents
+# write them ("El Proyecto Azotea fue autorizado en la junta del 12 de octubre"): no content of a claim.
+# Words English uses as words of its own ("son", "sin", "era", "al", "con") are left out.
+_SPANISH_FUNCTION_WORDS = frozenset("""
+el la los las del de un una unos unas y o u que en es son está están fue fueron ha han hay por para
+se su sus lo le les este esta estos estas ese esa esos esas como pero más muy ya ni cuando donde cual
+""".split()) - {"son", "sin", "era", "al", "con"}
 
 
 # Courtesy and taste: no source states "great" or "you're welcome", and no answer is
