@@ -136,7 +136,10 @@ FRENCH_TIME_RE = re.compile(
 # East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
 # figure closes a shilling amount, with or without the mark before it ("45,000/=").
 # Dutch and German close a whole amount with ",-" where the cents would be: "€ 186.400,-", "€ 45,–".
-_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs|ngn|ghs"
+_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs|ngn|ghs|mxn|cop|clp|ars|brl"
+# "$1,240,000.00 MXN", "$412,000.00 MXN": Latin America writes its peso with the dollar sign and the code after
+# the figure to tell it from US dollars; the code is part of the amount.
+_CODE_AFTER = r"(?:\s(?-i:" + _CODES.upper() + r")(?![\w$]))?"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
     r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥" + OTHER_SIGNS + r"]|Rs\.?(?=\s?\d)|(?-i:" + RAND + r")|(?-i:" + NAIRA + r")|"
@@ -145,7 +148,7 @@ AMOUNT_RE = re.compile(
     r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d.,]\d)"
     r"|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
-    r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?"
+    r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?" + _CODE_AFTER +
     # The figure ends on a digit: in "6–11 March 2027, USD 14,350" the year and its comma are no amount.
     r"|\b(\d(?:[\d,]*\d)?(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
@@ -635,9 +638,11 @@ _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD",
              "inr": "INR", "¥": "JPY", "ksh": "KES", "kshs": "KES", "kes": "KES", "ush": "UGX", "ushs": "UGX",
              "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS", "r": "ZAR", "₦": "NGN", "n": "NGN",
              "naira": "NGN", "ngn": "NGN", "₵": "GHS", "cedis": "GHS", "ghs": "GHS", "₱": "PHP", "₩": "KRW", "₺": "TRY",
-             "₪": "ILS", "₫": "VND", "₴": "UAH", "₽": "RUB"}
+             "₪": "ILS", "₫": "VND", "₴": "UAH", "₽": "RUB", "mx$": "MXN", "mxn": "MXN"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
+# and the pesos Latin America writes with the same "$" ("$8,400.00" on a Mexican rate card is MX$ 8.400).
+_PESOS = frozenset({"MXN", "COP", "CLP", "ARS"})
 
 
 def currency(amount_text: str) -> str | None:
@@ -657,7 +662,7 @@ def same_currency(one: str | None, other: str | None) -> bool:
     and a bare "$" any dollar."""
     if one is None or other is None or one == other:
         return True
-    return {one, other} - _DOLLARS == {"$"}
+    return {one, other} - _DOLLARS - _PESOS == {"$"}
 
 
 def one_slip(claimed: str, stated: str) -> bool:

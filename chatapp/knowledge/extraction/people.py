@@ -1208,6 +1208,11 @@ class PeopleReader:
                 follow = lines[m]
                 if _ENTRY_END.match(follow) or is_heading(m) or len(details) == _ENTRY_LINES:
                     break
+                if (entry := _DIRECTORY_LINE.match(follow)) and (other := clean_name(entry.group("name"))) != name \
+                        and looks_like_person(other):
+                    # "## Hacienda Tlaquepaque" over "- **Anselmo Fuentes** — Chef · anselmo@…": a heading over
+                    # other people's entries is a section of the list, not a card of its own.
+                    break
                 if follow.strip():
                     details.append(follow.strip())
             # A dot-led card field is one field whole: its value may hold a " - " ("23/11 - 11/12").

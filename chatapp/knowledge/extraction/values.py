@@ -52,7 +52,7 @@ _YEARLESS_DATE = re.compile(
 # East Africa writes its shillings "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000" (Uganda's "USh", Tanzania's "TSh").
 _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
 # "EUR 3,200.00", "USD 350": a currency's code before the number, in capitals.
-_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN|NGN|GHS)(?=\s?\d)"
+_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN|NGN|GHS|MXN|COP|CLP|ARS|BRL)(?=\s?\d)"
 # India counts large sums in lakhs (100,000) and crores (10,000,000): "₹38.5 lakh", "INR 1.2 crore",
 # "Rs. 2 Cr"; "/-" closes a rupee amount ("Rs. 45,000/-").
 _INDIAN_SCALE = r"(?i:lakhs?|lacs?|crores?|cr)"
