@@ -40,7 +40,11 @@ reapertura: 15 de enero de 2027
 # Proyecto Mirador — terraza de la Hacienda Tlaquepaque
 
 Presupuesto autorizado en la junta del 14 de octubre de 2026: **$960,000.00 MXN**.
-Reapertura de la terraza: 15 de enero de 2027.
+
+| Hito | Fecha |
+|---|---|
+| Inicio de obra | 2 de noviembre de 2026 |
+| Reapertura de la terraza | 15 de enero de 2027 |
 """
 
 MOVED = """From: Chava Cardenas <chava.cardenas@losarcos.mx>
@@ -121,3 +125,12 @@ def test_a_year_before_a_currency_code_is_no_amount(hotels):
                      "The Bluebird Journeys contract was signed on 27 November. The total is USD 12,160.00.")
     assert "USD 12,160.00" in " ".join(f.content for f in result.hallucination_flags)
     assert "11,260 [corrected]" in result.delivered
+
+
+def test_a_page_giving_the_old_date_twice_has_both_replaced_by_the_later_mail(hotels):
+    # The front matter's "reapertura" and the plan's "Reapertura de la terraza" row are one fact; the mail's
+    # "(antes 15 de enero)" is 15 January 2027, the one nearest the mail, and replaces both.
+    history = hotels.kb.registry.attribute_history(only_entity(hotels, "Proyecto Mirador").id)
+    status = {(r["key"], r["value"]): r["status"] for r in history}
+    assert status[("reapertura", "15 de enero de 2027")] == "superseded"
+    assert ("reapertura", "lunes 22 de febrero de 2027") in status
