@@ -332,8 +332,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                         # and which of the entity's keys by the role named ("account lead", not "lead")
                         score += len(label & subject_words) + len(_words(change.subject) & subject_words)
                         score += 0.5 * len(label & _words(key))
-                        if label & (_words(key) | subject_words):
-                            said_old.append((group, key, {r.source for r in olds}))
+                        said_old.append((group, key, {r.source for r in olds}, bool(label & _words(key))))
                 elif shape == "text":
                     # A text value said without the one it replaces could be anyone's anything, unless the
                     # change names the thing whose it is and the key: "takes over as project lead for Kitui
@@ -353,13 +352,13 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                     best.append((group, key))
         # One group's several keys for a named lead ("lead", "projectleider") all change.
         one_group = not previous and shape == "text" and len({id(group) for group, _ in best}) == 1
-        if len(best) == 1 and previous:
-            # A page that gives the old value twice, as its front matter's "reapertura: 15 de enero de 2027"
-            # and its plan's row "| Reapertura de la terraza | 15 de enero de 2027 |", states one fact: the
-            # change named by either's words replaces both.
-            chosen = next((sources for group, key, sources in said_old if (group, key) == best[0]), set())
-            best += [(group, key) for group, key, sources in said_old
-                     if (group, key) != best[0] and sources & chosen]
+        if len(best) == 1 and previous and shape != "text":
+            # A page that gives the old day or sum twice, as its front matter's "reapertura: 15 de enero de
+            # 2027" and its plan's row "| Reapertura de la terraza | 15 de enero de 2027 |", states one fact:
+            # the change replaces the other too where the change's words name its key.
+            chosen = next((sources for group, key, sources, _ in said_old if (group, key) == best[0]), set())
+            best += [(group, key) for group, key, sources, key_named in said_old
+                     if (group, key) != best[0] and key_named and sources & chosen]
             one_group = True  # the one chosen, and those stating the same
         for group, key in best if len(best) == 1 or one_group else []:
             template = next(r for r in group.rows if r.key == key)
