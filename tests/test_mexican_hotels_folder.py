@@ -98,17 +98,21 @@ def test_a_contact_line_wrapped_under_the_entry_leaves_the_role_whole(hotels, na
     assert (person.name, person.attributes["role"], person.attributes["email"]) == (name, role, email)
 
 
-def test_a_spanish_job_title_given_to_the_wrong_person_is_corrected(hotels):
-    result = checked(hotels, "Who is Rocío Benítez?", "Rocío Benítez Orozco is the Chef Ejecutivo at Tlaquepaque.")
-    assert "Chef Ejecutivo" in " ".join(f.content for f in result.hallucination_flags)
-    assert "Jefa de Recepción [corrected]" in result.delivered
-
-
-def test_a_spanish_date_a_later_mail_moved_is_corrected_in_spanish(hotels):
-    result = checked(hotels, "¿Cuándo reabre la terraza del Mirador?",
-                     "La terraza del Proyecto Mirador reabre el viernes 15 de enero de 2027.")
-    assert "15 de enero de 2027" in " ".join(f.content for f in result.hallucination_flags)
-    assert "22 de febrero de 2027 [corrected]" in result.delivered
+@pytest.mark.parametrize("question, answer, wrong, right", [
+    # a Spanish job title given to the wrong person
+    ("Who is Rocío Benítez?", "Rocío Benítez Orozco is the Chef Ejecutivo at Tlaquepaque.",
+     "Chef Ejecutivo", "Jefa de Recepción"),
+    # a Spanish date a later mail moved "(antes 15 de enero)", corrected in Spanish
+    ("¿Cuándo reabre la terraza del Mirador?", "La terraza del Proyecto Mirador reabre el viernes 15 de enero de 2027.",
+     "15 de enero de 2027", "22 de febrero de 2027"),
+    # "6–11 March 2027, USD 11,260 total": "2027, USD" is no amount; the total is USD 11,260
+    ("What is the Bluebird Journeys contract total?",
+     "The Bluebird Journeys contract was signed on 27 November. The total is USD 12,160.00.", "USD 12,160.00", "11,260"),
+])
+def test_a_wrong_title_date_or_sum_is_corrected(hotels, question, answer, wrong, right):
+    result = checked(hotels, question, answer)
+    assert wrong in " ".join(f.content for f in result.hallucination_flags)
+    assert f"{right} [corrected]" in result.delivered
 
 
 def test_a_spanish_sentence_is_judged_on_its_own_words(hotels):
@@ -117,14 +121,6 @@ def test_a_spanish_sentence_is_judged_on_its_own_words(hotels):
                      "El Proyecto Mirador fue autorizado en la junta del 14 de octubre de 2026. "
                      "El presupuesto es de $960,000.00 MXN.")
     assert not result.hallucination_flags
-
-
-def test_a_year_before_a_currency_code_is_no_amount(hotels):
-    # "6–11 March 2027, USD 11,260 total": "2027, USD" is no amount; the total is USD 11,260.
-    result = checked(hotels, "What is the Bluebird Journeys contract total?",
-                     "The Bluebird Journeys contract was signed on 27 November. The total is USD 12,160.00.")
-    assert "USD 12,160.00" in " ".join(f.content for f in result.hallucination_flags)
-    assert "11,260 [corrected]" in result.delivered
 
 
 def test_a_page_giving_the_old_date_twice_has_both_replaced_by_the_later_mail(hotels):

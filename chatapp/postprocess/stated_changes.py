@@ -20,6 +20,7 @@ from dataclasses import replace
 from datetime import date
 
 from chatapp.knowledge.extraction.fields import CHANGE_TO_SIDE, CHANGED_FROM, FRENCH_CHANGE_VERB, REVISED
+from chatapp.knowledge.extraction.values import real_day
 from chatapp.knowledge.parsers.mail import opens_earlier_message
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
@@ -119,7 +120,7 @@ def _dated_like(old: V.FoundValue, new: V.FoundValue) -> V.FoundValue:
             or not (stated.month and stated.day) or stated.either_way):
         return old
     years = [year for year in (anchor.year - 1, anchor.year, anchor.year + 1)
-             if _real_day(year, stated.month, stated.day)]
+             if real_day(year, stated.month, stated.day)]
     if not years:
         return old
     year = min(years, key=lambda y: abs((date(y, stated.month, stated.day) - anchor).days))
@@ -460,20 +461,12 @@ def with_its_year(parsed, written: str | None, old):
         return parsed
     for year in (anchor.year, anchor.year + 1, anchor.year - 1):
         candidate = replace(parsed, year=year)
-        day = candidate.as_date() if _real_day(year, parsed.month, parsed.day) else None
+        day = candidate.as_date() if real_day(year, parsed.month, parsed.day) else None
         if day is None or (day - anchor).days < -90:
             continue
         if parsed.weekday is None or day.weekday() == parsed.weekday:
             return candidate
     return parsed
-
-
-def _real_day(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
 
 
 # What an amount is paid for: "$2,800 per mural", "£40 an hour", "€95/night".

@@ -28,7 +28,7 @@ from chatapp.knowledge.extraction.observations import (
     with_whole_names,
 )
 from chatapp.knowledge.extraction.values import (DATE, SPANISH_MONTH, SPANISH_MONTHS, find_amounts, find_dates,
-                                                 leading_value, value_shape, yearless_date_at_start)
+                                                 leading_value, real_day, value_shape, yearless_date_at_start)
 from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
@@ -219,14 +219,6 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _SPANISH_DAY_MONTH = re.compile(r"(\d{1,2})\s+de\s+(" + SPANISH_MONTH + r")", re.IGNORECASE)
 
 
-def _real_date(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
-
-
 def with_year(value: str, document_date) -> str:
     """A yearless date given its year from the document it is written in: "7 December" in a mail
     of November 2026 is "7 December 2026", "in March" looking forward from then "March 2027"
@@ -237,7 +229,7 @@ def with_year(value: str, document_date) -> str:
         # "(antes 15 de enero)" in a mail of November 2026: the 15 January nearest the mail, 2027's.
         day, month = int(spanish.group(1)), SPANISH_MONTHS[spanish.group(2).lower()]
         years = [y for y in (document_date.year - 1, document_date.year, document_date.year + 1)
-                 if _real_date(y, month, day)]
+                 if real_day(y, month, day)]
         if years:
             year = min(years, key=lambda y: abs(date(y, month, day).toordinal() - document_date.toordinal()))
             return f"{value.strip()} de {year}"

@@ -94,6 +94,15 @@ def _sign(written: str) -> str:
             "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹", "R": "ZAR", "N": "₦", "NGN": "₦", "GHS": "₵"}.get(mark, written)
 
 
+def real_day(year: int, month: int, day: int) -> bool:
+    """Whether the calendar has that day (no 30 February)."""
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
     found = []
     for match in DATE.finditer(text):
