@@ -60,6 +60,13 @@ El presupuesto no cambia.
 Chava
 """
 
+MINUTES = """# Junta de banquetes — 18 de noviembre de 2026
+
+Presentes: Mariana Quiroz, Anselmo Fuentes, Treviño Salas (por teléfono)
+
+- Treviño Salas confirma 120 invitados para la boda del 13 de marzo de 2027.
+"""
+
 GROUP = """## Sales call — Wed 2 Dec 2026
 
 - Bluebird Journeys contract signed on 27 November — 14 rooms, 6–11 March 2027, USD 11,260 total.
@@ -71,7 +78,7 @@ GROUP = """## Sales call — Wed 2 Dec 2026
 def hotels(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "los-arcos", {
         "directorio.md": DIRECTORY, "proyecto-mirador.md": PROJECT, "RE_ Mirador - nueva fecha.eml": MOVED,
-        "sales-call-2026-12-02.md": GROUP})
+        "sales-call-2026-12-02.md": GROUP, "junta-banquetes-2026-11-18.md": MINUTES})
     yield engine
     engine.close()
 
@@ -96,6 +103,11 @@ def test_a_nickname_after_the_bold_name_goes_with_the_first_of_two_surnames(hote
 def test_a_contact_line_wrapped_under_the_entry_leaves_the_role_whole(hotels, name, role, email):
     person = only_entity(hotels, name)
     assert (person.name, person.attributes["role"], person.attributes["email"]) == (name, role, email)
+
+
+def test_two_surnames_alone_are_the_person_whose_name_ends_with_them(hotels):
+    # "Treviño Salas" in the minutes, as Mexican notes call a colleague by both surnames.
+    assert only_entity(hotels, "Treviño Salas").name == "Joaquín Treviño Salas"
 
 
 @pytest.mark.parametrize("question, answer, wrong, right", [

@@ -24,7 +24,7 @@ from chatapp.knowledge.extraction.observations import (
     ALIAS, CHANGE, DESCRIBED, MENTION, clean_name, entity_slug, looks_like_person,
 )
 from chatapp.knowledge.extraction.values import normal_value, value_shape
-from chatapp.lexicon import concepts_of_key, is_common
+from chatapp.lexicon import concepts_of_key, is_common, is_first_name, is_surname
 from chatapp.records import Entity
 
 # Methods whose names are written out in full, in the person's own directory entry.
@@ -220,7 +220,7 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
     full = [g for g in groups if g.type == "person" and any(len(n.split()) > 1 for n in g.names)]
     called: dict[str, list[_Group]] = defaultdict(list)  # a first name or alias -> the people it may be
     for group in full:
-        for word in {_norm(n.split()[0]) for n in group.names} | {_norm(a) for a in group.aliases}:
+        for word in {_norm(n.split()[0]) for n in group.names} | {_norm(a) for a in group.aliases} | _surnames(group):
             called[word].append(group)
     full_ids = {id(g) for g in full}
     kept = []
@@ -234,6 +234,13 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
         elif id(group) in full_ids or any(r.key != MENTION or r.method not in ("table", "record") for r in group.rows):
             kept.append(group)
     return kept
+
+
+def _surnames(group: _Group) -> set[str]:
+    """The two surnames a Spanish or Portuguese name ends with ("Alarcón Téllez" of Rodrigo Alarcón Téllez), as
+    the recogniser may cut them from the given names: the first of them a surname and no given name."""
+    return {_norm(" ".join(words[-2:])) for name in group.names if len(words := name.split()) >= 3
+            and is_surname(words[-2]) and not is_first_name(words[-2]) and is_surname(words[-1])}
 
 
 def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_Group]:
