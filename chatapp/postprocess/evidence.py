@@ -91,11 +91,12 @@ def _stop_words() -> frozenset[str]:
 
 # Spanish articles, prepositions and the commonest verb forms, as a bilingual team's answers and documents
 # write them ("El Proyecto Azotea fue autorizado en la junta del 12 de octubre"): no content of a claim.
-# Words English uses as words of its own ("son", "sin", "era", "al", "con") are left out.
+# Words English or its names use as words of their own ("son", "sin", "era", "al", "con", "hay", "Como",
+# "Les", "Han", "Una") are left out.
 _SPANISH_FUNCTION_WORDS = frozenset("""
-el la los las del de un una unos unas y o u que en es son está están fue fueron ha han hay por para
-se su sus lo le les este esta estos estas ese esa esos esas como pero más muy ya ni cuando donde cual
-""".split()) - {"son", "sin", "era", "al", "con"}
+el la los las del de un unos unas y o u que en es está están fue fueron ha por para
+se su sus lo le este esta estos estas ese esa esos esas pero más muy ya ni cuando donde cual
+""".split())
 
 
 # Courtesy and taste: no source states "great" or "you're welcome", and no answer is
