@@ -323,7 +323,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
         previous_person = people.get(_norm(change.previous)) if change.previous else None
         label = _words(change.key)
         best, best_score = [], 0.0
-        said_old = []  # (group, key, sources) of each value the change names as its old side
+        said_old = []  # (group, key, their sources, key named by the change) of each value it names as its old side
         for group in groups:
             subject_words = set().union(*(_words(n) for n in group.names))
             for key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
