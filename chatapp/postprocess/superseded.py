@@ -252,9 +252,7 @@ def replacement_in_answer(vc: ValueClaim, analysis: AnswerAnalysis, raw: str, pa
     for other in analysis.values:
         gap = analysis.text[other.claim.span[1]:start]
         if other.value.vtype == "weekday" and other.claim.span[1] <= start and not gap.strip(", ") and len(gap) <= 2:
-            # in the answer's language: "el viernes 15 de enero" becomes "el lunes 22 de febrero"
-            weekday = V.render_like(other.claim.text, "weekday", raw, parsed)
-            return (other.claim.span[0], end), f"{weekday}{gap}{text}" if day else text
+            return (other.claim.span[0], end), f"{day:%A}{gap}{text}" if day else text
     return (start, end), text
 
 

@@ -50,11 +50,6 @@ WEEKDAYS = {"monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 
 # French weekdays, written before a French date ("samedi 5 juin 2027").
 FRENCH_WEEKDAY_NAMES = ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche")
 WEEKDAYS.update({name: n for n, name in enumerate(FRENCH_WEEKDAY_NAMES)})
-# Spanish ones, before a Spanish date ("el viernes 15 de enero de 2027"), written in lower case as Spanish
-# writes them (a capital "Domingo" is as often a name).
-SPANISH_WEEKDAY_NAMES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
-WEEKDAYS.update({name: n for n, name in enumerate(SPANISH_WEEKDAY_NAMES)})
-WEEKDAYS.update({"miercoles": 2, "sabado": 5})
 SMALL_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -114,8 +109,7 @@ RELATIVE_RE = re.compile(  # not inside a longer number: "1,250,000 days later" 
     re.IGNORECASE,
 )
 WEEKDAY_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-                        r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
-                        r"|(?-i:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo))s?\b", re.IGNORECASE)
+                        r"|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)s?\b", re.IGNORECASE)
 # A day as a rota or a roster writes it: in full, or cut short and capitalised ("Mon", "Tues.", "Thurs"),
 # which alone could be a word ("Sat down", "Wed in June") and so counts only in a run of days.
 _DAY = (r"(?:[Mm]onday|[Tt]uesday|[Ww]ednesday|[Tt]hursday|[Ff]riday|[Ss]aturday|[Ss]unday)s?"
@@ -709,8 +703,6 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
         if day is None:
             return known_raw
         if vtype == "weekday":
-            if claimed_text.lower() in (*SPANISH_WEEKDAY_NAMES, "miercoles", "sabado"):
-                return SPANISH_WEEKDAY_NAMES[day.weekday()]  # "viernes" is corrected to "lunes"
             french = claimed_text.lower() in FRENCH_WEEKDAY_NAMES  # "samedi" is corrected to "vendredi"
             return FRENCH_WEEKDAY_NAMES[day.weekday()].capitalize() if french and claimed_text[:1].isupper() else (
                 FRENCH_WEEKDAY_NAMES[day.weekday()] if french else day.strftime("%A"))
