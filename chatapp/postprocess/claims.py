@@ -211,6 +211,11 @@ class ClaimExtractor:
                 surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", part))
                 if not re.search(r"\w", surface):
                     continue
+                if not any(re.search(r"[A-Z\d]", word) and (not is_stop(word) or len(word) > 1 and word.isupper())
+                           for word in surface.split()):  # "US", "IT" are names all the same
+                    # "El presupuesto es de", "la": the recogniser's name for a Spanish sentence's opening
+                    # words has no word a name is written with, only function words and lower-case ones.
+                    continue
                 start = ent.start_char + offset + part.index(surface)
                 if ent.label_ == "PERSON" and (given := _GIVEN_BEFORE_PARTICLE.search(doc.text, 0, start)):
                     # "Nurul Huda binti Kamal": the recogniser's "Kamal" is the end of a name joined by "binti".

@@ -88,7 +88,18 @@ def _stop_words() -> frozenset[str]:
 
     # "plus" joins as "and" does ("EUR 500 net plus expenses"): a source in another language says it
     # with a sign or its own word ("zzgl."), and its absence is no claim made up.
-    return frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure", "plus"}
+    return (frozenset(STOP_WORDS) | {"'s", "s", "yes", "no", "also", "actually", "really", "sure", "plus"}
+            | _SPANISH_FUNCTION_WORDS)
+
+
+# Spanish articles, prepositions and the commonest verb forms, as a bilingual team's answers and documents
+# write them ("El Proyecto Azotea fue autorizado en la junta del 12 de octubre"): no content of a claim.
+# Words English or its names use as words of their own ("son", "sin", "era", "al", "con", "hay", "Como",
+# "Les", "Han", "Una") are left out.
+_SPANISH_FUNCTION_WORDS = frozenset("""
+el la los las del de un unos unas y o u que en es está están fue fueron ha por para
+se su sus lo le este esta estos estas ese esa esos esas pero más muy ya ni cuando donde cual
+""".split())
 
 
 # Courtesy and taste: no source states "great" or "you're welcome", and no answer is

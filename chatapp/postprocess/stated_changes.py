@@ -20,6 +20,7 @@ from dataclasses import replace
 from datetime import date
 
 from chatapp.knowledge.extraction.fields import CHANGE_TO_SIDE, CHANGED_FROM, FRENCH_CHANGE_VERB, REVISED
+from chatapp.knowledge.extraction.values import real_day
 from chatapp.knowledge.parsers.mail import opens_earlier_message
 from chatapp.postprocess import values as V
 from chatapp.postprocess.claims import AnswerAnalysis, ValueClaim
@@ -55,11 +56,15 @@ _UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
 # fee to £4,650 + VAT (from £4,200)": the value
 # before the words replaces the one after them ("the award is $7,500, not the $9,000 we asked for"). A few words may qualify the new value first ("should be
 # $385.00 incl. GST, not $358.00", "£420 + VAT rather than £380").
+# Spanish says it so too: "el lunes 22 de febrero de 2027 (antes 15 de enero)", "en lugar del 15 de enero".
 _INSTEAD_OF = re.compile(r"(?:\s+[^\W\d][\w.+/-]*|\s+\+){0,3}?"
-                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than)\s+(?:the\s+)?|\s*,\s*not\s+(?:the\s+)?"
-                         r"|\s*[(,]\s*(?:down|up)\s+from\s+|\s*\(\s*(?:was|previously|formerly|originally|from)\s+)",
+                         r"(?:\s*,?\s*(?:instead\s+of|rather\s+than|en\s+(?:lugar|vez)\s+del?)\s+(?:the\s+)?"
+                         r"|\s*,\s*not\s+(?:the\s+)?"
+                         r"|\s*[(,]\s*(?:down|up)\s+from\s+"
+                         r"|\s*\(\s*(?:was|previously|formerly|originally|from|antes|anteriormente|previamente)\s+(?:el\s+)?)",
                          re.IGNORECASE)
-_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|, not |\(\s*(?:was|previously|formerly|originally|from) ",
+_INSTEAD_OF_WORDS = re.compile(r"instead of|rather than|en (?:lugar|vez) de|, not "
+                               r"|\(\s*(?:was|previously|formerly|originally|from|antes|anteriormente|previamente) ",
                                re.IGNORECASE)
 
 
@@ -115,7 +120,7 @@ def _dated_like(old: V.FoundValue, new: V.FoundValue) -> V.FoundValue:
             or not (stated.month and stated.day) or stated.either_way):
         return old
     years = [year for year in (anchor.year - 1, anchor.year, anchor.year + 1)
-             if _real_day(year, stated.month, stated.day)]
+             if real_day(year, stated.month, stated.day)]
     if not years:
         return old
     year = min(years, key=lambda y: abs((date(y, stated.month, stated.day) - anchor).days))
@@ -456,20 +461,12 @@ def with_its_year(parsed, written: str | None, old):
         return parsed
     for year in (anchor.year, anchor.year + 1, anchor.year - 1):
         candidate = replace(parsed, year=year)
-        day = candidate.as_date() if _real_day(year, parsed.month, parsed.day) else None
+        day = candidate.as_date() if real_day(year, parsed.month, parsed.day) else None
         if day is None or (day - anchor).days < -90:
             continue
         if parsed.weekday is None or day.weekday() == parsed.weekday:
             return candidate
     return parsed
-
-
-def _real_day(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
 
 
 # What an amount is paid for: "$2,800 per mural", "£40 an hour", "€95/night".

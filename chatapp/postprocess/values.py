@@ -27,6 +27,8 @@ from chatapp.knowledge.extraction.values import (
     NAIRA,
     OTHER_SIGNS,
     RAND,
+    SPANISH_MONTH,
+    SPANISH_MONTHS,
     TRAILING_AMOUNT,
     find_amounts,
     numeric_day_first,
@@ -79,6 +81,10 @@ _MONTH_RE_EN = re.compile(_MONTH, re.IGNORECASE)
 GERMAN_MONTH_NAMES = ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
                       "November", "Dezember")
 FRENCH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})(?:er)?\s+(" + FRENCH_MONTH + r")\b\.?(?:\s+(\d{4})\b)?", re.IGNORECASE)
+# "15 de enero de 2027", "22 de febrero": Spanish puts "de" before the month and the year.
+SPANISH_DAY_MONTH_RE = re.compile(r"\b(\d{1,2})\s+de\s+(" + SPANISH_MONTH + r")\b(?:\s+del?\s+(\d{4})\b)?", re.IGNORECASE)
+SPANISH_MONTH_NAMES = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+                       "octubre", "noviembre", "diciembre")
 MONTH_YEAR_RE = re.compile(r"\b" + _MONTH + r"\s+(?:of\s+)?(\d{4})\b", re.IGNORECASE)
 # "9/12/2026", "09/12/26"; "14-12-2026" and "07.12.2026" (India, the Netherlands, Germany…) only with a
 # four-digit year, so a phone number or a version ("1.2.26") is no date.
@@ -130,7 +136,10 @@ FRENCH_TIME_RE = re.compile(
 # East African shillings: "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000", "USh", "TSh"; "/=" after the
 # figure closes a shilling amount, with or without the mark before it ("45,000/=").
 # Dutch and German close a whole amount with ",-" where the cents would be: "€ 186.400,-", "€ 45,–".
-_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs|ngn|ghs"
+_CODES = "usd|eur|gbp|chf|jpy|cad|aud|nzd|sek|nok|dkk|pln|czk|huf|inr|cny|hkd|sgd|zar|kes|ugx|tzs|ngn|ghs|mxn|cop|clp|ars|brl"
+# "$1,240,000.00 MXN", "$412,000.00 MXN": Latin America writes its peso with the dollar sign and the code after
+# the figure to tell it from US dollars; the code is part of the amount.
+_CODE_AFTER = r"(?:\s(?-i:" + _CODES.upper() + r")(?![\w$]))?"
 _SHILLING_MARKS = r"(?-i:K[Ss]hs?|[UT]Shs?)\.?(?=\s?\d)"
 AMOUNT_RE = re.compile(
     r"(?<!\w)((?:[A-Z]{1,3}(?=\$))?[$€£₹¥" + OTHER_SIGNS + r"]|Rs\.?(?=\s?\d)|(?-i:" + RAND + r")|(?-i:" + NAIRA + r")|"
@@ -139,8 +148,9 @@ AMOUNT_RE = re.compile(
     r"([1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,]\d)|[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?(?![\d.,]\d)"
     r"|\d[\d,]*(?:\.\d+)?)"
     r"(?:\s?(k|m|bn|b|thousand|million|billion|mil|milhão|milhões|millón|millones|lakhs?|lacs?|crores?|cr)(?!\w))?"
-    r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?"
-    r"|\b(\d[\d,]*(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
+    r"(?:/=|/-|,[-–]{1,2}(?![\w-]))?" + _CODE_AFTER +
+    # The figure ends on a digit: in "6–11 March 2027, USD 14,350" the year and its comma are no amount.
+    r"|\b(\d(?:[\d,]*\d)?(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
 # Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
@@ -424,6 +434,8 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
         add(m.span(), "date", "date", _date(m.group(3), _month(m.group(2)), m.group(1)))
     for m in FRENCH_DAY_MONTH_RE.finditer(text):
         add(m.span(), "date", "date", _date(m.group(3), FRENCH_MONTHS[m.group(2).lower()], m.group(1)))
+    for m in SPANISH_DAY_MONTH_RE.finditer(text):
+        add(m.span(), "date", "date", _date(m.group(3), SPANISH_MONTHS[m.group(2).lower()], m.group(1)))
     for m in MONTH_YEAR_RE.finditer(text):
         if _lowercase_short_month(m.group(1)):
             continue
@@ -628,9 +640,11 @@ _CURRENCY = {"$": "$", "dollars": "$", "usd": "USD", "us$": "USD", "nz$": "NZD",
              "inr": "INR", "¥": "JPY", "ksh": "KES", "kshs": "KES", "kes": "KES", "ush": "UGX", "ushs": "UGX",
              "ugx": "UGX", "tsh": "TZS", "tshs": "TZS", "tzs": "TZS", "r": "ZAR", "₦": "NGN", "n": "NGN",
              "naira": "NGN", "ngn": "NGN", "₵": "GHS", "cedis": "GHS", "ghs": "GHS", "₱": "PHP", "₩": "KRW", "₺": "TRY",
-             "₪": "ILS", "₫": "VND", "₴": "UAH", "₽": "RUB"}
+             "₪": "ILS", "₫": "VND", "₴": "UAH", "₽": "RUB", "mx$": "MXN", "mxn": "MXN"}
 # Currencies a bare "$" (or "dollars") may stand for: a New Zealander's "$1.2M" is NZ$.
 _DOLLARS = frozenset({"USD", "NZD", "AUD", "CAD", "HKD", "SGD"})
+# and the pesos Latin America writes with the same "$" ("$8,400.00" on a Mexican rate card is MX$ 8.400).
+_PESOS = frozenset({"MXN", "COP", "CLP", "ARS"})
 
 
 def currency(amount_text: str) -> str | None:
@@ -650,7 +664,7 @@ def same_currency(one: str | None, other: str | None) -> bool:
     and a bare "$" any dollar."""
     if one is None or other is None or one == other:
         return True
-    return {one, other} - _DOLLARS == {"$"}
+    return {one, other} - _DOLLARS - _PESOS == {"$"}
 
 
 def one_slip(claimed: str, stated: str) -> bool:
@@ -717,6 +731,8 @@ def render_like(claimed_text: str, vtype: str, known_raw: str, known_parsed: Any
             # "le samedi 15 mai 2027" is corrected in French: "5 juin 2027".
             first = "1er" if day.day == 1 else str(day.day)
             return f"{first} {FRENCH_MONTH_NAMES[day.month - 1]}" + (f" {day.year}" if with_year else "")
+        if SPANISH_DAY_MONTH_RE.search(claimed_text):  # "15 de enero de 2027" is corrected in Spanish
+            return f"{day.day} de {SPANISH_MONTH_NAMES[day.month - 1]}" + (f" de {day.year}" if with_year else "")
         # "May" is a month written in full in three letters: "26 May" is corrected to "9 June", not "9 Jun".
         written_full = re.search(r"[A-Za-z]{4,}|\bMay\b", claimed_text, re.IGNORECASE)
         month = day.strftime("%B") if written_full else day.strftime("%b")

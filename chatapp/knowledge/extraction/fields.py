@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from chatapp.knowledge.extraction.observations import (
     ALIAS,
@@ -26,8 +27,8 @@ from chatapp.knowledge.extraction.observations import (
     table_subject_type,
     with_whole_names,
 )
-from chatapp.knowledge.extraction.values import (DATE, find_amounts, find_dates, leading_value, value_shape,
-                                                 yearless_date_at_start)
+from chatapp.knowledge.extraction.values import (DATE, SPANISH_MONTH, SPANISH_MONTHS, find_amounts, find_dates,
+                                                 leading_value, real_day, value_shape, yearless_date_at_start)
 from chatapp.lexicon import is_common
 
 _FRONT_MATTER = re.compile(r"\A---\n(.*?)\n(?:---|\.\.\.)\n", re.DOTALL)
@@ -117,7 +118,9 @@ _PUTS_AT = re.compile(
 )
 _WEEKDAY_BEFORE = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+"
 # "(was €18,000)", and "(up from €18,000)": the value a bracket gives as the one replaced.
-_WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally|(?:up|down)\s+from)\s+([^()]+?)\s*\)", re.IGNORECASE)
+# Spanish: "el lunes 22 de febrero de 2027 (antes 15 de enero)".
+_WAS = re.compile(r"\(\s*(?:was|previously|formerly|originally|(?:up|down)\s+from|antes|anteriormente|previamente)"
+                  r"\s+(?:(?:el|del)\s+)?([^()]+?)\s*\)", re.IGNORECASE)
 # "moves from Scheduling Officer to the new role of Network Planning Lead": a title changed for another.
 _TITLE_WORDS = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&|for))*"
 _TITLE_FROM_TO = re.compile(
@@ -126,7 +129,9 @@ _TITLE_FROM_TO = re.compile(
 )
 # Markdown stress around words ("**22.1.2027**", "__£12,000__"), as mails and notes write it.
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-_LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that|so|and|but|then|therefore)\b|\([^)]*\)",
+# Spanish ones too: "la nueva fecha de reapertura de la terraza es el …" is of "fecha reapertura terraza".
+_LABEL_NOISE = re.compile(r"\b(?:the|a|an|our|their|its|this|that|so|and|but|then|therefore"
+                          r"|el|la|los|las|del|de|es|son|será|sera|un|una|y|nueva|nuevo|nuevas|nuevos)\b|\([^)]*\)",
                           re.IGNORECASE)
 
 
@@ -213,12 +218,23 @@ def _person_value(value: str) -> tuple[str, str]:
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 
 
+_SPANISH_DAY_MONTH = re.compile(r"(\d{1,2})\s+de\s+(" + SPANISH_MONTH + r")", re.IGNORECASE)
+
+
 def with_year(value: str, document_date) -> str:
     """A yearless date given its year from the document it is written in: "7 December" in a mail
     of November 2026 is "7 December 2026", "in March" looking forward from then "March 2027"
     (chatapp.dates reads the tense). Anything else is returned as it is."""
     if document_date is None or _YEAR.search(value) or not re.search(r"[A-Za-z]", value):
         return value
+    if spanish := _SPANISH_DAY_MONTH.fullmatch(value.strip()):
+        # "(antes 15 de enero)" in a mail of November 2026: the 15 January nearest the mail, 2027's.
+        day, month = int(spanish.group(1)), SPANISH_MONTHS[spanish.group(2).lower()]
+        years = [y for y in (document_date.year - 1, document_date.year, document_date.year + 1)
+                 if real_day(y, month, day)]
+        if years:
+            year = min(years, key=lambda y: abs(date(y, month, day).toordinal() - document_date.toordinal()))
+            return f"{value.strip()} de {year}"
     from chatapp.dates.expressions import resolve_in_document
 
     found = sorted(resolve_in_document(value, document_date), key=lambda e: len(e.text), reverse=True)

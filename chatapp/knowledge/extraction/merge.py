@@ -24,7 +24,7 @@ from chatapp.knowledge.extraction.observations import (
     ALIAS, CHANGE, DESCRIBED, MENTION, clean_name, entity_slug, looks_like_person,
 )
 from chatapp.knowledge.extraction.values import normal_value, value_shape
-from chatapp.lexicon import concepts_of_key, is_common
+from chatapp.lexicon import concepts_of_key, is_common, is_first_name, is_surname
 from chatapp.records import Entity
 
 # Methods whose names are written out in full, in the person's own directory entry.
@@ -220,7 +220,7 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
     full = [g for g in groups if g.type == "person" and any(len(n.split()) > 1 for n in g.names)]
     called: dict[str, list[_Group]] = defaultdict(list)  # a first name or alias -> the people it may be
     for group in full:
-        for word in {_norm(n.split()[0]) for n in group.names} | {_norm(a) for a in group.aliases}:
+        for word in {_norm(n.split()[0]) for n in group.names} | {_norm(a) for a in group.aliases} | _surnames(group):
             called[word].append(group)
     full_ids = {id(g) for g in full}
     kept = []
@@ -234,6 +234,13 @@ def _fold_short_names(groups: list[_Group]) -> list[_Group]:
         elif id(group) in full_ids or any(r.key != MENTION or r.method not in ("table", "record") for r in group.rows):
             kept.append(group)
     return kept
+
+
+def _surnames(group: _Group) -> set[str]:
+    """The two surnames a Spanish or Portuguese name ends with ("Alarcón Téllez" of Rodrigo Alarcón Téllez), as
+    the recogniser may cut them from the given names: the first of them a surname and no given name."""
+    return {_norm(" ".join(words[-2:])) for name in group.names if len(words := name.split()) >= 3
+            and is_surname(words[-2]) and not is_first_name(words[-2]) and is_surname(words[-1])}
 
 
 def _short_name_owners(group: _Group, called: dict[str, list[_Group]]) -> list[_Group]:
@@ -316,6 +323,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
         previous_person = people.get(_norm(change.previous)) if change.previous else None
         label = _words(change.key)
         best, best_score = [], 0.0
+        said_old = []  # (group, key, their sources, key named by the change) of each value it names as its old side
         for group in groups:
             subject_words = set().union(*(_words(n) for n in group.names))
             for key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
@@ -331,6 +339,7 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                         # and which of the entity's keys by the role named ("account lead", not "lead")
                         score += len(label & subject_words) + len(_words(change.subject) & subject_words)
                         score += 0.5 * len(label & _words(key))
+                        said_old.append((group, key, {r.source for r in olds}, bool(label & _words(key))))
                 elif shape == "text":
                     # A text value said without the one it replaces could be anyone's anything, unless the
                     # change names the thing whose it is and the key: "takes over as project lead for Kitui
@@ -350,6 +359,14 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                     best.append((group, key))
         # One group's several keys for a named lead ("lead", "projectleider") all change.
         one_group = not previous and shape == "text" and len({id(group) for group, _ in best}) == 1
+        if len(best) == 1 and previous and shape != "text":
+            # A page that gives the old day or sum twice, as its front matter's "reapertura: 15 de enero de
+            # 2027" and its plan's row "| Reapertura de la terraza | 15 de enero de 2027 |", states one fact:
+            # the change replaces the other too where the change's words name its key.
+            chosen = next((sources for group, key, sources, _ in said_old if (group, key) == best[0]), set())
+            best += [(group, key) for group, key, sources, key_named in said_old
+                     if (group, key) != best[0] and key_named and sources & chosen]
+            one_group = True  # the one chosen, and those stating the same
         for group, key in best if len(best) == 1 or one_group else []:
             template = next(r for r in group.rows if r.key == key)
             # A new holder said without the old one (text, no previous) is written by full name as well.

@@ -51,7 +51,10 @@ HONORIFIC = (
     # "ing." (engineer, hogeschool), "drs." (doctorandus); "mr. drs. Karin Vermeulen" stacks two.
     r"|(?:ir|ing|drs)\."
     # German degrees and forms of address before a name: "Dipl.-Ing. Matthias Weiß", "Herr Dr. Kübler".
-    r"|dipl\.?-?\s?(?:ing|kfm|kff|inf|phys|chem|math|psych|biol|geol)\.?(?:\s?\(fh\))?|herr|frau)\s+"
+    r"|dipl\.?-?\s?(?:ing|kfm|kff|inf|phys|chem|math|psych|biol|geol)\.?(?:\s?\(fh\))?|herr|frau"
+    # Spanish and Latin American degrees and forms of address, always with their full stop: "Lic. María
+    # Ortega" (licenciado/a), "Arq." (architect), "C.P." (contador público), "Mtra." (maestra), "Dra.", "Sra.".
+    r"|(?:lic|licda|arq|mtro|mtra|dra|sr|sra|srta|c\.\s?p)\.)\s+"
 )
 _HONORIFICS = re.compile("^" + HONORIFIC, re.IGNORECASE)
 # Surname particles written in lower case: "Joost van Leeuwen", "Sanne de Vries"; and the Irish
@@ -236,10 +239,13 @@ _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten elev
 # shipwright, locksmith, groundsman, foreman, spokesperson
 # French doers too: "directeur", "coordonnatrice", "secrétaire", "trésorière", "responsable".
 _AGENT_ENDING = re.compile(r"(?:er|or|ist|yst|ant|ian|ee|ary|wright|smith|s(?:wo)?man|sperson|foreman|"
-                           r"eur|euse|trice|iste|aire|ière)$")
+                           r"eur|euse|trice|iste|aire|ière|"
+                           # Spanish doers: "coordinadora", "directora", "contralora", "recepcionista".
+                           r"ora|ista)$")
 _AGENT_WORDS = frozenset("clerk chair head lead architect chef nurse deputy principal vet coach cook pilot "
                          "medic responsable adjoint adjointe agent agente chargé chargée président présidente "
-                         "trésorier president warden captain steward commodore bursar provost superintendent".split())
+                         "trésorier president warden captain steward commodore bursar provost superintendent "
+                         "gerente jefe jefa encargado encargada".split())
 
 
 # Words ending as a doer's does that are no doer: "Whether Kimana Gate shares the water point" names no job "whether".
@@ -247,7 +253,7 @@ _NOT_AGENTS = frozenset("whether either neither other another rather together ho
                         "wherever whoever wherefore therefore never forever over under after later earlier "
                         "further hither thither newsletter letter register folder order number chapter quarter "
                         "matter water weather paper poster banner trailer container charter corner border cover "
-                        "power summer winter dinner".split())
+                        "power summer winter dinner flora diaspora vista".split())
 
 
 def is_job_word(word: str) -> bool:

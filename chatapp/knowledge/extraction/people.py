@@ -138,6 +138,18 @@ def family_name(name: str) -> str:
     return words[-1]
 
 
+def family_names(name: str) -> list[str]:
+    """The family names a nickname goes with: `family_name`, and for a name ending in two surnames, as
+    Spanish and Portuguese names do ("José Luis Vásquez Morales", "Guadalupe Méndez Cruz"), the first of
+    them too, the one people use ("Pepe Vásquez")."""
+    words = name.split()
+    names = [family_name(name)]
+    if len(words) >= 3 and names[0] == words[-1] and is_surname(words[-2]) and not is_first_name(words[-2]) \
+            and is_surname(words[-1]):
+        names.insert(0, words[-2])
+    return names
+
+
 # "Pavla Horáková started on 23 November as assistant brewer": someone who joined, and the job they joined as.
 _JOINED_AS = re.compile(
     rf"(?<![\w'’-])(?P<name>{PROSE_NAME})\s+(?:has\s+)?(?:started|starts|joined|joins|began|begins)\b"
@@ -163,8 +175,9 @@ _KIN = frozenset("daughter son mother father brother sister wife husband cousin 
 _LABELLED = re.compile(r"^\s*([A-Za-z][A-Za-z ./-]{0,24}?)\s*:\s*(.+)$")
 _DIRECTORY_LINE = re.compile(
     r"^\s*(?P<item>[-*•+]\s+|\d+[.)]\s+)?(?P<bold>\*\*|__)?(?P<name>[^*_—–:(|<>\n]{3,60}?)"
-    # "**Tan Wei Ming (Jason)** — Head, Ocean Freight": the name they go by, in brackets after the full name.
-    r"(?:\s*\((?P<goes_by>[A-Z][a-z'’-]{1,20})\))?(?:\*\*|__)?"
+    # "**Tan Wei Ming (Jason)** — Head, Ocean Freight": the name they go by, in brackets after the full name,
+    # inside the bold or after it, in quotes or not ('**José Luis Vásquez Morales** ("Pepe") — Gerente General').
+    r"(?:\*\*|__)?(?:\s*\(\s*[\"“'‘]?(?P<goes_by>[A-Z][a-z'’-]{1,20})[\"”'’]?\s*\))?(?:\*\*|__)?"
     r"\s*(?P<sep>[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
 )
 # "Present: Dana Kim, Rob Ellison and Femi Adeyemi" — who was at a meeting, in its notes.
@@ -202,7 +215,9 @@ _DEFINITION = re.compile(r"^\s{0,3}:\s+(?P<text>\S.*)$")
 _NAME_THEN_NICKNAME = re.compile(
     r"(?P<name>(?<![\w.])(?:[A-Z]\.\s?){1,3}[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?"
     r"|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?\s+[A-Z]\.?(?=\s*\()"
-    r"|[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
+    r"|[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})"
+    # the bold may close before the bracket: '**José Luis Vásquez Morales** ("Pepe")'
+    r"(?:\*\*|__)?" + TRAILING_NICKNAME.pattern.rstrip("$").replace(
         "([A-Z]", "(?P<nickname>[A-Z]", 1)
 )
 # "Lucan Quennell becomes our Head of Communications from Monday", "Dana Kim has been appointed
@@ -324,7 +339,7 @@ def phones_in(text: str) -> list[str]:
 # A label right before a number that makes it a mobile: "mobile 07700…", "Mob:", "cell", "M: 07700…"
 # (the bare letter only with its colon, as signatures write it).
 _MOBILE_LABEL = re.compile(
-    r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone|handphone|h/p)\b\.?|(?-i:\bM:)|(?-i:\bHP\b))"
+    r"(?:\b(?:mobile|mob|cell|cellphone|cell phone|mobile phone|handphone|h/p|cel|celular|móvil)\b\.?|(?-i:\bM:)|(?-i:\bHP\b))"
     r"\s*:?\s*(?:no\.?\s*)?$", re.IGNORECASE)
 
 
@@ -403,7 +418,9 @@ def _title_head(words: list[str]) -> str:
 
 # What follows the head of a French title: "de", "des", "du", "aux", or an adjective ("générale", "principale").
 _FRENCH_TITLE_SECOND = frozenset("de des du aux à général générale principal principale adjoint adjointe exécutif "
-                                 "exécutive administratif administrative".split())
+                                 "exécutive administratif administrative "
+                                 # and of a Spanish one: "Gerente General", "Chef Ejecutivo", "Jefa de Recepción"
+                                 "del general ejecutivo ejecutiva adjunto adjunta".split())
 
 
 def _is_prose_role(role: str) -> bool:
@@ -582,7 +599,10 @@ def _logical_lines(lines: list[str]) -> list[tuple[int, str]]:
         position = offset
         offset += len(line) + 1
         if in_item and joined and re.match(r"^\s{2,}\S", line) and not _LIST_ITEM.match(line):
-            joined[-1] = (joined[-1][0], f"{joined[-1][1].rstrip()} {line.strip()}")
+            # A wrapped line of only addresses and numbers is a field of its own: "— Coordinador de
+            # Eventos" then "  rodrigo@… · cel. +52 951 330 2957" is the role, then the ways to reach him.
+            glue = " · " if _contact_only(line) else " "
+            joined[-1] = (joined[-1][0], f"{joined[-1][1].rstrip()}{glue}{line.strip()}")
             continue
         if joined and _contact_only(line) and _person_names(joined[-1][1]):
             # "**Cathal Ó Dúill** – head climber" then "cathal@… · 086 733 0148": a card whose contact
@@ -623,7 +643,8 @@ def _natural_order_lines(logical: list[tuple[int, str]]) -> list[tuple[int, str]
 # What may sit between the addresses and numbers of a contact line: separators and short labels
 # ("E:", "Mob", "Tel.", "Office:", as US cards write the desk line beside the "Cell:").
 # "DID" (direct line) and "HP" (handphone) are how Singapore and Malaysia label a desk line and a mobile.
-_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|ext|ddi|did|hp|"
+# Spanish cards write "cel." (celular) for the mobile and "tel." for the desk.
+_CONTACT_FILLER = re.compile(r"(?:[\s·|•,;/–—-]|\b(?:e|t|m|tel|mob|mobile|phone|email|e-mail|cell|cel|celular|ext|ddi|did|hp|"
                              r"office|work|desk|direct)\b\.?:?)*",
                              re.IGNORECASE)
 
@@ -775,14 +796,16 @@ class PeopleReader:
             name, goes_by = clean_name(match.group("name")), match.group("goes_by")
             if looks_like_person(name) and _goes_by(goes_by, name):
                 self.add(name, ALIAS, goes_by, 0.85, "nickname", match.start())
-                self.add(name, ALIAS, f"{goes_by} {family_name(name)}", 0.85, "nickname", match.start())
+                for family in family_names(name):
+                    self.add(name, ALIAS, f"{goes_by} {family}", 0.85, "nickname", match.start())
         # 'Maximilian Huber ("Max")': the nickname in quotes in brackets after the full name.
         for match in _NAME_THEN_NICKNAME.finditer(self.text):
             name, nickname = clean_name(match.group("name")), match.group("nickname")
             if looks_like_person(name) and nickname != name.split()[0]:
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
                 if not re.search(r"(?<!\S)[A-Z]\.?(?!\S)|[A-Z]\.\s?[A-Z]\.", name):  # no "Subbu R"
-                    self.add(name, ALIAS, f"{nickname} {name.split()[-1]}", 0.85, "nickname", match.start())
+                    for family in family_names(name):
+                        self.add(name, ALIAS, f"{nickname} {family}", 0.85, "nickname", match.start())
 
     def _appointments(self) -> None:
         """A new title stated in prose is the person's role from the document's date: a newer
@@ -1206,6 +1229,11 @@ class PeopleReader:
             for m in range(n + 1, len(lines)):
                 follow = lines[m]
                 if _ENTRY_END.match(follow) or is_heading(m) or len(details) == _ENTRY_LINES:
+                    break
+                if (entry := _DIRECTORY_LINE.match(follow)) and (other := clean_name(entry.group("name"))) != name \
+                        and looks_like_person(other):
+                    # "## Hacienda Tlaquepaque" over "- **Anselmo Fuentes** — Chef · anselmo@…": a heading over
+                    # other people's entries is a section of the list, not a card of its own.
                     break
                 if follow.strip():
                     details.append(follow.strip())

@@ -22,6 +22,12 @@ GERMAN_MONTHS = {"januar": 1, "jänner": 1, "jan": 1, "februar": 2, "feb": 2, "m
                  "apr": 4, "mai": 5, "juni": 6, "jun": 6, "juli": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
                  "sep": 9, "sept": 9, "oktober": 10, "okt": 10, "november": 11, "nov": 11, "dezember": 12, "dez": 12}
 GERMAN_MONTH = "(?:" + "|".join(sorted(GERMAN_MONTHS, key=len, reverse=True)) + ")"
+# Spanish month names ("15 de enero de 2027", "lunes 22 de febrero de 2027", "6 de marzo del 2027"): the
+# day first, "de" before the month and before the year. Mexico and Spain write "setiembre" too.
+SPANISH_MONTHS = {"enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
+                  "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12}
+SPANISH_MONTH = "(?:" + "|".join(sorted(SPANISH_MONTHS, key=len, reverse=True)) + ")"
+_SPANISH_WEEKDAY = r"(?:lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo),?\s+(?:el\s+)?"
 _FRENCH_WEEKDAY = r"(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|(?:lun|mar|mer|jeu|ven|sam|dim)\.),?\s+"
 _WEEKDAY_NAME = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?"
 _WEEKDAY = rf"(?:{_WEEKDAY_NAME}\.?,?\s+)?"
@@ -30,6 +36,7 @@ DATE = re.compile(
     rf"|{_WEEKDAY}(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>\d{{4}})"
     rf"|(?:{_FRENCH_WEEKDAY})?(?P<d5>\d{{1,2}})(?:er)?\s+(?P<m5>{FRENCH_MONTH})\.?\s+(?P<y5>\d{{4}})"
     rf"|(?P<d6>\d{{1,2}})\.\s?(?P<m6>{GERMAN_MONTH})\.?\s+(?P<y6>\d{{4}})"
+    rf"|(?:{_SPANISH_WEEKDAY})?(?P<d7>\d{{1,2}})\s+de\s+(?P<m7>{SPANISH_MONTH})\s+del?\s+(?P<y7>\d{{4}})"
     rf"|(?P<y3>\d{{4}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})(?![\d-])"
     # "14/12/2026", "14-12-2026", "07.12.2026": numbers only, the year in full (see _numeric_date)
     rf"|(?<![\w/.-])(?P<a4>\d{{1,2}})(?P<s4>[/.-])(?P<b4>\d{{1,2}})(?P=s4)(?P<y4>\d{{4}})(?![\w/]|[.-]\d))",
@@ -45,7 +52,7 @@ _YEARLESS_DATE = re.compile(
 # East Africa writes its shillings "KSh 4.85M", "Kshs. 45,000/=", "KES 4,850,000" (Uganda's "USh", Tanzania's "TSh").
 _SHILLINGS = r"(?<![A-Za-z])(?:K[Ss]hs?\.?|KES|[UT]Shs?\.?|UGX|TZS)(?=\s?\d)"
 # "EUR 3,200.00", "USD 350": a currency's code before the number, in capitals.
-_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN|NGN|GHS)(?=\s?\d)"
+_CODE_MARKS = r"(?<![A-Za-z])(?:EUR|USD|GBP|CHF|CAD|AUD|NZD|INR|ZAR|SEK|NOK|DKK|PLN|NGN|GHS|MXN|COP|CLP|ARS|BRL)(?=\s?\d)"
 # India counts large sums in lakhs (100,000) and crores (10,000,000): "₹38.5 lakh", "INR 1.2 crore",
 # "Rs. 2 Cr"; "/-" closes a rupee amount ("Rs. 45,000/-").
 _INDIAN_SCALE = r"(?i:lakhs?|lacs?|crores?|cr)"
@@ -87,6 +94,15 @@ def _sign(written: str) -> str:
             "EUR": "€", "GBP": "£", "USD": "$", "INR": "₹", "R": "ZAR", "N": "₦", "NGN": "₦", "GHS": "₵"}.get(mark, written)
 
 
+def real_day(year: int, month: int, day: int) -> bool:
+    """Whether the calendar has that day (no 30 February)."""
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
 def find_dates(text: str) -> list[tuple[re.Match, date]]:
     found = []
     for match in DATE.finditer(text):
@@ -96,6 +112,8 @@ def find_dates(text: str) -> list[tuple[re.Match, date]]:
                 value = date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
             elif g["y4"]:
                 value = _numeric_date(int(g["y4"]), int(g["a4"]), int(g["b4"]), g["s4"])
+            elif g["y7"]:
+                value = date(int(g["y7"]), SPANISH_MONTHS[g["m7"].lower()], int(g["d7"]))
             elif g["y6"]:
                 value = date(int(g["y6"]), GERMAN_MONTHS[g["m6"].lower()], int(g["d6"]))
             elif g["y5"]:
