@@ -43,7 +43,9 @@ MOVED_RIVAL_SHARE = 0.5
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # "€1.2m plus VAT" is the price before tax, not a sum the answer worked out.
-AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|"
+# A "contract sum", "lump sum" or "tender sum" is a price a document states (NZS 3910 and the JCT write
+# the contract's price so), not a total the answer worked out; nor is a "sum insured".
+AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|(?<!contract )(?<!lump )(?<!tender )sum(?! insured)|combined|altogether|overall|in all|together|"
                         # "plus VAT", "plus 5 % expenses": a charge on top, no total worked out
                         r"plus(?!\s+(?:\d+(?:[.,]\d+)?\s*%\s+)?(?:VAT|GST|HST|tax|taxes|sales\s+tax|outlays|expenses|"
                         r"disbursements)\b))\b",
