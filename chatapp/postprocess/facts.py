@@ -123,9 +123,11 @@ class FactValidator:
             checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
                                                          finding.evidence, finding.suggestion)
             findings.append(finding)
-        swaps = role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
-            analysis, sources, [f.span for f in findings])
-        for finding in swaps + person_changes(analysis, sources, [f.span for f in [*findings, *swaps]]):
+        # A source saying who holds the role from a day on (a handover) tells why the answer's person is
+        # wrong more surely than a sentence naming someone else in their place: it speaks first.
+        swaps = role_swaps(analysis, sources, [f.span for f in findings])
+        swaps += person_changes(analysis, sources, [f.span for f in [*findings, *swaps]])
+        for finding in swaps + person_swaps(analysis, sources, [f.span for f in [*findings, *swaps]]):
             for name in analysis.names:
                 if name.claim.span == finding.span:
                     checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,
