@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 REGISTER = """{
   "register": "Capital projects",
@@ -166,3 +166,18 @@ def test_a_contract_sum_one_slip_away_is_corrected_not_taken_for_a_total(engine)
     response = checked(engine, "What was the Wharf Lane contract awarded for?",
                        "Mātai Drainage Ltd was awarded C-2027-031 on a contract sum of $1,746,520.00 excl. GST.")
     assert "$1,764,520.00 [corrected]" in response.delivered
+
+
+def test_who_is_a_firms_project_lead_for_a_work_named_without_its_kind_asks_for_the_firms_lead(engine):
+    # "Harbour Road Bridge 7" names "Harbour Road Bridge 7 Renewal"; naming the contractor asks for its lead.
+    answer = offline_answer(engine, "who is the rewarewa structures project lead for harbour road bridge 7?",
+                            "bridge-7-lead")
+    assert "Tia Marsden-Hōhepa" in answer
+    assert "Ngaire" not in answer
+
+
+def test_a_surname_the_recogniser_left_off_an_invented_person_is_flagged_with_the_name(engine):
+    response = checked(engine, "Who walked the Harbour Road Bridge 7 site?",
+                       "Ngaire Whitcombe and Hone Rapana walked the site with Colin Fairbairn from Rewarewa Structures"
+                       " and Dr Ana Kōhatu from Tui Ecology. Piripi Pōtae from NZTA Waka Kotahi also attended.")
+    assert "Piripi Pōtae" in [f.content for f in response.hallucination_flags]

@@ -367,13 +367,21 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                 _move_twin_keys(group, key, change)
 
 
+# The last word of a work's name saying what kind of work it is, which talk leaves out: "the Harbour Road
+# Bridge 7 job" for "Harbour Road Bridge 7 Renewal".
+_KINDS_OF_WORK = frozenset({*WORK_KINDS, "renewal", "renewals", "replacement", "improvements", "extension"})
+
+
+def _without_its_kind(name: str) -> str:
+    """A work's name without its last word when that says the kind of work ("Renewal"), two words left."""
+    words = name.split()
+    return " ".join(words[:-1]) if len(words) >= 3 and words[-1].lower() in _KINDS_OF_WORK else ""
+
+
 def _named_but_its_kind(named: str, names) -> bool:
-    """ "Harbour Road Bridge 7" names the work called "Harbour Road Bridge 7 Renewal": a name that is the
-    work's whole name but for one last capitalised word saying what kind of work it is."""
-    said = _norm(named).split()
-    return len(said) >= 2 and any(
-        len(words := name.split()) == len(said) + 1 and _norm(" ".join(words[:-1])).split() == said
-        and words[-1][:1].isupper() for name in names)
+    """ "Harbour Road Bridge 7" names the work called "Harbour Road Bridge 7 Renewal"."""
+    said = _norm(named)
+    return bool(said) and any(_norm(short) == said for name in names if (short := _without_its_kind(name)))
 
 
 def _owner_keys(group: _Group, label: set[str]) -> set[str]:
@@ -628,6 +636,8 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         aliases += [w for variant in group.names if _INITIAL_WORD.search(variant)
                     for w in variant.split() if not _INITIAL_WORD.fullmatch(w)]
         aliases = [a for a in aliases if not _INITIAL_WORD.fullmatch(a)]
+    elif group.type == "project" and (short := _without_its_kind(name)):
+        aliases.append(short)  # "Harbour Road Bridge 7" for "Harbour Road Bridge 7 Renewal"
     by_key: dict[str, list[Row]] = defaultdict(list)
     for row in group.rows:
         if row.key not in (MENTION, ALIAS):
