@@ -118,13 +118,19 @@ Ruihi
 """
 
 
+PANEL = """Supplier,Category,Contact person,Contact role,Phone,Email
+Mātai Drainage Ltd,Civil – drainage,Hone Rapana,Contract Manager,027 555 0188,hone@mataidrainage.co.nz
+Rewarewa Structures Ltd,Structures,Tia Marsden-Hōhepa,Project Lead,021 555 0931,tia@rewarewastructures.co.nz
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "kererubay", {
         "capital-projects-register.json": REGISTER, "wharf-lane-stormwater.md": PAGE,
         "harbour-rd-bridge-7.md": BRIDGE, "RE_ Wharf Lane pre-start meeting.eml": PRESTART,
         "VO-04 approved.eml": VARIATION, "Bridge 7 - change of project lead.eml": HANDOVER,
-        "notice of award C-2027-031.eml": AWARD})
+        "notice of award C-2027-031.eml": AWARD, "contractor-panel.csv": PANEL})
     yield engine
     engine.close()
 
@@ -181,3 +187,14 @@ def test_a_surname_the_recogniser_left_off_an_invented_person_is_flagged_with_th
                        "Ngaire Whitcombe and Hone Rapana walked the site with Colin Fairbairn from Rewarewa Structures"
                        " and Dr Ana Kōhatu from Tui Ecology. Piripi Pōtae from NZTA Waka Kotahi also attended.")
     assert "Piripi Pōtae" in [f.content for f in response.hallucination_flags]
+
+
+def test_a_firms_contact_person_has_the_role_its_row_gives(engine):
+    # "Contact person: Hone Rapana; Contact role: Contract Manager" is Hone's own role, though the row is the firm's.
+    assert only_entity(engine, "Hone Rapana").attributes.get("role") == "Contract Manager"
+
+
+def test_a_budget_one_slip_from_the_registers_bare_figure_is_corrected_as_the_answer_writes_sums(engine):
+    response = checked(engine, "What is the Wharf Lane Stormwater Renewal budget?",
+                       "The Wharf Lane Stormwater Renewal has an approved budget of $1,857,000.")
+    assert "$1,875,000 [corrected]" in response.delivered
