@@ -198,3 +198,10 @@ def test_a_budget_one_slip_from_the_registers_bare_figure_is_corrected_as_the_an
     response = checked(engine, "What is the Wharf Lane Stormwater Renewal budget?",
                        "The Wharf Lane Stormwater Renewal has an approved budget of $1,857,000.")
     assert "$1,875,000 [corrected]" in response.delivered
+
+
+def test_a_sum_in_millions_is_corrected_with_the_answers_own_scale_letter():
+    from chatapp.postprocess.values import render_like
+
+    assert render_like("$3.69m", "amount", "3960000", 3_960_000.0) == "$3.96m"
+    assert render_like("$3.69M", "amount", "3960000", 3_960_000.0) == "$3.96M"
