@@ -205,3 +205,14 @@ def test_a_sum_in_millions_is_corrected_with_the_answers_own_scale_letter():
 
     assert render_like("$3.69m", "amount", "3960000", 3_960_000.0) == "$3.96m"
     assert render_like("$3.69M", "amount", "3960000", 3_960_000.0) == "$3.96M"
+
+
+def test_only_a_hard_wrapped_paragraph_is_joined_not_a_signature_or_columns():
+    from chatapp.knowledge.parsers.mail import unwrapped_paragraph
+
+    wrapped = "That takes the approved budget for the Tōtara Park Cycleway\nStage 3 from $940,000 to $1,010,000."
+    assert unwrapped_paragraph(wrapped) == wrapped.replace("\n", " ")
+    for kept in ("Ngā mihi,\nRuihi Tamatea\nSenior Project Manager, Infrastructure Delivery Team",
+                 "Wharf Lane trunk main            $1,742,300.00 excl GST\nQuay St laterals    $576,340.00 excl GST",
+                 "Ruihi Tamatea | Contracts Administrator | Kererū Bay District Council\nDDI 07 555 0199"):
+        assert unwrapped_paragraph(kept) == kept

@@ -41,8 +41,8 @@ def opens_earlier_message(line: str) -> bool:
 _WRAPPED_LINE_MIN, _WRAPPED_LINE_MAX = 45, 90
 _QUOTE_PREFIX = re.compile(r"^(?:>[ \t]?)*")
 # A line that is no wrapped prose: a list item, an indented or tabbed line, a "Label: value" field or a
-# mail header ("Sent: …"), a table's or signature's "a | b".
-_NOT_PROSE = re.compile(r"^(?:[-*•+]\s|\d{1,2}[.)]\s|[ \t]|[\w'’ -]{1,30}:(?:\s|$))|\s\|\s|\t")
+# mail header ("Sent: …"), a table's or signature's "a | b", columns lined up with runs of spaces.
+_NOT_PROSE = re.compile(r"^(?:[-*•+]\s|\d{1,2}[.)]\s|[ \t]|[\w'’ -]{1,30}:(?:\s|$))|\s\|\s|\t|\S {3,}\S")
 
 
 def unwrapped_paragraph(paragraph: str) -> str:
