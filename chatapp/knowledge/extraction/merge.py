@@ -464,12 +464,14 @@ def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Ro
 def _move_twin_keys(group: _Group, key: str, change: Row) -> None:
     """A page giving one date under two labels ("prestart_meeting: Tuesday 19 January 2027" in its front
     matter, "Pre-start site meeting: Tuesday 19 January 2027" in its list of key dates) says one thing
-    twice: another key of the changed thing whose every value is the changed key's old value, of the same
-    documents, changes with it."""
+    twice: another key of the changed thing naming the same (a word of it is the changed key's or the
+    change's) whose every value is the changed key's old value, of the same documents, changes with it. A
+    "safety_review" on the day of the old "launch" is another thing on that day, and stays."""
     olds = [r for r in group.rows if r.key == key and r.method != "change"]
     readings = {(reading, r.source) for r in olds for reading in _readings(r.value)}
     shape = value_shape(change.value)
-    for other in {r.key for r in group.rows if r.key not in (key, MENTION, ALIAS)}:
+    named = _words(key) | _words(change.key)
+    for other in {r.key for r in group.rows if r.key not in (key, MENTION, ALIAS) and _words(r.key) & named}:
         rows = [r for r in group.rows if r.key == other]
         if rows and all(r.method != "change" and value_shape(r.value) == shape
                         and any((reading, r.source) in readings for reading in _readings(r.value)) for r in rows):
