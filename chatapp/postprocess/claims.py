@@ -471,8 +471,8 @@ def is_content(token) -> bool:
 
 
 def _surname_left_out(doc, ent):
-    """The token after a one-word PERSON the recogniser stopped short of: "Rangi Pōtae from the agency" is
-    read as "Rangi" alone where the surname has letters it rarely saw. A capitalised word of letters only,
+    """The token after a one-word PERSON the recogniser stopped short of: "Piripi Pōtae from the agency" is
+    read as "Piripi" alone where the surname has letters it rarely saw. A capitalised word of letters only,
     no everyday word, in no entity, and not opening a run of capitalised words (a firm's name), or None."""
     if len(ent) != 1 or ent.end >= len(doc):
         return None

@@ -47,7 +47,7 @@ _NOT_PROSE = re.compile(r"^(?:[-*•+]\s|\d{1,2}[.)]\s|[ \t]|[\w'’ -]{1,30}:(?
 
 def unwrapped_paragraph(paragraph: str) -> str:
     """A paragraph a mail client hard-wrapped, as the one line its writer typed: "That takes the approved
-    budget for Ōhau\nRiver Cycleway Stage 2 from $1,180,000 to $1,265,000" is one sentence, so what
+    budget for Tōtara\nPark Cycleway Stage 3 from $940,000 to $1,010,000" is one sentence, so what
     reads a sentence (a stated change, a claim's evidence) sees it whole. A quoted paragraph ("> …") is
     joined under its quote marks; any other block keeps its lines."""
     lines = paragraph.strip("\n").split("\n")
