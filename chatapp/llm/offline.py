@@ -21,7 +21,7 @@ from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
 from chatapp.knowledge.parsers.mail import is_reply_attribution
-from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, clean_name, looks_like_person
+from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, clean_name, looks_like_person, without_legal_form
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
     ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
@@ -424,7 +424,7 @@ class OfflineResponder:
         named = [k for k in named if not any(k != LABEL_SYNONYMS[label] and set(key_words(k)) < set(key_words(label))
                                              for label in spoken)]
         if named and not re.search(r"\band\b", lowered):
-            return named
+            return _owned(lowered, entity, named)
         # A cue word ("who leads", "when") asks for every key holding its concept: eng_lead and marketing_lead.
         asked = concepts_asked(question)
         order = {concept: rank for rank, concept in enumerate(ATTRIBUTE_CONCEPTS)}
@@ -441,7 +441,7 @@ class OfflineResponder:
                                                                str(entity.attributes.get("phone", "")).strip()):
             cued = ["phone"]  # "what's Jolene's extension?" where her only number is "ext. 12"
         # "who works on Atlas and what's the deadline": both parts, the named key too.
-        return list(dict.fromkeys(cued + named)) if named else cued
+        return _owned(lowered, entity, list(dict.fromkeys(cued + named)) if named else cued)
 
     def _row_on_the_day_asked(self, question: str, entity: _KnownEntity) -> _KnownEntity:
         """ "How many were sold for the Holiday Cabaret on 12/19?": of a table's rows under one name (one
@@ -932,6 +932,23 @@ class _RegistryIndex:
     def short_values_in(self, text: str) -> list[tuple[re.Pattern, str, Any, str]]:
         """The same for values of some words named by their uncommon first word ("Glenasmole")."""
         return self._candidates(self._short_values, text)
+
+
+def _owned(question: str, entity: _KnownEntity, keys: list[str]) -> list[str]:
+    """ "Who is Harbour Civil's project lead for the Wharf job?" asks for the firm's lead: where the question
+    names the value of one of the record's keys ("contractor": Harbour Civil Ltd), a key asked for ("lead")
+    becomes the one key of its kind that is that key's ("contractor_project_lead")."""
+    owners = [set(key_words(k)) for k, v in entity.attributes.items()
+              if isinstance(v, str) and len(firm := without_legal_form(v).lower()) >= 4 and not re.fullmatch(r"[a-z]+:[\w\-]+", v)
+              and re.search(rf"(?<!\w){re.escape(firm)}(?!\w)", question)]
+    if not owners:
+        return keys
+    chosen = []
+    for key in keys:
+        owned = [k for k in entity.attributes if k != key and concepts_of_key(k) & concepts_of_key(key)
+                 and any(owner <= set(key_words(k)) and not owner & set(key_words(key)) for owner in owners)]
+        chosen.append(owned[0] if len(owned) == 1 else key)
+    return list(dict.fromkeys(chosen))
 
 
 def _as_usually_named(entity) -> str:

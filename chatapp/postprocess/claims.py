@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from chatapp.knowledge.extraction.observations import is_job_word, looks_like_person
 from chatapp.knowledge.extraction.people import TITLE_WORDS, address_spells_name, is_job_title, trimmed_title
+from chatapp import lexicon
 from chatapp.lexicon import is_first_name
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop, stem, words
@@ -207,6 +208,8 @@ class ClaimExtractor:
             ent_span = (ent.start_char, ent.end_char)
             if ent.label_ not in NAME_LABELS or _overlaps(ent_span, value_spans + [m.span for m in mentions]):
                 continue
+            if ent.label_ == "PERSON" and (surname := _surname_left_out(doc, ent)) is not None:
+                ent = doc.char_span(ent.start_char, surname.idx + len(surname.text), label=ent.label_) or ent
             for offset, part in cells(ent.text):  # a name never runs across table cells
                 surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", part))
                 if not re.search(r"\w", surface):
@@ -470,6 +473,21 @@ _REFERENCE_CODE = re.compile(r"(?=\S*[A-Za-z])(?=\S*\d)(?:[A-Za-z]+\d[^\W_]*(?:[
 def is_content(token) -> bool:
     """A word of a sentence that says something: a word or a number, not a stop word."""
     return (token.is_alpha or token.like_num) and not is_stop(token.text)
+
+
+def _surname_left_out(doc, ent):
+    """The token after a one-word PERSON the recogniser stopped short of: "Piripi Pōtae from the agency" is
+    read as "Piripi" alone where the surname has letters it rarely saw. A capitalised word of letters only,
+    no everyday word, in no entity, and not opening a run of capitalised words (a firm's name), or None."""
+    if len(ent) != 1 or ent.end >= len(doc):
+        return None
+    nxt = doc[ent.end]
+    after = doc[ent.end + 1] if ent.end + 1 < len(doc) else None
+    if (not nxt.is_alpha or not nxt.text[:1].isupper() or nxt.ent_type_ or nxt.whitespace_ == ""
+            and after is not None and after.is_alpha or lexicon.is_common(nxt.text.lower(), 3.0)
+            or (after is not None and after.text[:1].isupper() and after.is_alpha)):
+        return None
+    return nxt
 
 
 def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView) -> list[EntityMention]:

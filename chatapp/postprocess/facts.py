@@ -47,7 +47,9 @@ _MEASURES = frozenset({"amount", "quantity", "number", "date", "time", "weekday"
 
 PERSON_LIKE = frozenset({"PERSON", "ORG"})
 # "€1.2m plus VAT" is the price before tax, not a sum the answer worked out.
-AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|sum|combined|altogether|overall|in all|together|"
+# A "contract sum", "lump sum" or "tender sum" is a price a document states (NZS 3910 and the JCT write
+# the contract's price so), not a total the answer worked out; nor is a "sum insured".
+AGGREGATES = re.compile(r"\b(?:total|totals|totalling|totaling|(?<!contract )(?<!lump )(?<!tender )sum(?! insured)|combined|altogether|overall|in all|together|"
                         # "plus VAT", "plus 5 % expenses": a charge on top, no total worked out
                         r"plus(?!\s+(?:\d+(?:[.,]\d+)?\s*%\s+)?(?:VAT|GST|HST|tax|taxes|sales\s+tax|outlays|expenses|"
                         r"disbursements)\b))\b",
@@ -125,9 +127,11 @@ class FactValidator:
             checks[id(mismatch.said.claim)] = ClaimCheck(mismatch.said.claim, "contradicted", finding.confidence,
                                                          finding.evidence, finding.suggestion)
             findings.append(finding)
-        swaps = role_swaps(analysis, sources, [f.span for f in findings]) + person_swaps(
-            analysis, sources, [f.span for f in findings])
-        for finding in swaps + person_changes(analysis, sources, [f.span for f in [*findings, *swaps]]):
+        # A source saying who holds the role from a day on (a handover) tells why the answer's person is
+        # wrong more surely than a sentence naming someone else in their place: it speaks first.
+        swaps = role_swaps(analysis, sources, [f.span for f in findings])
+        swaps += person_changes(analysis, sources, [f.span for f in [*findings, *swaps]])
+        for finding in swaps + person_swaps(analysis, sources, [f.span for f in [*findings, *swaps]]):
             for name in analysis.names:
                 if name.claim.span == finding.span:
                     checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,

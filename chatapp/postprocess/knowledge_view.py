@@ -155,6 +155,10 @@ class KnowledgeView:
         if raw in self.entities:
             return KnownValue(key, raw, "entity", raw, source)
         shape, parsed = V.classify(raw)
+        if shape == "number" and "budget" in lexicon.concepts_of_key(key) and re.fullmatch(r"\d{3,}(?:\.\d+)?", raw.strip()):
+            # A register's bare figure under a money key ("approved_budget": 640000) is a sum, in whatever
+            # currency the register keeps: "$460,000" said of it is compared as an amount.
+            shape, parsed = "amount", float(raw)
         return KnownValue(key, raw, shape, parsed, source)
 
     def _load_history(self, registry) -> None:

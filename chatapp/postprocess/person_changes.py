@@ -49,7 +49,12 @@ _ROLE_AFTER_AS = re.compile(r"(?:the\s+|our\s+|new\s+)*((?:(?!(?:on|at|for|of|fr
 # What the role is held on: "on the Kya Sand warehouse (RC-2607)", "for Brindlecombe from Sunniva".
 _THING_AFTER_ROLE = re.compile(r"\s+(?:on|at|for|of|in)\s+((?:(?!(?:from|until|with|and)\b)[^\W\d_][\w'’-]*\s*){1,6})",
                                re.IGNORECASE)
-_CHANGE_WORDS = re.compile(r"\bnow\b|\bover\s+as\b|\breplace[sd]?\b", re.IGNORECASE)
+# "From Monday 1 March Ana Ruru will be Harbour Civil's project lead for the Wharf Street job": a role
+# said to start on a day, held from then on; "As of", "Starting" and "Effective" open such a day too.
+_FROM_DAY = re.compile(r"\b(?:from|as\s+of|starting|effective)\s", re.IGNORECASE)
+_WILL_BE = re.compile(r"\s+(?:will\s+be|becomes|will\s+become)\s+", re.IGNORECASE)
+_CHANGE_WORDS = re.compile(r"\bnow\b|\bover\s+as\b|\breplace[sd]?\b|\bwill\s+be(?:come)?\b|\bbecomes\b",
+                           re.IGNORECASE)
 
 
 def person_changes(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int, int]]) -> list[Finding]:
@@ -125,7 +130,9 @@ def _taken_over(text: str, stems: set[str], view: KnowledgeView) -> list[_Change
     held = []
     mentions = [m for m in view.find_mentions(text)
                 if len(m.entity_ids) == 1 and view.entities[m.entity_ids[0]].type == "person"]
-    for match in _TAKES_OVER.finditer(text):
+    starts = [*_TAKES_OVER.finditer(text),
+              *(m for m in _WILL_BE.finditer(text) if _FROM_DAY.search(text, 0, m.start()))]
+    for match in starts:
         before = [m for m in mentions if m.span[1] <= match.start() and not text[m.span[1]:match.start()].strip()]
         role = _ROLE_AFTER_AS.match(text, match.end())
         if not before or not role:

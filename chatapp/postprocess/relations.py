@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from chatapp.knowledge.extraction.observations import key_for_label
+from chatapp.knowledge.extraction.observations import key_for_label, without_legal_form
 from chatapp.knowledge.extraction.people import role_parts
 from chatapp.knowledge.registry import normalize_alias
 from chatapp.lexicon import concepts_of_key
@@ -49,7 +49,9 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
             if view.entities[entity_id].type == "person":
                 continue  # correct who holds a role in a thing, never which thing a person has
             keys = links.get(entity_id, {})
-            stems = said_stems
+            # "Rewarewa Structures' project lead" names the firm the work's "contractor" holds: the sentence
+            # speaks of the contractor's lead (contractor_project_lead), not the work's own "lead".
+            stems = said_stems | _owner_words(view.entities[entity_id].attributes, sentence.claim.text)
             if _MANAGER_WHO_LEADS.search(sentence.claim.text) and not any("manager" in key for key in keys):
                 # "is the project manager for Bryggen Quay", of work whose "Project manager" column is its lead
                 stems = said_stems | {"lead"}
@@ -178,6 +180,19 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
             keys["lead"] = keys[owners[0]]
     view._relation_links = links
     return links
+
+
+def _owner_words(attributes: dict, text: str) -> set[str]:
+    """The words of each key of a thing whose value, a name (a firm without its "Ltd"), `text` says."""
+    said = text.lower()
+    found: set[str] = set()
+    for key, value in attributes.items():
+        if not isinstance(value, str) or re.fullmatch(r"[a-z]+:[\w\-]+", value) or " " not in value.strip():
+            continue
+        name = without_legal_form(value).lower()
+        if len(name) >= 4 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", said):
+            found |= {_norm(w) for w in key.split("_") if w and not is_stop(w)}
+    return found
 
 
 def _norm(word: str) -> str:

@@ -19,7 +19,9 @@ import re
 from dataclasses import replace
 from datetime import date
 
-from chatapp.knowledge.extraction.fields import CHANGE_TO_SIDE, CHANGED_FROM, FRENCH_CHANGE_VERB, REVISED
+from chatapp.knowledge.extraction.fields import (
+    CHANGE_TO_SIDE, CHANGED_FROM, CHANGED_THING_FROM, FRENCH_CHANGE_VERB, REVISED,
+)
 from chatapp.knowledge.extraction.values import real_day
 from chatapp.knowledge.parsers.mail import opens_earlier_message
 from chatapp.postprocess import values as V
@@ -36,16 +38,6 @@ MIN_SHARED_SHARE = 0.5
 CONFIDENCE = 0.85
 
 
-# "The facility has moved our confocal slot from Tuesday 8 December to Thursday 10 December": the thing
-# moved, said with a determiner, between the verb and "from".
-# "lift the special levy in the EGM motion from $190,000 to $205,000": a sum raised or cut the same way.
-# "That takes the contract sum from R14 850 000,00 to R15 372 400,00": a variation's effect on a total.
-_CHANGED_THING_FROM = re.compile(
-    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|brings|takes|took|lift|lifted|raise|raised|increase|increased|"
-    r"reduce|reduced|cut|lower|lowered|revise|revised|adjust|adjusted|bump|bumped)\s+"
-    r"(?:our|the|their|his|her|its|your|my|this|that)\s+(?:[\w'’-]+\s+){0,6}?from\s+",
-    re.IGNORECASE,
-)
 # "The price is now $198,220 inc GST ($180,200.00 ex GST), up from $186,450": the value after "up
 # from" is the old one, the new one is before it — a few qualifying words and a bracketed aside between.
 _UP_FROM = re.compile(r"\b(?:up|down)\s+from\s+", re.IGNORECASE)
@@ -75,7 +67,7 @@ def stated_changes(sentence: str) -> tuple[tuple[V.FoundValue, V.FoundValue], ..
     lowered = sentence.lower()
     if "from" not in lowered and not _INSTEAD_OF_WORDS.search(lowered) and not _FRENCH_FROM.search(lowered):
         return ()
-    matches = list(CHANGED_FROM.finditer(sentence)) + list(_CHANGED_THING_FROM.finditer(sentence))
+    matches = list(CHANGED_FROM.finditer(sentence)) + list(CHANGED_THING_FROM.finditer(sentence))
     if matches:
         # "Standard consult goes from $84.00 to $89.00 and after-hours consult from $155.00 to $165.00":
         # the verb is not said again for the second change it governs.

@@ -80,6 +80,17 @@ CHANGED_FROM = re.compile(
     rf"|\b(?:{FRENCH_CHANGE_VERB})\b[^.;:!?]{{0,40}}?\s(?:de|du)\s+(?=\d)",
     re.IGNORECASE,
 )
+# "The facility has moved our confocal slot from Tuesday 8 December to Thursday 10 December": the thing
+# moved, said with a determiner, between the verb and "from".
+# "lift the special levy in the EGM motion from $190,000 to $205,000": a sum raised or cut the same way.
+# "That takes the contract sum from R14 850 000,00 to R15 372 400,00": a variation's effect on a total; the
+# thing may be named at length ("takes the approved budget for Tōtara Park Cycleway Stage 3 from …").
+CHANGED_THING_FROM = re.compile(
+    r"\b(?:moved|changed|shifted|pushed|rescheduled|postponed|brought|brings|takes|took|lift|lifted|raise|raised|increase|increased|"
+    r"reduce|reduced|cut|lower|lowered|revise|revised|adjust|adjusted|bump|bumped)\s+"
+    r"(?:our|the|their|his|her|its|your|my|this|that)\s+(?P<thing>(?:[\w'’-]+\s+){0,10}?)from\s+",
+    re.IGNORECASE,
+)
 # "goes up to ₦53.2m (N53,200,000.00) from ₦48.5m": the new side first, then the old after "from".
 _UP_TO = re.compile(r"\b(?:goes|go|going|went|gone|has gone|comes|came|rises|rose|risen|falls|fell|drops|dropped)\s+"
                     r"(?:up|down)\s+to\s+", re.IGNORECASE)
@@ -406,12 +417,14 @@ class FieldReader:
         """ "the start moves from Monday 7 December to Wednesday 9 December": a change that names
         the value it replaces, so the merge finds the attribute holding that value."""
         found = False
-        for match in CHANGED_FROM.finditer(line):
+        for match in [*CHANGED_FROM.finditer(line), *CHANGED_THING_FROM.finditer(line)]:
             after = line[match.end():]
             old = _value_at_start(after)
             to = re.match(CHANGE_TO_SIDE, after[len(old):]) if old and after.startswith(old) else None
             new = _value_at_start(after[len(old) + to.end():]) if to else ""
-            label = _clause_label(line, match.start())
+            # "That takes the approved budget for … from $940,000 to …": the thing between verb and "from".
+            label = (match.group("thing").strip() if match.re is CHANGED_THING_FROM
+                     else _clause_label(line, match.start()))
             if not new and (titles := _TITLE_FROM_TO.match(after)):
                 # A title moved for another: the merge only takes it where the old title is held.
                 old, new = titles.group("old"), titles.group("new")
@@ -543,8 +556,10 @@ def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
     for raw in text.split("\n"):
         line = raw.strip()
         previous = lines[-1][0] if lines else ""
-        # "(was 14.12.2026), because …" wrapped onto its own line goes on the line before too.
-        if ((line[:1].islower() or _WAS.match(line))
+        # "(was 14.12.2026), because …" wrapped onto its own line goes on the line before too, and so does a
+        # date or sum the wrap put first ("… is now Wednesday\n27 January 2027 at 10am") after a line
+        # stopping mid-sentence, on a lower-case word or a day's or month's name.
+        if ((line[:1].islower() or _WAS.match(line) or _wrapped_value(line, previous))
                 and previous and not previous.startswith((">", "#", "|"))
                 and not previous.endswith((".", "!", "?", ":")) and not _FIELD_LINE.match(line)):
             lines[-1] = (f"{previous} {line}", lines[-1][1])
@@ -552,6 +567,20 @@ def _unwrapped_lines(text: str) -> list[tuple[str, int]]:
             lines.append((line, offset))
         offset += len(raw) + 1
     return lines
+
+
+# Where a wrapped line stops mid-sentence before a figure: a lower-case word, or a day's or month's name.
+_MID_SENTENCE_END = re.compile(
+    r"(?:\b[a-z][\w'’-]*|\b(?i:mon|tues|wednes|thurs|fri|satur|sun)day|\b(?i:january|february|march|april|may|june|"
+    r"july|august|september|october|november|december))$")
+_LIST_NUMBER = re.compile(r"\d{1,2}[.)]\s")
+
+
+def _wrapped_value(line: str, previous: str) -> bool:
+    """Whether `line`, opening with a figure or a currency sign, goes on from `previous`, which stops where
+    a sentence cannot end, rather than being a list's next number."""
+    return (bool(re.match(r"[\d$£€¥₹₦]", line)) and not _LIST_NUMBER.match(line)
+            and bool(_MID_SENTENCE_END.search(previous.rstrip())))
 
 
 def _clause_label(line: str, end: int) -> str:

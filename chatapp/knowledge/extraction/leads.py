@@ -121,8 +121,13 @@ _NEW_REF = rf"(?:[A-Z][\w'’-]+\s+[\"“'‘][A-Z][\w'’-]*[\"”'’](?:\s+[A
 _ROLE_WORDS = (r"(?P<role>(?:[a-z][\w-]*\s+){0,2}?"
                r"(?:lead|leader|manager|owner|director|partner|sponsor|contact|coordinator|chair|head|[a-z]*leider"
                r"|[a-zäö]*päällikkö|[a-zåäö]*ledare))")
-_ROLE = r"(?:the\s+|our\s+|their\s+)?" + _ROLE_WORDS
-_OF_THING = r"(?:\s+(?:for|on|of)\s+(?:the\s+)?(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&)){0,5}))?"
+# "Harbour Civil's project lead": whose the role is, a firm in its possessive, kept in the role's key (the
+# merge finds which of a project's keys that firm holds, "contractor_project_lead" rather than "project_lead").
+_ROLE = (r"(?:the\s+|our\s+|their\s+|(?P<owner>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,3})['’]s?\s+)?"
+         + _ROLE_WORDS)
+# The thing may carry a number in its name ("Harbour Road Bridge 7").
+_OF_THING = (r"(?:\s+(?:for|on|of)\s+(?:the\s+)?"
+             r"(?P<thing>[A-Z][\w'’&-]*(?:\s+(?:[A-Z][\w'’&-]*|of|and|&|\d{1,4}(?![\w/.-]))){0,5}))?")
 # "Peter Mwangi (peter.mwangi@…) takes over": a way to reach the new holder, or their job, in brackets.
 _ASIDE = r"(?:\s*\([^()\n]{1,80}\))?"
 _HANDOVERS = (
@@ -182,7 +187,8 @@ def read_handovers(text: str, writer: str = "") -> list[Observation]:
             if not new or new == old or not (old or (named and match.start() not in read)):
                 continue
             read.add(match.start())
-            found.append(Observation(thing, CHANGE, key_for_label(match.group("role")), new, 0.8, "change",
+            role = " ".join(filter(None, (match.groupdict().get("owner"), match.group("role"))))
+            found.append(Observation(thing, CHANGE, key_for_label(role), new, 0.8, "change",
                                      match.start(), previous=old))
     return found
 

@@ -328,12 +328,14 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
             subject_words = set().union(*(_words(n) for n in group.names))
             for key in {r.key for r in group.rows if r.key not in (MENTION, ALIAS)}:
                 # "go_live: 07/12/2026" on a page is a date, though it reads two ways (_readings).
-                olds = [r for r in group.rows if r.key == key and value_shape(r.value) == shape
+                olds = [r for r in group.rows if r.key == key
+                        and (value_shape(r.value) == shape or _bare_figure_of(change.previous, r.value, shape))
                         and (not r.doc_date or not change.doc_date or r.doc_date < change.doc_date)]
                 if not olds:
                     continue
                 if previous:
-                    score = 10.0 if any(_readings(change.previous) & _readings(r.value) or (
+                    score = 10.0 if any(_readings(change.previous) & _readings(r.value)
+                                        or _bare_figure_of(change.previous, r.value, shape) or (
                         previous_person and people.get(_norm(r.value)) == previous_person) for r in olds) else 0.0
                     if score:  # a title many hold, a day two works share: whose changed, by the name said,
                         # and which of the entity's keys by the role named ("account lead", not "lead")
@@ -345,11 +347,14 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                     # change names the thing whose it is and the key: "takes over as project lead for Kitui
                     # Boreholes" (that project's lead), "I am taking over as projectleider of Hofbogen" (each of
                     # its keys that holds its lead).
-                    named = change.subject and _work_forms(change.subject) & {_norm(n) for n in group.names}
+                    named = change.subject and (_work_forms(change.subject) & {_norm(n) for n in group.names}
+                                                or _named_but_its_kind(change.subject, group.names))
                     if not (named and (label & _words(key) or
                                        "lead" in concepts_of_key(change.key) and "lead" in concepts_of_key(key))):
                         continue
-                    score = 5.0
+                    # "Harbour Civil's project lead": the key of the firm's role ("contractor_project_lead",
+                    # the work's contractor being Harbour Civil Ltd) before the work's own "project_lead".
+                    score = 5.0 + (1.0 if _words(key) & _owner_keys(group, label) else 0.0)
                 else:
                     key_overlap = len(label & _words(key))
                     score = key_overlap + 0.5 * len(label & subject_words) if key_overlap else 0.0
@@ -376,6 +381,42 @@ def _apply_changes(groups: list[_Group], changes: list[Row], people: dict[str, s
                                   "change", change.position, change.doc_date, change.source))
             if not handover:
                 _move_named_rows(groups, group, key, change)
+                _move_twin_keys(group, key, change)
+
+
+# The last word of a work's name saying what kind of work it is, which talk leaves out: "the Harbour Road
+# Bridge 7 job" for "Harbour Road Bridge 7 Renewal".
+_KINDS_OF_WORK = frozenset({*WORK_KINDS, "renewal", "renewals", "replacement", "improvements", "extension"})
+
+
+def _without_its_kind(name: str) -> str:
+    """A work's name without its last word when that says the kind of work ("Renewal"), two words left."""
+    words = name.split()
+    return " ".join(words[:-1]) if len(words) >= 3 and words[-1].lower() in _KINDS_OF_WORK else ""
+
+
+def _named_but_its_kind(named: str, names) -> bool:
+    """ "Harbour Road Bridge 7" names the work called "Harbour Road Bridge 7 Renewal"."""
+    said = _norm(named)
+    return bool(said) and any(_norm(short) == said for name in names if (short := _without_its_kind(name)))
+
+
+def _owner_keys(group: _Group, label: set[str]) -> set[str]:
+    """The words of each key of `group` whose value a change's role names as its owner: "Harbour Civil's
+    project lead" names the firm the work's "contractor" key holds ("Harbour Civil Ltd")."""
+    keys: set[str] = set()
+    for row in group.rows:
+        if row.key not in (MENTION, ALIAS) and value_shape(row.value) == "text":
+            keys |= _words(row.key) if (_words(row.value) - _words(row.key)) & label else set()
+    return keys
+
+
+def _bare_figure_of(previous: str, value: str, shape: str) -> bool:
+    """A register's bare figure ("approved_budget": 940000) is the sum a change names as its old one
+    ("from $940,000 to $1,010,000"): the same figures, four or more before any decimals, nothing else."""
+    bare = re.fullmatch(r"\s*(\d{4,})(?:\.0+)?\s*", value)
+    figures = re.fullmatch(r"[^\d]{0,4}(\d{1,3}(?:,\d{3})+|\d{4,})(?:\.0+)?", previous.strip()) if previous else None
+    return bool(shape == "amount" and bare and figures and figures.group(1).replace(",", "") == bare.group(1))
 
 
 def _work_forms(described: str) -> set[str]:
@@ -435,6 +476,24 @@ def _move_named_rows(groups: list[_Group], changed: _Group, key: str, change: Ro
                    for r in rows):
                 group.rows.append(Row(rows[0].subject, rows[0].subject_type, row_key, change.value,
                                       change.confidence, "change", change.position, change.doc_date, change.source))
+
+
+def _move_twin_keys(group: _Group, key: str, change: Row) -> None:
+    """A page giving one date under two labels ("prestart_meeting: Tuesday 19 January 2027" in its front
+    matter, "Pre-start site meeting: Tuesday 19 January 2027" in its list of key dates) says one thing
+    twice: another key of the changed thing naming the same (a word of it is the changed key's or the
+    change's) whose every value is the changed key's old value, of the same documents, changes with it. A
+    "safety_review" on the day of the old "launch" is another thing on that day, and stays."""
+    olds = [r for r in group.rows if r.key == key and r.method != "change"]
+    readings = {(reading, r.source) for r in olds for reading in _readings(r.value)}
+    shape = value_shape(change.value)
+    named = _words(key) | _words(change.key)
+    for other in {r.key for r in group.rows if r.key not in (key, MENTION, ALIAS) and _words(r.key) & named}:
+        rows = [r for r in group.rows if r.key == other]
+        if rows and all(r.method != "change" and value_shape(r.value) == shape
+                        and any((reading, r.source) in readings for reading in _readings(r.value)) for r in rows):
+            group.rows.append(Row(rows[0].subject, rows[0].subject_type, other, change.value, change.confidence,
+                                  "change", change.position, change.doc_date, change.source))
 
 
 def _distinct_spellings(name: str, aliases: list[str]) -> list[str]:
@@ -596,6 +655,8 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
         aliases += [w for variant in group.names if _INITIAL_WORD.search(variant)
                     for w in variant.split() if not _INITIAL_WORD.fullmatch(w)]
         aliases = [a for a in aliases if not _INITIAL_WORD.fullmatch(a)]
+    elif group.type == "project" and (short := _without_its_kind(name)):
+        aliases.append(short)  # "Harbour Road Bridge 7" for "Harbour Road Bridge 7 Renewal"
     by_key: dict[str, list[Row]] = defaultdict(list)
     for row in group.rows:
         if row.key not in (MENTION, ALIAS):

@@ -150,11 +150,15 @@ def _whole_date(cell: str) -> bool:
 
 def _paired_people(keys: list[str], row: list[str], number: int, method: str) -> list[Observation]:
     """ "contact_name: Wouter Smeets; contact_email: w.smeets@…" -> Wouter Smeets's email; so does
-    "contact: Wouter Smeets; contact_email: …" (a JSON record's {"contact": {"name": …, "email": …}})."""
+    "contact: Wouter Smeets; contact_email: …" (a JSON record's {"contact": {"name": …, "email": …}}), and
+    "contact_person: Wouter Smeets; contact_role: …"."""
     found = []
     for key, cell in zip(keys, row):
         if key.endswith("_name"):
             prefix = key[: -len("name")]
+        elif key.endswith("_person") and key != "_person":
+            # "Contact person: Dana Kim; Contact role: Project Lead": the contact's own role.
+            prefix = key[: -len("person")]
         elif any(other.startswith(key + "_") for other in keys):
             prefix = key + "_"
         else:

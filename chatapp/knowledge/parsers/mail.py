@@ -36,6 +36,34 @@ def opens_earlier_message(line: str) -> bool:
     return is_reply_attribution(line) or bool(_EARLIER_BANNER.match(line))
 
 
+# A mail client wraps a paragraph's lines at 72–78 characters, so every line but its last runs long; a
+# signature, an address block or a list has short lines, and is left as written.
+_WRAPPED_LINE_MIN, _WRAPPED_LINE_MAX = 45, 90
+_QUOTE_PREFIX = re.compile(r"^(?:>[ \t]?)*")
+# A line that is no wrapped prose: a list item, an indented or tabbed line, a "Label: value" field or a
+# mail header ("Sent: …"), a table's or signature's "a | b", columns lined up with runs of spaces.
+_NOT_PROSE = re.compile(r"^(?:[-*•+]\s|\d{1,2}[.)]\s|[ \t]|[\w'’ -]{1,30}:(?:\s|$))|\s\|\s|\t|\S {3,}\S")
+
+
+def unwrapped_paragraph(paragraph: str) -> str:
+    """A paragraph a mail client hard-wrapped, as the one line its writer typed: "That takes the approved
+    budget for Tōtara\nPark Cycleway Stage 3 from $940,000 to $1,010,000" is one sentence, so what
+    reads a sentence (a stated change, a claim's evidence) sees it whole. A quoted paragraph ("> …") is
+    joined under its quote marks; any other block keeps its lines."""
+    lines = paragraph.strip("\n").split("\n")
+    if len(lines) < 2:
+        return paragraph
+    prefix = _QUOTE_PREFIX.match(lines[0]).group(0)
+    if any(_QUOTE_PREFIX.match(line).group(0).strip() != prefix.strip() for line in lines):
+        return paragraph
+    bodies = [line[len(_QUOTE_PREFIX.match(line).group(0)):].rstrip() for line in lines]
+    if any(not body or _NOT_PROSE.search(body) for body in bodies):
+        return paragraph
+    if not all(_WRAPPED_LINE_MIN <= len(body) <= _WRAPPED_LINE_MAX for body in bodies[:-1]):
+        return paragraph
+    return prefix + " ".join(bodies)
+
+
 def _part_text(part) -> str:
     payload = part.get_payload(decode=True) or b""
     charset = part.get_content_charset() or "utf-8"
@@ -81,7 +109,7 @@ def _parse_email(data: bytes, path: Path) -> ParsedDocument:
                 builder.add(kind, piece, level)
         else:
             for paragraph in re.split(r"\n[ \t]*\n", content):
-                builder.add("paragraph", paragraph)
+                builder.add("paragraph", unwrapped_paragraph(paragraph))
     metadata = {
         "from": fields["From"], "to": fields["To"], "cc": fields["Cc"], "subject": fields["Subject"],
         "message_id": fields["Message-ID"], "attachments": ", ".join(attachments),
