@@ -627,11 +627,9 @@ def _cells(line: str) -> list[str]:
 
 # Headers that name a record, surest first (Dutch "Naam" as "Name"); a contact's name column names the record's contact,
 # so it comes last ("supplier, contact_name, contact_email": the record is the supplier).
-# "Name" in Dutch, Swedish, Norwegian and Finnish comes before "title": a staff list's "Naam | Titel" names
-# each person, where the "Titel" is their job.
-_NAME_KEYS = ("name", "naam", "namn", "navn", "nimi", "full_name", "person", "employee", "staff", "staff_member",
-              "member", "client_name", "supplier", "vendor", "company", "organisation", "organization", "project",
-              "title", "item", "label", "who", "contact_name", "projectnaam")
+_NAME_KEYS = ("name", "full_name", "person", "employee", "staff", "staff_member", "member", "client_name",
+              "supplier", "vendor", "company", "organisation", "organization", "project", "title", "item", "label",
+              "who", "contact_name", "naam", "projectnaam")
 
 
 _TOTAL = re.compile(r"(?:sub)?total|sum|grand total", re.IGNORECASE)

@@ -603,6 +603,8 @@ LABEL_SYNONYMS = {
     "projektipäällikkö": "lead", "projektipaallikko": "lead", "vastuuhenkilö": "lead", "vastuuhenkilo": "lead",
     "kutsumanimi": "nickname", "yhteyshenkilö": "contact", "yhteyshenkilo": "contact",
     # Swedish labels, as Finland-Swedish and Swedish offices write them.
+    # "Namn" (Swedish; Norwegian "Navn", Finnish "Nimi") is the "Name" a table's rows are named by.
+    "namn": "name", "navn": "name", "nimi": "name",
     "e_post": "email", "e_postadress": "email", "roll": "role", "titel": "title", "befattning": "role",
     "avdelning": "department", "projektledare": "lead", "ansvarig": "lead", "smeknamn": "nickname", "kontaktperson": "contact",
     "tilltalsnamn": "nickname",
