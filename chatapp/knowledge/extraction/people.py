@@ -1231,9 +1231,10 @@ class PeopleReader:
                 if _ENTRY_END.match(follow) or is_heading(m) or len(details) == _ENTRY_LINES:
                     break
                 if (entry := _DIRECTORY_LINE.match(follow)) and (other := clean_name(entry.group("name"))) != name \
-                        and looks_like_person(other):
+                        and looks_like_person(other) and not is_job_title(other):
                     # "## Hacienda Tlaquepaque" over "- **Anselmo Fuentes** — Chef · anselmo@…": a heading over
-                    # other people's entries is a section of the list, not a card of its own.
+                    # other people's entries is a section of the list, not a card of its own. (The card's own
+                    # "Senior Estimator — tenders and pricing" is its job, no other person.)
                     break
                 if follow.strip():
                     details.append(follow.strip())
