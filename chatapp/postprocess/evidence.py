@@ -412,13 +412,15 @@ class TextIndex:
         by_stem = self._name_starts.get("stem:" + stem(word), [])
         return sorted({*by_letter, *by_stem}) if by_stem else by_letter
 
-    def best_sentence(self, stems: set[str]) -> tuple[str, float]:
-        """The source sentence sharing the most of `stems`, and the share."""
+    def best_sentence(self, stems: set[str], also_held=None) -> tuple[str, float]:
+        """The source sentence sharing the most of `stems`, and the share; `also_held(sentence)`: stems a
+        sentence holds besides its words' (a name it writes by its initials)."""
         if not stems or not self.sentences:
             return "", 0.0
         best, best_overlap = "", 0.0
         for sentence, sentence_stems, _ in self.sentences:
-            overlap = len(stems & sentence_stems) / len(stems)
+            held = sentence_stems | also_held(sentence) if also_held else sentence_stems
+            overlap = len(stems & held) / len(stems)
             if overlap > best_overlap:
                 best, best_overlap = sentence, overlap
         return best, best_overlap

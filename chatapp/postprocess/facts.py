@@ -332,18 +332,11 @@ class FactValidator:
         for run_stems, one, _ in units:
             stems = (stems - run_stems) | {one}
 
-        def held(text: str, text_stems) -> set[str] | frozenset[str]:
+        def by_initials(text: str) -> set[str]:
             # A sentence that writes the name by its initials ("CAM grant — answer expected …") names it.
-            return set(text_stems) | {one for _, one, initials in units
-                                      if initials and re.search(rf"\b{initials}\b", text)}
+            return {one for _, one, initials in units if initials and re.search(rf"\b{initials}\b", text)}
 
-        if units:
-            best, overlap = "", 0.0
-            for text, text_stems, _ in sources.supplied.sentences:
-                if (share := len(stems & held(text, text_stems)) / len(stems)) > overlap:
-                    best, overlap = text, share
-        else:
-            best, overlap = sources.supplied.best_sentence(stems)
+        best, overlap = sources.supplied.best_sentence(stems, by_initials if units else None)
         if len(stems) >= 3:
             # "He has accepted and starts on Monday 11 January 2027": the sentence before names who. Read
             # against the value's own clause: "…, and Dr Mereana Pōtae will mentor him" is another fact.
@@ -382,7 +375,8 @@ class FactValidator:
         if len(rivals) != 1:
             return None
         tied = {best} if by_values else {t for t, t_stems, _ in sources.supplied.sentences
-                                         if len(stems & (held(t, t_stems) if units else t_stems)) / len(stems) == overlap}
+                                         if len(stems & (t_stems | by_initials(t) if units else t_stems))
+                                         / len(stems) == overlap}
         if len(tied) > 1 and not all(len(r := rivals_in(t)) == 1 and (_agrees(rivals[0], r[0]) or (
                 r[0].vtype == rivals[0].vtype and V.same_value(r[0].vtype, r[0].parsed, rivals[0].parsed))) for t in tied):
             # "His email is …" as like "Email: tamsin@…" as "Email: idris@…": no telling which — unless
