@@ -91,21 +91,49 @@ def test_evidence_embedded_while_the_model_answers_changes_no_result(choir):
         ready = warm.prepare(chunks)
         assert ready is not None
         ready.result()
-        kept = set(warm.support_model.vectors._vectors)
-        assert all(t in kept for c in chunks for t in _sentences_of(c))
+        kept = warm.support_model.vectors.kept()
+        assert all(" ".join(t.split()) in kept for c in chunks for t in _sentences_of(c))
         embedded = []
         embedder.embed = lambda texts: embedded.extend(texts) or original(texts)
         try:
             result = warm.process(answer, question=question, rag_chunks=chunks, now=NOW)
         finally:
             del embedder.embed
-        assert not kept & set(embedded), question
+        assert not kept & {" ".join(t.split()) for t in embedded}, question
         assert [(f.hallucination_type, f.span, f.confidence) for f in result.hallucination_flags] == \
             [(f.hallucination_type, f.span, f.confidence) for f in expected.hallucination_flags], question
         assert (result.confidence, result.support, result.recommendation) == \
             (expected.confidence, expected.support, expected.recommendation), question
         assert [(c.text, c.score, c.flagged, c.evidence, c.reason) for c in result.claim_support] == \
             [(c.text, c.score, c.flagged, c.evidence, c.reason) for c in expected.claim_support], question
+
+
+def test_the_answer_and_its_words_are_embedded_once_beside_the_parse(choir):
+    """A chat turn's answer, and its everyday words the chunks lack, are embedded while spaCy parses it
+    (on the check's embedding thread), and nothing is embedded twice: the support model's claims wait
+    for those vectors rather than computing them again after the parse."""
+    import threading
+
+    from chatapp.postprocess import Postprocessor
+
+    embedder = choir.kb.embedder
+    original = embedder.embed
+    question, answer = "When do rehearsals run?", "Rehearsals begin at 7 pm and finish at 9 pm."
+    chunks = choir.kb.search(question)
+    post = Postprocessor(choir.kb.registry, embedder=embedder)
+    post.prepare(chunks, question=question).result()
+    calls: list[tuple[str, list[str]]] = []
+    embedder.forget()
+    embedder.embed = lambda texts: calls.append((threading.current_thread().name, list(texts))) or original(texts)
+    try:
+        result = post.process(answer, question=question, rag_chunks=chunks, now=NOW)
+    finally:
+        del embedder.embed
+    assert result.recommendation == "Accept"  # "begin" and "finish" read by meaning: the words were wanted
+    texts = [t for _, batch in calls for t in batch]
+    assert len(texts) == len(set(texts)), calls
+    beside = {t for thread, batch in calls if thread.startswith("postprocess-embed") for t in batch}
+    assert answer in beside and {"begin", "finish"} <= beside, calls
 
 
 def _sentences_of(chunk) -> list[str]:

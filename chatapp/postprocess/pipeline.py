@@ -29,7 +29,9 @@ from chatapp.postprocess.findings import Sources
 from chatapp.postprocess.hallucination import EarlierWords, reads_earlier, to_flags
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.precedence import settle
-from chatapp.postprocess.support import EvidencePool, SupportModel, chunk_text, evidence_parts, settle_flags
+from chatapp.postprocess.support import (
+    EvidencePool, SupportModel, chunk_text, evidence_parts, settle_flags, unfound_words,
+)
 from chatapp.records import (
     ANSWER_LEVEL,
     CoherenceResult,
@@ -174,25 +176,27 @@ class Postprocessor:
         extractor = ClaimExtractor(self.nlp, view)
         resolved = list(resolved_entities)
         embedder = self.embedder if self.settings.use_embeddings else None
-        # The answer's vector (for its topical fit) is computed while spaCy parses it: the two are
-        # most of a check's time, and the embedding model's session lets go of the GIL as it runs.
-        topic_vectors = (self._embedding_beside().submit(embedder.embed, [question, response])
-                         if embedder is not None and wants_topic_vectors(question, response) else None)
+        supplied_texts = [*evidence, *(chunk_text(c) for c in rag_chunks)]
+        answer_vectors = self._embed_ahead(embedder, question, response, [] if evidence else supplied_texts)
         analysis = extractor.extract(response, resolved)
         self._remember_parse(response, analysis.doc)
         prior = self._priors(extractor, [t.content for t in history if t.role == "assistant" and t.content.strip()],
                              analysis)
         sources = Sources(
             view=view,
-            supplied=text_index([*evidence, *(chunk_text(c) for c in rag_chunks)]),
+            supplied=text_index(supplied_texts),
             records=text_index(_entity_records(view, analysis, resolved)),
             given=text_index([question, *(t.content for t in history if t.role == "user")]),
             prior=prior,
             explicit=bool(evidence),
             supplied_dates=(*(None for _ in evidence), *(c.date for c in rag_chunks)),
         )
+        # Waited for here even when the topic does not want it: the support model's claims would
+        # otherwise embed the answer a second time while this is still under way.
+        if answer_vectors is not None:
+            answer_vectors = self.support_model.vectors.of(embedder, answer_vectors)
         coherence = assess_coherence(question, analysis, view, resolved, embedder,
-                                     topic_vectors.result() if topic_vectors is not None else None)
+                                     answer_vectors if wants_topic_vectors(question, response) else None)
         # Retrieved chunks, the registry and earlier turns are evidence too, each under its own name.
         parts = evidence_parts(list(evidence), evidence_labels, rag_chunks, sources.records,
                                [t.content for t in history])
@@ -221,6 +225,8 @@ class Postprocessor:
                 # A corrected claim counts as right (as in the validation score): the support is that of
                 # the answer as corrected, not of the wrong value it no longer says.
                 fixed = corrected_text(response, [reported[i] for i in corrected])
+                if embedder is not None and sources.grounded:
+                    self.support_model.vectors.prefetch(embedder, [fixed], self._embedding_beside())  # as above
                 fixed_support = self.support_model.assess(extractor.extract(fixed, resolved), sources, question,
                                                           parts, self.embedder)
                 answer_support = self.support_model.answer_support(fixed_support, fixed, sources)
@@ -267,6 +273,28 @@ class Postprocessor:
         recommendation, guidance = recommend(response, [], set(), coherence, 0.0, self.settings.delivery)
         return PostprocessedResponse(response, response, [], coherence, FactualValidationResult(score=0.0),
                                      recommendation, 0.0, guidance)
+
+    def _embed_ahead(self, embedder, question: str, response: str, retrieved_texts: list[str]):
+        """Start, beside spaCy's parse of the answer, the embeddings its check is likely to want: the
+        question's and the answer's, for its topical fit, and in a chat turn (held to `retrieved_texts`,
+        the chunks retrieved for it, with no evidence given) also for the support model, which reads a
+        claim the chunks' words leave weak by its meaning there, and then compares those of its everyday
+        words that the chunks lack with the chunks' words (_near_words): embed those words too. The
+        parse and these embeddings are most of a check's time, and the embedding model's session lets go
+        of the GIL as it runs, so on two cores they overlap; before, all but the topic's were embedded
+        one after the other once the parse was done. Vectors are the same whoever computes them: this
+        changes when the work is done, not what it finds. Returns the texts to ask SupportModel.vectors
+        for, which waits for their vectors (None: not wanted)."""
+        if embedder is None:
+            return None
+        chat = any(t and t.strip() for t in retrieved_texts) and self.support_model.similarity != "never"
+        if not (chat or wants_topic_vectors(question, response)):
+            return None
+        kept, executor = self.support_model.vectors, self._embedding_beside()
+        kept.prefetch(embedder, [question, response], executor)
+        if chat:
+            kept.prefetch(embedder, unfound_words(response, question, text_index(retrieved_texts)), executor)
+        return [question, response]
 
     def _embedding_beside(self) -> ThreadPoolExecutor:
         with self._lock:

@@ -289,6 +289,7 @@ class SentenceVectors:
     def prefetch(self, embedder, texts: list[str], executor, first=None):
         """Start embedding those of `texts` not kept yet, on `executor`, after calling `first` (when given):
         the Future doing it (None: nothing to do)."""
+        texts = [_spacing(t) for t in texts]
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._vectors and t not in self._pending]
             if not missing:
@@ -301,6 +302,7 @@ class SentenceVectors:
     def of(self, embedder, texts: list[str]):
         import numpy as np
 
+        texts = [_spacing(t) for t in texts]
         with self._lock:
             waiting = {self._pending[t] for t in texts if t in self._pending}
         for future in waiting:
@@ -316,6 +318,16 @@ class SentenceVectors:
         if missing:
             found.update(self._compute(embedder, missing))
         return np.stack([found[t] for t in texts])
+
+    def kept(self) -> set[str]:
+        with self._lock:
+            return set(self._vectors)
+
+    def drop(self, texts) -> None:
+        """Forget these texts' vectors (a benchmark starts each answer with its own vectors uncomputed)."""
+        with self._lock:
+            for text in texts:
+                self._vectors.pop(text, None)
 
     def _compute(self, embedder, texts: list[str], first=None) -> dict:
         try:
@@ -333,6 +345,12 @@ class SentenceVectors:
             with self._lock:
                 for text in texts:
                     self._pending.pop(text, None)
+
+
+def _spacing(text: str) -> str:
+    """A text as SentenceVectors keeps it: WordPiece ignores how words are spaced, so "a claim\n" and
+    "a claim" share a vector (the embedder's own memory keys texts the same way)."""
+    return " ".join(text.split())
 
 
 class SupportModel:
@@ -655,7 +673,8 @@ class SupportModel:
         are scored again by the full model. Returns the index of that sentence for each claim (by id)."""
         closest = {}
         evidence = self.vectors.of(embedder, [s.text for s in pool.sentences])
-        claims = embedder.embed([s.text for s in pending])
+        # Through the kept vectors: the answer's own sentence may be on its way there (Postprocessor._embed_ahead).
+        claims = self.vectors.of(embedder, [s.text for s in pending])
         similarities = claims @ evidence.T
         for support, row in zip(pending, similarities):
             best = int(row.argmax())
@@ -727,6 +746,17 @@ def _quoted(claim: str, sentence: str) -> bool:
     """The claim is the evidence sentence's own words, in its order (all of it, or a run of it)."""
     said, source = [w.lower() for w in words(claim)], [w.lower() for w in words(sentence)]
     return bool(said) and any(source[i:i + len(said)] == said for i in range(len(source) - len(said) + 1))
+
+
+def unfound_words(answer: str, question: str, supplied: TextIndex) -> list[str]:
+    """The answer's everyday words that its evidence lacks and its question does not ask: those a weak
+    claim's _near_words may compare with the evidence's words (a superset: the records and earlier
+    turns may hold some), worth embedding before the claims are known."""
+    asked = {stem(w) for w in words(question) if not is_stop(w)}
+    return list(dict.fromkeys(
+        w.lower() for w in words(answer)
+        if len(w) > 2 and w.isalpha() and w.islower() and not is_stop(w) and stem(w) not in asked
+        and not supplied.has_word(w)))
 
 
 def _plain_words(sentence: str) -> list[str]:
