@@ -136,6 +136,41 @@ def test_names_recognised_only_where_a_sentence_can_hold_one_are_those_of_the_wh
             [(t.text, t.ent_type_) for t in whole.doc if t.is_title], answer
 
 
+def test_a_corrected_answer_keeps_the_names_of_the_answer_where_they_moved(registry_engine):
+    # The support of an answer as corrected is read from a parse of the corrected text with the names of
+    # the answer carried over (each edit's new text keeping the kind of what it replaced), not recognised
+    # a second time: the names are those the recogniser finds reading the corrected text.
+    post = Postprocessor(registry_engine.kb.registry)
+    extractor = ClaimExtractor(post.nlp, post.view())
+    cases = [
+        # a person for a person, a date for a date, another span after both moving by their lengths
+        ("Bill Harrington met Ann Lee in Paris on 21 March 2027 with the Berlin team.",
+         [("Bill Harrington", "Gregory Sandoval-Pike"), ("21 March", "4 March")]),
+        # the figure inside a money name, the weekday at the start of a date
+        ("The budget of $450,000 was approved by Lena Vogel on Monday, March 3, 2027.",
+         [("450,000", "420,000"), ("Monday", "Tuesday")]),
+        # a name at the very end, and a change that leaves the rest in place
+        ("Dana Kim leads the Atlas migration, and the vendor contract goes to Omar Haddad",
+         [("Omar Haddad", "Lena Vogel")]),
+    ]
+    for answer, changes in cases:
+        edits, fixed = [], answer
+        for old, new in changes:
+            start = answer.index(old)
+            edits.append(((start, start + len(old)), new))
+        for (start, end), new in sorted(edits, reverse=True):
+            fixed = fixed[:start] + new + fixed[end:]
+        original = extractor.extract(answer)
+        carried = extractor.extract(fixed, names_of=(original, edits))
+        afresh = extractor.extract(fixed)
+        # Each name keeps its kind (where the recogniser misreads one, the corrected text keeps the reading).
+        assert [e.label_ for e in carried.doc.ents] == [e.label_ for e in original.doc.ents], fixed
+        assert [(e.text, e.label_) for e in carried.doc.ents] == [(e.text, e.label_) for e in afresh.doc.ents], fixed
+        assert [(n.claim.text, n.claim.span, n.label) for n in carried.names] == \
+            [(n.claim.text, n.claim.span, n.label) for n in afresh.names], fixed
+        assert any(new in [e.text for e in carried.doc.ents] for _, new in changes)  # an edit's name is there
+
+
 def test_earlier_turns_never_seen_are_held_to_the_answer_though_only_those_a_check_reads_are_parsed(
         registry_engine):
     # A fresh Postprocessor parses an earlier answer only when a check could read more of it than its

@@ -24,7 +24,7 @@ from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import is_stop, stem, words
 from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, EntityMention, KnowledgeView
 from chatapp.postprocess.layout import cells, code_block_spans, line_pieces, table_line_spans, table_rows
-from chatapp.postprocess.recogniser import recognise_names
+from chatapp.postprocess.recogniser import carry_names, recognise_names
 from chatapp.postprocess.stance import SentenceMode, sentence_mode
 from chatapp.postprocess.statements import in_title
 from chatapp.records import Claim, ResolvedEntity
@@ -155,13 +155,19 @@ class ClaimExtractor:
         self.nlp = nlp
         self.view = view
 
-    def extract(self, text: str, resolved: list[ResolvedEntity] = (), with_ner: bool = True) -> AnswerAnalysis:
-        """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names)."""
+    def extract(self, text: str, resolved: list[ResolvedEntity] = (), with_ner: bool = True,
+                names_of: tuple[AnswerAnalysis, list[tuple[tuple[int, int], str]]] | None = None) -> AnswerAnalysis:
+        """`with_ner=False` skips spaCy's NER (earlier turns only need their values and known names).
+        `names_of`: (the analysis of an answer, the edits — span and new text — that made `text` of it):
+        `text` is that answer corrected, and has its names where they moved to, each edit's new text
+        keeping the kind of what it replaced, instead of the recogniser's reading."""
         if "ner" not in self.nlp.pipe_names:
             return self.analyse(self.nlp(text), text, resolved)
         doc = self.nlp(text, disable=["ner"])
         mentions = self.view.find_mentions(text)
-        if with_ner:
+        if names_of is not None and names_of[0].doc is not None:
+            carry_names(names_of[0].doc, names_of[1], doc)
+        elif with_ner:
             # The recogniser reads only the sentences that can hold a name (recogniser.py).
             recognise_names(self.nlp, doc, [m.span for m in mentions])
         return self.analyse(doc, text, resolved, mentions)

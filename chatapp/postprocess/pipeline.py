@@ -224,11 +224,13 @@ class Postprocessor:
             if corrected:
                 # A corrected claim counts as right (as in the validation score): the support is that of
                 # the answer as corrected, not of the wrong value it no longer says.
-                fixed = corrected_text(response, [reported[i] for i in corrected])
+                edits = [reported[i] for i in corrected]
+                fixed = corrected_text(response, edits)
                 if embedder is not None and sources.grounded:
                     self.support_model.vectors.prefetch(embedder, [fixed], self._embedding_beside())  # as above
-                fixed_support = self.support_model.assess(extractor.extract(fixed, resolved), sources, question,
-                                                          parts, self.embedder)
+                fixed_analysis = extractor.extract(
+                    fixed, resolved, names_of=(analysis, [(f.replace_span, f.replacement) for f in edits]))
+                fixed_support = self.support_model.assess(fixed_analysis, sources, question, parts, self.embedder)
                 answer_support = self.support_model.answer_support(fixed_support, fixed, sources)
         trust = 1.0 if sources.explicit else self.support_model.weights.retrieved_trust if sources.grounded else 0.0
         faint = [f for f in findings if f.confidence < delivery.flag_at]
