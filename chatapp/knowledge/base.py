@@ -308,7 +308,7 @@ class KnowledgeBase:
             report.entities, report.facts = len(entity_ids), len(fact_ids)
             # SQLite first: chunks that only Chroma still holds after a kill are ignored by search.
             with self.database.transaction() as db:
-                for table in ("observations", "chunks"):
+                for table in ("observations", "chunks", "word_forms"):
                     self._delete_in(db, table, "document_id", document_ids)
                 self._delete_in(db, "documents", "id", document_ids)
                 for table in ("entity_aliases", "entity_attributes", "attribute_history"):

@@ -28,6 +28,7 @@ from chatapp.knowledge.registry import (
     parse_facts,
 )
 from chatapp.knowledge.discovery import discover
+from chatapp.knowledge.word_forms import written_forms
 from chatapp.records import FailedFile, IngestReport, RebuildReport
 from chatapp.token_count import token_counter
 
@@ -346,6 +347,7 @@ class Ingester:
         old_ids = {r["id"] for r in self.database.query("SELECT id FROM chunks WHERE document_id = ?", (document_id,))}
         with self.database.transaction() as db:
             db.execute("DELETE FROM chunks WHERE document_id = ?", (document_id,))
+            db.execute("DELETE FROM word_forms WHERE document_id = ?", (document_id,))
             if item.observations is not None:
                 db.execute("DELETE FROM observations WHERE document_id = ?", (document_id,))
             db["documents"].upsert(
@@ -376,6 +378,10 @@ class Ingester:
                     }
                     for n, (chunk_id, span) in enumerate(item.chunks.items())
                 ]
+            )
+            db["word_forms"].insert_all(
+                [{"document_id": document_id, "lower": lower, "form": form, "uses": uses}
+                 for (lower, form), uses in written_forms(item.parsed.text).items()]
             )
             doc_date = item.doc_date.isoformat() if item.doc_date else None
             db["observations"].insert_all(
@@ -471,6 +477,7 @@ class Ingester:
             with self.database.transaction() as db:
                 db.execute("DELETE FROM chunks WHERE document_id = ?", (row["id"],))
                 db.execute("DELETE FROM observations WHERE document_id = ?", (row["id"],))
+                db.execute("DELETE FROM word_forms WHERE document_id = ?", (row["id"],))
                 db.execute("DELETE FROM documents WHERE id = ?", (row["id"],))
                 self.kb.bump_version()
             report.chunks_removed += removed

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from chatapp.accents import strip_accents
+from chatapp.knowledge.word_forms import consistent_forms
 from chatapp.records import Entity, Fact
 from chatapp.storage.database import Database
 
@@ -284,6 +285,18 @@ class Registry:
         for text in texts:
             words.update(w for w in re.findall(r"[\w'@.\-]+", text or "") if any(c.isalpha() for c in w))
         return words
+
+    def document_word_forms(self) -> dict[str, str]:
+        """{lower-case word: form} for the words the ingested documents write with capitals mid-sentence
+        and never in lower case ("abuja" → "Abuja", "nitda" → "NITDA"): see knowledge/word_forms.py."""
+        rows = self.database.query("SELECT lower, form, sum(uses) AS uses FROM word_forms GROUP BY lower, form")
+        return consistent_forms((r["lower"], r["form"], r["uses"]) for r in rows)
+
+    def document_words(self) -> set[str]:
+        """The lower-case words the ingested documents use at least twice, everyday words left out
+        (knowledge/word_forms.py): words of the user's world the spelling tier leaves alone."""
+        rows = self.database.query("SELECT lower FROM word_forms GROUP BY lower HAVING sum(uses) >= 2")
+        return {r["lower"] for r in rows}
 
     def stamp(self) -> tuple:
         """Changes whenever an entity or fact is added, removed or stored again, or the values

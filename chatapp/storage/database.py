@@ -189,9 +189,26 @@ def _m005_claim_support(db: sqlite3.Connection) -> None:
     )
 
 
+def _m006_word_forms(db: sqlite3.Connection) -> None:
+    # How each document writes the words it gives capitals mid-sentence ("the Abuja office"), beside its
+    # lower-case uses of them (form = lower): preprocessing capitalises a word the documents always do
+    # (chatapp/knowledge/word_forms.py). Redone with the document, dropped with it.
+    _run_statements(
+        db,
+        """
+        CREATE TABLE word_forms (
+            document_id TEXT NOT NULL REFERENCES documents(id), lower TEXT NOT NULL, form TEXT NOT NULL,
+            uses INTEGER NOT NULL
+        );
+        CREATE INDEX word_forms_document ON word_forms(document_id)
+        """,
+    )
+
+
 # Append new migrations; never edit one that has shipped.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_initial, _m002_fact_times, _m003_flag_corrected, _m004_learnt_knowledge, _m005_claim_support,
+    _m006_word_forms,
 ]
 
 

@@ -120,6 +120,7 @@ class LexicalCorrector:
         self._extra_forms: dict[str, str] = {}  # lower-case -> as the knowledge base writes it
         self._names_without_apostrophe: dict[str, str] = {}  # "osullivan" -> "O'Sullivan"
         self._extra_exact: set[str] = set()  # exactly as written ("iPhone" is no case slip)
+        self._document_words: set[str] = set()  # the documents' words: known, not offered as candidates
         self._lexicon: Lexicon | None = None
         self._decisions: dict[tuple, Decision | None] = {}
         self.add_vocabulary(extra_vocabulary)
@@ -149,6 +150,13 @@ class LexicalCorrector:
                 if "'" in lower[1:-1] and word[:1].isupper():
                     self._names_without_apostrophe[lower.replace("'", "")] = word
 
+    def add_document_words(self, words: Iterable[str]) -> None:
+        """Lower-case words the ingested documents use: never corrected away ("zenlith" is a firm of
+        theirs, not "zenith"), though not offered for a misspelling (a folder holds too many for the
+        candidate index, and its own slips among them)."""
+        self._decisions.clear()
+        self._document_words.update(words)
+
     def vocabulary_form(self, lower: str) -> str | None:
         """A lower-case word as the knowledge base writes it ("atlas" -> "Atlas"), or None."""
         return self._extra_forms.get(lower)
@@ -170,7 +178,8 @@ class LexicalCorrector:
 
     def is_known(self, lower: str) -> bool:
         """Whether a lower-case word is one to leave alone (dictionary, web list, knowledge base, chat)."""
-        if self.lexicon.is_word(lower) or lower in self._extra_forms or lower in abbreviations.CHAT_WORDS:
+        if (self.lexicon.is_word(lower) or lower in self._extra_forms or lower in abbreviations.CHAT_WORDS
+                or lower in self._document_words):
             return True
         if technology_name(lower) is not None:
             return True  # "graphql": a name to case, not a word to respell

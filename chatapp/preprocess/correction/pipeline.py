@@ -63,6 +63,7 @@ class CorrectionPipeline:
         self._load_nlp = load_nlp
         self._lexical = lexical
         self._names: KnownNames | None = None
+        self._forms: dict[str, str] | None = None
         self._parses: OrderedDict[str, object] = OrderedDict()
         self._tags: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._lock = threading.Lock()
@@ -82,9 +83,24 @@ class CorrectionPipeline:
             if self._lexical is None:
                 from chatapp.preprocess.correction.lexical import LexicalCorrector
 
-                vocabulary = self.registry.vocabulary() if self.registry is not None else ()
-                self._lexical = LexicalCorrector(vocabulary)
+                vocabulary = self.registry.vocabulary() if self.registry is not None else set()
+                # The documents' capitalised words are known words too: never corrected away, and
+                # offered for a misspelling of one ("Abujaa").
+                self._lexical = LexicalCorrector(vocabulary | set(self._document_forms().values()))
+                if self.registry is not None:
+                    self._lexical.add_document_words(self.registry.document_words())
             return self._lexical
+
+    @property
+    def document_forms(self) -> dict[str, str]:
+        """{lower-case word: form} for the words the ingested documents always capitalise."""
+        with self._lock:
+            return self._document_forms()
+
+    def _document_forms(self) -> dict[str, str]:
+        if self._forms is None:
+            self._forms = self.registry.document_word_forms() if self.registry is not None else {}
+        return self._forms
 
     @property
     def nlp(self):
@@ -142,8 +158,10 @@ class CorrectionPipeline:
         """Pick up names and words that an ingest added to the registry."""
         with self._lock:
             self._names = None
+            self._forms = None
             if self._lexical is not None and self.registry is not None:
-                self._lexical.add_vocabulary(self.registry.vocabulary())
+                self._lexical.add_vocabulary(self.registry.vocabulary() | set(self._document_forms().values()))
+                self._lexical.add_document_words(self.registry.document_words())
 
     # --- correcting ----------------------------------------------------------------------
 
@@ -189,7 +207,8 @@ class CorrectionPipeline:
         semantic = SemanticCorrector(names, self.tag_words if tagging else None,
                                      previous_question=previous_question,
                                      vocabulary_form=self.lexical.vocabulary_form,
-                                     acronym_form=self.lexical.acronym_form)
+                                     acronym_form=self.lexical.acronym_form,
+                                     document_form=self.document_forms.get)
         lexical = self.lexical if "lexical" in tiers else None
 
         def run_lexical() -> bool:

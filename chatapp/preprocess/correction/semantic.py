@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from chatapp.knowledge.word_forms import EVERYDAY_ZIPF
 from chatapp.lexicon import zipf
 from chatapp.preprocess.correction.followups import complete_followup
 from chatapp.preprocess.correction.names import KnownNames, _strip_possessive
@@ -75,20 +76,32 @@ DATE_PATTERN = re.compile(
 )
 
 
+# How sure a word the documents always capitalise, typed in lower case, is their name (_fix_written_forms),
+# by how often English uses the word at all (zipf): "eindhoven", "nitda" (under RARE_ZIPF) are names
+# anywhere; "abuja", "leeds", "slack" are names mostly; "reading", "bath", "bill" (EVERYDAY_ZIPF and over)
+# are everyday words first, and left as typed.
+RARE_ZIPF = 3.0
+RARE_WORD_FORM_CONFIDENCE = 0.85
+WORD_FORM_CONFIDENCE = 0.75
+
+
 class SemanticCorrector:
     def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None,
                  previous_question: str | None = None, vocabulary_form: Callable[[str], str | None] | None = None,
-                 acronym_form: Callable[[str], str | None] | None = None):
+                 acronym_form: Callable[[str], str | None] | None = None,
+                 document_form: Callable[[str], str | None] | None = None):
         """`tagger`: words -> their spaCy POS tags, to tell "johns email" (a
         possessive) from "johns said"; without one, a simpler word test.
         `previous_question`: the user's last turn, to complete a follow-up.
         `vocabulary_form`: a lower-case word -> as the knowledge base writes it, or None.
-        `acronym_form`: a lower-case word -> the capitals the knowledge base only writes it in, or None."""
+        `acronym_form`: a lower-case word -> the capitals the knowledge base only writes it in, or None.
+        `document_form`: a lower-case word -> the capitals the ingested documents always give it, or None."""
         self.names = names or KnownNames()
         self.tagger = tagger
         self.previous_question = previous_question
         self.vocabulary_form = vocabulary_form
         self.acronym_form = acronym_form
+        self.document_form = document_form
 
     def correct(self, doc: TokenizedInput) -> list[CorrectionRecord]:
         """Fix possessives of known people and misspelled known names; sets token texts."""
@@ -106,6 +119,8 @@ class SemanticCorrector:
         records += fix_word_types(doc, known | fixed, TIER)
         fixed = {i for r in records for i in _indices_in(doc, r.span)}
         records += self._fix_acronyms(doc, known | fixed)
+        fixed = {i for r in records for i in _indices_in(doc, r.span)}
+        records += self._fix_written_forms(doc, known | fixed)
         records += complete_followup(doc, self.previous_question, self.names, TIER)
         return sorted(records, key=lambda r: r.span)
 
@@ -124,6 +139,29 @@ class SemanticCorrector:
             records.append(CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original,
                                             corrected=form, correction_type="Capitalization", confidence=0.85,
                                             alternatives=[(form, 0.85), (token.text, 0.15)]))
+            token.text = form
+        return records
+
+    def _fix_written_forms(self, doc: TokenizedInput, claimed: set[int]) -> list[CorrectionRecord]:
+        """ "is the abuja office open" -> "Abuja": a word the user's documents write with capitals
+        mid-sentence, at least twice and never in lower case, is a name of their world (a place, a
+        product, an agency) typed in lower case. Sure for a word English seldom uses otherwise; less
+        so the commoner it is; never for an everyday word ("reading", "bill", "may"), whatever a
+        folder calls its town or its invoices."""
+        if self.document_form is None:
+            return []
+        records = []
+        for index, token in enumerate(doc.tokens):
+            if index in claimed or not is_editable_word(token) or not token.text.islower():
+                continue
+            form = self.document_form(token.text)
+            frequency = zipf(token.text)
+            if form is None or form == token.text or frequency >= EVERYDAY_ZIPF:
+                continue
+            confidence = RARE_WORD_FORM_CONFIDENCE if frequency < RARE_ZIPF else WORD_FORM_CONFIDENCE
+            records.append(CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original,
+                                            corrected=form, correction_type="Capitalization", confidence=confidence,
+                                            alternatives=[(form, confidence), (token.text, round(1 - confidence, 2))]))
             token.text = form
         return records
 
