@@ -33,8 +33,8 @@ EVERYDAY_ZIPF = 4.4
 
 def written_forms(text: str) -> Counter:
     """(lower-case word, form) → uses: the words `text` writes with a capital where no sentence start
-    calls for one, alone (not in a run of capitalised words), and its lower-case words (form == lower-case word; another document may capitalise
-    them), each but everyday words (EVERYDAY_ZIPF)."""
+    calls for one, alone (not in a run of capitalised words), and its lower-case words (form == the
+    lower-case word: another document may capitalise them); everyday words (EVERYDAY_ZIPF) left out."""
     text = _ADDRESS.sub(" ", text)
     counts: Counter = Counter()
     matches = list(_WORD.finditer(text))
