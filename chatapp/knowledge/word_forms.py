@@ -36,21 +36,24 @@ def written_forms(text: str) -> Counter:
     calls for one, alone (not in a run of capitalised words), and its lower-case words (form == the
     lower-case word: another document may capitalise them); everyday words (EVERYDAY_ZIPF) left out."""
     text = _ADDRESS.sub(" ", text)
-    counts: Counter = Counter()
     matches = list(_WORD.finditer(text))
+    # Read from the text between a word and the one before it, so a page of one long line costs what
+    # a page of many does.
+    opening = [_starts_sentence(text[matches[i - 1].end() if i else 0:m.start()], first=not i)
+               for i, m in enumerate(matches)]
+    counts: Counter = Counter()
     for i, match in enumerate(matches):
         word = match.group().rstrip("'’")
         if len(word) < 2 or len(word) > MAX_WORD:
             continue
         if word.islower():
             counts[(word, word)] += 1
-        elif (word[0].isupper() and not _starts_sentence(text, match.start())
-              and not _beside_capital(text, matches, i)):
+        elif word[0].isupper() and not opening[i] and not _beside_capital(text, matches, opening, i):
             counts[(word.lower(), word)] += 1
     return Counter({key: n for key, n in counts.items() if zipf(key[0]) < EVERYDAY_ZIPF})
 
 
-def _beside_capital(text: str, matches: list, i: int) -> bool:
+def _beside_capital(text: str, matches: list, opening: list[bool], i: int) -> bool:
     """The word is one of a run of capitalised words ("Harbour Walk Signage", "Conference Room B"):
     a name of several words, whose words alone are often everyday ones ("the signage project"). An
     everyday word opening the sentence before it is no part of a name ("Our Kano depot")."""
@@ -60,18 +63,21 @@ def _beside_capital(text: str, matches: list, i: int) -> bool:
             other = matches[j].group()
             if text[a.end():b.start()].strip() or not other[0].isupper():
                 continue
-            if not (_starts_sentence(text, matches[j].start()) and zipf(other) >= EVERYDAY_ZIPF):
+            if not (opening[j] and zipf(other) >= EVERYDAY_ZIPF):
                 return True
     return False
 
 
-def _starts_sentence(text: str, start: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
-    opening = _LINE_OPENING.match(text, line_start)
-    if opening and opening.end() >= start:
-        return True  # the first word of its line (a heading, a list item, a line of a table)
-    before = text[line_start:start].rstrip()
-    return not before or before[-1] in _STARTS_AFTER
+def _starts_sentence(gap: str, first: bool) -> bool:
+    """Whether a word opens a sentence, a line or a cell, given what stands between it and the word
+    before it (`first`: there is none)."""
+    if first or "\n" in gap:
+        line = gap[gap.rfind("\n") + 1:]
+        if _LINE_OPENING.fullmatch(line):
+            return True  # the first word of its line (a heading, a list item, a line of a table)
+        gap = line
+    before = gap.rstrip()
+    return bool(before) and before[-1] in _STARTS_AFTER
 
 
 def consistent_forms(rows) -> dict[str, str]:
