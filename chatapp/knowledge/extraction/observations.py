@@ -484,6 +484,9 @@ def looks_like_given_name(name: str) -> bool:
 # Columns whose cells are firms however personal their names read: "Marlow Vet Supplies", "Harrier Imaging".
 ORGANISATION_COLUMNS = frozenset("supplier vendor company client customer organisation organization firm business "
                                  "contractor subcontractor manufacturer agency provider".split())
+# Of those, what may as well be people: a vet's or a solicitor's clients, a dental practice's providers, an
+# IT team's contractors.
+PEOPLE_OR_FIRMS = frozenset({"client", "customer", "provider", "contractor"})
 
 
 # A firm's legal form after its name (legal_names.py reads firms by it).
@@ -507,8 +510,10 @@ def without_legal_form(name: str) -> str:
     return _ENDS_IN_FORM.sub("", name).strip()
 
 
-def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = ()) -> str:
-    """ "organization" for a column of firms ("Supplier"); "project" when another column names each
+def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (), listed_as: str = "") -> str:
+    """ "organization" for a column of firms ("Supplier"), or records that a list of firms holds
+    (`listed_as`: what the list calls one, "vendor" for a JSON list "vendors"; a list of clients,
+    providers or the like only when their names are not people's); "project" when another column names each
     row's lead ("projectleider", "project_lead": people lead a piece of work) and none says how to reach
     the row or what it does (a staff list's "team_lead" sits beside their email and role), unless the
     rows are teams ("department, head");
@@ -527,8 +532,12 @@ def table_subject_type(column_key: str, subjects: list[str], keys: list[str] = (
             and any("lead" in c for c in concepts)
             and not any(c & {"email", "phone", "role", "department"} for c in concepts)):
         return "project"
+    if listed_as in ORGANISATION_COLUMNS - PEOPLE_OR_FIRMS:
+        return "organization"  # "Ballyroan Groundworks" reads like a person's name; its list says it is a firm
     people = sum(looks_like_person(s) or (column_key in PEOPLE_COLUMNS and looks_like_given_name(s)) for s in named)
-    return "person" if people * 2 > len(named) else "thing"
+    if people * 2 > len(named):
+        return "person"
+    return "organization" if listed_as in PEOPLE_OR_FIRMS else "thing"
 
 
 def row_keys(subject_type: str, column_key: str, subject: str, keys: list[str]) -> list[str] | None:

@@ -50,8 +50,9 @@ _LISTS_OF_THINGS = frozenset("""project programme program job site work contract
 
 
 def _records_observations(keys: list[str], rows: list[list[str]], method: str,
-                          things: bool = False) -> list[Observation]:
-    """`things`: the records are known to be things (their list says so), whatever their names read as."""
+                          things: bool = False, listed_as: str = "") -> list[Observation]:
+    """`things`: the records are known to be things (their list says so), whatever their names read as.
+    `listed_as`: what the list holding them calls one ("vendor" for a JSON list "vendors"), or ""."""
     found: list[Observation] = []
     if not rows or len(rows) > MAX_RECORDS:
         return found
@@ -63,7 +64,7 @@ def _records_observations(keys: list[str], rows: list[list[str]], method: str,
         column = _named_column_of_a_log(rows)
     subjects = [clean_name(cell) for cell in natural_order_names([row[column] if column < len(row) else ""
                                                                   for row in rows])]
-    subject_type = "thing" if things else table_subject_type(keys[column], subjects, keys)
+    subject_type = "thing" if things else table_subject_type(keys[column], subjects, keys, listed_as)
     if subject_type == "person":
         # A "Position" column of numbers is each one's place in the list, no job ("Position: Treasurer" is).
         cells = [[row[index] for row in rows if index < len(row)] for index in range(len(keys))]
@@ -205,9 +206,14 @@ def read_json(text: str) -> list[Observation]:
         keys = list(dict.fromkeys(key_for_label(str(k)) for record in records for k in record))
         raw_keys = list(dict.fromkeys(str(k) for record in records for k in record))
         rows = [[_scalar(record.get(k)) for k in raw_keys] for record in records]
-        things = key_for_label(list_key).removesuffix("s") in _LISTS_OF_THINGS
-        found += _records_observations(keys, rows, "record", things=things)
+        one = _singular(key_for_label(list_key))
+        found += _records_observations(keys, rows, "record", things=one in _LISTS_OF_THINGS, listed_as=one)
     return found
+
+
+def _singular(key: str) -> str:
+    """ "vendors" → "vendor", "companies" → "company": what one item of a list so named is."""
+    return key[:-3] + "y" if key.endswith("ies") else key.removesuffix("s")
 
 
 def _record_lists(data, depth: int, listed: bool = False, key: str = ""):
