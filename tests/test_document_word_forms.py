@@ -83,7 +83,7 @@ def test_forms_go_with_the_document_that_gave_them(tmp_path_factory):
 
 
 def test_what_counts_as_a_capital_a_sentence_does_not_call_for():
-    text = ("Status: Approved\n"
+    text = ("Status: Approved\n**Priority:** Urgent, and Lunch – Provided\n"
             "| Site | Lead |\n| Sokoto | Ifeoma Adeyemi |\n"
             "- Sokoto opens at 7. Then the Birnin run.\n"
             "Write to ops@Sokoto-depot.ng or see https://Sokoto.example.ng/Hours.\n"
@@ -91,6 +91,7 @@ def test_what_counts_as_a_capital_a_sentence_does_not_call_for():
     counts = written_forms(text)
     # Line and sentence openings, a label's value, a table cell and addresses say nothing by a capital.
     assert ("approved", "Approved") not in counts and ("sokoto", "Sokoto") not in counts
+    assert ("urgent", "Urgent") not in counts and ("provided", "Provided") not in counts
     assert ("then", "Then") not in counts
     # Mid-sentence capitals count, beside the same word's lower-case uses.
     assert counts[("birnin", "Birnin")] == 2 and counts[("birnin", "birnin")] == 1

@@ -23,8 +23,9 @@ _ADDRESS = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+")
 # What may stand before a sentence's first word on its line: a list mark, a heading or quote mark,
 # a table bar, an opening bracket or quote.
 _LINE_OPENING = re.compile(r"[ \t]*(?:[-*•+>#|]+[ \t]*|\d+[.)][ \t]*|[(\[\"'“‘][ \t]*)*")
-# After these a capital says nothing: a sentence, a label ("Status: Approved"), a cell starts.
-_STARTS_AFTER = frozenset(".!?:;|\"“”([")
+# After these a capital says nothing: a sentence, a label ("Status: Approved", "Priority – Urgent"), a
+# cell starts.
+_STARTS_AFTER = frozenset(".!?:;|\"“”([–—")
 MAX_WORD = 40
 # A word English uses this often (wordfreq's zipf) is an everyday word first, whatever a folder does with
 # its case ("reading", "bill", "may"): neither its capitals nor its lower-case uses are kept.
@@ -76,7 +77,7 @@ def _starts_sentence(gap: str, first: bool) -> bool:
         if _LINE_OPENING.fullmatch(line):
             return True  # the first word of its line (a heading, a list item, a line of a table)
         gap = line
-    before = gap.rstrip()
+    before = gap.rstrip().rstrip("*_`").rstrip()  # "**Priority:** Urgent": the label's emphasis closed
     return bool(before) and before[-1] in _STARTS_AFTER
 
 
