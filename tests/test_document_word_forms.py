@@ -27,7 +27,7 @@ Subject: Birnin depot hours
 Hi Ifeoma,
 
 From Monday the Birnin depot opens at 7. Please tell the Sokoto team, and ask Zenlith to move the
-Kestrelnet audit to Thursday. I'll be Reading the new rota tonight.
+Kestrelnet audit to Thursday, which is URGENT. I'll be Reading the new rota tonight, also URGENT.
 
 Musa
 """
@@ -56,6 +56,9 @@ def test_an_everyday_word_the_documents_capitalise_is_left_as_typed(office):
     # is the verb first; "depot" is written in lower case too, so it keeps its case.
     text, _ = corrected(office, "who is reading the logs at the depot")
     assert "reading the logs" in text and "the depot" in text
+    # A word shouted in capitals is no acronym ("URGENT", as the mail writes it, is not "HP").
+    text, _ = corrected(office, "is the kestrelnet audit urgent")
+    assert "urgent" in text and "Kestrelnet" in text
 
 
 def test_forms_go_with_the_document_that_gave_them(tmp_path_factory):

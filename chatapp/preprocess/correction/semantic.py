@@ -81,6 +81,7 @@ DATE_PATTERN = re.compile(
 # anywhere; "abuja", "leeds", "slack" are names mostly; "reading", "bath", "bill" (EVERYDAY_ZIPF and over)
 # are everyday words first, and left as typed.
 RARE_ZIPF = 3.0
+SHORT_ACRONYM = 4  # letters: a longer word in capitals is an acronym only when English seldom uses it
 RARE_WORD_FORM_CONFIDENCE = 0.85
 WORD_FORM_CONFIDENCE = 0.75
 
@@ -158,6 +159,8 @@ class SemanticCorrector:
             frequency = zipf(token.text)
             if form is None or form == token.text or frequency >= EVERYDAY_ZIPF:
                 continue
+            if form.isupper() and len(form) > SHORT_ACRONYM and frequency >= RARE_ZIPF:
+                continue  # "URGENT" shouted in a notice is no acronym, as "HP" or "NITDA" is
             confidence = RARE_WORD_FORM_CONFIDENCE if frequency < RARE_ZIPF else WORD_FORM_CONFIDENCE
             records.append(CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original,
                                             corrected=form, correction_type="Capitalization", confidence=confidence,
