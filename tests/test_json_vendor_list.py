@@ -31,6 +31,7 @@ def test_a_list_of_vendors_gives_organisations_with_their_contacts(engine):
     assert only_entity(engine, "Aoife Dunne").type == "person"
     answer = offline_answer(engine, "what are the payment terms for quarrymount aggregates", "terms")
     assert "30 days" in answer and "45 days" not in answer
+    assert "Quarrymount Aggregates' terms are 30 days." in answer  # a plural name and key read as English
     assert "Aoife Dunne" in offline_answer(engine, "who is the contact at slaney scaffolding", "contact")
 
 

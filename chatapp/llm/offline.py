@@ -24,8 +24,8 @@ from chatapp.knowledge.parsers.mail import is_reply_attribution
 from chatapp.knowledge.extraction.observations import LABEL_SYNONYMS, clean_name, looks_like_person, without_legal_form
 from chatapp.intents import NOUN_SUFFIXES, MAX_DOCUMENTS, is_document_request, small_talk_reply
 from chatapp.lexicon import (
-    ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, key_words, naming_words, without_phrase_cues,
-    zipf,
+    ATTRIBUTE_CONCEPTS, CURRENCY_CODES, concepts_asked, concepts_of_key, is_common, key_words, naming_words,
+    without_phrase_cues, zipf,
 )
 from chatapp.preprocess.reference_data import CLOSING_TAG
 from chatapp.postprocess.evidence import is_stop
@@ -78,6 +78,24 @@ VALUE_ASKED = [
      re.compile(r"\b[A-Z][a-z'’-]+\s+(?:(?:van|von|de|der|den|da|di|du|del|della|la|le|al|bin|ter|ten)\s+)*"
                 r"[A-Z][a-z'’-]+")),
 ]
+
+# Words ending in "s" that name one thing.
+_SINGULAR_IN_S = frozenset({"news", "series", "species", "means", "lens", "gas", "yes", "alias", "canvas", "status"})
+
+
+def _plural(word: str) -> bool:
+    """A plural English noun ("terms", "hours", "supplies", "aggregates"), by its singular being a word."""
+    word = word.lower()
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")) or word in _SINGULAR_IN_S:
+        return False
+    return is_common(word[:-1]) or (word.endswith("ies") and is_common(word[:-3] + "y"))
+
+
+def _owner(name: str) -> str:
+    """The possessive of a name: "Quarrymount Aggregates'" (a plural word last), "Helios's", "Atlas's"."""
+    last = name.split()[-1] if name.split() else name
+    return f"{name}'" if _plural(last) else f"{name}'s"
+
 
 @dataclass
 class _KnownEntity:
@@ -502,7 +520,8 @@ class OfflineResponder:
             return f"{entity.name} {words[0]} on {value}.{self._change_note(entity, key)}"
         if _days_named(entity.name) is not None:  # a rota's week: "For 14-12-2026 to 20-12-2026, the primary is …"
             return f"For {entity.name}, the {label} is {value}.{self._change_note(entity, key)}"
-        return f"{entity.name}'s {label} is {value}.{self._change_note(entity, key)}"
+        verb = "are" if _plural(words[cut - 1] if cut else words[-1]) else "is"  # "terms are", "hours are"
+        return f"{_owner(entity.name)} {label} {verb} {value}.{self._change_note(entity, key)}"
 
     def _change_note(self, entity: _KnownEntity, key: str) -> str:
         """" It was 4 May 2027 before (project-heron.md)" when a newer document changed the value."""
