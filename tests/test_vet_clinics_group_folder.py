@@ -1,0 +1,53 @@
+"""A group of three veterinary clinics in Toronto: one clinic is called after its neighbourhood, "Don Mills",
+whose first word is also a given name. The clinics table names it as a clinic; a mail opens a sentence with it
+("Don Mills has two RVTs …") and signs "Head RVT, Don Mills", where the name recogniser reads a person.
+Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import engine_learnt_from, offline_answer
+
+CLINICS = """clinic,address,phone,exam_rooms,lead_vet,weekday_hours
+Riverdale,1180 Queen Street East,+1 416 555 0120,6,Dr. Peregrine Fairweather,8:00-20:00
+Junction,2947 Dundas Street West,+1 416 555 0130,4,Dr. Solveig Halvorsen,8:00-19:00
+Don Mills,1655 Lawrence Avenue East,+1 416 555 0140,7,Dr. Temitope Ogunbanjo,7:30-21:00
+"""
+
+COVERAGE = """From: Ottilie Tremblay-Okoro <ottilie.tremblayokoro@maplecrestvet.ca>
+To: Temitope Ogunbanjo <temitope.ogunbanjo@maplecrestvet.ca>
+Subject: RVT coverage over the holidays
+Date: Tue, 1 Dec 2026 13:27:50 -0500
+Content-Type: text/plain; charset=utf-8
+
+Hi Temitope,
+
+Don Mills has two RVTs on every day except December 25 and January 1, when the clinic is closed.
+I'm on December 24 and December 31 myself.
+
+Thanks,
+Ottilie
+
+Ottilie Tremblay-Okoro, RVT | Head RVT, Don Mills | +1 416 555 0140 ext. 412
+"""
+
+
+@pytest.fixture(scope="module")
+def clinics(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "vet-clinics-group",
+                                   {"clinics.csv": CLINICS, "email-2026-12-01-rvt-coverage.eml": COVERAGE})
+    yield engine
+    engine.close()
+
+
+def test_a_clinic_named_like_a_person_is_no_person(clinics):
+    people = {e.name for e in clinics.kb.registry.all_entities() if e.type == "person"}
+    assert "Don Mills" not in people
+    assert {"Ottilie Tremblay-Okoro", "Temitope Ogunbanjo"} <= people
+    assert "person" not in {e.type for e in clinics.kb.registry.find_by_alias("Don Mills")}
+
+
+def test_the_clinics_hours_are_answered_from_its_row(clinics):
+    answer = offline_answer(clinics, "What are the Don Mills weekday hours?", session="dm-hours")
+    assert "7:30-21:00" in answer
