@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import engine_learnt_from, offline_answer
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 CLINICS = """clinic,address,phone,exam_rooms,lead_vet,weekday_hours
 Riverdale,1180 Queen Street East,+1 416 555 0120,6,Dr. Peregrine Fairweather,8:00-20:00
@@ -51,3 +51,57 @@ def test_a_clinic_named_like_a_person_is_no_person(clinics):
 def test_the_clinics_hours_are_answered_from_its_row(clinics):
     answer = offline_answer(clinics, "What are the Don Mills weekday hours?", session="dm-hours")
     assert "7:30-21:00" in answer
+
+
+DIRECTORY = """# Maplecrest Veterinary Group — Who's Who
+
+_Maintained by Teddy Vanderkamp._
+
+## Group leadership
+
+- **Dr. Ishbel Ramaswamy** — Medical Director — ishbel.ramaswamy@maplecrestvet.ca — +1 416 555 0171
+
+## Riverdale clinic (1180 Queen Street East)
+
+- **Dr. Peregrine Fairweather** — Clinic Lead Veterinarian — peregrine.fairweather@maplecrestvet.ca — ext. 210
+- **Ottilie Quintero** — Practice Manager — ottilie.quintero@maplecrestvet.ca — ext. 201
+
+## Don Mills clinic (1655 Lawrence Avenue East)
+
+- **Dr. Temitope Ogunbanjo** — Clinic Lead Veterinarian — temitope.ogunbanjo@maplecrestvet.ca — ext. 410
+- **Ottilie Tremblay-Okoro** — Head Registered Veterinary Technician (RVT) — ottilie.tremblayokoro@maplecrestvet.ca — ext. 412
+"""
+
+
+@pytest.fixture(scope="module")
+def directory(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "vet-clinics-directory", {"staff-directory.md": DIRECTORY})
+    yield engine
+    engine.close()
+
+
+def test_the_directory_section_says_which_clinic_each_person_works_at(directory):
+    assert only_entity(directory, "Ottilie Quintero").attributes.get("department") == "Riverdale clinic"
+    assert only_entity(directory, "Temitope Ogunbanjo").attributes.get("department") == "Don Mills clinic"
+    # "## Group leadership" names no team of its own.
+    assert "department" not in only_entity(directory, "Ishbel Ramaswamy").attributes
+    answer = offline_answer(directory, "Which clinic does Ottilie Quintero work at?", session="oq-clinic")
+    assert "Riverdale clinic" in answer
+
+
+def test_the_wrong_clinic_after_a_persons_job_is_corrected(directory):
+    response = checked(directory, "Where does Ottilie Quintero work?",
+                       "Ottilie Quintero is the Practice Manager at the Don Mills clinic.")
+    assert [f.hallucination_type for f in response.hallucination_flags] == ["WrongAttribute"]
+    assert "at the Riverdale clinic [corrected]" in response.delivered
+    assert "clinic clinic" not in response.delivered
+    right = checked(directory, "Where does Ottilie Quintero work?",
+                    "Ottilie Quintero is the Practice Manager at the Riverdale clinic.")
+    assert not right.hallucination_flags
+
+
+def test_the_right_job_and_clinic_stand(directory):
+    response = checked(directory, "Who is Temitope Ogunbanjo?",
+                       "Dr. Temitope Ogunbanjo is the Clinic Lead Veterinarian at the Don Mills clinic. "
+                       "His extension is 410.")
+    assert not response.hallucination_flags
