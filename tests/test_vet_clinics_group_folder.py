@@ -105,3 +105,39 @@ def test_the_right_job_and_clinic_stand(directory):
                        "Dr. Temitope Ogunbanjo is the Clinic Lead Veterinarian at the Don Mills clinic. "
                        "His extension is 410.")
     assert not response.hallucination_flags
+
+
+XRAY_PAGE = """---
+title: Junction Digital X-ray Upgrade
+date: 2026-10-08
+status: Approved
+---
+
+# Junction Digital X-ray Upgrade
+
+Lead: Dr. Solveig Halvorsen
+Budget: $86,500
+
+## During the install
+
+Patients needing radiographs from December 14 to December 18, 2026 are sent to the Riverdale clinic.
+"""
+
+
+@pytest.fixture(scope="module")
+def clinics_and_xray(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "vet-clinics-xray",
+                                   {"clinics.csv": CLINICS, "project-junction-digital-xray.md": XRAY_PAGE})
+    yield engine
+    engine.close()
+
+
+def test_a_when_question_about_something_else_is_not_answered_with_the_clinics_hours(clinics_and_xray):
+    answer = offline_answer(clinics_and_xray,
+                            "When are Junction patients needing radiographs sent to the Riverdale clinic?",
+                            session="xray-reroute")
+    assert "December 14 to December 18, 2026" in answer
+    assert "weekday hours" not in answer
+    # A question about the clinic's own hours still gets its row.
+    hours = offline_answer(clinics_and_xray, "When is the Riverdale clinic open on weekdays?", session="rd-hours")
+    assert "8:00-20:00" in hours
