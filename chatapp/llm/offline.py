@@ -287,6 +287,8 @@ class OfflineResponder:
             # phone" asks for the phone, not the department.
             asked = question if described is None else re.sub(re.escape(phrase), " ", question, flags=re.I)
             lines, sources = self._attribute_answers(asked, entities)
+            if lines and described is None:
+                lines, sources = self._unless_a_sentence_says_it_all(question, entities, context, lines, sources)
             if lines and described is not None and key not in self._asked_keys(asked, entity):
                 # "the athletics director's email": say who that is before giving it.
                 lines.insert(0, self._sentence(entity, key))
@@ -560,6 +562,22 @@ class OfflineResponder:
         for at, summary, source in reversed(summaries):
             lines.insert(at, summary)
             sources.insert(at, source)
+        return lines, sources
+
+    def _unless_a_sentence_says_it_all(self, question: str, entities: list[_KnownEntity], context: dict,
+                                       lines: list[str], sources: list[str]) -> tuple[list[str], list[str]]:
+        """The attribute answers, or the documents' sentences when the answers leave unsaid two or more of
+        the question's words that one sentence of the documents says all of: "When are Junction patients
+        needing radiographs sent to the Riverdale clinic?" is not asking for the clinics' weekday hours
+        ("when" asks for a time of theirs), but for "Patients needing radiographs from December 14 to
+        December 18, 2026 are sent to the Riverdale clinic." """
+        said = _stems(keywords(" ".join(lines)) | {w for e in entities for n in self._names_of(e) for w in keywords(n)})
+        unsaid = _stems(keywords(question)) - said - VALUE_KIND_STEMS
+        if len(unsaid) < 2:
+            return lines, sources
+        passage_lines, passage_sources = self._passages(question, entities, context)
+        if passage_lines and unsaid <= _stems(keywords(passage_lines[0])):
+            return ["From your documents:", *passage_lines], passage_sources
         return lines, sources
 
     def _reverse_lookup(self, question: str, asked_about: list[_KnownEntity]) -> tuple[list[str], list[str]]:

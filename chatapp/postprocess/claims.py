@@ -365,7 +365,8 @@ class ClaimExtractor:
     def _profile_links(self, text, sentences, names, value_spans) -> list[ProfileLink]:
         links = []
         known = [n for n in names if n.entity_ids]
-        for span, surface, _owners in self.view.profile_mentions(text):
+        mentions = self.view.profile_mentions(text)
+        for span, surface, _owners in mentions:
             # A longer name the profile value is only part of ("Acme" in "Acme Holdings") is another
             # thing; a piece of the value spaCy took for a name ("Operations" in "Operations
             # Director") is not.
@@ -381,6 +382,12 @@ class ClaimExtractor:
                 continue
             name = before[-1]
             between = text[name.claim.span[1]:span[0]]
+            # "Ottilie Quintero is the Practice Manager at the Don Mills clinic": a profile value said of
+            # the name in between (her job) links the one after it (where she works) to the name too.
+            for other, _surface, _ in reversed(mentions):
+                if name.claim.span[1] <= other[0] and other[1] <= span[0]:
+                    start, end = other[0] - name.claim.span[1], other[1] - name.claim.span[1]
+                    between = between[:start] + " " + between[end:]
             gap = re.findall(r"[\w']+|[^\w\s]", between.lower().replace("’", "'"))
             if len(gap) > 5 or any(w not in LINK_WORDS and w != "," and not _owner(gap, i) for i, w in enumerate(gap)):
                 continue

@@ -260,7 +260,7 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
     shown = view.display(known)
     if link.name_span is not None:
         return _role_given_to_another(link, text, view, known, certain_confidence, uncertain_confidence)
-    replace_span, replacement = _with_its_article(text, link.value_span, shown)
+    replace_span, replacement = _with_its_article(text, _with_its_tail(text, link.value_span, shown), shown)
     if link.certain:
         confidence = certain_confidence
         suggestion = text[link.span[0]:replace_span[0]] + replacement
@@ -277,6 +277,22 @@ def profile_finding(link: ProfileLink, text: str, view: KnowledgeView, certain_c
                         "would be unknown to it")
     return Finding("WrongAttribute", link.span, content, confidence, suggestion, evidence, link.sentence,
                    replace_span, replacement, major=link.certain)
+
+
+def _with_its_tail(text: str, span: tuple[int, int], shown: str) -> tuple[int, int]:
+    """The span of a wrong value with the words after it that the right value ends in too: "at the Don Mills
+    clinic" said where "Don Mills" is someone else's value and hers is "Riverdale clinic" is corrected to
+    "at the Riverdale clinic", not "at the Riverdale clinic clinic"."""
+    said = text[span[0]:span[1]].lower().split()
+    tail = shown.split()[1:]
+    for size in range(len(tail), 0, -1):
+        words = tail[-size:]
+        if said[-size:] == [w.lower() for w in words]:
+            break  # the value said already ends as the right one does
+        after = re.match(r"\s+" + r"\s+".join(map(re.escape, words)) + r"(?![\w-])", text[span[1]:], re.IGNORECASE)
+        if after:
+            return span[0], span[1] + after.end()
+    return span
 
 
 _ARTICLE_BEFORE = re.compile(r"\b(a|an|A|An)\s+$")

@@ -148,6 +148,11 @@ def _kept(group: _Group, known: _KnownPeople) -> bool:
     name = _norm(_canonical(group))
     if group.type != "person":
         return len(group.documents) >= 2 and name not in known.words
+    if name in known.others:
+        # "Don Mills has two RVTs on Christmas Eve": the recogniser's person is a place or firm a table or
+        # page of the same folder names as such (a sites table's "Don Mills" row), whose first word only
+        # happens to be a given name.
+        return False
     words = name.split()
     if not is_first_name(words[0]) and not _named_so_twice(group, words, known):
         return False

@@ -207,6 +207,8 @@ _OFFICE_BEARER = re.compile(
     r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})(?=\s*(?:$|[·|;•,(]|\s[—–-]\s))"
 )
 # Where a directory entry's details stop: the next heading, a table, a rule.
+# A section heading of a Markdown page, below its title: "## Riverdale clinic (1180 Queen Street East)".
+_SECTION_HEADING = re.compile(r"^\s*#{2,6}\s+(?P<section>[^#|\n]{3,80}?)\s*#*\s*$")
 _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
 # A definition in a Markdown definition list: ":   Finance Lead, Operations" under its term.
@@ -1358,8 +1360,35 @@ class PeopleReader:
         if role and (found_contact or listed):
             title, department = _split_role(role)
             self.add(name, "role", title, 0.92 if found_contact else 0.85, "directory", position)
+            department = department or self._section_of(position)
             if department:
                 self.add(name, "department", department, 0.75, "directory", position)
+
+    def _section_of(self, position: int) -> str:
+        """The section of a directory an entry is listed under: "## Riverdale clinic (1180 Queen Street
+        East)" over "- **Ottilie Quintero** — Practice Manager — ottilie@…" says where she works, as a
+        "Department" column would. Only a Markdown heading below the page's title that names something
+        and is no person's name ("## Dana Kim" is her card); "## Group leadership", "## Staff" name no team."""
+        before = self.text[:position]
+        heading = None
+        for line in reversed(before.split("\n")):
+            if match := _SECTION_HEADING.match(line):
+                heading = match
+                break
+        if not heading:
+            return ""
+        section = re.sub(r"\s*\([^()]*\)\s*$", "", heading.group("section")).strip(" :*_")
+        words = section.split()
+        if not 1 <= len(words) <= 5 or any(c.isdigit() for c in section):
+            return ""
+        if all(w[:1].isupper() for w in words) and looks_like_person(section):
+            return ""
+        # A name in it: a word that is no everyday one ("Riverdale clinic"), or in a heading not written in
+        # title case a capitalised word after its first ("Don Mills clinic", where "## Group Leadership"
+        # capitalises every word).
+        named = not all(is_common(w, 4.0) for w in re.findall(r"[^\W\d_]+", section)) or (
+            not all(w[:1].isupper() for w in words) and any(w[:1].isupper() for w in words[1:]))
+        return section if named else ""
 
     # --- sign-offs ----------------------------------------------------------
 
