@@ -800,7 +800,8 @@ class PeopleReader:
                     self.add(name, ALIAS, f"{goes_by} {family}", 0.85, "nickname", match.start())
         # 'Maximilian Huber ("Max")': the nickname in quotes in brackets after the full name.
         for match in _NAME_THEN_NICKNAME.finditer(self.text):
-            name, nickname = clean_name(match.group("name")), match.group("nickname")
+            # A name is written on one line: a heading above it ("### Production") is not part of it.
+            name, nickname = clean_name(match.group("name").split("\n")[-1]), match.group("nickname")
             if looks_like_person(name) and nickname != name.split()[0]:
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
                 if not re.search(r"(?<!\S)[A-Z]\.?(?!\S)|[A-Z]\.\s?[A-Z]\.", name):  # no "Subbu R"
