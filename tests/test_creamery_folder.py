@@ -1,7 +1,8 @@
 """A creamery's work folder: a directory whose entries sit under department headings with the name people
 call someone in quotes after their full name, an undated safety page that names who holds a duty besides their
-job title ("Site safety lead: …", kept as a role the dated directory's job title supersedes), and a project page whose cost table writes "£27,400". Real ChatEngine,
-SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+job title ("Site safety lead: …", kept as a role the dated directory's job title supersedes),
+a project page whose cost table writes "£27,400", and a mail signed with a name alone above the signature
+block. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
 
 from __future__ import annotations
 
@@ -54,11 +55,27 @@ owner: Bartholomew Quennock
 The reserve cheddar is matured in Cave store No. 2 at 85% humidity.
 """
 
+MAIL = """From: Elizabeth Tresize <elizabeth.tresize@corrievale.co.uk>
+To: Corrievale Staff <staff@corrievale.co.uk>
+Subject: Make room closed on Friday
+Date: Tue, 24 Nov 2026 09:10:00 +0000
+
+Morning all,
+
+The make room is closed on Friday 27 November 2026 for the vat inspection. Any questions, find me in the dairy.
+
+Libby
+
+Elizabeth Tresize | Dairy Manager | 01873 555 230
+Corrievale Creamery
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "corrievale", {
-        "staff.md": DIRECTORY, "site-safety.md": SAFETY, "cave-store-2.md": CAVE})
+        "staff.md": DIRECTORY, "site-safety.md": SAFETY, "cave-store-2.md": CAVE,
+        "make-room-closed.eml": MAIL})
     yield engine
     engine.close()
 
@@ -68,6 +85,11 @@ def test_a_nickname_after_a_name_under_a_department_heading_is_the_persons(engin
     assert only_entity(engine, "Barty").name == "Bartholomew Quennock"
     pre = engine.turns.preprocess("whats bartys email")
     assert "Bartholomew Quennock" in [e.canonical_name for e in pre.resolved_entities]
+
+
+def test_a_name_signed_alone_above_the_senders_signature_block_is_a_name_they_go_by(engine):
+    # No "Thanks," above "Libby": the signature block under it, "Elizabeth Tresize | Dairy Manager", says whose it is.
+    assert only_entity(engine, "Libby").name == "Elizabeth Tresize"
 
 
 def test_a_duty_the_sources_write_beside_a_persons_name_is_not_flagged_against_their_job_title(engine):

@@ -115,17 +115,18 @@ class FactValidator:
                           or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources))
                       and not _asked_of_the_person(m, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
-        # "The site safety lead is Tormod Galbraith" where a source writes another name beside that role:
-        # the name is what is wrong (role_swaps corrects it), not the person's own job title.
+        # "The site safety lead is Tormod Galbraith" where no known person holds that role but a source writes
+        # another name beside it: the name is what is wrong (role_swaps corrects it), not his own job title.
         swapped = [f.span for f in role_swaps(analysis, sources, [f.span for f in findings])]
         for link in analysis.profile_links:
-            if link.name_span is not None and any(a < link.name_span[1] and link.name_span[0] < b for a, b in swapped):
-                continue
             # Whoever is put in the wrong role gets replaced; their own profile is then beside the point.
             if link.span[0] in replaced or _role_written_beside(link, analysis.text, sources):
                 continue
             finding = profile_finding(
                 link, analysis.text, sources.view, self.settings.certain_confidence, self.settings.uncertain_confidence)
+            if finding and finding.replacement is None and link.name_span is not None and any(
+                    a < link.name_span[1] and link.name_span[0] < b for a, b in swapped):
+                continue  # no known holder to name: the one the sources write beside the role is named instead
             if finding:
                 findings.append(finding)
         for mismatch in mismatches:

@@ -1416,6 +1416,13 @@ class PeopleReader:
             last = lines[written[-1]].strip(" ,.")
             if len(last) >= 3 and first.startswith(last):
                 signed.add(lines[written[-1]])
+        for n, line in enumerate(lines[1:-1], start=1):
+            # "Ally" alone on a line with no closing above it, then the sender's signature block
+            # ("Alasdair Buchanan-Reid | Head Distiller | …"): the block says whose sign-off it is.
+            if lines[n - 1] == "" and re.fullmatch(r"[A-Z][a-z]{1,15},?", line) and not _CLOSING.match(line):
+                below = next((later for later in lines[n + 1 : n + 3] if later), "")
+                if re.match(rf"{re.escape(self.sender)}(?![\w'’-])", below):
+                    signed.add(line)
         for line in signed:
             word = line.strip(" ,.")
             if (re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first) or _initials_of(word, first):
