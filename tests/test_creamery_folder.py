@@ -1,8 +1,8 @@
 """A creamery's work folder: a directory whose entries sit under department headings with the name people
 call someone in quotes after their full name, an undated safety page that names who holds a duty besides their
 job title ("Site safety lead: …", kept as a role the dated directory's job title supersedes),
-a project page whose cost table writes "£27,400", and a mail signed with a name alone above the signature
-block. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
+a project page whose cost table writes "£27,400", a mail signed with a name alone above the signature
+block, and two people called Sorcha. Real ChatEngine, SQLite, Chroma and spaCy; names that appear nowhere in the code."""
 
 from __future__ import annotations
 
@@ -31,6 +31,12 @@ Orla Penhallow
 Sorcha Venning
 : Packing Supervisor
 : sorcha.venning@corrievale.co.uk · 01873 555 218
+
+### Shop
+
+Sorcha Maddock
+: Shop Manager
+: sorcha.maddock@corrievale.co.uk · 01873 555 240
 """
 
 SAFETY = """# Site safety
@@ -111,3 +117,10 @@ def test_a_percentage_is_not_borne_out_by_a_piece_of_a_larger_amount(engine):
     response = checked(engine, "At what humidity is the reserve cheddar matured?",
                        "The reserve cheddar is matured in Cave store No. 2. It is matured at 27% humidity.")
     assert "27% humidity" not in response.delivered, response.delivered
+
+
+def test_the_fields_after_a_name_on_one_line_are_that_persons_not_the_namesake_asked_about(engine):
+    # "Who is Sorcha?" may resolve to Sorcha Venning; the answer's line is about Sorcha Maddock throughout.
+    answer = "Sorcha Maddock: Shop Manager. Email: sorcha.maddock@corrievale.co.uk. Phone: 01873 555 240."
+    response = checked(engine, "Who is Sorcha?", answer)
+    assert response.delivered == answer, response.delivered
