@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import checked, engine_learnt_from, only_entity
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
 
 DIRECTORY = """# Corrievale Creamery — staff
 
@@ -124,3 +124,13 @@ def test_the_fields_after_a_name_on_one_line_are_that_persons_not_the_namesake_a
     answer = "Sorcha Maddock: Shop Manager. Email: sorcha.maddock@corrievale.co.uk. Phone: 01873 555 240."
     response = checked(engine, "Who is Sorcha?", answer)
     assert response.delivered == answer, response.delivered
+
+
+def test_offline_a_first_name_two_people_share_names_both_rather_than_guessing(engine):
+    answer = offline_answer(engine, "Who is Sorcha?", "corrievale-sorcha")
+    assert "Your documents name more than one person Sorcha:" in answer, answer
+    assert "Sorcha Venning: Packing Supervisor" in answer and "Sorcha Maddock: Shop Manager" in answer
+    assert "01873 555 240" in answer and "01873 555 218" in answer and "[" not in answer, answer
+    # A whole name is no question of which one.
+    whole = offline_answer(engine, "What is Sorcha Maddock's email address?", "corrievale-maddock")
+    assert "sorcha.maddock@corrievale.co.uk" in whole and "more than one person" not in whole
