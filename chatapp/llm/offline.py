@@ -131,6 +131,10 @@ ROLE_PARTS = re.compile(r"\s*(?:[&,/;()]|\band\b)\s*")
 IDENTITY_QUESTION = re.compile(r"\b(?:who|what)(?:'s|\s+is|\s+are|\s+was)\b|\btell me about\b", re.IGNORECASE)
 
 
+# How close the resolver's scores for two people sharing a first name are for the offline answer to name both.
+NAMESAKE_MARGIN = 0.05
+
+
 def file_name(source: str) -> str:
     return Path(source).name if source else ""
 
@@ -271,6 +275,10 @@ class OfflineResponder:
         if reply:
             return f"{OFFLINE_NOTICE}\n\n{reply}"
         entities = self._entities_for(question, messages, context)
+        namesakes = self._namesakes(context)
+        if namesakes:
+            # "Who is Ealasaid?" when two people are: both, each with what the documents say, not a guess.
+            entities = [*namesakes, *(e for e in entities if e.entity_id not in {n.entity_id for n in namesakes})]
         described = self._described_person(question, entities)
         if described is None and (verb := ROLE_VERB_ASKED.search(question)):
             # "Who chairs The Moreton committee?" asks who is the chair of it.
@@ -310,6 +318,9 @@ class OfflineResponder:
                 lines += ["", "From your documents:"] if lines else ["From your documents:"]
                 lines += passage_lines
                 sources += passage_sources
+        if lines and namesakes:
+            first = namesakes[0].name.split()[0]
+            lines.insert(0, f"Your documents name more than one person {first}:")  # each one's summary follows
         if not lines:
             return f"{OFFLINE_NOTICE}\n\nI found nothing in your knowledge base about that. {HOW_TO_GET_MORE}"
         cited = ", ".join(dict.fromkeys(s for s in sources if s))
@@ -379,6 +390,22 @@ class OfflineResponder:
             # "the week of 14-12-2026": the rota's record for the span of days that holds it.
             ids = self._registry_index().dated_records(question)[:1]
         return [e for e in (self._known(i) for i in ids) if e is not None]
+
+    def _namesakes(self, context: dict) -> list[_KnownEntity]:
+        """The people a bare first name in the question may be when the resolver could not tell them apart
+        (nothing earlier in the session or in the question favours one): "Ealasaid" for Ealasaid Dunlevy and
+        Ealasaid Tennent. Empty when the name is whole, the resolver was sure, or one person has that name."""
+        for r in context.get("resolved_entities") or []:
+            surface = re.sub(r"['’]s$", "", getattr(r, "surface", "") or "").strip()
+            if getattr(r, "entity_type", "") != "PERSON" or len(surface.split()) != 1 or not r.candidates:
+                continue
+            best = max(score for _, score in r.candidates)
+            close = [i for i, score in r.candidates if best - score <= NAMESAKE_MARGIN]
+            people = [e for e in (self._known(i) for i in close) if e is not None
+                      and e.entity_id.startswith("person:") and e.name.split()[0].casefold() == surface.casefold()]
+            if len(people) >= 2:
+                return people
+        return []
 
     # --- attributes ----------------------------------------------------------------
 

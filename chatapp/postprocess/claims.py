@@ -337,12 +337,18 @@ class ClaimExtractor:
         inherited = not candidates
         if inherited:
             # "The contract is worth $120,000": about what the sentence before named, or what the user asked about.
-            earlier = list(dict.fromkeys(sentences[index - 1].entity_ids)) if index > 0 else []
+            # On one line, "Sorcha Maddock: Shop Manager. Email: …. Phone: …": the fields after the name are
+            # still hers, though the sentence right before names nobody.
+            before = index - 1
+            while before > 0 and not sentences[before].entity_ids and (
+                    "\n" not in text[sentences[before - 1].claim.span[1]:s_start]):
+                before -= 1
+            earlier = list(dict.fromkeys(sentences[before].entity_ids)) if index > 0 else []
             fitting = [e for e in earlier if any(k.shape in shapes for k in self.view.values_of(e))]
             for e in earlier:
                 # Identified when the user asked about it too, or when the sentence before named it in
                 # full and nothing else it named could have such a value.
-                named_in_full = any(n.certain and n.entity_ids and n.entity_ids[0] == e and n.sentence == index - 1
+                named_in_full = any(n.certain and n.entity_ids and n.entity_ids[0] == e and n.sentence == before
                                     for n in names)
                 certain = e in resolved_ids or (fitting == [e] and named_in_full)
                 candidates.append((e, -1, certain, False))

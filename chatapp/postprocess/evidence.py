@@ -517,7 +517,14 @@ def _loose_figures(text: str) -> set[float]:
     """The short whole numbers a text writes outside its dates, phones, addresses and references."""
     taken = [_without_extension(v) for v in _values_in(text) if v.vtype in _WHOLE_VALUES]
     return {float(m.group()) for m in WORD_RE.finditer(text)
-            if m.group().isdigit() and len(m.group()) <= 4 and not any(a <= m.start() < b for a, b in taken)}
+            if m.group().isdigit() and len(m.group()) <= 4 and not any(a <= m.start() < b for a, b in taken)
+            and not _piece_of_a_figure(text, m.start(), m.end())}
+
+
+def _piece_of_a_figure(text: str, start: int, end: int) -> bool:
+    """Whether digits are one group of a longer figure: the 46 or the 200 of "£46,200", the 53 of "53.8%"
+    state no number of their own."""
+    return bool(re.match(r"[,.]\d", text[end:end + 2]) or re.search(r"\d[,.]$", text[max(0, start - 2):start]))
 
 
 _EXTENSION = re.compile(r"(?:ext\.?|extension|x)\s*\d+\s*$", re.IGNORECASE)

@@ -24,7 +24,7 @@ from chatapp.postprocess.knowledge_view import COMPATIBLE_SHAPES, PROFILE_KEYS, 
 from chatapp.postprocess.findings import STATUS_SCORE, Finding, Sources
 from chatapp.postprocess.person_changes import person_changes
 from chatapp.postprocess.person_swaps import person_swaps
-from chatapp.postprocess.role_holders import role_swaps
+from chatapp.postprocess.role_holders import role_swaps, written_beside
 from chatapp.postprocess.relations import first_word, profile_finding, relation_finding, relation_mismatches
 from chatapp.postprocess.slots import dimension, same_kind, slot_value, value_group
 from chatapp.postprocess.stance import attributed
@@ -115,10 +115,18 @@ class FactValidator:
                           or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources))
                       and not _asked_of_the_person(m, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
+        # "The site safety lead is Tormod Galbraith" where no known person holds that role but a source writes
+        # another name beside it: the name is what is wrong (role_swaps corrects it), not his own job title.
+        swapped = [f.span for f in role_swaps(analysis, sources, [f.span for f in findings])]
         for link in analysis.profile_links:
             # Whoever is put in the wrong role gets replaced; their own profile is then beside the point.
-            finding = None if link.span[0] in replaced else profile_finding(
+            if link.span[0] in replaced or _role_written_beside(link, analysis.text, sources):
+                continue
+            finding = profile_finding(
                 link, analysis.text, sources.view, self.settings.certain_confidence, self.settings.uncertain_confidence)
+            if finding and finding.replacement is None and link.name_span is not None and any(
+                    a < link.name_span[1] and link.name_span[0] < b for a, b in swapped):
+                continue  # no known holder to name: the one the sources write beside the role is named instead
             if finding:
                 findings.append(finding)
         for mismatch in mismatches:
@@ -137,6 +145,7 @@ class FactValidator:
                     checks[id(name.claim)] = ClaimCheck(name.claim, "contradicted", finding.confidence,
                                                         finding.evidence, finding.suggestion)
             findings.append(finding)
+        findings = _right_for_the_new_holder(findings, sources.view)
         support: dict[int, float] = {}
         by_sentence = {i: s for i, s in enumerate(claim_support)} if len(claim_support) == len(analysis.sentences) else {}
         for sentence in analysis.sentences:
@@ -566,6 +575,38 @@ def _held_before(mismatch, view) -> bool:
     """The person the answer names held the relation until a newer document gave it to another."""
     return any(old.key == mismatch.key and old.raw in mismatch.said.entity_ids
                for old in view.superseded.get(mismatch.entity_id, []))
+
+
+def _plain(value: str) -> str:
+    return re.sub(r"\W+", "", value).casefold()
+
+
+def _right_for_the_new_holder(findings: list[Finding], view: KnowledgeView) -> list[Finding]:
+    """ "The site safety lead is Tormod Galbraith, on 07700 900 571": once the name is corrected to the
+    role's holder (Dougal Strachan), a value in the same sentence that is the holder's own is right as
+    written, not the wrong one for the person first named."""
+    drop: set[int] = set()
+    for swap in findings:
+        if swap.flag_type != "ContradictsFact" or not swap.replacement:
+            continue
+        holder = next((e for e in view.entities.values() if e.name == swap.replacement), None)
+        if holder is None:
+            continue
+        own = {_plain(v.raw) for v in view.values_of(holder.id)} - {""}
+        drop |= {id(f) for f in findings if f is not swap and f.sentence == swap.sentence
+                 and f.flag_type == "WrongAttribute" and _plain(f.content) in own}
+    return [f for f in findings if id(f) not in drop]
+
+
+def _role_written_beside(link, text: str, sources: Sources) -> bool:
+    """A role the answer gives a known person that a supplied source writes right beside their name
+    ("Site safety lead: Dougal Strachan"): a duty they hold besides the job title the directory gives."""
+    if link.key != "role":
+        return False
+    names = [sources.view.entities[link.entity_id].name]
+    if link.name_span is not None:
+        names.append(text[link.name_span[0]:link.name_span[1]])
+    return written_beside(names, link.value_text, sources)
 
 
 def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:

@@ -183,6 +183,19 @@ def _said_together(name: str, role: str, sources: Sources) -> bool:
     return False
 
 
+def written_beside(names: list[str], role: str, sources: Sources) -> bool:
+    """Whether a supplied source writes one of `names` right beside `role` ("Site safety lead: Dougal
+    Strachan", "Dougal Strachan, the site safety lead"): the sources give that person the role, whatever
+    job title the directory gives them."""
+    if sources.supplied.empty or not role.strip():
+        return False
+    for sentence, _stems, _i in sources.supplied.sentences:
+        if any(_same_name(other, name) for other in _beside(role, sentence) for name in names
+               if len(other.split()) >= 2 or len(name.split()) == 1):
+            return True
+    return False
+
+
 def _same_name(a: str, b: str) -> bool:
     a, b = a.lower(), b.lower()
     return a == b or a in b or b in a

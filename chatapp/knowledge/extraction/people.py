@@ -802,7 +802,8 @@ class PeopleReader:
                     self.add(name, ALIAS, f"{goes_by} {family}", 0.85, "nickname", match.start())
         # 'Maximilian Huber ("Max")': the nickname in quotes in brackets after the full name.
         for match in _NAME_THEN_NICKNAME.finditer(self.text):
-            name, nickname = clean_name(match.group("name")), match.group("nickname")
+            # A name is written on one line: a heading above it ("### Production") is not part of it.
+            name, nickname = clean_name(match.group("name").split("\n")[-1]), match.group("nickname")
             if looks_like_person(name) and nickname != name.split()[0]:
                 self.add(name, ALIAS, nickname, 0.85, "nickname", match.start())
                 if not re.search(r"(?<!\S)[A-Z]\.?(?!\S)|[A-Z]\.\s?[A-Z]\.", name):  # no "Subbu R"
@@ -1444,6 +1445,13 @@ class PeopleReader:
             last = lines[written[-1]].strip(" ,.")
             if len(last) >= 3 and first.startswith(last):
                 signed.add(lines[written[-1]])
+        for n, line in enumerate(lines[1:-1], start=1):
+            # "Ally" alone on a line with no closing above it, then the sender's signature block
+            # ("Alasdair Buchanan-Reid | Head Distiller | …"): the block says whose sign-off it is.
+            if lines[n - 1] == "" and re.fullmatch(r"[A-Z][a-z]{1,15},?", line) and not _CLOSING.match(line):
+                below = next((later for later in lines[n + 1 : n + 3] if later), "")
+                if re.match(rf"{re.escape(self.sender)}(?![\w'’-])", below):
+                    signed.add(line)
         for line in signed:
             word = line.strip(" ,.")
             if (re.fullmatch(r"[A-Z][a-z]{1,15}", word) and word != first) or _initials_of(word, first):
