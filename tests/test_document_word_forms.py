@@ -61,6 +61,20 @@ def test_an_everyday_word_the_documents_capitalise_is_left_as_typed(office):
     assert "urgent" in text and "Kestrelnet" in text
 
 
+def test_a_data_dir_from_before_the_counts_gets_them_from_a_rebuild(tmp_path_factory):
+    # A data dir whose documents were ingested before the counts existed has none; `chatapp kb rebuild`
+    # reads every document again and fills them.
+    engine, _ = engine_learnt_from(tmp_path_factory, "office-old", {"field-notes.md": NOTES, "depot-hours.eml": MAIL})
+    try:
+        with engine.kb.database.transaction() as db:
+            db.execute("DELETE FROM word_forms")
+        assert engine.kb.registry.document_word_forms() == {}
+        engine.kb.rebuild()
+        assert engine.kb.registry.document_word_forms()["sokoto"] == "Sokoto"
+    finally:
+        engine.close()
+
+
 def test_forms_go_with_the_document_that_gave_them(tmp_path_factory):
     engine, folder = engine_learnt_from(tmp_path_factory, "office-two", {"field-notes.md": NOTES,
                                                                          "depot-hours.eml": MAIL})
