@@ -286,17 +286,16 @@ class Registry:
             words.update(w for w in re.findall(r"[\w'@.\-]+", text or "") if any(c.isalpha() for c in w))
         return words
 
+    def document_word_uses(self) -> list[tuple[str, str, int]]:
+        """(lower-case word, form, uses) summed over the ingested documents (knowledge/word_forms.py):
+        what preprocessing reads both the documents' capitals and their known words from."""
+        rows = self.database.query("SELECT lower, form, sum(uses) AS uses FROM word_forms GROUP BY lower, form")
+        return [(r["lower"], r["form"], r["uses"]) for r in rows]
+
     def document_word_forms(self) -> dict[str, str]:
         """{lower-case word: form} for the words the ingested documents write with capitals mid-sentence
-        and never in lower case ("abuja" → "Abuja", "nitda" → "NITDA"): see knowledge/word_forms.py."""
-        rows = self.database.query("SELECT lower, form, sum(uses) AS uses FROM word_forms GROUP BY lower, form")
-        return consistent_forms((r["lower"], r["form"], r["uses"]) for r in rows)
-
-    def document_words(self) -> set[str]:
-        """The lower-case words the ingested documents use at least twice, everyday words left out
-        (knowledge/word_forms.py): words of the user's world the spelling tier leaves alone."""
-        rows = self.database.query("SELECT lower FROM word_forms GROUP BY lower HAVING sum(uses) >= 2")
-        return {r["lower"] for r in rows}
+        and never in lower case ("abuja" → "Abuja", "nitda" → "NITDA")."""
+        return consistent_forms(self.document_word_uses())
 
     def stamp(self) -> tuple:
         """Changes whenever an entity or fact is added, removed or stored again, or the values

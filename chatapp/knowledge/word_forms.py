@@ -97,3 +97,12 @@ def consistent_forms(rows) -> dict[str, str]:
         if not lower_case[lower] and sum(counter.values()) >= 2 and uses * 10 >= sum(counter.values()) * 9:
             forms[lower] = form
     return forms
+
+
+def used_words(rows) -> set[str]:
+    """The lower-case words of (lower, form, uses) rows used at least twice in any form: words of the
+    user's world the spelling tier leaves alone (one use may be a document's own slip)."""
+    totals: Counter = Counter()
+    for lower, _form, uses in rows:
+        totals[lower] += uses
+    return {lower for lower, uses in totals.items() if uses >= 2}

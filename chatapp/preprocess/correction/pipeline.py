@@ -32,6 +32,7 @@ from statistics import fmean
 from typing import Callable, Iterable
 
 from chatapp.input_limits import read_part
+from chatapp.knowledge.word_forms import consistent_forms, used_words
 from chatapp.preprocess.correction.levels import DEFAULT_LEVEL, is_applied, parse_level
 from chatapp.preprocess.correction.semantic import KnownNames, SemanticCorrector
 from chatapp.preprocess.correction.syntactic import ParsedText, SyntacticCorrector
@@ -63,7 +64,7 @@ class CorrectionPipeline:
         self._load_nlp = load_nlp
         self._lexical = lexical
         self._names: KnownNames | None = None
-        self._forms: dict[str, str] | None = None
+        self._forms: tuple[dict[str, str], set[str]] | None = None
         self._parses: OrderedDict[str, object] = OrderedDict()
         self._tags: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._lock = threading.Lock()
@@ -83,24 +84,32 @@ class CorrectionPipeline:
             if self._lexical is None:
                 from chatapp.preprocess.correction.lexical import LexicalCorrector
 
-                vocabulary = self.registry.vocabulary() if self.registry is not None else set()
-                # The documents' capitalised words are known words too: never corrected away, and
-                # offered for a misspelling of one ("Abujaa").
-                self._lexical = LexicalCorrector(vocabulary | set(self._document_forms().values()))
-                if self.registry is not None:
-                    self._lexical.add_document_words(self.registry.document_words())
+                self._lexical = LexicalCorrector()
+                self._teach(self._lexical)
             return self._lexical
 
     @property
     def document_forms(self) -> dict[str, str]:
         """{lower-case word: form} for the words the ingested documents always capitalise."""
         with self._lock:
-            return self._document_forms()
+            return self._document_words()[0]
 
-    def _document_forms(self) -> dict[str, str]:
+    def _document_words(self) -> tuple[dict[str, str], set[str]]:
+        """The documents' capitalised words' forms and the words they use, from one read of their counts."""
         if self._forms is None:
-            self._forms = self.registry.document_word_forms() if self.registry is not None else {}
+            uses = self.registry.document_word_uses() if self.registry is not None else []
+            self._forms = (consistent_forms(uses), used_words(uses))
         return self._forms
+
+    def _teach(self, lexical) -> None:
+        """Give the spelling tier the knowledge base's words: the registry's vocabulary and the documents'
+        capitalised words (never corrected away, and offered for a misspelling of one: "Abujaa"), and the
+        documents' other words (never corrected away)."""
+        if self.registry is None:
+            return
+        forms, used = self._document_words()
+        lexical.add_vocabulary(self.registry.vocabulary() | set(forms.values()))
+        lexical.add_document_words(used)
 
     @property
     def nlp(self):
@@ -159,9 +168,8 @@ class CorrectionPipeline:
         with self._lock:
             self._names = None
             self._forms = None
-            if self._lexical is not None and self.registry is not None:
-                self._lexical.add_vocabulary(self.registry.vocabulary() | set(self._document_forms().values()))
-                self._lexical.add_document_words(self.registry.document_words())
+            if self._lexical is not None:
+                self._teach(self._lexical)
 
     # --- correcting ----------------------------------------------------------------------
 

@@ -86,6 +86,16 @@ RARE_WORD_FORM_CONFIDENCE = 0.85
 WORD_FORM_CONFIDENCE = 0.75
 
 
+def _capitalised(token, form: str, confidence: float) -> CorrectionRecord:
+    """The record of a lower-case word given the capitals the knowledge base writes it with, the token
+    set to them (the later rules of the tier read the corrected text)."""
+    record = CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original, corrected=form,
+                              correction_type="Capitalization", confidence=confidence,
+                              alternatives=[(form, confidence), (token.text, round(1 - confidence, 2))])
+    token.text = form
+    return record
+
+
 class SemanticCorrector:
     def __init__(self, names: KnownNames | None = None, tagger: Tagger | None = None,
                  previous_question: str | None = None, vocabulary_form: Callable[[str], str | None] | None = None,
@@ -137,10 +147,7 @@ class SemanticCorrector:
             form = self.acronym_form(token.text)
             if form is None or zipf(token.text) >= 3.0:
                 continue  # "it", "do", "so": everyday words, whatever a folder calls its IT desk or a phase
-            records.append(CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original,
-                                            corrected=form, correction_type="Capitalization", confidence=0.85,
-                                            alternatives=[(form, 0.85), (token.text, 0.15)]))
-            token.text = form
+            records.append(_capitalised(token, form, 0.85))
         return records
 
     def _fix_written_forms(self, doc: TokenizedInput, claimed: set[int]) -> list[CorrectionRecord]:
@@ -162,10 +169,7 @@ class SemanticCorrector:
             if form.isupper() and len(form) > SHORT_ACRONYM and frequency >= RARE_ZIPF:
                 continue  # "URGENT" shouted in a notice is no acronym, as "HP" or "NITDA" is
             confidence = RARE_WORD_FORM_CONFIDENCE if frequency < RARE_ZIPF else WORD_FORM_CONFIDENCE
-            records.append(CorrectionRecord(tier=TIER, span=(token.start, token.end), original=token.original,
-                                            corrected=form, correction_type="Capitalization", confidence=confidence,
-                                            alternatives=[(form, confidence), (token.text, round(1 - confidence, 2))]))
-            token.text = form
+            records.append(_capitalised(token, form, confidence))
         return records
 
     def _fix_names(self, doc: TokenizedInput, claimed: set[int], known: set[int]) -> list[CorrectionRecord]:
