@@ -1,5 +1,6 @@
 """The offline responder on a small firm's folder: a price in a Markdown table, a day a mail
-gives as "next Tuesday", and a label of the user's records ("rego") that is not a typo."""
+gives as "next Tuesday", a label of the user's records ("rego") that is not a typo, who approved
+something a page records only the amount of, and a "when" over a line that changed an amount."""
 
 from __future__ import annotations
 
@@ -69,12 +70,55 @@ Mirela, the ladder certificates expire on 18 December; I have booked the renewal
 """
 
 
+YARD_PAGE = """---
+title: Yard extension
+status: Approved
+budget: £12,400
+lead: Idris Pennock
+---
+# Yard extension
+
+A covered bay at the yard for both vans, with a lockable ladder rack.
+"""
+
+YARD_MAIL = """From: Mirela Constantinescu <mirela@harrowgatewindows.example>
+To: Idris Pennock <idris@harrowgatewindows.example>
+Cc: Oskar Lindqvist <oskar@harrowgatewindows.example>
+Date: Mon, 30 Nov 2026 09:10:00 +0000
+Subject: Re: Yard extension - revised budget
+
+Idris,
+
+Oskar and I signed off on the revised budget this morning: the yard extension is now £13,150.
+The extra covers the ladder rack's second bay.
+
+Mirela
+"""
+
+OFFICE_NOTES = """# Office notes — 2 December 2026
+
+- Office refit: budget now £2,300 (see Mirela's email of 1 December).
+- The phones divert to Idris's mobile while the office is shut.
+- Idris sets up the new phones before the office reopens.
+"""
+
+OFFICE_MAIL = """From: Mirela Constantinescu <mirela@harrowgatewindows.example>
+To: Crew <crew@harrowgatewindows.example>
+Date: Tue, 1 Dec 2026 17:00:00 +0000
+Subject: Office refit
+
+The office closes on 14 December for the refit and reopens on Monday 4 January 2027.
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "harrowgate", {
         "prices-2026.md": PRICES, "2026-11-26-cherry-picker.eml": MAIL, "vans.json": json.dumps(VANS),
         "2026-11-02-oakmere.eml": REFIT_MAIL, "crew-meeting-2026-12-01.md": REFIT_NOTES,
-        "ladder-certificates.txt": SAVED_MAIL})
+        "ladder-certificates.txt": SAVED_MAIL, "yard-extension.md": YARD_PAGE,
+        "2026-11-30-re-yard-extension.eml": YARD_MAIL, "office-notes-2026-12-02.md": OFFICE_NOTES,
+        "2026-12-01-office-refit.eml": OFFICE_MAIL})
     yield engine
     engine.close()
 
@@ -122,3 +166,18 @@ def test_a_mail_saved_as_text_is_read_as_a_mail(engine):
     assert "Ladder certificate renewal" in titles
     idris = engine.kb.registry.find_by_alias("Idris Pennock")
     assert [e.attributes.get("email") for e in idris] == ["idris@harrowgatewindows.example"]
+
+
+def test_who_approved_is_answered_by_the_sentence_about_the_approval_not_the_amount(engine):
+    result = engine.ask("Who approved the revised yard extension budget?", session="yard", model="offline", now=NOW)
+    delivered = result.response.delivered
+    # The page records the budget, not who approved it: "who" asks for someone, which the mail gives.
+    assert "Oskar and I signed off on the revised budget" in delivered
+    assert "budget is" not in delivered
+
+
+def test_when_prefers_the_sentence_with_the_day_over_a_line_that_changed_an_amount(engine):
+    result = engine.ask("When does the office reopen?", session="office", model="offline", now=NOW)
+    passages = [line for line in result.response.delivered.splitlines() if line.startswith("- ")]
+    # "budget now £2,300 (see … 1 December)" changed an amount: no answer to "when", however new.
+    assert "reopens on Monday 4 January 2027" in passages[0]

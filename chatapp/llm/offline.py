@@ -471,7 +471,7 @@ class OfflineResponder:
         named = [k for k in named if not any(k != LABEL_SYNONYMS[label] and set(key_words(k)) < set(key_words(label))
                                              for label in spoken)]
         if named and not re.search(r"\band\b", lowered):
-            return _owned(lowered, entity, named)
+            return self._someone_if_who(lowered, _owned(lowered, entity, named), entity)
         # A cue word ("who leads", "when") asks for every key holding its concept: eng_lead and marketing_lead.
         asked = concepts_asked(question)
         order = {concept: rank for rank, concept in enumerate(ATTRIBUTE_CONCEPTS)}
@@ -488,7 +488,16 @@ class OfflineResponder:
                                                                str(entity.attributes.get("phone", "")).strip()):
             cued = ["phone"]  # "what's Jolene's extension?" where her only number is "ext. 12"
         # "who works on Atlas and what's the deadline": both parts, the named key too.
-        return _owned(lowered, entity, list(dict.fromkeys(cued + named)) if named else cued)
+        keys = _owned(lowered, entity, list(dict.fromkeys(cued + named)) if named else cued)
+        return keys if re.search(r"\band\b", lowered) else self._someone_if_who(lowered, keys, entity)
+
+    def _someone_if_who(self, question: str, keys: list[str], entity: _KnownEntity) -> list[str]:
+        """A question of one part that starts "who" is answered by a key that names someone, else by
+        none: "Who approved the revised X-ray budget?" is not asking for the budget (the documents'
+        sentences about its approval answer it instead)."""
+        if not re.match(r"\s*who\b", question):
+            return keys
+        return [k for k in keys if self._names_someone(entity.attributes[k])]
 
     def _row_on_the_day_asked(self, question: str, entity: _KnownEntity) -> _KnownEntity:
         """ "How many were sold for the Holiday Cabaret on 12/19?": of a table's rows under one name (one
@@ -841,7 +850,7 @@ class OfflineResponder:
                 score += 1.5  # the value asked for outweighs a place or a name the question also gave
                 # "the start moves from 7 to 9 December" is the latest word on that value, if it says a
                 # word of what was asked: "the rent review moves to 1 July" does not answer "the break date".
-                if CHANGE_STATED.search(sentence) and shared:
+                if shared and _changes_a_value_asked(sentence, value_shapes):
                     score += 1.0
             # "next Tuesday" quoted a week later is the wrong day: the quote gives the day it meant.
             quoted = with_days_meant(sentence, chunks[rank].date, keep_words=False)
@@ -855,6 +864,19 @@ class OfflineResponder:
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
+
+
+def _changes_a_value_asked(sentence: str, asked_shapes: list[re.Pattern]) -> bool:
+    """The sentence says a value of the kind asked for has changed: after a word of change ("moves",
+    "now") the first value it gives is of that kind. "Café refit: budget now £41,750 (see the email of
+    1 December)" changes an amount, and says nothing new of a date asked for by "when"."""
+    every_shape = [shape for _, shape in VALUE_ASKED]
+    for change in CHANGE_STATED.finditer(sentence):
+        after = sentence[change.end():]
+        found = [(m.start(), shape) for shape in every_shape if (m := shape.search(after))]
+        if found and min(found, key=lambda f: f[0])[1] in asked_shapes:
+            return True
+    return False
 
 
 def _names_written(text: str) -> set[str]:
