@@ -321,6 +321,8 @@ class OfflineResponder:
         if lines and namesakes:
             first = namesakes[0].name.split()[0]
             lines.insert(0, f"Your documents name more than one person {first}:")  # each one's summary follows
+        elif lines and entities:
+            lines, sources = self._with_other_namesakes(question, messages, context, entities[0], lines, sources)
         if not lines:
             return f"{OFFLINE_NOTICE}\n\nI found nothing in your knowledge base about that. {HOW_TO_GET_MORE}"
         cited = ", ".join(dict.fromkeys(s for s in sources if s))
@@ -405,6 +407,43 @@ class OfflineResponder:
                       and e.entity_id.startswith("person:") and e.name.split()[0].casefold() == surface.casefold()]
             if len(people) >= 2:
                 return people
+        return []
+
+    def _with_other_namesakes(self, question: str, messages: list[dict], context: dict, chosen: _KnownEntity,
+                              lines: list[str], sources: list[str]) -> tuple[list[str], list[str]]:
+        """The answer about the person a bare first name was taken to be, and after it the same of the
+        others of that first name, when nothing in the session chose between them: the resolver's pick
+        then rests on how often the documents name each ("What is Ealasaid's email?" of a folder naming
+        Ealasaid Dunlevy in seven documents and Ealasaid Tennent in three), which the user may not mean.
+        Unchanged when an earlier message of the session names one of them in full."""
+        others = self._passed_over(context, chosen)
+        earlier = " ".join(str(m.get("content") or "") for m in messages[:-1]
+                           if m.get("role") in ("user", "assistant")).casefold()
+        if not others or any(p.name.casefold() in earlier for p in (chosen, *others)):
+            return lines, sources
+        keys = self._asked_keys(question, chosen)
+        more, more_sources = [], []
+        for other in others:
+            said = [k for k in keys if k in other.attributes]
+            more += [self._sentence(other, k) for k in said] or [f"Your documents also name {other.name}."]
+            more_sources += [self._source_of(other, k) for k in said] or [file_name(other.source)]
+        if not keys:  # a summary of the one taken: the others by name
+            return [*lines, "", f"Your documents also name {', '.join(o.name for o in others)}."], sources
+        return [*lines, "", f"If you meant another {chosen.name.split()[0]}:", *more], [*sources, *more_sources]
+
+    def _passed_over(self, context: dict, chosen: _KnownEntity) -> list[_KnownEntity]:
+        """The other people of the first name the question gave alone, among the resolver's candidates
+        for the mention it took to be `chosen`."""
+        for r in context.get("resolved_entities") or []:
+            surface = re.sub(r"['’]s$", "", getattr(r, "surface", "") or "").strip()
+            if (getattr(r, "entity_id", None) != chosen.entity_id or getattr(r, "entity_type", "") != "PERSON"
+                    or len(surface.split()) != 1):
+                continue
+            others = [e for e in (self._known(i) for i, _ in r.candidates if i != chosen.entity_id)
+                      if e is not None and e.entity_id.startswith("person:")
+                      and e.name.split()[0].casefold() == surface.casefold()]
+            if others and chosen.name.split()[0].casefold() == surface.casefold():
+                return others
         return []
 
     # --- attributes ----------------------------------------------------------------
