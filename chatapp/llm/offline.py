@@ -531,12 +531,14 @@ class OfflineResponder:
         return keys if re.search(r"\band\b", lowered) else self._someone_if_who(lowered, keys, entity)
 
     def _someone_if_who(self, question: str, keys: list[str], entity: _KnownEntity) -> list[str]:
-        """A question of one part that starts "who" is answered by a key that names someone, else by
-        none: "Who approved the revised X-ray budget?" is not asking for the budget (the documents'
-        sentences about its approval answer it instead)."""
+        """A question of one part that starts "who" is not answered by a key holding an amount, a date or
+        another figure: "Who approved the revised X-ray budget?" is not asking for the budget (the
+        documents' sentences about its approval answer it instead). A firm the registry does not know
+        ("owner: Strathlorne Whisky Club") may still be who is asked for."""
         if not re.match(r"\s*who\b", question):
             return keys
-        return [k for k in keys if self._names_someone(entity.attributes[k])]
+        return [k for k in keys if self._names_someone(entity.attributes[k])
+                or not re.search(r"\d", self._display(entity.attributes[k]))]
 
     def _row_on_the_day_asked(self, question: str, entity: _KnownEntity) -> _KnownEntity:
         """ "How many were sold for the Holiday Cabaret on 12/19?": of a table's rows under one name (one

@@ -294,7 +294,16 @@ def _distinctive_first_word(name: str) -> str | None:
     first = words[0] if len(words) >= 2 else ""
     if len(first) < 4 or not first.isalpha() or not first[0].isupper() or first.isupper():
         return None
+    if any(word[:1].islower() and word not in NAME_JOINERS for word in words[1:]):
+        # "Cask moves clashing with the bottling run" (a risk table's first cell) is a phrase, not a
+        # firm's name: nobody calls it "cask".
+        return None
     return first if zipf(first.lower()) < 3.0 and not is_first_name(first) else None
+
+
+# Lower-case words a firm's name may hold between its capitalised ones: "Bank of Ireland", "Banco de Chile".
+NAME_JOINERS = frozenset({"of", "and", "the", "for", "on", "de", "del", "da", "do", "dos", "du", "des", "la", "le",
+                          "van", "von", "der", "den", "y", "e", "et", "und", "&"})
 
 
 def name_key(word: str) -> str:
