@@ -60,6 +60,19 @@ Lorcan wrote to her on 25 November; no reply yet.
 """
 
 
+REVISED = """From: Lorcan Abernethy <lorcan.abernethy@fennimorevets.co.uk>
+To: Bettina Kowalczyk <bettina.kowalczyk@fennimorevets.co.uk>
+Subject: Re: Kennel refit - revised budget
+Date: Fri, 27 Nov 2026 16:05:00 +0000
+
+Bettina,
+
+Anouk signed off on the revised kennel budget this morning: the refit is now £19,050, drain connection included.
+
+Lorcan
+"""
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "fennimore", {
@@ -131,6 +144,26 @@ def test_the_wrong_person_in_a_sentence_of_the_sources_is_corrected_to_the_one_t
     response = checked(engine, "who approved the £18,400?", "Rufus approved the £18,400.")
     assert [(f.hallucination_type, f.suggestion) for f in response.hallucination_flags] == [
         ("ContradictsFact", "Anouk Vasquez-Tremayne")]
+
+
+@pytest.fixture(scope="module")
+def revised(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "fennimore-revised", {
+        "team-roster.md": ROSTER, "email-kennel-revised.eml": REVISED})
+    yield engine
+    engine.close()
+
+
+def test_the_wrong_person_is_corrected_when_the_answer_adds_the_day_the_mail_was_sent(revised):
+    engine = revised
+    # The mail says "this morning"; the answer gives its day. When it was done says nothing of who did it.
+    response = checked(engine, "who approved the revised kennel budget?",
+                       "Rufus Okonjo approved the revised kennel budget of £19,050 on 27 November 2026.")
+    assert [(f.hallucination_type, f.suggestion) for f in response.hallucination_flags] == [
+        ("ContradictsFact", "Anouk Vasquez-Tremayne")]
+    response = checked(engine, "who approved the revised kennel budget?",
+                       "Anouk approved the revised kennel budget of £19,050 on 27 November 2026.")
+    assert response.hallucination_flags == [], response.delivered
 
 
 def test_the_person_the_sources_name_is_accepted_by_first_name_or_in_full(engine):

@@ -51,7 +51,8 @@ def person_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[i
         start, end = said.claim.span
         if any(a < end and start < b for a, b in taken):
             continue
-        other, where = _named_instead(sentence, said, sources) or (None, "")
+        dates = [v.value.span for v in analysis.values if v.value.kind == "date" and v.sentence == sentence.index]
+        other, where = _named_instead(sentence, said, sources, dates) or (None, "")
         if other is None:
             continue
         if _PRONOUN.search(sentence.claim.text) and other in people_in(analysis.text, view):
@@ -64,15 +65,25 @@ def person_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[i
     return found
 
 
-def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) -> tuple[str, str] | None:
+def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources,
+                   dates: list[tuple[int, int]] = ()) -> tuple[str, str] | None:
     """(the other person's id, the source sentence) when the source sentence most like the claim names
-    exactly one known person and it is not the answer's."""
+    exactly one known person and it is not the answer's. The claim's dates (`dates`, spans in the answer)
+    count for the likeness only where a source sentence has them too: when something was done says
+    nothing of who did it, and a mail's "this morning" is the day in its header, which its sentence does
+    not write."""
     view, person = sources.view, said.entity_ids[0]
     # The claim's words split as the evidence's are: "£2,000" is "2" and "000" there.
     stems = {stem(part) for w, _, _ in sentence.words for part in words(w)} - {stem(w) for w in words(said.claim.text)}
     if len(stems) < MIN_WORDS:
         return None
-    scored = [(len(stems & s) / len(stems), text) for text, s, _ in sources.supplied.sentences]
+    # A date's words count where the sentence has them too ("wrote to her on 25 November"), not against.
+    in_dates = {stem(part) for w, span, _ in sentence.words if any(a <= span[0] < b for a, b in dates)
+                for part in words(w)} & stems
+    if len(stems - in_dates) < 2:
+        return None  # "Rufus did it on 25 November 2026": nothing but when
+    scored = [(len(stems & s) / (len(stems - in_dates) + len(in_dates & s)), text)
+              for text, s, _ in sources.supplied.sentences]
     overlap = max(o for o, _ in scored)
     best = {text for o, text in scored if o == overlap}
     if overlap < MIN_OVERLAP or len(best) != 1:
