@@ -1,6 +1,7 @@
 """The offline responder on a small firm's folder: a price in a Markdown table, a day a mail
 gives as "next Tuesday", a label of the user's records ("rego") that is not a typo, who approved
-something a page records only the amount of, and a "when" over a line that changed an amount."""
+something a page records only the amount of, a "when" over a line that changed an amount, and a
+short sentence that says "it" for what the sentence before it named."""
 
 from __future__ import annotations
 
@@ -102,6 +103,12 @@ OFFICE_NOTES = """# Office notes — 2 December 2026
 - Idris sets up the new phones before the office reopens.
 """
 
+CREW_MEETING = """# Crew meeting — 16 November 2026
+
+- New ladder rack for the yard approved at £640, fitted in January. Oskar Lindqvist leads it.
+- The Vivaro goes in for its service on 8 December.
+"""
+
 OFFICE_MAIL = """From: Mirela Constantinescu <mirela@harrowgatewindows.example>
 To: Crew <crew@harrowgatewindows.example>
 Date: Tue, 1 Dec 2026 17:00:00 +0000
@@ -118,7 +125,7 @@ def engine(tmp_path_factory):
         "2026-11-02-oakmere.eml": REFIT_MAIL, "crew-meeting-2026-12-01.md": REFIT_NOTES,
         "ladder-certificates.txt": SAVED_MAIL, "yard-extension.md": YARD_PAGE,
         "2026-11-30-re-yard-extension.eml": YARD_MAIL, "office-notes-2026-12-02.md": OFFICE_NOTES,
-        "2026-12-01-office-refit.eml": OFFICE_MAIL})
+        "2026-12-01-office-refit.eml": OFFICE_MAIL, "crew-meeting-2026-11-16.md": CREW_MEETING})
     yield engine
     engine.close()
 
@@ -181,3 +188,10 @@ def test_when_prefers_the_sentence_with_the_day_over_a_line_that_changed_an_amou
     passages = [line for line in result.response.delivered.splitlines() if line.startswith("- ")]
     # "budget now £2,300 (see … 1 December)" changed an amount: no answer to "when", however new.
     assert "reopens on Monday 4 January 2027" in passages[0]
+
+
+def test_a_short_sentence_saying_it_is_quoted_with_the_sentence_it_points_back_to(engine):
+    result = engine.ask("Who leads the ladder rack?", session="rack", model="offline", now=NOW)
+    # "Oskar Lindqvist leads it." says nothing of the rack alone: the sentence before says what "it" is.
+    assert ("New ladder rack for the yard approved at £640, fitted in January. Oskar Lindqvist leads it."
+            in result.response.delivered), result.response.delivered

@@ -875,7 +875,8 @@ class OfflineResponder:
         named_in_passage = [_stems(_names_written(chunk.content)) & wanted for chunk in chunks]
         for headings in (False, True):
             candidates = [(rank, sentence, _stems(keywords(sentence)) & wanted) for rank, chunk in enumerate(chunks)
-                          for sentence in dict.fromkeys(passage_sentences(chunk.content, headings=headings))]
+                          for sentence in dict.fromkeys(_with_antecedents(passage_sentences(chunk.content,
+                                                                                            headings=headings)))]
             candidates = [c for c in candidates
                           if c[2] or (about[c[0]] and any(shape.search(c[1]) for shape in value_shapes))]
             if candidates:
@@ -899,12 +900,35 @@ class OfflineResponder:
         scored.sort(key=lambda s: (-s[0], -s[1]))
         chosen, seen = [], set()
         for _, _, sentence, source in scored:
-            if sentence not in seen:
+            # A sentence quoted with the one before it ("… approved at £38,500. Ealasaid Tennent leads it.")
+            # is not quoted again alone, nor is the one before it.
+            if sentence not in seen and not any(sentence in other or other in sentence for other in seen):
                 seen.add(sentence)
                 chosen.append((sentence, source))
             if len(chosen) == 3:
                 break
         return [f"- {s} ({source})" for s, source in chosen], [source for _, source in chosen]
+
+
+# A word pointing back at what the sentence before it named.
+_POINTS_BACK = re.compile(r"\b(?:it|its|they|them|their|this|these|those|he|she|him|her|his)\b", re.I)
+# Words a sentence may have and still need the one before it to be understood.
+SHORT_SENTENCE_WORDS = 8
+
+
+def _with_antecedents(sentences: list[str]) -> list[str]:
+    """The passage's sentences, a short one that points back with a pronoun joined to the sentence before
+    it: "Ealasaid Tennent leads it." says who leads the café refit only after "Still Room café refit
+    approved at £38,500 …", and is matched and quoted with it."""
+    joined: list[str] = []
+    for n, sentence in enumerate(sentences):
+        before = sentences[n - 1] if n else ""
+        if (before.endswith((".", "!", "?")) and len(sentence.split()) <= SHORT_SENTENCE_WORDS
+                and _POINTS_BACK.search(sentence)):
+            joined.append(f"{before} {sentence}")
+        else:
+            joined.append(sentence)
+    return joined
 
 
 def _changes_a_value_asked(sentence: str, asked_shapes: list[re.Pattern]) -> bool:
