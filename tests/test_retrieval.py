@@ -187,6 +187,26 @@ def test_a_keyword_index_from_before_chunk_texts_were_kept_is_rebuilt(tmp_path):
     assert (index_dir / "chatapp-texts.bin").is_file()
 
 
+def test_a_word_typed_without_its_accents_finds_the_documents_that_write_them(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "canteen.md").write_text("# Canteen\n\nThe staff café reopens on 11 January 2027 with a new "
+                                       "espresso machine.\n", encoding="utf-8")
+    (folder / "shop.md").write_text("# Shop\n\nThe farm shop reopens on 4 January 2027 with new shelving.\n",
+                                    encoding="utf-8")
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        engine.ingest(folder)
+        index_dir = engine.settings.keyword_index_dir
+        assert engine.kb.keyword.search("when does the staff cafe reopen", 1)[0][0] == (
+            engine.kb.keyword.search("staff café", 1)[0][0])
+        assert "café" in retrieve(engine.kb, "When does the cafe reopen?", [], NOW)[0].content
+    # An index written before words were read without accents is rebuilt once, then found the same way.
+    (index_dir / "chatapp-accents-folded").unlink()
+    with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:
+        assert "café" in retrieve(engine.kb, "When does the cafe reopen?", [], NOW)[0].content
+    assert (index_dir / "chatapp-accents-folded").is_file()
+
+
 def test_a_long_paste_is_read_for_names_in_its_first_part_and_each_entity_boosts_once(sample_engine):
     from chatapp.input_limits import READ_CHARS
     from chatapp.preprocess.retrieval import EntityMatcher

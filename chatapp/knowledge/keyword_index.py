@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from chatapp.accents import strip_accents
 from chatapp.optional_imports import left_out
 
 if TYPE_CHECKING:
@@ -33,6 +34,9 @@ VERSION_FILE = "chatapp-version"
 # All chunk texts as UTF-8, back to back, and where each one starts (n + 1 offsets).
 TEXTS_FILE = "chatapp-texts.bin"
 OFFSETS_FILE = "chatapp-text-offsets.npy"
+# Written with an index whose words were read without their accents ("café" is "cafe", as a user without
+# the key types it); an index without it was written before, and is rebuilt once.
+FOLDED_FILE = "chatapp-accents-folded"
 
 
 def _bm25s():
@@ -90,7 +94,8 @@ class KeywordIndex:
         if not self._stem_loaded:
             self._stem, self._stem_loaded = _stemmer(), True
         return bm25s.tokenize(
-            texts, stopwords="en", stemmer=self._stem, show_progress=False, return_ids=as_ids
+            [strip_accents(text) for text in texts], stopwords="en", stemmer=self._stem, show_progress=False,
+            return_ids=as_ids
         )
 
     @property
@@ -108,7 +113,8 @@ class KeywordIndex:
             version = path.read_text().strip() or None
         except OSError:
             return None
-        if version is not None and not (self.directory / OFFSETS_FILE).is_file():
+        if version is not None and not ((self.directory / OFFSETS_FILE).is_file()
+                                        and (self.directory / FOLDED_FILE).is_file()):
             version = None
         self._version_seen = (stamp, version)
         return version
@@ -131,6 +137,7 @@ class KeywordIndex:
         np.cumsum([len(e) for e in encoded], out=offsets[1:])
         np.save(staging / OFFSETS_FILE, offsets)
         (staging / STATE_FILE).write_text(json.dumps({"version": version, "ids": ids}))
+        (staging / FOLDED_FILE).write_text("")
         (staging / VERSION_FILE).write_text(version)
         self._loaded = None  # let go of the old files before they are swapped away
         # Swap directories so a reader never sees half an index.

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
+from chatapp.accents import strip_accents
 from chatapp.dates.expressions import with_days_meant
 from chatapp.knowledge.extraction.fields import CHANGE_STATED
 from chatapp.knowledge.extraction.values import find_dates
@@ -146,9 +147,10 @@ def split_into_pieces(text: str, words_per_piece: int = PIECE_WORDS) -> list[str
 
 def keywords(text: str) -> set[str]:
     """The words that say what a text is about. A hyphenated word is also its parts and their joined
-    form: "cut-over" answers "when is the cut over?" and "the cutover"."""
+    form: "cut-over" answers "when is the cut over?" and "the cutover". Accents are left out: "cafe" is the
+    documents' "café", and "Zürich" is "zurich", not "rich"."""
     found = set()
-    for word in re.findall(r"[a-z0-9][a-z0-9@.\-]*[a-z0-9]|[a-z0-9]", text.lower()):
+    for word in re.findall(r"[a-z0-9][a-z0-9@.\-]*[a-z0-9]|[a-z0-9]", strip_accents(text).lower()):
         found.add(word)
         if "-" in word and "@" not in word:
             parts = [part for part in word.split("-") if part]
