@@ -1,0 +1,79 @@
+"""A network of private schools in Brazil: a refurbishment page whose budget a later mail from the director
+replaces ("approved the revised budget for the library refurbishment: R$ 96.400,00"), with amounts written
+the Brazilian way, and a directory whose roles are given role first. Real ChatEngine, SQLite, Chroma and
+spaCy; names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, offline_answer, only_entity
+
+PAGE = """---
+title: Library refurbishment — Unidade Serra Azulada
+date: 2026-10-12
+owner: Cleide Wiśniewska
+---
+
+# Library refurbishment (Serra Azulada)
+
+Lead: Cleide Wiśniewska (Librarian)
+Budget: R$ 88.900,00 (capital fund 2026)
+"""
+
+REVISED = """From: Judite Marcondes Orsi <jorsi@redeserrazul.edu.br>
+To: Cleide Wiśniewska <cwisniewska@redeserrazul.edu.br>
+Subject: Re: library shelving - revised budget
+Date: Wed, 25 Nov 2026 08:31:09 -0300
+
+Cleide,
+
+The board met last night and approved the revised budget for the library refurbishment: R$ 96.400,00.
+The extra comes from the maintenance reserve.
+
+Judite
+"""
+
+DIRECTORY = """# Rede Serra Azul — Staff directory
+
+Updated: 5 October 2026
+
+## Unidade Serra Azulada
+
+Head of School: Judite Marcondes Orsi — jorsi@redeserrazul.edu.br — ext. 2101
+Deputy Head: Anselmo Trevisani Kuhn — akuhn@redeserrazul.edu.br — ext. 2102
+Librarian: Cleide Wiśniewska — cwisniewska@redeserrazul.edu.br — ext. 2110
+"""
+
+TRANSPORT = """---
+title: School buses 2027
+date: 2026-11-20
+owner: Anselmo Trevisani Kuhn
+---
+
+# School buses 2027
+
+Contractor: Fretamentos Quero-Quero (contract manager Osmar Zielinski)
+Routes: 6
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "serra-azulada", {
+        "project-library-refurbishment.md": PAGE, "email-2026-11-25-re-library-budget.eml": REVISED,
+        "staff-directory.md": DIRECTORY, "project-school-buses-2027.md": TRANSPORT})
+    yield engine
+    engine.close()
+
+
+def test_a_revised_budget_given_after_a_colon_in_a_mail_replaces_the_pages_budget(engine):
+    # "approved the revised budget for the library refurbishment: R$ 96.400,00" says the budget that now holds.
+    entity = only_entity(engine, "Library refurbishment")
+    assert entity.attributes.get("budget") == "R$ 96.400,00"
+    answer = offline_answer(engine, "What is the budget for the library refurbishment?", "library-budget")
+    assert "R$ 96.400,00" in answer
+    response = checked(engine, "What is the budget for the library refurbishment?",
+                       "The library refurbishment at Serra Azulada has a budget of R$ 88.900,00.")
+    assert "R$ 96.400,00 [corrected]" in response.delivered
+
