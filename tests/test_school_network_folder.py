@@ -43,6 +43,10 @@ Updated: 5 October 2026
 Head of School: Judite Marcondes Orsi — jorsi@redeserrazul.edu.br — ext. 2101
 Deputy Head: Anselmo Trevisani Kuhn — akuhn@redeserrazul.edu.br — ext. 2102
 Librarian: Cleide Wiśniewska — cwisniewska@redeserrazul.edu.br — ext. 2110
+
+## Unidade Monte Claro
+
+Head of School: Iracema Boschetti Lago — ilago@redeserrazul.edu.br — ext. 3101
 """
 
 TRANSPORT = """---
@@ -76,4 +80,12 @@ def test_a_revised_budget_given_after_a_colon_in_a_mail_replaces_the_pages_budge
     response = checked(engine, "What is the budget for the library refurbishment?",
                        "The library refurbishment at Serra Azulada has a budget of R$ 88.900,00.")
     assert "R$ 96.400,00 [corrected]" in response.delivered
+
+
+def test_a_unit_heading_over_job_first_entries_is_no_persons_card(engine):
+    # "## Unidade Serra Azulada" reads like a name, but the lines under it are each someone's own entry.
+    assert only_entity(engine, "Judite Marcondes Orsi").attributes.get("email") == "jorsi@redeserrazul.edu.br"
+    assert only_entity(engine, "Anselmo Trevisani Kuhn").attributes.get("email") == "akuhn@redeserrazul.edu.br"
+    assert only_entity(engine, "Cleide Wiśniewska").attributes.get("role") == "Librarian"
+    assert all(e.type != "person" for e in engine.kb.registry.find_by_alias("Unidade Serra Azulada"))
 

@@ -1239,6 +1239,10 @@ class PeopleReader:
                     # other people's entries is a section of the list, not a card of its own. (The card's own
                     # "Senior Estimator — tenders and pricing" is its job, no other person.)
                     break
+                if _names_another_with_contact(follow, name):
+                    # "## Unidade Serra Azulada" over "Head of School: Judite Orsi — jorsi@… — ext. 2101": the
+                    # same, with each entry's job written first.
+                    break
                 if follow.strip():
                     details.append(follow.strip())
             # A dot-led card field is one field whole: its value may hold a " - " ("23/11 - 11/12").
@@ -1465,6 +1469,18 @@ def _initials_of(word: str, first: str) -> bool:
     letters = re.sub(r"[.\-\s]", "", word)
     return len(parts) >= 2 and bool(re.fullmatch(r"[A-ZÀ-Ý](?:\.?-?[A-ZÀ-Ý]\.?)+", word)) and \
         letters.casefold() == "".join(p[:1] for p in parts).casefold()
+
+
+def _names_another_with_contact(line: str, name: str) -> bool:
+    """Whether `line` is a who-does-what entry, job first, for someone other than `name`, with an address or
+    number beside them: "Head of School: Judite Marcondes Orsi — jorsi@… — ext. 2101"."""
+    match = _ROLE_FIRST_LINE.match(line)
+    if match is None:
+        return False
+    other = clean_name(match.group("name"))
+    contact = match.group("paren") or match.group("rest") or match.group("dashed") or ""
+    return (other != name and looks_like_person(other) and not is_job_title(other)
+            and bool(re.search(r"@|\d{3}", contact)))
 
 
 def read_people(text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()) -> list[Observation]:
