@@ -89,3 +89,28 @@ def test_a_unit_heading_over_job_first_entries_is_no_persons_card(engine):
     assert only_entity(engine, "Cleide Wiśniewska").attributes.get("role") == "Librarian"
     assert all(e.type != "person" for e in engine.kb.registry.find_by_alias("Unidade Serra Azulada"))
 
+
+def test_the_head_of_school_is_not_corrected_to_the_deputy_head(engine):
+    # "Deputy Head: Anselmo Trevisani Kuhn" names the deputy, not the head of school an answer speaks of.
+    right = checked(engine, "Who is the head of that school?", "The head of school there is Judite Marcondes Orsi.")
+    assert not right.hallucination_flags
+    wrong = checked(engine, "Who is the head of that school?", "The head of school there is Cleide Wiśniewska.")
+    assert "Anselmo" not in wrong.delivered
+
+
+def test_one_of_several_heads_of_school_is_not_corrected_to_the_head_a_passage_names(engine):
+    # The passage checked against names only Monte Claro's head; the directory makes Judite a head of school too.
+    passage = "## Unidade Monte Claro\n\nHead of School: Iracema Boschetti Lago — ilago@redeserrazul.edu.br"
+    response = engine.turns.postprocess("The head of school there is Judite Marcondes Orsi.",
+                                        question="Who is the head of that school?", evidence=[passage])
+    assert not response.hallucination_flags
+
+
+def test_a_contract_manager_named_in_brackets_after_the_firm_is_that_person(engine):
+    # "Fretamentos Quero-Quero (contract manager Osmar Zielinski)": the role is Osmar's, not the firm's.
+    right = checked(engine, "Who manages the bus contract?",
+                    "Fretamentos Quero-Quero runs 6 routes. Their contract manager is Osmar Zielinski.")
+    assert not right.hallucination_flags
+    wrong = checked(engine, "Who manages the bus contract?",
+                    "Fretamentos Quero-Quero runs 6 routes. Their contract manager is Anselmo Trevisani Kuhn.")
+    assert "Osmar Zielinski [corrected]" in wrong.delivered
