@@ -61,12 +61,37 @@ Contractor: Fretamentos Quero-Quero (contract manager Osmar Zielinski)
 Routes: 6
 """
 
+BUSES_MAIL = """From: Reinaldo Tschá <rtscha@redeserrazul.edu.br>
+To: Osmar Zielinski <osmar@queroquero.com.br>
+Subject: 2027 renewal - our answer
+Date: Tue, 10 Nov 2026 09:05:17 -0300
+
+Bom dia Osmar,
+
+We can accept the new price for 2027 if every bus has a monitor.
+
+Um abraço,
+Naldo
+
+Reinaldo Tschá
+Transport Coordinator · Rede Serra Azul
+"""
+
+HEADS_MEETING = """# Heads meeting — 18 November 2026
+
+Present: Judite Orsi, Iracema Lago
+Apologies: Naldo Tschá (at the bus depot)
+
+- Buses: Naldo to send the contract to Finance.
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "serra-azulada", {
         "project-library-refurbishment.md": PAGE, "email-2026-11-25-re-library-budget.eml": REVISED,
-        "staff-directory.md": DIRECTORY, "project-school-buses-2027.md": TRANSPORT})
+        "staff-directory.md": DIRECTORY, "project-school-buses-2027.md": TRANSPORT,
+        "email-2026-11-10-buses.eml": BUSES_MAIL, "heads-meeting-2026-11-18.md": HEADS_MEETING})
     yield engine
     engine.close()
 
@@ -114,3 +139,13 @@ def test_a_contract_manager_named_in_brackets_after_the_firm_is_that_person(engi
     wrong = checked(engine, "Who manages the bus contract?",
                     "Fretamentos Quero-Quero runs 6 routes. Their contract manager is Anselmo Trevisani Kuhn.")
     assert "Osmar Zielinski [corrected]" in wrong.delivered
+
+
+def test_a_name_signed_under_a_portuguese_closing_is_the_senders_nickname(engine):
+    # "Um abraço,\nNaldo" under a mail from Reinaldo Tschá: the notes' "Naldo Tschá" is the same person.
+    naldo = only_entity(engine, "Naldo")
+    assert naldo.name == "Reinaldo Tschá"
+    assert only_entity(engine, "Naldo Tschá").id == naldo.id
+    response = checked(engine, "How do I email Naldo about the buses?",
+                       "Naldo is Reinaldo Tschá, the Transport Coordinator. His email is naldo.tscha@redeserrazul.edu.br.")
+    assert "rtscha@redeserrazul.edu.br [corrected]" in response.delivered

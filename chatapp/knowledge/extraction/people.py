@@ -63,7 +63,11 @@ _CLOSING = re.compile(
     r"bien à vous|amitiés|"
     # German ones: "Viele Grüße", "Mit freundlichen Grüßen", "Gruß", "Danke und bis bald"
     r"(?:viele|beste|liebe|herzliche|schöne|freundliche) grüße|mit freundlichen grüßen|grüße|gruß|danke|"
-    r"vielen dank|bis bald)(?!\w)[^\n]{0,30}[,!.]?$",
+    r"vielen dank|bis bald|"
+    # Portuguese and Spanish ones: "Abraço,", "Um abraço,", "Atenciosamente,", "Saludos,", "Un abrazo,"
+    r"(?:um |grande )?abraços?|atenciosamente|obrigad[oa]|muito obrigad[oa]|saudações|cumprimentos|"
+    r"(?:un |muchos )?saludos|un saludo|(?:un |muchos )?abrazos?|atentamente|cordialmente|(?:muchas )?gracias)"
+    r"(?!\w)[^\n]{0,30}[,!.]?$",
     re.IGNORECASE,
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
