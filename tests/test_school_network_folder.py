@@ -77,6 +77,12 @@ Reinaldo Tschá
 Transport Coordinator · Rede Serra Azul
 """
 
+ROUTES = """route,unit,shift,driver,monitor,first_pickup,seats
+L-1,Serra Azulada,morning,Ivanildo Sczepanski,Marlene Tortato,06:35,42
+L-2,Serra Azulada,morning,Deoclécio Brunetto,Rosicler Haas,06:40,42
+L-3,Monte Claro,afternoon,Ivanildo Sczepanski,Marlene Tortato,17:35,42
+"""
+
 HEADS_MEETING = """# Heads meeting — 18 November 2026
 
 Present: Judite Orsi, Iracema Lago
@@ -91,7 +97,8 @@ def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "serra-azulada", {
         "project-library-refurbishment.md": PAGE, "email-2026-11-25-re-library-budget.eml": REVISED,
         "staff-directory.md": DIRECTORY, "project-school-buses-2027.md": TRANSPORT,
-        "email-2026-11-10-buses.eml": BUSES_MAIL, "heads-meeting-2026-11-18.md": HEADS_MEETING})
+        "email-2026-11-10-buses.eml": BUSES_MAIL, "heads-meeting-2026-11-18.md": HEADS_MEETING,
+        "bus-routes.csv": ROUTES})
     yield engine
     engine.close()
 
@@ -149,3 +156,12 @@ def test_a_name_signed_under_a_portuguese_closing_is_the_senders_nickname(engine
     response = checked(engine, "How do I email Naldo about the buses?",
                        "Naldo is Reinaldo Tschá, the Transport Coordinator. His email is naldo.tscha@redeserrazul.edu.br.")
     assert "rtscha@redeserrazul.edu.br [corrected]" in response.delivered
+
+
+def test_the_driver_a_table_row_gives_a_route_is_held_against_an_answer(engine):
+    # "driver" is no column chatapp knows; the cell still names a person the route's row links to.
+    wrong = checked(engine, "Who drives route L-2?", "The driver on route L-2 is Ivanildo Sczepanski.")
+    assert "Deoclécio Brunetto [corrected]" in wrong.delivered
+    right = checked(engine, "Who drives route L-2?", "The driver on route L-2 is Deoclécio Brunetto.")
+    assert not right.hallucination_flags
+    assert "Deoclécio Brunetto" in offline_answer(engine, "Who drives route L-2?", "l2-driver")
