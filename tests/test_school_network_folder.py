@@ -83,6 +83,18 @@ L-2,Serra Azulada,morning,Deoclécio Brunetto,Rosicler Haas,06:40,42
 L-3,Monte Claro,afternoon,Ivanildo Sczepanski,Marlene Tortato,17:35,42
 """
 
+ASSEMBLY = """From: Iracema Boschetti Lago <ilago@redeserrazul.edu.br>
+To: Judite Marcondes Orsi <jorsi@redeserrazul.edu.br>
+Subject: Parents' assembly
+Date: Tue, 1 Dec 2026 21:47:55 -0300
+
+Judite,
+
+The parents' general assembly will be on Thursday 10 December 2026 at 19:30 in the auditorium of Unidade Monte Claro.
+
+Iracema
+"""
+
 HEADS_MEETING = """# Heads meeting — 18 November 2026
 
 Present: Judite Orsi, Iracema Lago
@@ -98,7 +110,7 @@ def engine(tmp_path_factory):
         "project-library-refurbishment.md": PAGE, "email-2026-11-25-re-library-budget.eml": REVISED,
         "staff-directory.md": DIRECTORY, "project-school-buses-2027.md": TRANSPORT,
         "email-2026-11-10-buses.eml": BUSES_MAIL, "heads-meeting-2026-11-18.md": HEADS_MEETING,
-        "bus-routes.csv": ROUTES})
+        "bus-routes.csv": ROUTES, "email-2026-12-01-assembly.eml": ASSEMBLY})
     yield engine
     engine.close()
 
@@ -165,3 +177,12 @@ def test_the_driver_a_table_row_gives_a_route_is_held_against_an_answer(engine):
     right = checked(engine, "Who drives route L-2?", "The driver on route L-2 is Deoclécio Brunetto.")
     assert not right.hallucination_flags
     assert "Deoclécio Brunetto" in offline_answer(engine, "Who drives route L-2?", "l2-driver")
+
+
+def test_a_school_named_in_a_table_is_not_put_in_place_of_the_person_who_chairs_a_meeting_there(engine):
+    # The routes table's "unit" column reads like names; "the auditorium of Unidade Monte Claro" names the
+    # school, never a person who might chair the assembly instead of the one the answer names.
+    response = checked(engine, "Who chairs the parents' assembly?",
+                       "Iracema Boschetti Lago chairs the parents' general assembly on 10 December 2026.")
+    assert "Monte Claro" not in response.delivered
+    assert "Iracema Boschetti Lago" not in [f.content for f in response.hallucination_flags]
