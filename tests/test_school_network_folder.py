@@ -46,7 +46,7 @@ Librarian: Cleide Wiśniewska — cwisniewska@redeserrazul.edu.br — ext. 2110
 
 ## Unidade Monte Claro
 
-Head of School: Iracema Boschetti Lago — ilago@redeserrazul.edu.br — ext. 3101
+Head of School: Iracema Boschetti Lago — ilago@redeserrazul.edu.br — ramal 3101
 """
 
 TRANSPORT = """---
@@ -186,3 +186,12 @@ def test_a_school_named_in_a_table_is_not_put_in_place_of_the_person_who_chairs_
                        "Iracema Boschetti Lago chairs the parents' general assembly on 10 December 2026.")
     assert "Monte Claro" not in response.delivered
     assert "Iracema Boschetti Lago" not in [f.content for f in response.hallucination_flags]
+
+
+def test_an_extension_written_ramal_is_the_persons_extension(engine):
+    # Brazilian directories write the extension "ramal 3101", as Québec writes "poste 204".
+    assert only_entity(engine, "Iracema Boschetti Lago").attributes.get("phone") == "ramal 3101"
+    right = checked(engine, "What is Iracema's extension?", "Iracema Boschetti Lago's extension is ramal 3101.")
+    assert not right.hallucination_flags
+    wrong = checked(engine, "What is Iracema's extension?", "Iracema Boschetti Lago's extension is ramal 3110.")
+    assert "ramal 3101 [corrected]" in wrong.delivered

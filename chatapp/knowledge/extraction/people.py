@@ -36,10 +36,11 @@ from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB,
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
-# "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204").
+# "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204"),
+# Brazil "ramal" ("+55 41 3029-4400 ramal 2114", a directory's bare "ramal 2114").
 PHONE = re.compile(
     r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,8}){1,4}(?:-\d{1,4}(?=\D|$))?"
-    r"(?:\s*(?:ext\.?|x|poste)\s*\d{1,5})?|(?:ext\.?|poste)\s*\d{2,5})(?![\w%])",
+    r"(?:\s*(?:ext\.?|x|poste|ramal)\s*\d{1,5})?|(?:ext\.?|poste|ramal)\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
 # Local parts of shared mailboxes: whatever display name they carry, they are nobody's own address.
@@ -333,7 +334,7 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
         if _BOOK_NUMBER.search(text[:start]) or re.search(r"\d-$", text[:start]) or re.match(
                 r"-\d", text[start + len(value):]):
             continue
-        if digits >= 7 or value.lower().startswith(("ext", "poste")):
+        if digits >= 7 or value.lower().startswith(("ext", "poste", "ramal")):
             found.append(((start, start + len(value)), value))
     return found
 
