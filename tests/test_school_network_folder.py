@@ -195,3 +195,12 @@ def test_an_extension_written_ramal_is_the_persons_extension(engine):
     assert not right.hallucination_flags
     wrong = checked(engine, "What is Iracema's extension?", "Iracema Boschetti Lago's extension is ramal 3110.")
     assert "ramal 3101 [corrected]" in wrong.delivered
+
+
+def test_an_invented_person_whose_given_name_the_recogniser_left_out_is_flagged_by_the_whole_name(engine):
+    # The recogniser reads "Ricardo Zanettin Brocardo" after a sentence ending in a date as "Zanettin Brocardo".
+    response = checked(engine, "Who chairs the parents' assembly?",
+                       "Iracema Boschetti Lago chairs the parents' general assembly on 10 December 2026. "
+                       "Ricardo Zanettin Brocardo will take the minutes.")
+    assert "Ricardo Zanettin Brocardo" in [f.content for f in response.hallucination_flags]
+    assert "Ricardo Zanettin Brocardo [unverified]" in response.delivered
