@@ -216,6 +216,9 @@ class ClaimExtractor:
                 continue
             if ent.label_ == "PERSON" and (surname := _surname_left_out(doc, ent)) is not None:
                 ent = doc.char_span(ent.start_char, surname.idx + len(surname.text), label=ent.label_) or ent
+            if ent.label_ == "PERSON" and (given := _given_name_left_out(doc, ent)) is not None and not _overlaps(
+                    (given.idx, ent.end_char), [m.span for m in mentions]):
+                ent = doc.char_span(given.idx, ent.end_char, label=ent.label_) or ent
             for offset, part in cells(ent.text):  # a name never runs across table cells
                 surface = re.sub(r"^(?:the|The)\s+", "", re.sub(r"['’]s$", "", part))
                 if not re.search(r"\w", surface):
@@ -507,6 +510,18 @@ def _surname_left_out(doc, ent):
             or (after is not None and after.text[:1].isupper() and after.is_alpha)):
         return None
     return nxt
+
+
+def _given_name_left_out(doc, ent):
+    """The token before a PERSON the recogniser started late: "Rodrigo Fontanella Sachet will take the minutes"
+    read as "Fontanella Sachet". A given name (no everyday word) right before it, in no entity, or None."""
+    if ent.start == 0:
+        return None
+    before = doc[ent.start - 1]
+    if (not before.is_alpha or not before.text[:1].isupper() or before.ent_type_ or not before.whitespace_
+            or not is_first_name(before.text) or lexicon.is_common(before.text.lower(), 4.0)):
+        return None
+    return before
 
 
 def _drop_partial_names(mentions: list[EntityMention], doc, view: KnowledgeView) -> list[EntityMention]:

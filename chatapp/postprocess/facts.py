@@ -112,7 +112,8 @@ class FactValidator:
         # Unless a newer document handed the role on: the page still naming the old holder is out of date.
         mismatches = [m for m in relation_mismatches(analysis, sources.view)
                       if (_held_before(m, sources.view)
-                          or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources))
+                          or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources,
+                                                    m.entity_id))
                       and not _asked_of_the_person(m, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
         # "The site safety lead is Tormod Galbraith" where no known person holds that role but a source writes
@@ -609,12 +610,22 @@ def _role_written_beside(link, text: str, sources: Sources) -> bool:
     return written_beside(names, link.value_text, sources)
 
 
-def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:
-    """A supplied source sentence says nearly all this sentence says, naming the same person."""
+def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources, thing: str = "") -> bool:
+    """A supplied source sentence says nearly all this sentence says, naming the same person — and not of
+    another thing of the same kind in place of `thing`: "route: R-05; … driver: Jair Wolski" says nothing of
+    who drives R-04."""
     if sources.supplied.empty or not sentence.stems:
         return False
     best, overlap = sources.supplied.best_sentence(sentence.stems)
-    return overlap >= 0.7 and said.lower() in best.lower()
+    if overlap < 0.7 or said.lower() not in best.lower():
+        return False
+    view = sources.view
+    if thing in view.entities:
+        named = {i for m in view.find_mentions(best) if len(m.entity_ids) == 1 for i in m.entity_ids}
+        kind = view.entities[thing].type
+        if thing not in named and any(view.entities[i].type == kind for i in named):
+            return False
+    return True
 
 
 # A field's label opens with a letter: "30/11/2026, 12:20 - Tope: …" (a chat export's line) is no field "30/11/2026, 12".

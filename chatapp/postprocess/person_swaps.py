@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from chatapp.knowledge.extraction.observations import HONORIFIC
 from chatapp.postprocess.claims import AnswerAnalysis, NameClaim, SentenceInfo
 from chatapp.postprocess.evidence import stem, words
 from chatapp.postprocess.findings import Finding, Sources
@@ -89,7 +90,7 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources,
     if overlap < MIN_OVERLAP or len(best) != 1:
         return None
     where = best.pop()
-    named = people_in(where, view) - _addressed(where, view)
+    named = people_in(where, view) - _addressed(where, view) - _inside_longer_names(where, view)
     if person in named or len(named) != 1:
         return None
     if any(o > overlap * RIVAL_SHARE and person in people_in(text, view) for o, text in scored):
@@ -105,6 +106,20 @@ def _addressed(text: str, view: KnowledgeView) -> set[str]:
     """The person a mail's sentence speaks to, not of: "Rajesh, the lease is approved …", "Hi Ana, …"."""
     opening = _VOCATIVE.match(text)
     return people_in(opening.group(1), view) if opening else set()
+
+
+def _inside_longer_names(text: str, view: KnowledgeView) -> set[str]:
+    """The people `text` names only as the end of a longer name in capitals, "the auditorium of Unidade Passo
+    Taquara", where a place or a firm is named, not that person (a title before a name, "Dr", is no part of it)."""
+    inside, alone = set(), set()
+    for mention in view.find_mentions(text):
+        if len(mention.entity_ids) != 1:
+            continue
+        before = re.search(r"(?<![.!?:;])(?<![.!?:;]\s)\b([A-Z][\w'’-]*)\s+$", text[:mention.span[0]])
+        longer = before is not None and not re.fullmatch(HONORIFIC, f"{before.group(1)} ", re.IGNORECASE) \
+            and text[:before.start()].strip() != ""
+        (inside if longer else alone).add(mention.entity_ids[0])
+    return inside - alone
 
 
 def _person(name: NameClaim, view: KnowledgeView) -> bool:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 
 from chatapp.knowledge.extraction.observations import HONORIFIC, is_group_name
+from chatapp.knowledge.extraction.people import ROLE_KEYS
+from chatapp.knowledge.registry import decode_attribute
 from chatapp.postprocess.claims import AnswerAnalysis, SentenceInfo
 from chatapp.postprocess.findings import Finding, Sources
 
@@ -41,7 +43,7 @@ def role_swaps(analysis: AnswerAnalysis, sources: Sources, taken: list[tuple[int
         if any(a < end and start < b for a, b in taken):
             continue
         holders = _holders(role, sources)
-        if not holders or _said_together(name, role, sources):
+        if not holders or _said_together(name, role, sources) or _known_to_hold(name, role, sources):
             continue
         if len(holders) != 1:
             continue  # the sources give the role to several: nobody is wrong for being one
@@ -72,6 +74,23 @@ def _name_and_role(analysis: AnswerAnalysis, sentence: SentenceInfo) -> tuple[tu
             if name is not None and role and not _of_something_named(role_head):
                 return name, role
     return None
+
+
+def _known_to_hold(name: str, role: str, sources: Sources) -> bool:
+    """Whether the knowledge base gives the person named this role, whatever the retrieved text names
+    beside it: "Head of School" is Luciana's in the directory though the chunk retrieved names another
+    school's head. (Several people may hold one title, one per school or team.)"""
+    view = sources.view
+    for entity_id in view.lookup(name):
+        entity = view.entities.get(entity_id)
+        if entity is None or entity.type != "person":
+            continue
+        held = [decode_attribute(entity.attributes.get(key)) for key in ROLE_KEYS]
+        held += view.also_held(entity_id, "role")
+        if any(isinstance(title, str) and re.search(rf"(?<!\w){re.escape(role)}(?!\w)", " ".join(title.lower().split()))
+               for title in held):
+            return True
+    return False
 
 
 def _of_something_named(role_head) -> bool:
@@ -107,6 +126,13 @@ def _role_words(head) -> str:
             token.text.isalpha() and token.text.islower()):
         words.insert(0, token.text)
         token = token.nbor(-1) if token.i > 0 else None
+    # "head of school", "director of studies": a title that goes on with "of" and a bare noun is that whole title.
+    after = head.nbor(1) if head.i + 2 < len(head.doc) else None
+    if after is not None and after.lower_ == "of" and after.head == head:
+        thing = after.nbor(1)
+        if thing.head == after and thing.pos_ == "NOUN" and thing.text.isalpha() and thing.text.islower() and (
+                not list(thing.children)):
+            words += ["of", thing.text]
     return " ".join(words) if len(words) >= 2 or not head.is_stop else ""
 
 
@@ -154,6 +180,11 @@ def _beside(role: str, sentence: str) -> list[str]:
     for pattern in (after, before):
         for match in pattern.finditer(sentence):
             name = match.group(match.lastindex).strip()
+            if pattern is after and _longer_title(sentence, match.start()):
+                continue  # "Deputy Head: Marcelo Lins" gives him another title than "head"
+            if pattern is before and (holder := _named_right_after(sentence, match.end())):
+                names.append(holder)  # "TransLince (contract manager Wagner Tessaro)": the role is his
+                continue
             if pattern is after and match.group("sep").startswith(",") and is_group_name(name):
                 continue  # "Course Manager, Glenasmole Golf Club": a signature's title and employer
             if pattern is after and match.group("sep").startswith("(") and match.group(0)[:1].isupper() and (
@@ -164,6 +195,23 @@ def _beside(role: str, sentence: str) -> list[str]:
             if name[:1].isupper() and name.split()[0].lower() not in _DETERMINERS:
                 names.append(name)
     return names
+
+
+def _longer_title(sentence: str, role_at: int) -> bool:
+    """Whether the role written at `role_at` has a rank before it that makes it another post: "Deputy Head:
+    Marcelo Lins", "assistant manager: …", whose holder is not the "head" or "manager" an answer names."""
+    return bool(_OTHER_RANK.search(sentence[:role_at]))
+
+
+# A word before a title that makes it a different post from the bare title, held by someone else.
+_OTHER_RANK = re.compile(r"\b(?:deputy|assistant|vice|associate|acting|interim|co)[ -]$", re.IGNORECASE)
+
+
+def _named_right_after(sentence: str, end: int) -> str:
+    """The name written right after a role inside a bracket or after a comma, "(site engineer Rogério Bassi)":
+    the role is that person's, not the firm's named before the bracket."""
+    match = re.compile(rf"\s+(?:{HONORIFIC})*({_NAME})").match(sentence, end)
+    return match.group(1).strip() if match and match.group(1).split()[0].lower() not in _DETERMINERS else ""
 
 
 def _said_together(name: str, role: str, sources: Sources) -> bool:

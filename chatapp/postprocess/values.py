@@ -464,7 +464,7 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     for span, number in phone_spans(text):
         # An extension is dialled after the line's number: "555-0148 ext. 214" is 555-0148, then 214
         # ("5550148x214"), so two people on one practice line are told apart by theirs.
-        line, *extension = re.split(r"(?i)\s*\b(?:ext\.?|x|poste)\s*(?=\d)", number, maxsplit=1)
+        line, *extension = re.split(r"(?i)\s*\b(?:ext\.?|x|poste|ramal)\s*(?=\d)", number, maxsplit=1)
         ext = digits(extension[0]) if extension and digits(line) else ""
         add(span, "phone", "phone", f"{digits(line) or digits(number)}{'x' + ext if ext else ''}")
     for m in TIME_RE.finditer(text):

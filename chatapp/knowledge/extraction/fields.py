@@ -106,8 +106,10 @@ _NOW_IS = re.compile(
     re.IGNORECASE,
 )
 # "the revised budget of $12,000", "the new insurance value is $47,500": a value given as the one that now
-# holds (postprocess/stated_changes.py reads the same in the sources an answer is checked against).
-REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)\s+(?:of|is|at|to)\s+", re.IGNORECASE)
+# holds (postprocess/stated_changes.py reads the same in the sources an answer is checked against). A
+# colon may say it in running text too: "approved the revised budget for the lab refurbishment: R$ 438.650,00".
+REVISED = re.compile(r"\b(?:the\s+)?(?:revised|new|updated|increased|reduced|amended)\s+((?:[\w/&-]+\s+){0,5}?[\w/&-]+)"
+                     r"(?:\s+(?:of|is|at|to)\s+|\s*:\s+)", re.IGNORECASE)
 _INSTEAD_OF = re.compile(r"\binstead\s+of\s+", re.IGNORECASE)
 # "New budget: $265,000 (approved by the board)", "Revised go-live: 18 January", "Agreed new price: 21 600 €":
 # a field labelled as the new value.

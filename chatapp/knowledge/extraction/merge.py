@@ -703,7 +703,10 @@ def _entity(entity_id: str, group: _Group, name_to_id: dict[str, str]) -> tuple[
             best = max(cluster, key=lambda r: (r.confidence, len(r.value)))
             value = best.value
             # "Counsel: Declan Ó Ceallaigh SC" is the "Declan O Ceallaigh" a mail header gives.
-            if _PERSON_VALUE_KEYS.search(key) and (target := name_to_id.get(_norm(value)) or name_to_id.get(
+            # A table row's cell holding a person's whole name ("driver: Edson Prestes Lacerda" in a list of
+            # bus routes) is that person too, whatever its column is called.
+            named_in_row = best.method == "record" and group.type != "person" and len(value.split()) >= 2
+            if (_PERSON_VALUE_KEYS.search(key) or named_in_row) and (target := name_to_id.get(_norm(value)) or name_to_id.get(
                     _norm(strip_accents(clean_name(value))))):
                 value = target
             if n == 0:

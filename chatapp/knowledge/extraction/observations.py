@@ -596,7 +596,7 @@ LABEL_SYNONYMS = {
     "golive": "go_live", "go_live_date": "go_live", "launch_date": "launch",
     # French labels, as Québec and France write them ("Courriel :", "Tél. :", "responsable: …" on a project page).
     "courriel": "email", "adresse_courriel": "email", "tél": "phone", "téléphone": "phone", "telephone_bureau": "phone",
-    "cellulaire": "mobile", "poste": "extension", "rôle": "role", "fonction": "role",
+    "cellulaire": "mobile", "poste": "extension", "ramal": "extension", "rôle": "role", "fonction": "role",
     "responsable": "lead", "responsable_du_projet": "lead", "chargé_de_projet": "lead", "chargée_de_projet": "lead",
     # German labels ("Telefon:", "Durchwahl", "Funktion", "Projektleiter: …" on a project page).
     "telefon": "phone", "telefonnummer": "phone", "tel_nr": "phone", "durchwahl": "extension", "mobil": "mobile",

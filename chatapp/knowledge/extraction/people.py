@@ -36,10 +36,11 @@ from chatapp.knowledge.parsers.mail import ATTRIBUTION_OPENER, ATTRIBUTION_VERB,
 
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+'-]+@[\w-]+(?:\.[\w-]+)+(?<!\.)")
 # Phone numbers as offices write them: "0113 496 0405", "(541) 555-0148", "+31 6 2830 4471",
-# "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204").
+# "(541) 555-0100 ext. 214", or a bare "ext. 101"; Québec writes the extension "poste" ("514-555-0182 poste 204"),
+# Brazil "ramal" ("+55 41 3029-4400 ramal 2114", a directory's bare "ramal 2114").
 PHONE = re.compile(
     r"(?<![\w£$€])(?:(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,5}\)[\s.-]?)?\d{1,5}(?:[\s.-]\d{2,8}){1,4}(?:-\d{1,4}(?=\D|$))?"
-    r"(?:\s*(?:ext\.?|x|poste)\s*\d{1,5})?|(?:ext\.?|poste)\s*\d{2,5})(?![\w%])",
+    r"(?:\s*(?:ext\.?|x|poste|ramal)\s*\d{1,5})?|(?:ext\.?|poste|ramal)\s*\d{2,5})(?![\w%])",
     re.IGNORECASE,
 )
 # Local parts of shared mailboxes: whatever display name they carry, they are nobody's own address.
@@ -63,7 +64,11 @@ _CLOSING = re.compile(
     r"bien à vous|amitiés|"
     # German ones: "Viele Grüße", "Mit freundlichen Grüßen", "Gruß", "Danke und bis bald"
     r"(?:viele|beste|liebe|herzliche|schöne|freundliche) grüße|mit freundlichen grüßen|grüße|gruß|danke|"
-    r"vielen dank|bis bald)(?!\w)[^\n]{0,30}[,!.]?$",
+    r"vielen dank|bis bald|"
+    # Portuguese and Spanish ones: "Abraço,", "Um abraço,", "Atenciosamente,", "Saludos,", "Un abrazo,"
+    r"(?:um |grande )?abraços?|atenciosamente|obrigad[oa]|muito obrigad[oa]|saudações|cumprimentos|"
+    r"(?:un |muchos )?saludos|un saludo|(?:un |muchos )?abrazos?|atentamente|cordialmente|(?:muchas )?gracias)"
+    r"(?!\w)[^\n]{0,30}[,!.]?$",
     re.IGNORECASE,
 )
 # A forwarded or quoted message's own header lines in the body: "From: Ysolde Merriweather <ysolde@…>".
@@ -329,7 +334,7 @@ def phone_spans(text: str) -> list[tuple[tuple[int, int], str]]:
         if _BOOK_NUMBER.search(text[:start]) or re.search(r"\d-$", text[:start]) or re.match(
                 r"-\d", text[start + len(value):]):
             continue
-        if digits >= 7 or value.lower().startswith(("ext", "poste")):
+        if digits >= 7 or value.lower().startswith(("ext", "poste", "ramal")):
             found.append(((start, start + len(value)), value))
     return found
 
@@ -1239,6 +1244,10 @@ class PeopleReader:
                     # other people's entries is a section of the list, not a card of its own. (The card's own
                     # "Senior Estimator — tenders and pricing" is its job, no other person.)
                     break
+                if _names_another_with_contact(follow, name):
+                    # "## Unidade Serra Azulada" over "Head of School: Judite Orsi — jorsi@… — ext. 2101": the
+                    # same, with each entry's job written first.
+                    break
                 if follow.strip():
                     details.append(follow.strip())
             # A dot-led card field is one field whole: its value may hold a " - " ("23/11 - 11/12").
@@ -1465,6 +1474,18 @@ def _initials_of(word: str, first: str) -> bool:
     letters = re.sub(r"[.\-\s]", "", word)
     return len(parts) >= 2 and bool(re.fullmatch(r"[A-ZÀ-Ý](?:\.?-?[A-ZÀ-Ý]\.?)+", word)) and \
         letters.casefold() == "".join(p[:1] for p in parts).casefold()
+
+
+def _names_another_with_contact(line: str, name: str) -> bool:
+    """Whether `line` is a who-does-what entry, job first, for someone other than `name`, with an address or
+    number beside them: "Head of School: Judite Marcondes Orsi — jorsi@… — ext. 2101"."""
+    match = _ROLE_FIRST_LINE.match(line)
+    if match is None:
+        return False
+    other = clean_name(match.group("name"))
+    contact = match.group("paren") or match.group("rest") or match.group("dashed") or ""
+    return (other != name and looks_like_person(other) and not is_job_title(other)
+            and bool(re.search(r"@|\d{3}", contact)))
 
 
 def read_people(text: str, metadata: dict, is_email: bool, headings: frozenset[int] = frozenset()) -> list[Observation]:
