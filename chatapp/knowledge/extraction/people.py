@@ -178,7 +178,9 @@ _DIRECTORY_LINE = re.compile(
     # "**Tan Wei Ming (Jason)** — Head, Ocean Freight": the name they go by, in brackets after the full name,
     # inside the bold or after it, in quotes or not ('**José Luis Vásquez Morales** ("Pepe") — Gerente General').
     r"(?:\*\*|__)?(?:\s*\(\s*[\"“'‘]?(?P<goes_by>[A-Z][a-z'’-]{1,20})[\"”'’]?\s*\))?(?:\*\*|__)?"
-    r"\s*(?P<sep>[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
+    # "**Vigdis Holm** · Managing Director · vigdis@… · +47 917 44 210": a middle dot or bullet between
+    # spaces sets the fields apart as a dash does.
+    r"\s*(?P<sep>[—–]|\s-\s|\s[·•]\s|:|,)\s*(?P<rest>.+)$"
 )
 # "Present: Dana Kim, Rob Ellison and Femi Adeyemi" — who was at a meeting, in its notes.
 _ATTENDEES = re.compile(

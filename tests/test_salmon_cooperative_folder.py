@@ -1,0 +1,47 @@
+"""A salmon-farming cooperative's office folder on the west coast of Norway: a staff list written
+"**Name** · role · email · mobile" with middle dots between the fields, mails signed with a nickname,
+a licence application whose deadline a later reply moves. Real ChatEngine, SQLite, Chroma and spaCy;
+names that appear nowhere in the code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import checked, engine_learnt_from, only_entity
+
+STAFF = """# Ytrøy Havbruk SA — Staff
+
+Last updated: 4 November 2026.
+
+Format: **Name** · role · email · mobile
+
+## Office
+
+**Torunn Skagseth** · Managing Director · torunn@ytroy.no · +47 917 20 114
+**Eldrid Fossheim** · Finance Manager · eldrid.fossheim@ytroy.no · +47 934 61 208
+
+## Sea sites
+
+**Ottar Breivik** · Skipper, workboat Svanhild · ottar@ytroy.no · +47 915 33 870
+**Eldrid Kvernes** • Fish Health Coordinator • eldrid.kvernes@ytroy.no • +47 958 10 442
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF})
+    yield engine
+    engine.close()
+
+
+def test_a_staff_list_with_middle_dots_between_the_fields_teaches_each_role(engine):
+    assert only_entity(engine, "Ottar Breivik").attributes["role"] == "Skipper"
+    assert only_entity(engine, "Eldrid Fossheim").attributes["role"] == "Finance Manager"
+    assert only_entity(engine, "Eldrid Kvernes").attributes["role"] == "Fish Health Coordinator"
+    assert only_entity(engine, "Torunn Skagseth").attributes["email"] == "torunn@ytroy.no"
+
+
+def test_a_role_given_to_the_wrong_person_on_such_a_list_is_corrected(engine):
+    result = checked(engine, "What does Eldrid Fossheim do?", "Eldrid Fossheim is the Fish Health Coordinator.")
+    assert "Finance Manager" in result.delivered
+    assert any("Fish Health Coordinator" in f.content for f in result.hallucination_flags)
