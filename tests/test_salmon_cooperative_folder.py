@@ -26,10 +26,23 @@ Format: **Name** · role · email · mobile
 **Eldrid Kvernes** • Fish Health Coordinator • eldrid.kvernes@ytroy.no • +47 958 10 442
 """
 
+# Norwegian (like French, Swedish, Czech…) groups a figure's thousands with spaces.
+APPLICATION = """---
+title: Svartneset — application for a new site
+date: 2026-10-14
+---
+
+# Svartneset site application
+
+Lead: Torunn Skagseth
+We apply for a maximum allowed biomass (MTB) of 3 600 tonnes in 8 pens.
+Feed for the first full year is estimated at 14 800 tonnes.
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF})
+    engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF, "svartneset.md": APPLICATION})
     yield engine
     engine.close()
 
@@ -45,3 +58,14 @@ def test_a_role_given_to_the_wrong_person_on_such_a_list_is_corrected(engine):
     result = checked(engine, "What does Eldrid Fossheim do?", "Eldrid Fossheim is the Fish Health Coordinator.")
     assert "Finance Manager" in result.delivered
     assert any("Fish Health Coordinator" in f.content for f in result.hallucination_flags)
+
+
+def test_a_figure_with_its_thousands_grouped_by_spaces_is_one_figure(engine):
+    # "4 200 tonnes" is four thousand two hundred tonnes, not "4" and "200 tonnes": corrected whole.
+    result = checked(engine, "What MTB does the Svartneset application ask for?",
+                     "The Svartneset application asks for an MTB of 4 200 tonnes.")
+    assert "3 600 tonnes" in result.delivered and "4 200" not in result.delivered
+    assert any(f.content == "4 200 tonnes" for f in result.hallucination_flags)
+    right = checked(engine, "How much feed will Svartneset need?",
+                    "Svartneset will need an estimated 14 800 tonnes of feed in its first full year.")
+    assert not right.hallucination_flags

@@ -153,9 +153,13 @@ AMOUNT_RE = re.compile(
     r"|\b(\d(?:[\d,]*\d)?(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
-# Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
+# Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years", and so do
+# the spaces (plain, no-break or narrow) much of Europe groups a number's thousands with: "4 200 tonnes",
+# "14 800 t" are one figure each, not "4" and "200 tonnes". A figure right after another and a space is
+# no group of it ("pens 3 200 m apart" is left alone only when nothing else reads it).
+SPACED_THOUSANDS = r"(?<!\d[ \u00a0\u202f])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]\d|[ \u00a0\u202f]\d)"
 QUANTITY_RE = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s-]?"
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + SPACED_THOUSANDS + r"|\d+(?:\.\d+)?)[\s-]?"
     r"(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|percent|%)(?!\w)",
     re.IGNORECASE,
 )
@@ -172,7 +176,8 @@ TENS_UNITS_RE = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|n
 SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|".join(w for w, n in NUMBER_WORDS.items() if n < 100)
                                + r"|one)\s+"
                                r"(dollars|euros|pounds)\b", re.IGNORECASE)
-NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥₦₵₱₩₺₪₫₴₽/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
+NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥₦₵₱₩₺₪₫₴₽/:-])(\d{1,3}(?:,\d{3})+|" + SPACED_THOUSANDS
+                       + r"|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 # Portuguese and Spanish write thousands and millions as words too: "R$ 350 mil", "R$ 1,1 milhão".
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
@@ -203,7 +208,7 @@ MEASURES = {
     "MB": ("data", 1e6), "GB": ("data", 1e9), "TB": ("data", 1e12),
 }
 MEASURE_RE = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s-]?("
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + SPACED_THOUSANDS + r"|\d+(?:\.\d+)?)[\s-]?("
     + "|".join(re.escape(u) for u in sorted(MEASURES, key=len, reverse=True)) + r")(?![\w/])"
 )
 
@@ -477,16 +482,16 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
     for m in WEEKDAY_RE.finditer(text):
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
     for m in QUANTITY_RE.finditer(text):
-        add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")), _UNIT[m.group(2).lower()]))
+        add(m.span(), "number", "quantity", (_figure(m.group(1)), _UNIT[m.group(2).lower()]))
     for m in MEASURE_RE.finditer(text):
         dimension, factor = MEASURES[m.group(2)]
-        add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")) * factor, dimension))
+        add(m.span(), "number", "quantity", (_figure(m.group(1)) * factor, dimension))
     for m in DECADE_RE.finditer(text):
         add(m.span(), "date", "decade", int(m.group(1)))
     for m in YEAR_RE.finditer(text):
         add(m.span(), "date", "year", DateValue(year=int(m.group(1))))
     for m in NUMBER_RE.finditer(text):
-        add(m.span(), "number", "number", float(m.group(0).replace(",", "")))
+        add(m.span(), "number", "number", _figure(m.group(0)))
     for m in ORDINAL_RE.finditer(text):
         add(m.span(), "number", "number", float(m.group(1)))
     for m in TENS_UNITS_RE.finditer(text):
@@ -498,6 +503,11 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
         add(m.span(), "number", "number", float(NUMBER_WORDS.get(word) or ORDINAL_WORDS[word]))
     found.sort(key=lambda f: f.span)
     return tuple(found)
+
+
+def _figure(text: str) -> float:
+    """A figure with its thousands grouped by commas or spaces: "9,000", "4 200", "14\u202f800"."""
+    return float(re.sub(r"[,\s\u202f]", "", text))
 
 
 # A register's number in figures only, a long run and a short one: a business ID with its check digit ("3011456-1",
