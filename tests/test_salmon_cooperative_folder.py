@@ -37,12 +37,29 @@ date: 2026-10-14
 Lead: Torunn Skagseth
 We apply for a maximum allowed biomass (MTB) of 3 600 tonnes in 8 pens.
 Feed for the first full year is estimated at 14 800 tonnes.
+For comparison, Grønnevika was granted an MTB of 2 700 tonnes in 2019.
+"""
+
+# A register of sites whose keys carry their units, as an export from a farming system writes them.
+SITES = """{
+  "register": "Ytrøy Havbruk SA - sea sites",
+  "sites": [
+    {"site": "Kvitfjellet", "site_number": "41207", "mtb_tonnes": 3900, "standing_biomass_tonnes": 3280,
+     "site_manager": "Ottar Breivik"},
+    {"site": "Solbakkvika", "site_number": "41388", "mtb_tonnes": 3120, "standing_biomass_tonnes": 2410,
+     "site_manager": "Eldrid Kvernes"},
+    {"site": "Svartneset", "site_number": "41590 (applied for)"},
+    {"site": "Rossholmen", "site_number": "41466", "status": "fallow until March 2027"},
+    {"site": "Grønnevika", "site_number": "40913", "status": "sold to a neighbour in 2024"}
+  ]
+}
 """
 
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF, "svartneset.md": APPLICATION})
+    engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF, "svartneset.md": APPLICATION,
+                                                                    "sites.json": SITES})
     yield engine
     engine.close()
 
@@ -69,3 +86,19 @@ def test_a_figure_with_its_thousands_grouped_by_spaces_is_one_figure(engine):
     right = checked(engine, "How much feed will Svartneset need?",
                     "Svartneset will need an estimated 14 800 tonnes of feed in its first full year.")
     assert not right.hallucination_flags
+
+
+def test_a_register_key_ending_with_its_unit_gives_the_figure_that_unit(engine):
+    # "mtb_tonnes": 3900 is 3900 tonnes: a wrong figure said of Kvitfjellet is corrected from its own record,
+    # not from the application's sentence about Svartneset ("an MTB of 3 600 tonnes"), however alike its words.
+    wrong = checked(engine, "What is the MTB at Kvitfjellet?", "Kvitfjellet has an MTB of 4 200 tonnes.")
+    assert "3900 tonnes" in wrong.delivered and "3 600" not in wrong.delivered
+    right = checked(engine, "What is the MTB at Kvitfjellet?", "Kvitfjellet has an MTB of 3900 tonnes.")
+    assert not right.hallucination_flags
+
+
+def test_a_figure_is_not_corrected_from_a_sentence_about_another_site(engine):
+    # Nothing gives Rossholmen an MTB; "Grønnevika was granted an MTB of 2 700 tonnes" is another site's, so the
+    # answer's figure is left as said, never rewritten to the other site's however alike the words around it.
+    result = checked(engine, "What is the MTB at Rossholmen?", "Rossholmen has an MTB of 5 000 tonnes.")
+    assert "2 700" not in result.delivered and "5 000 tonnes" in result.delivered

@@ -223,6 +223,35 @@ _UNIT = {"min": "minute", "mins": "minute", "minute": "minute", "minutes": "minu
          "percent": "percent", "%": "percent"}
 
 
+# A record's field whose name ends with its unit, as a register's JSON keys and CSV columns are written:
+# "mtb_tonnes: 3900", "lead_time_weeks: 4", "Capacity (kWh): 422". The bare figure is a value in that
+# unit, so "4 200 tonnes" in an answer is checked against it and corrected to "3900 tonnes".
+_LABEL_UNITS = {u.lower(): u for u in MEASURES if sum(v.lower() == u.lower() for v in MEASURES) == 1} | {
+    u: u for u in _UNIT if u != "%"} | {"pct": "%", "%": "%"}
+_MEASURE_WORDS = "|".join(re.escape(u.lower()) for u in sorted(MEASURES, key=len, reverse=True) if len(u) > 2)
+LABELLED_UNIT_RE = re.compile(
+    # A measure's unit may also close a label in words ("mtb tonnes: 3900", as a record's key reads once
+    # its underscores are spaces); a period of time must be set off ("last week: 12" is no 12 weeks).
+    r"(?<![\w])[A-Za-z][A-Za-z0-9]*(?:[_ ][A-Za-z0-9]+)*?(?: (?P<worded>" + _MEASURE_WORDS + r")|_(?P<unit>" + "|".join(
+        re.escape(u) for u in sorted(_LABEL_UNITS, key=len, reverse=True)) + r")|\s?\((?P<bracketed>"
+    + "|".join(re.escape(u) for u in sorted(_LABEL_UNITS, key=len, reverse=True)) + r")\))\s*:\s*"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + SPACED_THOUSANDS + r"|\d+(?:\.\d+)?)(?![\w/:-]|[.,]\d)",
+    re.IGNORECASE,
+)
+
+
+def labelled_unit_value(match: re.Match) -> tuple[str, str, Any] | None:
+    """(the figure with its unit, the value type, the parsed value) of a LABELLED_UNIT_RE match."""
+    unit = _LABEL_UNITS.get((match.group("unit") or match.group("bracketed") or match.group("worded")).lower())
+    if unit is None:
+        return None
+    figure = match.group("num")
+    if unit in MEASURES:
+        dimension, factor = MEASURES[unit]
+        return f"{figure} {unit}", "quantity", (_figure(figure) * factor, dimension)
+    return f"{figure} {unit}".replace(" %", "%"), "quantity", (_figure(figure), _UNIT[unit])
+
+
 @dataclass(frozen=True)
 class DateValue:
     year: int | None = None
@@ -481,6 +510,10 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
             add((m.start("hour"), m.end()), "date", "time", int(m.group("hour")) * 60 + int(m.group("minute") or 0))
     for m in WEEKDAY_RE.finditer(text):
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
+    for m in LABELLED_UNIT_RE.finditer(text):
+        if (read := labelled_unit_value(m)) is not None:
+            add(m.span("num"), "number", read[1], read[2])
+            found[-1] = replace(found[-1], text=read[0])  # the figure's place, with its unit as the value's text
     for m in QUANTITY_RE.finditer(text):
         add(m.span(), "number", "quantity", (_figure(m.group(1)), _UNIT[m.group(2).lower()]))
     for m in MEASURE_RE.finditer(text):
