@@ -55,11 +55,18 @@ SITES = """{
 }
 """
 
+NEWS = """# News from the office — 27 November 2026
+
+## Christmas party
+The Christmas party is on Saturday 12 December 2026 at the Ytrøy Fjordhotell, from 19:00. Eldrid Fossheim is
+organising it this year; sign up with her by 4 December.
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF, "svartneset.md": APPLICATION,
-                                                                    "sites.json": SITES})
+                                                                    "sites.json": SITES, "news.md": NEWS})
     yield engine
     engine.close()
 
@@ -102,3 +109,14 @@ def test_a_figure_is_not_corrected_from_a_sentence_about_another_site(engine):
     # answer's figure is left as said, never rewritten to the other site's however alike the words around it.
     result = checked(engine, "What is the MTB at Rossholmen?", "Rossholmen has an MTB of 5 000 tonnes.")
     assert "2 700" not in result.delivered and "5 000 tonnes" in result.delivered
+
+
+def test_who_does_a_thing_a_source_calls_it_is_checked_against_the_sentence_before(engine):
+    # "Eldrid Fossheim is organising it": "it" is the Christmas party of the sentence before. The other Eldrid
+    # organising it is the wrong person, flagged with the right one; the right one is accepted.
+    wrong = checked(engine, "Who is organising the Christmas party?",
+                    "Eldrid Kvernes is organising the Christmas party this year.")
+    assert [(f.content, f.suggestion) for f in wrong.hallucination_flags] == [("Eldrid Kvernes", "Eldrid Fossheim")]
+    right = checked(engine, "Who is organising the Christmas party?",
+                    "Eldrid Fossheim is organising the Christmas party this year.")
+    assert not right.hallucination_flags

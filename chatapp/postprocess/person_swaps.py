@@ -72,7 +72,8 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) ->
     stems = {stem(part) for w, _, _ in sentence.words for part in words(w)} - {stem(w) for w in words(said.claim.text)}
     if len(stems) < MIN_WORDS:
         return None
-    scored = [(len(stems & s) / len(stems), text) for text, s, _ in sources.supplied.sentences]
+    sentences = sources.supplied.sentences
+    scored = [(len(stems & _with_its_antecedent(sentences, i)) / len(stems), text) for i, (text, _, _) in enumerate(sentences)]
     overlap = max(o for o, _ in scored)
     best = {text for o, text in scored if o == overlap}
     if overlap < MIN_OVERLAP or len(best) != 1:
@@ -86,6 +87,17 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources) ->
     return named.pop(), where
 
 
+def _with_its_antecedent(sentences: list[tuple[str, set[str], int]], i: int) -> set[str]:
+    """A source sentence's stems, with the sentence's before it in the same text when it speaks of a thing
+    as "it": "The Christmas party is on Saturday 12 December. Sigrid Aaslund is organising it this year."
+    says who organises the Christmas party."""
+    text, stems, where = sentences[i]
+    if i and sentences[i - 1][2] == where and _IT.search(text):
+        return stems | sentences[i - 1][1]
+    return stems
+
+
+_IT = re.compile(r"\bit\b", re.IGNORECASE)
 # A pronoun for a person: the sentence may speak of someone the answer named before it.
 _PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his|they|them|their)\b", re.IGNORECASE)
 
