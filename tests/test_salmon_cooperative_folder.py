@@ -120,3 +120,11 @@ def test_who_does_a_thing_a_source_calls_it_is_checked_against_the_sentence_befo
     right = checked(engine, "Who is organising the Christmas party?",
                     "Eldrid Fossheim is organising the Christmas party this year.")
     assert not right.hallucination_flags
+
+
+def test_a_possessive_typed_without_its_apostrophe_last_in_the_question_is_the_persons(engine):
+    # "which boat is ottars": the boat is Ottar's; with no noun after it, the possessive still gets its apostrophe.
+    pre = engine.turns.preprocess("wich boat is ottars")
+    assert pre.corrected_input == "Which boat is Ottar's?"
+    assert "Ottar Breivik" in [e.canonical_name for e in pre.resolved_entities]
+    assert engine.turns.preprocess("where is the boat ottar takes").corrected_input == "Where is the boat Ottar takes?"
