@@ -62,11 +62,17 @@ The Christmas party is on Saturday 12 December 2026 at the Ytrøy Fjordhotell, f
 organising it this year; sign up with her by 4 December.
 """
 
+VESSELS = """vessel,type,call_sign,length_m,skipper
+Svanhild,workboat,LK7710,15.0,Ottar Breivik
+Kjeøy,service catamaran,LF3391,14.9,Torunn Skagseth
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF, "svartneset.md": APPLICATION,
-                                                                    "sites.json": SITES, "news.md": NEWS})
+                                                                    "sites.json": SITES, "news.md": NEWS,
+                                                                    "vessels.csv": VESSELS})
     yield engine
     engine.close()
 
@@ -128,3 +134,15 @@ def test_a_possessive_typed_without_its_apostrophe_last_in_the_question_is_the_p
     assert pre.corrected_input == "Which boat is Ottar's?"
     assert "Ottar Breivik" in [e.canonical_name for e in pre.resolved_entities]
     assert engine.turns.preprocess("where is the boat ottar takes").corrected_input == "Where is the boat Ottar takes?"
+
+
+def test_a_list_row_naming_its_person_in_full_is_checked_like_a_link(engine):
+    # The vessel list's "skipper" column names people the staff list knows: Kjeøy's row ("skipper: Torunn
+    # Skagseth") does not vouch for Torunn skippering Svanhild, whose row names Ottar Breivik.
+    wrong = checked(engine, "Who skippers Svanhild?", "Svanhild's skipper is Torunn Skagseth.")
+    assert [(f.content, f.suggestion) for f in wrong.hallucination_flags] == [("Torunn Skagseth", "Ottar Breivik")]
+    assert not checked(engine, "Who skippers Svanhild?", "Svanhild's skipper is Ottar Breivik.").hallucination_flags
+    assert not checked(engine, "Who skippers Kjeøy?", "The skipper of Kjeøy is Torunn Skagseth.").hallucination_flags
+    # The boat may be "it" by then: "Its skipper" is Svanhild's.
+    its = checked(engine, "Who skippers Svanhild?", "Svanhild is a 15.0 m workboat. Its skipper is Torunn Skagseth.")
+    assert [(f.content, f.suggestion) for f in its.hallucination_flags] == [("Torunn Skagseth", "Ottar Breivik")]

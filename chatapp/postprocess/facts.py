@@ -113,7 +113,8 @@ class FactValidator:
         # Unless a newer document handed the role on: the page still naming the old holder is out of date.
         mismatches = [m for m in relation_mismatches(analysis, sources.view)
                       if (_held_before(m, sources.view)
-                          or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources))
+                          or not _stated_by_sources(analysis.sentences[m.sentence], m.said.claim.text, sources,
+                                                    m.entity_id))
                       and not _asked_of_the_person(m, sources)]
         replaced = {m.said.claim.span[0] for m in mismatches}
         # "The site safety lead is Tormod Galbraith" where no known person holds that role but a source writes
@@ -635,11 +636,18 @@ def _role_written_beside(link, text: str, sources: Sources) -> bool:
     return written_beside(names, link.value_text, sources)
 
 
-def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources) -> bool:
-    """A supplied source sentence says nearly all this sentence says, naming the same person."""
+def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources, about: str | None = None) -> bool:
+    """A supplied source sentence says nearly all this sentence says, naming the same person — and, when
+    it names any known thing, the thing `about` too: "skipper: Arnstein Vikøren" in Skarvsund's row of a
+    vessel list does not state "Brattholm's skipper is Arnstein Vikøren"."""
     if sources.supplied.empty or not sentence.stems:
         return False
     best, overlap = sources.supplied.best_sentence(sentence.stems)
+    if about is not None and about in sources.view.entities:
+        things = {m.entity_ids[0] for m in sources.view.find_mentions(best)
+                  if len(m.entity_ids) == 1 and sources.view.entities[m.entity_ids[0]].type != "person"}
+        if things and about not in things:
+            return False
     return overlap >= 0.7 and said.lower() in best.lower()
 
 
