@@ -67,12 +67,20 @@ Svanhild,workboat,LK7710,15.0,Ottar Breivik
 Kjeøy,service catamaran,LF3391,14.9,Torunn Skagseth
 """
 
+# Meeting notes, with no directory line for the chair: "(chair)" is what he did at the meeting, not his job.
+MINUTES = """# Sea-site meeting — 19 November 2026
+
+Attendees: Haldor Vikebø (chair), Ottar Breivik, Eldrid Kvernes (notes)
+
+- Net inspection at Kvitfjellet moved to week 49.
+"""
+
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
     engine, _ = engine_learnt_from(tmp_path_factory, "ytroy", {"staff.md": STAFF, "svartneset.md": APPLICATION,
                                                                     "sites.json": SITES, "news.md": NEWS,
-                                                                    "vessels.csv": VESSELS})
+                                                                    "vessels.csv": VESSELS, "minutes.md": MINUTES})
     yield engine
     engine.close()
 
@@ -146,3 +154,8 @@ def test_a_list_row_naming_its_person_in_full_is_checked_like_a_link(engine):
     # The boat may be "it" by then: "Its skipper" is Svanhild's.
     its = checked(engine, "Who skippers Svanhild?", "Svanhild is a 15.0 m workboat. Its skipper is Torunn Skagseth.")
     assert [(f.content, f.suggestion) for f in its.hallucination_flags] == [("Torunn Skagseth", "Ottar Breivik")]
+
+
+def test_who_chaired_a_meeting_is_not_their_job(engine):
+    assert "role" not in only_entity(engine, "Haldor Vikebø").attributes
+    assert only_entity(engine, "Eldrid Kvernes").attributes["role"] == "Fish Health Coordinator"
