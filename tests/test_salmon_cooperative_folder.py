@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from chatapp.knowledge.parsers.dispatch import parse_file
 from tests.conftest import checked, engine_learnt_from, only_entity
 
 STAFF = """# Ytrøy Havbruk SA — Staff
@@ -43,6 +44,7 @@ For comparison, Grønnevika was granted an MTB of 2 700 tonnes in 2019.
 # A register of sites whose keys carry their units, as an export from a farming system writes them.
 SITES = """{
   "register": "Ytrøy Havbruk SA - sea sites",
+  "updated": "2026-11-30",
   "sites": [
     {"site": "Kvitfjellet", "site_number": "41207", "mtb_tonnes": 3900, "standing_biomass_tonnes": 3280,
      "site_manager": "Ottar Breivik"},
@@ -159,3 +161,12 @@ def test_a_list_row_naming_its_person_in_full_is_checked_like_a_link(engine):
 def test_who_chaired_a_meeting_is_not_their_job(engine):
     assert "role" not in only_entity(engine, "Haldor Vikebø").attributes
     assert only_entity(engine, "Eldrid Kvernes").attributes["role"] == "Fish Health Coordinator"
+
+
+def test_a_json_register_is_dated_by_its_own_updated_field(tmp_path):
+    # Its "updated" field is the day it was written, as a page's "Updated:" line is; no recency guess from the
+    # file's copy time, and a record's own date does not date the file.
+    (tmp_path / "sites.json").write_text(SITES, encoding="utf-8")
+    assert parse_file(tmp_path / "sites.json").date.date().isoformat() == "2026-11-30"
+    (tmp_path / "log.json").write_text('[{"date": "2026-10-01", "note": "net change"}]', encoding="utf-8")
+    assert parse_file(tmp_path / "log.json").date is None
