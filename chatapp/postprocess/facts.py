@@ -12,6 +12,7 @@ against, is left alone rather than littered with doubts.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 
@@ -310,7 +311,8 @@ class FactValidator:
         have said (slots.py)."""
         start = sentence.claim.span[0]
         span = (vc.claim.span[0] - start, vc.claim.span[1] - start)
-        slot = slot_value(sentence.claim.text, span, vc.value, sources.supplied)
+        slot = slot_value(sentence.claim.text, span, vc.value, sources.supplied,
+                          functools.partial(_of_another_subject, sentence.claim.text, view=sources.view))
         if slot is None:
             return None
         confidence = self.settings.slot_confidence
@@ -572,6 +574,30 @@ class FactValidator:
 # --- helpers ----------------------------------------------------------------------
 
 
+def _of_another_subject(claim_sentence: str, source_sentence: str, source_text: str, view: KnowledgeView) -> bool:
+    """The source sentence names, in place of a thing the claim names, another and not the claim's:
+    "Skorvenes has an MTB of 4 200 tonnes" is not corrected from "a new site at Lundaneset with an MTB
+    of 3 600 tonnes", however alike the words around the figure. A sentence that names no thing of its
+    own is about what its passage names ("We apply for an MTB of 3 600 tonnes" under "# Lundaneset site
+    application"). People are told apart from people only (a source sentence names who said or did
+    something beside what it is about); a site, a project, a firm or a product are all things a figure
+    may be of."""
+    said = _named_in(claim_sentence, view)
+    if not said:
+        return False
+    stated = _named_in(source_sentence, view)
+    if "thing" not in stated.values():
+        stated = {**_named_in(source_text, view), **stated}
+    return any(one not in stated and any(kind == other_kind and other not in said for other, other_kind in stated.items())
+               for one, kind in said.items())
+
+
+def _named_in(text: str, view: KnowledgeView) -> dict[str, str]:
+    """The known entities `text` names each by a name of its own alone, as "person" or "thing"."""
+    return {m.entity_ids[0]: "person" if view.entities[m.entity_ids[0]].type == "person" else "thing"
+            for m in view.find_mentions(text) if len(m.entity_ids) == 1 and m.entity_ids[0] in view.entities}
+
+
 def _held_before(mismatch, view) -> bool:
     """The person the answer names held the relation until a newer document gave it to another."""
     return any(old.key == mismatch.key and old.raw in mismatch.said.entity_ids
@@ -613,7 +639,8 @@ def _role_written_beside(link, text: str, sources: Sources) -> bool:
 def _stated_by_sources(sentence: SentenceInfo, said: str, sources: Sources, thing: str = "") -> bool:
     """A supplied source sentence says nearly all this sentence says, naming the same person — and not of
     another thing of the same kind in place of `thing`: "route: R-05; … driver: Jair Wolski" says nothing of
-    who drives R-04."""
+    who drives R-04, nor "skipper: Arnstein Vikøren" in Skarvsund's row of a vessel list who skippers
+    Brattholm."""
     if sources.supplied.empty or not sentence.stems:
         return False
     best, overlap = sources.supplied.best_sentence(sentence.stems)

@@ -159,6 +159,11 @@ class KnowledgeView:
             # A register's bare figure under a money key ("approved_budget": 640000) is a sum, in whatever
             # currency the register keeps: "$460,000" said of it is compared as an amount.
             shape, parsed = "amount", float(raw)
+        elif shape == "number" and (labelled := V.LABELLED_UNIT_RE.fullmatch(f"{key}: {raw.strip()}")) and (
+                read := V.labelled_unit_value(labelled)):
+            # A register's bare figure under a key that ends with its unit ("mtb_tonnes": 3900) is a
+            # measure in that unit, written with it: "4 200 tonnes" said of it is corrected to "3900 tonnes".
+            raw, shape, parsed = read[0], read[1], read[2]
         return KnownValue(key, raw, shape, parsed, source)
 
     def _load_history(self, registry) -> None:

@@ -83,8 +83,11 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources,
                 for part in words(w)} & stems
     if len(stems - in_dates) < 2:
         return None  # "Rufus did it on 25 November 2026": nothing but when
-    scored = [(len(stems & s) / (len(stems - in_dates) + len(in_dates & s)), text)
-              for text, s, _ in sources.supplied.sentences]
+    sentences = sources.supplied.sentences
+    scored = []
+    for i, (text, _, _) in enumerate(sentences):
+        said = _with_its_antecedent(sentences, i)
+        scored.append((len(stems & said) / (len(stems - in_dates) + len(in_dates & said)), text))
     overlap = max(o for o, _ in scored)
     best = {text for o, text in scored if o == overlap}
     if overlap < MIN_OVERLAP or len(best) != 1:
@@ -98,6 +101,17 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources,
     return named.pop(), where
 
 
+def _with_its_antecedent(sentences: list[tuple[str, set[str], int]], i: int) -> set[str]:
+    """A source sentence's stems, with the sentence's before it in the same text when it speaks of a thing
+    as "it": "The Christmas party is on Saturday 12 December. Sigrid Aaslund is organising it this year."
+    says who organises the Christmas party."""
+    text, stems, where = sentences[i]
+    if i and sentences[i - 1][2] == where and _IT.search(text):
+        return stems | sentences[i - 1][1]
+    return stems
+
+
+_IT = re.compile(r"\bit\b", re.IGNORECASE)
 # A pronoun for a person: the sentence may speak of someone the answer named before it.
 _PRONOUN = re.compile(r"\b(?:she|he|her|him|hers|his|they|them|their)\b", re.IGNORECASE)
 

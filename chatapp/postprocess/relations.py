@@ -24,6 +24,7 @@ from chatapp.postprocess.evidence import is_stop
 from chatapp.postprocess.findings import Finding
 from chatapp.postprocess.knowledge_view import KnowledgeView
 from chatapp.postprocess.statements import RELATION_CONCEPTS, relation_families, relation_stem
+from chatapp.records import Claim
 
 
 @dataclass
@@ -44,7 +45,7 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
         named = [n for n in analysis.names if n.sentence == sentence.index and n.entity_ids]
         ids = {n.entity_ids[0] for n in named}
         said_stems = {_norm(w) for w, _, _ in sentence.words}
-        for n in named:
+        for n in named + _things_referred_to(analysis, sentence, view):
             entity_id = n.entity_ids[0]
             if view.entities[entity_id].type == "person":
                 continue  # correct who holds a role in a thing, never which thing a person has
@@ -81,6 +82,15 @@ def relation_mismatches(analysis: AnswerAnalysis, view: KnowledgeView) -> list[R
     for m in found:  # "lead" and "leads" may name one relation twice
         unique.setdefault((m.said.claim.span, m.expected_id), m)
     return list(unique.values())
+
+
+def _things_referred_to(analysis: AnswerAnalysis, sentence, view: KnowledgeView) -> list[NameClaim]:
+    """The things the sentence speaks of as "it"/"its", as names at the pronoun: "Brattholm is a workboat.
+    Its skipper is Arnstein Vikøren." says Brattholm's skipper is Arnstein."""
+    start, end = sentence.claim.span
+    return [NameClaim(Claim(analysis.text[a:b], (a, b), "name", ref), "KNOWN", [ref], certain, sentence.index)
+            for (a, b), ref, certain in analysis.pronoun_refs
+            if start <= a < end and ref in view.entities and view.entities[ref].type != "person"]
 
 
 # How far apart (in dependency arcs) the relation word may be from the thing and from the person
@@ -158,13 +168,25 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
     if cached is not None:
         return cached
     links: dict[str, dict[str, dict[str, str]]] = {}
+    named_in_text = []
     for entity_id, known in view.values.items():
         for value in known:
             if value.shape != "entity" or value.raw not in view.entities:
+                if (holder := _person_named(value, view)) is not None:
+                    named_in_text.append((entity_id, value.key, holder, value.source))
                 continue
             # "Atlas owner John": Atlas's owner is John. "John manages Atlas": Atlas's manager is John.
             links.setdefault(entity_id, {}).setdefault(value.key, {})[value.raw] = value.source
             links.setdefault(value.raw, {}).setdefault(value.key, {})[entity_id] = value.source
+    for entity_id, key, holder, source in named_in_text:
+        # A list's column naming a known person in full ("skipper: Oddvar Lothe") links the row's thing to
+        # them as an entity's field does — unless a link of that kind is already known (a register's stale
+        # "projectleider" beside the "lead" a newer mail handed on).
+        kinds = concepts_of_key(key) or {key}
+        if any(kinds & (concepts_of_key(other) or {other}) for other in links.get(entity_id, {})):
+            continue
+        links.setdefault(entity_id, {}).setdefault(key, {})[holder] = source
+        links.setdefault(holder, {}).setdefault(key, {})[entity_id] = source
     for entity_id, keys in links.items():
         # A piece of work's "Project manager: Sipho Mbatha" is who leads it: "the boiler replacement is led
         # by Tamsin" is held to it as to a "lead" field (a "lead" field of its own stays the one).
@@ -180,6 +202,17 @@ def _links(view: KnowledgeView) -> dict[str, dict[str, dict[str, str]]]:
             keys["lead"] = keys[owners[0]]
     view._relation_links = links
     return links
+
+
+def _person_named(value, view: KnowledgeView) -> str | None:
+    """The known person a record's field names in full ("skipper: Oddvar Lothe" in a vessel list, kept as
+    text). A first name or a name several hold is no one."""
+    if value.shape != "text" or " " not in value.raw.strip():
+        return None
+    ids = [i for i in view.lookup(value.raw) if view.entities[i].type == "person"]
+    if len(ids) != 1 or normalize_alias(view.entities[ids[0]].name) != normalize_alias(value.raw):
+        return None
+    return ids[0]
 
 
 def _owner_words(attributes: dict, text: str) -> set[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from chatapp.postprocess import values as V
 from chatapp.postprocess.evidence import TextIndex
@@ -52,15 +53,18 @@ def dimension(unit: str) -> str:
 
 
 def slot_value(claim_sentence: str, value_span: tuple[int, int], claimed: V.FoundValue,
-               evidence: TextIndex) -> Slot | None:
+               evidence: TextIndex, of_another: Callable[[str, str], bool] | None = None) -> Slot | None:
     """The value the evidence gives where the claim sentence (`value_span` inside it) gives
     `claimed`, when one evidence sentence has the same words on both sides of a value of the same
     kind and no other sentence gives another value as well placed. None when none does, or when
-    several disagree."""
+    several disagree. `of_another(sentence, its text)`: the sentence is about something other than the
+    claim (it, or the passage it is in, names another site in place of the claim's), and gives no slot."""
     left = _words(claim_sentence[:value_span[0]])[::-1][:CONTEXT]
     right = _words(claim_sentence[value_span[1]:])[:CONTEXT]
     best: list[Slot] = []
-    for sentence, _, _ in evidence.sentences:
+    for sentence, _, index in evidence.sentences:
+        if of_another is not None and of_another(sentence, evidence.texts[index]):
+            continue
         for found in V.find_values(sentence):
             if not same_kind(claimed, found) or _says(claimed, found):
                 continue

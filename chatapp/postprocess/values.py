@@ -153,9 +153,13 @@ AMOUNT_RE = re.compile(
     r"|\b(\d(?:[\d,]*\d)?(?:\.\d+)?)(?:\s?(dollars|euros?|pounds|rupees|shillings|naira|cedis|" + _CODES + r")\b|/=)",
     re.IGNORECASE,
 )
-# Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years".
+# Thousands separators belong to the number: "9,000 years" is nine thousand, not "000 years", and so do
+# the spaces (plain, no-break or narrow) much of Europe groups a number's thousands with: "4 200 tonnes",
+# "14 800 t" are one figure each, not "4" and "200 tonnes". A figure right after another and a space is
+# no group of it ("pens 3 200 m apart" is left alone only when nothing else reads it).
+SPACED_THOUSANDS = r"(?<!\d[ \u00a0\u202f])[1-9]\d{0,2}(?:[ \u00a0\u202f]\d{3})+(?![\d.,]\d|[ \u00a0\u202f]\d)"
 QUANTITY_RE = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s-]?"
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + SPACED_THOUSANDS + r"|\d+(?:\.\d+)?)[\s-]?"
     r"(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|percent|%)(?!\w)",
     re.IGNORECASE,
 )
@@ -172,7 +176,8 @@ TENS_UNITS_RE = re.compile(r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|n
 SPELLED_AMOUNT_RE = re.compile(r"\b(" + TENS_UNITS_RE.pattern[2:-2] + r"|" + "|".join(w for w, n in NUMBER_WORDS.items() if n < 100)
                                + r"|one)\s+"
                                r"(dollars|euros|pounds)\b", re.IGNORECASE)
-NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥₦₵₱₩₺₪₫₴₽/:-])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
+NUMBER_RE = re.compile(r"(?<![\w.,$€£₹¥₦₵₱₩₺₪₫₴₽/:-])(\d{1,3}(?:,\d{3})+|" + SPACED_THOUSANDS
+                       + r"|\d+)(?:\.\d+)?(?![\w/-]|[.,:]\d)")
 
 # Portuguese and Spanish write thousands and millions as words too: "R$ 350 mil", "R$ 1,1 milhão".
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
@@ -203,7 +208,7 @@ MEASURES = {
     "MB": ("data", 1e6), "GB": ("data", 1e9), "TB": ("data", 1e12),
 }
 MEASURE_RE = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)[\s-]?("
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + SPACED_THOUSANDS + r"|\d+(?:\.\d+)?)[\s-]?("
     + "|".join(re.escape(u) for u in sorted(MEASURES, key=len, reverse=True)) + r")(?![\w/])"
 )
 
@@ -216,6 +221,35 @@ _UNIT = {"min": "minute", "mins": "minute", "minute": "minute", "minutes": "minu
          "hours": "hour", "hr": "hour", "hrs": "hour", "day": "day", "days": "day", "week": "week",
          "weeks": "week", "month": "month", "months": "month", "year": "year", "years": "year",
          "percent": "percent", "%": "percent"}
+
+
+# A record's field whose name ends with its unit, as a register's JSON keys and CSV columns are written:
+# "mtb_tonnes: 3900", "lead_time_weeks: 4", "Capacity (kWh): 422". The bare figure is a value in that
+# unit, so "4 200 tonnes" in an answer is checked against it and corrected to "3900 tonnes".
+_LABEL_UNITS = {u.lower(): u for u in MEASURES if sum(v.lower() == u.lower() for v in MEASURES) == 1} | {
+    u: u for u in _UNIT if u != "%"} | {"pct": "%", "%": "%"}
+_MEASURE_WORDS = "|".join(re.escape(u.lower()) for u in sorted(MEASURES, key=len, reverse=True) if len(u) > 2)
+LABELLED_UNIT_RE = re.compile(
+    # A measure's unit may also close a label in words ("mtb tonnes: 3900", as a record's key reads once
+    # its underscores are spaces); a period of time must be set off ("last week: 12" is no 12 weeks).
+    r"(?<![\w])[A-Za-z][A-Za-z0-9]*(?:[_ ][A-Za-z0-9]+)*?(?: (?P<worded>" + _MEASURE_WORDS + r")|_(?P<unit>" + "|".join(
+        re.escape(u) for u in sorted(_LABEL_UNITS, key=len, reverse=True)) + r")|\s?\((?P<bracketed>"
+    + "|".join(re.escape(u) for u in sorted(_LABEL_UNITS, key=len, reverse=True)) + r")\))\s*:\s*"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + SPACED_THOUSANDS + r"|\d+(?:\.\d+)?)(?![\w/:-]|[.,]\d)",
+    re.IGNORECASE,
+)
+
+
+def labelled_unit_value(match: re.Match) -> tuple[str, str, Any] | None:
+    """(the figure with its unit, the value type, the parsed value) of a LABELLED_UNIT_RE match."""
+    unit = _LABEL_UNITS.get((match.group("unit") or match.group("bracketed") or match.group("worded")).lower())
+    if unit is None:
+        return None
+    figure = match.group("num")
+    if unit in MEASURES:
+        dimension, factor = MEASURES[unit]
+        return f"{figure} {unit}", "quantity", (_figure(figure) * factor, dimension)
+    return f"{figure} {unit}".replace(" %", "%"), "quantity", (_figure(figure), _UNIT[unit])
 
 
 @dataclass(frozen=True)
@@ -476,17 +510,21 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
             add((m.start("hour"), m.end()), "date", "time", int(m.group("hour")) * 60 + int(m.group("minute") or 0))
     for m in WEEKDAY_RE.finditer(text):
         add(m.span(), "date", "weekday", DateValue(weekday=WEEKDAYS[m.group(1).lower()]))
+    for m in LABELLED_UNIT_RE.finditer(text):
+        if (read := labelled_unit_value(m)) is not None:
+            add(m.span("num"), "number", read[1], read[2])
+            found[-1] = replace(found[-1], text=read[0])  # the figure's place, with its unit as the value's text
     for m in QUANTITY_RE.finditer(text):
-        add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")), _UNIT[m.group(2).lower()]))
+        add(m.span(), "number", "quantity", (_figure(m.group(1)), _UNIT[m.group(2).lower()]))
     for m in MEASURE_RE.finditer(text):
         dimension, factor = MEASURES[m.group(2)]
-        add(m.span(), "number", "quantity", (float(m.group(1).replace(",", "")) * factor, dimension))
+        add(m.span(), "number", "quantity", (_figure(m.group(1)) * factor, dimension))
     for m in DECADE_RE.finditer(text):
         add(m.span(), "date", "decade", int(m.group(1)))
     for m in YEAR_RE.finditer(text):
         add(m.span(), "date", "year", DateValue(year=int(m.group(1))))
     for m in NUMBER_RE.finditer(text):
-        add(m.span(), "number", "number", float(m.group(0).replace(",", "")))
+        add(m.span(), "number", "number", _figure(m.group(0)))
     for m in ORDINAL_RE.finditer(text):
         add(m.span(), "number", "number", float(m.group(1)))
     for m in TENS_UNITS_RE.finditer(text):
@@ -498,6 +536,11 @@ def _values_of(text: str) -> tuple[FoundValue, ...]:
         add(m.span(), "number", "number", float(NUMBER_WORDS.get(word) or ORDINAL_WORDS[word]))
     found.sort(key=lambda f: f.span)
     return tuple(found)
+
+
+def _figure(text: str) -> float:
+    """A figure with its thousands grouped by commas or spaces: "9,000", "4 200", "14\u202f800"."""
+    return float(re.sub(r"[,\s\u202f]", "", text))
 
 
 # A register's number in figures only, a long run and a short one: a business ID with its check digit ("3011456-1",

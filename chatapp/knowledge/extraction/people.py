@@ -183,7 +183,9 @@ _DIRECTORY_LINE = re.compile(
     # "**Tan Wei Ming (Jason)** — Head, Ocean Freight": the name they go by, in brackets after the full name,
     # inside the bold or after it, in quotes or not ('**José Luis Vásquez Morales** ("Pepe") — Gerente General').
     r"(?:\*\*|__)?(?:\s*\(\s*[\"“'‘]?(?P<goes_by>[A-Z][a-z'’-]{1,20})[\"”'’]?\s*\))?(?:\*\*|__)?"
-    r"\s*(?P<sep>[—–]|\s-\s|:|,)\s*(?P<rest>.+)$"
+    # "**Vigdis Holm** · Managing Director · vigdis@… · +47 917 44 210": a middle dot or bullet between
+    # spaces sets the fields apart as a dash does.
+    r"\s*(?P<sep>[—–]|\s-\s|\s[·•]\s|:|,)\s*(?P<rest>.+)$"
 )
 # "Present: Dana Kim, Rob Ellison and Femi Adeyemi" — who was at a meeting, in its notes.
 _ATTENDEES = re.compile(
@@ -1101,8 +1103,12 @@ class PeopleReader:
     def _lower_case_titles(self) -> None:
         """ "run by **Gregor Harlow** (director) and his daughter **Isla Harlow**\n(company secretary)",
         "Morven Shaw is our bookkeeper": a job in lower case said of a name in a paragraph, read across its
-        wrapped lines and through bold marks (so positions are only near)."""
-        text = re.sub(r"\*\*|__", "", re.sub(r"(?<!\n)\n(?![\n>])", " ", self.text))
+        wrapped lines and through bold marks (so positions are only near). An attendees line is left out:
+        "Attendees: Eirik Hovlandsdal (chair), Sigrid Nesheim" says who chaired that meeting, not his job
+        (_attendees_line reads its titled brackets)."""
+        unlisted = "\n".join("" if _ATTENDEES.match(re.sub(r"^\s*>+\s?", "", line)) else line
+                             for line in self.text.split("\n"))
+        text = re.sub(r"\*\*|__", "", re.sub(r"(?<!\n)\n(?![\n>])", " ", unlisted))
         for pattern in (_NAME_THEN_BRACKETED_ROLE, _NAME_IS_THE_ROLE):
             self._prose_role_matches(pattern, text, 0)
 

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from .base import FileRejected, ParsedDocument, _filename_date, _humanise, _make_doc, _TextBuilder
+from .base import FileRejected, ParsedDocument, _filename_date, _front_date, _humanise, _make_doc, _TextBuilder
 
 
 def _record_line(pairs) -> str:
@@ -172,6 +172,17 @@ def _parse_json(text: str, path: Path, max_rows: int = DEFAULT_MAX_ROWS) -> Pars
         record_text = json.dumps(data[:max_rows], ensure_ascii=False)
     elif data not in ([], "", None):
         builder.add("paragraph", json.dumps(data, ensure_ascii=False, indent=2))
-    doc = _make_doc(path, "json", _humanise(path.stem), builder.text, builder.blocks, _filename_date(path), metadata)
+    doc = _make_doc(path, "json", _humanise(path.stem), builder.text, builder.blocks,
+                    _own_date(data) or _filename_date(path), metadata)
     doc.record_text = record_text
     return doc
+
+
+def _own_date(data) -> object:
+    """The date a JSON object gives itself in a top-level field, as a document's "Updated:" line does:
+    {"register": …, "updated": "2026-11-30", "sites": [ … ]}. A record's own date is no date of the file."""
+    if not isinstance(data, dict):
+        return None
+    lines = [f"{key.replace('_', ' ')}: {value}" for key, value in list(data.items())[:10]
+             if isinstance(key, str) and isinstance(value, str)]
+    return _front_date("\n".join(lines)) if lines else None

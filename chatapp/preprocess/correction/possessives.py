@@ -52,6 +52,10 @@ REGISTRY_CONFIDENCE = {"NOUN": 0.85, "PROPN": 0.85, "ADJ NOUN": 0.8, "ADJ": 0.6}
 NO_VERB_AFTER = frozenset("what's how's where's when's who's is was about of for from with on at to".split())
 OTHER_NAME_CONFIDENCE = {"NOUN": 0.8, "PROPN": 0.8, "ADJ NOUN": 0.75}
 ROLE_WORDS = 4  # the most words of a role read before "the" ("the head of science departments email")
+# "which site is livs": a possessive with no noun after it, last after a form of "be", stands for the
+# thing; said of a registry person only, who is known to be somebody's name.
+BE_FORMS = frozenset("is was are were".split())
+PREDICATIVE_CONFIDENCE = 0.8
 PLURAL_DAY_CONFIDENCE = 0.55  # a suggestion at the standard level, applied when aggressive
 
 
@@ -229,7 +233,7 @@ def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tag
     """How sure "<name>s <next>" is a registry person's possessive: a noun must follow."""
     following = next_word(doc, index)
     if following is None:
-        return None
+        return _predicative_confidence(doc, index)
     noun = doc.tokens[following].text.lower()
     if noun in FUNCTION_WORDS:
         return None
@@ -245,6 +249,15 @@ def _registry_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tag
             return REGISTRY_CONFIDENCE["ADJ NOUN"]  # "Cillian's next meeting"
         return REGISTRY_CONFIDENCE["ADJ"]
     return REGISTRY_CONFIDENCE.get(tag)
+
+
+def _predicative_confidence(doc: TokenizedInput, index: int) -> float | None:
+    """ "which site is livs", "the blue pen was josteins": a registry person's possessive standing for the
+    thing itself, last in the question after a form of "be" (nothing may follow it but punctuation)."""
+    before = previous_word(doc, index)
+    if before is None or doc.tokens[before].text.lower() not in BE_FORMS:
+        return None
+    return PREDICATIVE_CONFIDENCE
 
 
 def _noun_phrase_confidence(doc: TokenizedInput, index: int, name: str, tagger: Tagger) -> float | None:
