@@ -14,6 +14,7 @@ from chatapp.token_count import count_tokens
 from chatapp.engine import ChatEngine
 from chatapp.records import ContextInjection, ResolvedEntity
 from chatapp.preprocess.retrieval import RetrievalSettings, form_queries, retrieve
+from tests.conftest import checked
 
 NOW = datetime(2026, 11, 27, 10, 0, tzinfo=timezone.utc)
 QUESTION = "Can you help me find John's email from yesterday?"
@@ -200,6 +201,10 @@ def test_a_word_typed_without_its_accents_finds_the_documents_that_write_them(tm
         assert engine.kb.keyword.search("when does the staff cafe reopen", 1)[0][0] == (
             engine.kb.keyword.search("staff café", 1)[0][0])
         assert "café" in retrieve(engine.kb, "When does the cafe reopen?", [], NOW)[0].content
+        # The answer's words are held to the documents' the same way: "cafe" is no word they lack.
+        plain = checked(engine, "When does the cafe reopen?", "The staff cafe reopens on 11 January 2027.")
+        accented = checked(engine, "When does the café reopen?", "The staff café reopens on 11 January 2027.")
+        assert plain.hallucination_flags == [] and abs(plain.confidence - accented.confidence) < 0.02
     # An index written before words were read without accents is rebuilt once, then found the same way.
     (index_dir / "chatapp-accents-folded").unlink()
     with ChatEngine.open(tmp_path / "data", load_sample_kb=False) as engine:

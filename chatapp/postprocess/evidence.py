@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from chatapp import lexicon
+from chatapp.accents import strip_accents
 from chatapp.nlp import ABBREVIATIONS, import_spacy
 from chatapp.postprocess import values as V
 from chatapp.postprocess.inflections import base_form
@@ -78,8 +79,9 @@ SHORT_FORMS = {"incl": "including", "excl": "excluding", "approx": "approximatel
 
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """The Snowball stem, irregular forms first brought back to their base ("led" and "leads" → lead)."""
-    word = word.lower().replace("’", "'")
+    """The Snowball stem, irregular forms first brought back to their base ("led" and "leads" → lead), and
+    without accents: an answer's "cafe" is the documents' "café"."""
+    word = strip_accents(word.lower().replace("’", "'"))
     if word.endswith("'s"):
         word = word[:-2]
     return _stemmer().stemWord(base_form(SHORT_FORMS.get(word, word)))
