@@ -641,6 +641,20 @@ def test_offline_quotes_no_mail_signature_or_reply_attribution():
                                        "The contract is attached for your signature."]
 
 
+def test_offline_quotes_a_directory_entry_a_line_each():
+    # Entries written a line each, fields set apart by dots, are no wrapped paragraph to rejoin: quoting
+    # one person's line must not run on into the next person's.
+    directory = ("**Vigdis Vassbotn** · Managing Director · vigdis@fjordlaks.example · +47 917 44 210\n"
+                 "**Sigrid Aaslund** · Finance Manager · sigrid.aaslund@fjordlaks.example · +47 934 18 652\n"
+                 "Brynhild Kvalsund · Licensing Advisor · brynhild@fjordlaks.example · +47 992 07 514\n\n"
+                 "The office closes at 16:00 on Fridays and the switchboard\nmoves to the emergency line.\n")
+    assert passage_sentences(directory) == [
+        "Vigdis Vassbotn · Managing Director · vigdis@fjordlaks.example · +47 917 44 210",
+        "Sigrid Aaslund · Finance Manager · sigrid.aaslund@fjordlaks.example · +47 934 18 652",
+        "Brynhild Kvalsund · Licensing Advisor · brynhild@fjordlaks.example · +47 992 07 514",
+        "The office closes at 16:00 on Fridays and the switchboard moves to the emergency line."]
+
+
 def test_offline_answers_small_talk_in_kind(small_kb):
     assert "Hello!" in ask(small_kb, "hi there")[0].text
     assert "You're welcome" in ask(small_kb, "thanks a lot!")[0].text

@@ -163,6 +163,8 @@ BULLET = re.compile(r"^\s*(?:[-*•+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)")
 TABLE_SEPARATOR = re.compile(r"\|?[\s:|-]*-[\s:|-]*\|?")
 # "Install date: 9 December 2026" under "Owner: …": a page's fields, a line each, are read one by one.
 FIELD_LINE = re.compile(r"^[A-Z][\w /&'’()-]{0,40}:\s+\S")
+# A directory's entry a line each, fields set apart by dots or bars: "**Sigrid Aaslund** · Finance Manager · …".
+ENTRY_LINE = re.compile(r"^\*\*[^*\n]+\*\*|^[^·•|\n]+(?:\s[·•|]\s[^·•|\n]+){2,}$")
 FRONT_MATTER = re.compile(r"\A\s*---[ \t]*\n(.*?)\n(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.DOTALL)
 HEADER_LINE = re.compile(r"^(from|to|cc|bcc|date|sent|subject|message-id|reply-to|in-reply-to)\s*:", re.I)
 
@@ -185,7 +187,7 @@ def passage_sentences(content: str, headings: bool = True) -> list[str]:
             if not line or HEADER_LINE.match(line) or is_reply_attribution(line):
                 continue
             starts_new = (bool(BULLET.match(line)) or line.startswith(("#", "|")) or not lines or not lines[-1]
-                          or bool(FIELD_LINE.match(line)))
+                          or bool(FIELD_LINE.match(line)) or bool(ENTRY_LINE.match(line)))
             if starts_new or lines[-1].startswith(("#", "|")) or lines[-1].endswith(":"):
                 lines.append(line)
             else:
