@@ -397,20 +397,28 @@ class OfflineResponder:
             ids = self._registry_index().dated_records(question)[:1]
         return [e for e in (self._known(i) for i in ids) if e is not None]
 
+    def _bare_first_names(self, context: dict):
+        """Each person the question names by a first name alone: (the resolver's record of it, that name, and
+        the known people of that first name among its candidates, each with its score, in the resolver's order)."""
+        for r in context.get("resolved_entities") or []:
+            surface = re.sub(r"['’]s$", "", getattr(r, "surface", "") or "").strip()
+            if getattr(r, "entity_type", "") != "PERSON" or len(surface.split()) != 1:
+                continue
+            people = [(e, score) for i, score in r.candidates if (e := self._known(i)) is not None
+                      and e.entity_id.startswith("person:") and e.name.split()[0].casefold() == surface.casefold()]
+            yield r, surface, people
+
     def _namesakes(self, context: dict) -> list[_KnownEntity]:
         """The people a bare first name in the question may be when the resolver could not tell them apart
         (nothing earlier in the session or in the question favours one): "Ealasaid" for Ealasaid Dunlevy and
         Ealasaid Tennent. Empty when the name is whole, the resolver was sure, or one person has that name."""
-        for r in context.get("resolved_entities") or []:
-            surface = re.sub(r"['’]s$", "", getattr(r, "surface", "") or "").strip()
-            if getattr(r, "entity_type", "") != "PERSON" or len(surface.split()) != 1 or not r.candidates:
+        for r, _, people in self._bare_first_names(context):
+            if not people:
                 continue
             best = max(score for _, score in r.candidates)
-            close = [i for i, score in r.candidates if best - score <= NAMESAKE_MARGIN]
-            people = [e for e in (self._known(i) for i in close) if e is not None
-                      and e.entity_id.startswith("person:") and e.name.split()[0].casefold() == surface.casefold()]
-            if len(people) >= 2:
-                return people
+            close = [e for e, score in people if best - score <= NAMESAKE_MARGIN]
+            if len(close) >= 2:
+                return close
         return []
 
     def _with_other_namesakes(self, question: str, messages: list[dict], context: dict, chosen: _KnownEntity,
@@ -426,28 +434,24 @@ class OfflineResponder:
         if not others or any(p.name.casefold() in earlier for p in (chosen, *others)):
             return lines, sources
         keys = self._asked_keys(question, chosen)
+        if not keys:  # a summary of the one taken: the others by name
+            return [*lines, "", f"Your documents also name {', '.join(o.name for o in others)}."], sources
         more, more_sources = [], []
         for other in others:
             said = [k for k in keys if k in other.attributes]
             more += [self._sentence(other, k) for k in said] or [f"Your documents also name {other.name}."]
             more_sources += [self._source_of(other, k) for k in said] or [file_name(other.source)]
-        if not keys:  # a summary of the one taken: the others by name
-            return [*lines, "", f"Your documents also name {', '.join(o.name for o in others)}."], sources
         return [*lines, "", f"If you meant another {chosen.name.split()[0]}:", *more], [*sources, *more_sources]
 
     def _passed_over(self, context: dict, chosen: _KnownEntity) -> list[_KnownEntity]:
         """The other people of the first name the question gave alone, among the resolver's candidates
         for the mention it took to be `chosen`."""
-        for r in context.get("resolved_entities") or []:
-            surface = re.sub(r"['’]s$", "", getattr(r, "surface", "") or "").strip()
-            if (getattr(r, "entity_id", None) != chosen.entity_id or getattr(r, "entity_type", "") != "PERSON"
-                    or len(surface.split()) != 1):
-                continue
-            others = [e for e in (self._known(i) for i, _ in r.candidates if i != chosen.entity_id)
-                      if e is not None and e.entity_id.startswith("person:")
-                      and e.name.split()[0].casefold() == surface.casefold()]
-            if others and chosen.name.split()[0].casefold() == surface.casefold():
-                return others
+        for r, surface, people in self._bare_first_names(context):
+            if (getattr(r, "entity_id", None) == chosen.entity_id
+                    and chosen.name.split()[0].casefold() == surface.casefold()):
+                others = [e for e, _ in people if e.entity_id != chosen.entity_id]
+                if others:
+                    return others
         return []
 
     # --- attributes ----------------------------------------------------------------

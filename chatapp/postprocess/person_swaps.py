@@ -86,8 +86,8 @@ def _named_instead(sentence: SentenceInfo, said: NameClaim, sources: Sources,
     sentences = sources.supplied.sentences
     scored = []
     for i, (text, _, _) in enumerate(sentences):
-        said = _with_its_antecedent(sentences, i)
-        scored.append((len(stems & said) / (len(stems - in_dates) + len(in_dates & said)), text))
+        stated = _with_its_antecedent(sentences, i)
+        scored.append((len(stems & stated) / (len(stems - in_dates) + len(in_dates & stated)), text))
     overlap = max(o for o, _ in scored)
     best = {text for o, text in scored if o == overlap}
     if overlap < MIN_OVERLAP or len(best) != 1:

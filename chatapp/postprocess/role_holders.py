@@ -205,12 +205,14 @@ def _longer_title(sentence: str, role_at: int) -> bool:
 
 # A word before a title that makes it a different post from the bare title, held by someone else.
 _OTHER_RANK = re.compile(r"\b(?:deputy|assistant|vice|associate|acting|interim|co)[ -]$", re.IGNORECASE)
+# A name right after a role, a title before it allowed: "(site engineer Dr Rogério Bassi)".
+_NAME_AFTER_ROLE = re.compile(rf"\s+(?:{HONORIFIC})*({_NAME})")
 
 
 def _named_right_after(sentence: str, end: int) -> str:
     """The name written right after a role inside a bracket or after a comma, "(site engineer Rogério Bassi)":
     the role is that person's, not the firm's named before the bracket."""
-    match = re.compile(rf"\s+(?:{HONORIFIC})*({_NAME})").match(sentence, end)
+    match = _NAME_AFTER_ROLE.match(sentence, end)
     return match.group(1).strip() if match and match.group(1).split()[0].lower() not in _DETERMINERS else ""
 
 

@@ -213,9 +213,9 @@ _OFFICE_BEARER = re.compile(
     r"chairwoman|president)|secretary|treasurer|convenor|convener))(?:\*\*|__)?\s*:(?:\*\*|__)?\s*"
     r"(?P<name>[A-Z][\w'’-]+(?:\s+(?:[a-z]{1,3}\s+)?[A-Z][\w'’-]+){1,3})(?=\s*(?:$|[·|;•,(]|\s[—–-]\s))"
 )
-# Where a directory entry's details stop: the next heading, a table, a rule.
 # A section heading of a Markdown page, below its title: "## Riverdale clinic (1180 Queen Street East)".
 _SECTION_HEADING = re.compile(r"^\s*#{2,6}\s+(?P<section>[^#|\n]{3,80}?)\s*#*\s*$")
+# Where a directory entry's details stop: the next heading, a table, a rule.
 _ENTRY_END = re.compile(r"^\s*(?:#|\||---|\*\*\*|___)")
 _ENTRY_LINES = 8
 # A definition in a Markdown definition list: ":   Finance Lead, Operations" under its term.
